@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# One entry point for BUA Browser Bridge.
+#   ./build.sh            build the extension into dist/ (load it with "Load unpacked") and bua-bridge
+#   ./build.sh test       fmt + clippy + native tests + end-to-end tests in real headless Chromium
+#   ./build.sh demo [URL…] build, launch headless Chromium with the extension, and run the agent tour
+#   ./build.sh bench      benchmarks (writes docs/BENCHMARKS.md)
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$(pwd)
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+# The wasm-bindgen CLI must match the wasm-bindgen crate exactly (it is pinned with `=` in Cargo.toml).
+wasm_bindgen_version() {
+  sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml | head -n1
+}
+
+ensure_prereqs() {
+  command -v cargo >/dev/null || { echo "cargo not found: install Rust from https://rustup.rs" >&2; exit 1; }
+  if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    log "installing the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  fi
+  local want have
+  want=$(wasm_bindgen_version)
+  have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+  if [ "$have" != "$want" ]; then
+    log "installing wasm-bindgen-cli $want (found: ${have:-none}; takes a few minutes once)"
+    cargo install wasm-bindgen-cli --version "$want"
+  fi
+}
+
+extension_id() {
+  sed -n 's/^ *"key": *"\([^"]*\)".*/\1/p' manifest.json | base64 -d | sha256sum | head -c 32 | tr '0-9a-f' 'a-p'
+}
+
+build_extension() {
+  ensure_prereqs
+  log "building the extension (wasm32, release)"
+  cargo build --release --target wasm32-unknown-unknown -p bua-extension
+  local wasm=target/wasm32-unknown-unknown/release/bua_extension.wasm
+  rm -rf dist.tmp && mkdir -p dist.tmp/pkg
+  wasm-bindgen --target web --no-typescript --out-dir dist.tmp/pkg "$wasm"
+  cp manifest.json dist.tmp/
+  cp extension/background.js dist.tmp/
+  [ -d extension/icons ] && cp -r extension/icons dist.tmp/
+  cp -r popup options dist.tmp/
+  rm -rf dist && mv dist.tmp dist
+  local raw gz
+  raw=$(stat -c %s dist/pkg/bua_extension_bg.wasm)
+  gz=$(gzip -9 -c dist/pkg/bua_extension_bg.wasm | wc -c)
+  log "dist/ ready: extension id $(extension_id); wasm ${raw} bytes raw, ${gz} bytes gzip"
+}
+
+build_bridge() {
+  log "building bua-bridge"
+  cargo build -p bua-bridge
+}
+
+ensure_chromium() {
+  if ! command -v chromium >/dev/null && ! command -v google-chrome >/dev/null && ! command -v chromium-browser >/dev/null; then
+    echo "No Chromium found. On Debian/Ubuntu: sudo apt-get install -y chromium" >&2
+    exit 1
+  fi
+}
+
+run_tests() {
+  log "cargo fmt --check"
+  cargo fmt --all -- --check
+  log "cargo clippy (native workspace and the wasm extension)"
+  cargo clippy --workspace --all-targets -- -D warnings
+  cargo clippy --target wasm32-unknown-unknown -p bua-extension -- -D warnings
+  build_extension
+  build_bridge
+  ensure_chromium
+  log "tests: native unit tests and end-to-end tests in headless Chromium"
+  cargo test --workspace -- --test-threads="${BUA_TEST_THREADS:-2}"
+}
+
+run_demo() {
+  build_extension
+  build_bridge
+  ensure_chromium
+  if [ -x target/debug/bua-bridge ] && target/debug/bua-bridge demo --help >/dev/null 2>&1; then
+    exec target/debug/bua-bridge demo --extension "$ROOT/dist" "$@"
+  fi
+  log "launching headless Chromium with the extension (Ctrl-C to stop)"
+  exec target/debug/bua-bridge launch --headless --port 0 --extension "$ROOT/dist"
+}
+
+case "${1:-build}" in
+  build) build_extension; build_bridge ;;
+  test) run_tests ;;
+  demo) shift; run_demo "$@" ;;
+  bench) shift; build_extension; build_bridge; ensure_chromium
+         cargo run --release -p bua-bridge --bin bua-bench -- --extension "$ROOT/dist" "$@" ;;
+  id) extension_id; echo ;;
+  *) echo "usage: ./build.sh [build|test|demo [URL…]|bench|id]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,297 @@
+//! The WebSocket client of SPEC §2: the extension connects to `bua-bridge`, says `hello`, and then answers
+//! `request`s one per action until the connection closes.
+//!
+//! State machine: `connecting` → (`ack`) → `connected` → (close) → `connecting` after a capped, jittered
+//! backoff (0.5 s → 10 s). `reject` is terminal ("fatal"): no more attempts until the backend URL or token
+//! changes, and the reason is kept in `chrome.storage.local` (`connection`) for the popup. The worker pings every
+//! 20 s, which both keeps the connection warm and keeps Chrome from stopping the worker (Chrome ≥ 116).
+
+mod state;
+
+pub use state::{ConnectionState, CONNECTION_KEY};
+
+use crate::chrome::storage;
+use crate::log;
+use crate::settings;
+use bua_protocol::{ErrorBody, FromExtension, Hello, Response, Role, ToExtension, PROTOCOL_VERSION};
+use gloo_timers::callback::{Interval, Timeout};
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+use web_sys::{CloseEvent, MessageEvent, WebSocket};
+
+/// Keepalive period (SPEC §2: every 20 s, below the 30 s after which Chrome stops an idle worker).
+const PING_MS: u32 = 20_000;
+const BACKOFF_MIN_MS: f64 = 500.0;
+const BACKOFF_MAX_MS: f64 = 10_000.0;
+
+/// One live socket with the closures that must live exactly as long as it.
+struct Link {
+    socket: WebSocket,
+    /// Bumped for every new socket, so callbacks of a replaced socket are ignored.
+    generation: u64,
+    acked: bool,
+    _on_open: Closure<dyn FnMut()>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_close: Closure<dyn FnMut(CloseEvent)>,
+    _ping: Option<Interval>,
+}
+
+#[derive(Default)]
+struct Client {
+    link: Option<Link>,
+    generation: u64,
+    failures: u32,
+    fatal: bool,
+    reconnect: Option<Timeout>,
+}
+
+thread_local! {
+    static CLIENT: RefCell<Client> = RefCell::new(Client::default());
+}
+
+/// Connects unless connected, connecting, or fatal. Called on worker start, on alarms and after backoff.
+pub fn ensure_connected() {
+    let busy = CLIENT.with(|c| {
+        let c = c.borrow();
+        c.fatal || c.link.is_some() || c.reconnect.is_some()
+    });
+    if !busy {
+        wasm_bindgen_futures::spawn_local(connect());
+    }
+}
+
+/// Restores the fatal flag from storage at worker start (a rejected pairing stays rejected across restarts).
+pub async fn restore_fatal() {
+    if let Ok(Some(ConnectionState::Fatal { .. })) = storage::get::<ConnectionState>(CONNECTION_KEY).await {
+        CLIENT.with(|c| c.borrow_mut().fatal = true);
+    }
+}
+
+/// The backend URL or token changed: drop the current socket, clear a fatal state, and connect again at once.
+pub fn settings_changed() {
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        c.fatal = false;
+        c.failures = 0;
+        c.reconnect = None;
+        if let Some(link) = c.link.take() {
+            let _ = link.socket.close_with_code_and_reason(1000, "settings changed");
+        }
+    });
+    wasm_bindgen_futures::spawn_local(connect());
+}
+
+/// Sends one message if a connection is open and acknowledged; returns whether it was sent.
+pub fn send(message: &FromExtension) -> bool {
+    let text = match serde_json::to_string(message) {
+        Ok(t) => t,
+        Err(e) => {
+            log::warn(&format!("cannot serialize an outbound message: {e}"));
+            return false;
+        }
+    };
+    CLIENT.with(|c| match &c.borrow().link {
+        Some(link) if link.acked => link.socket.send_with_str(&text).is_ok(),
+        _ => false,
+    })
+}
+
+/// Whether the bridge connection is up (acknowledged).
+pub fn is_connected() -> bool {
+    CLIENT.with(|c| c.borrow().link.as_ref().is_some_and(|l| l.acked))
+}
+
+async fn connect() {
+    let backend = match settings::backend().await {
+        Ok(b) => b,
+        Err(e) => {
+            log::warn(&format!("cannot read the backend settings: {e}"));
+            schedule_reconnect();
+            return;
+        }
+    };
+    // Re-check after the await: another connect may have won the race.
+    let generation = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.fatal || c.link.is_some() {
+            return None;
+        }
+        c.reconnect = None;
+        c.generation += 1;
+        Some(c.generation)
+    });
+    let Some(generation) = generation else { return };
+    state::store(&ConnectionState::Connecting { url: backend.url.clone() }).await;
+    let socket = match WebSocket::new(&backend.url) {
+        Ok(s) => s,
+        Err(e) => {
+            // A malformed URL is a configuration error the user must fix; keep retrying slowly meanwhile.
+            log::warn(&format!("cannot open {}: {}", backend.url, crate::error::js_message(&e)));
+            schedule_reconnect();
+            return;
+        }
+    };
+    let hello = FromExtension::Hello(Hello {
+        role: Role::Extension,
+        protocol_version: Some(PROTOCOL_VERSION),
+        extension_version: Some(crate::chrome::runtime::extension_version()),
+        name: Some("chrome-main".to_owned()),
+        token: backend.token.clone(),
+    });
+    let hello = serde_json::to_string(&hello).unwrap_or_default();
+
+    let s = socket.clone();
+    let on_open = Closure::<dyn FnMut()>::new(move || {
+        if s.send_with_str(&hello).is_err() {
+            log::warn("cannot send hello");
+        }
+    });
+    let url = backend.url.clone();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        match event.data().as_string() {
+            Some(text) => on_text(generation, &url, &text),
+            None => log::warn("ignored a binary frame from the bridge"),
+        }
+    });
+    let on_close = Closure::<dyn FnMut(CloseEvent)>::new(move |event: CloseEvent| {
+        on_closed(generation, event.code(), &event.reason());
+    });
+    socket.set_onopen(Some(on_open.as_ref().unchecked_ref()));
+    socket.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    socket.set_onclose(Some(on_close.as_ref().unchecked_ref()));
+    CLIENT.with(|c| {
+        c.borrow_mut().link = Some(Link {
+            socket,
+            generation,
+            acked: false,
+            _on_open: on_open,
+            _on_message: on_message,
+            _on_close: on_close,
+            _ping: None,
+        })
+    });
+}
+
+fn current(generation: u64) -> bool {
+    CLIENT.with(|c| c.borrow().link.as_ref().is_some_and(|l| l.generation == generation))
+}
+
+fn on_text(generation: u64, url: &str, text: &str) {
+    if !current(generation) {
+        return;
+    }
+    match bua_protocol::parse_to_extension(text) {
+        Ok(ToExtension::Ack(_)) => on_ack(generation, url),
+        Ok(ToExtension::Reject(reject)) => on_reject(reject.error),
+        Ok(ToExtension::Request(request)) => {
+            wasm_bindgen_futures::spawn_local(async move {
+                let id = request.id.clone();
+                let response = match crate::actions::dispatch(request.owner, request.action).await {
+                    Ok(result) => Response::ok(id, result),
+                    Err(e) => Response::err(id, e.to_body()),
+                };
+                if !send(&FromExtension::Response(response)) {
+                    log::warn("the bridge went away before a response could be sent");
+                }
+            });
+        }
+        Ok(ToExtension::Pong) => {}
+        Ok(ToExtension::Error { id, error }) => {
+            log::warn(&format!("the bridge refused a frame (id {id:?}): {}", error.message));
+        }
+        Err(frame) => {
+            // A malformed request: answer it (with its id when readable) and keep the connection open.
+            log::warn(&format!("malformed frame from the bridge: {}", frame.error.message));
+            let response = Response::err(frame.id.unwrap_or_default(), frame.error);
+            send(&FromExtension::Response(response));
+        }
+    }
+}
+
+fn on_ack(generation: u64, url: &str) {
+    let ping = Interval::new(PING_MS, || {
+        send(&FromExtension::Ping);
+    });
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        c.failures = 0;
+        if let Some(link) = c.link.as_mut().filter(|l| l.generation == generation) {
+            link.acked = true;
+            link._ping = Some(ping);
+        }
+    });
+    log::info(&format!("connected to {url}"));
+    let url = url.to_owned();
+    wasm_bindgen_futures::spawn_local(async move {
+        state::store(&ConnectionState::Connected { url }).await;
+    });
+}
+
+fn on_reject(error: ErrorBody) {
+    log::warn(&format!("the bridge rejected the handshake: {}", error.message));
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        c.fatal = true;
+        c.reconnect = None;
+        if let Some(link) = c.link.take() {
+            let _ = link.socket.close();
+        }
+    });
+    wasm_bindgen_futures::spawn_local(async move {
+        state::store(&ConnectionState::fatal(error)).await;
+    });
+}
+
+fn on_closed(generation: u64, code: u16, reason: &str) {
+    let was_current = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.link.as_ref().is_some_and(|l| l.generation == generation) {
+            c.link = None;
+            true
+        } else {
+            false
+        }
+    });
+    if !was_current {
+        return;
+    }
+    log::info(&format!("connection closed ({code} {reason})"));
+    schedule_reconnect();
+}
+
+fn schedule_reconnect() {
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.fatal {
+            return;
+        }
+        let delay = backoff_ms(c.failures, js_sys::Math::random());
+        c.failures = c.failures.saturating_add(1);
+        c.reconnect = Some(Timeout::new(delay, || {
+            CLIENT.with(|c| c.borrow_mut().reconnect = None);
+            wasm_bindgen_futures::spawn_local(connect());
+        }));
+    });
+}
+
+/// Capped exponential backoff with jitter: 0.5 s, 1 s, 2 s … 10 s, each scaled by a factor in [0.75, 1.25).
+pub fn backoff_ms(failures: u32, random: f64) -> u32 {
+    let base = (BACKOFF_MIN_MS * 2f64.powi(failures.min(16) as i32)).min(BACKOFF_MAX_MS);
+    (base * (0.75 + 0.5 * random.clamp(0.0, 1.0))) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::backoff_ms;
+
+    #[test]
+    fn backoff_doubles_from_half_a_second_and_caps_at_ten() {
+        assert_eq!(backoff_ms(0, 0.5), 500);
+        assert_eq!(backoff_ms(1, 0.5), 1000);
+        assert_eq!(backoff_ms(4, 0.5), 8000);
+        assert_eq!(backoff_ms(5, 0.5), 10_000);
+        assert_eq!(backoff_ms(100, 0.5), 10_000);
+        assert_eq!(backoff_ms(0, 0.0), 375);
+        assert!(backoff_ms(30, 1.0) <= 12_500);
+    }
+}

@@ -1,0 +1,88 @@
+//! `chrome.debugger`: attach, detach, sendCommand (CDP 1.3) on a tab target.
+
+use super::{guard, settle, settle_unit, to_js};
+use crate::error::{js_message, Error, Result};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = ["chrome", "debugger"], js_name = attach, catch)]
+    fn attach_js(target: &JsValue, version: &str) -> Result<js_sys::Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "debugger"], js_name = detach, catch)]
+    fn detach_js(target: &JsValue) -> Result<js_sys::Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "debugger"], js_name = sendCommand, catch)]
+    fn send_command_js(
+        target: &JsValue,
+        method: &str,
+        params: &JsValue,
+    ) -> Result<js_sys::Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "debugger"], js_name = getTargets, catch)]
+    fn get_targets_js() -> Result<js_sys::Promise, JsValue>;
+}
+
+/// The CDP protocol version the extension speaks (`chrome.debugger.attach` requires one).
+pub const PROTOCOL_VERSION: &str = "1.3";
+
+fn target(tab_id: i64) -> Result<JsValue> {
+    to_js(&serde_json::json!({ "tabId": tab_id }))
+}
+
+/// `chrome.debugger.attach({tabId}, "1.3")`. Chrome's own message on failure (e.g. "Another debugger is already
+/// attached to the tab", "Cannot access a chrome:// URL") is returned unchanged so the caller can classify it.
+pub async fn attach(tab_id: i64) -> std::result::Result<(), String> {
+    let t = target(tab_id).map_err(|e| e.to_string())?;
+    let promise = attach_js(&t, PROTOCOL_VERSION).map_err(|e| js_message(&e))?;
+    JsFuture::from(promise)
+        .await
+        .map(|_| ())
+        .map_err(|e| js_message(&e))
+}
+
+/// `chrome.debugger.detach({tabId})`.
+pub async fn detach(tab_id: i64) -> Result<()> {
+    let t = target(tab_id)?;
+    settle_unit("chrome.debugger.detach", guard("chrome.debugger.detach", || detach_js(&t))?).await
+}
+
+/// `chrome.debugger.sendCommand({tabId}, method, params)`; the CDP error message is kept verbatim.
+pub async fn send_command(
+    tab_id: i64,
+    method: &str,
+    params: &serde_json::Value,
+) -> std::result::Result<serde_json::Value, String> {
+    let t = target(tab_id).map_err(|e| e.to_string())?;
+    let p = to_js(params).map_err(|e| e.to_string())?;
+    let promise = send_command_js(&t, method, &p).map_err(|e| js_message(&e))?;
+    let value = JsFuture::from(promise).await.map_err(|e| js_message(&e))?;
+    if value.is_undefined() || value.is_null() {
+        return Ok(serde_json::Value::Null);
+    }
+    serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
+}
+
+/// One entry of `chrome.debugger.getTargets()`.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetInfo {
+    #[serde(default)]
+    pub tab_id: Option<i64>,
+    #[serde(default)]
+    pub attached: bool,
+    #[serde(default, rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub extension_id: Option<String>,
+}
+
+/// `chrome.debugger.getTargets()`: tells which tabs already have a debugger attached (ours after a worker restart).
+pub async fn get_targets() -> Result<Vec<TargetInfo>> {
+    settle("chrome.debugger.getTargets", guard("chrome.debugger.getTargets", get_targets_js)?).await
+}
+
+/// Maps an attach failure message onto the protocol error.
+pub fn attach_error(tab_id: i64, message: &str) -> Error {
+    Error::DebuggerAttachFailed(format!(
+        "cannot attach the debugger to tab {tab_id}: {message} (restricted pages such as chrome://, the Web Store and other extensions' pages cannot be automated)"
+    ))
+}
