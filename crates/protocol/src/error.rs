@@ -1,0 +1,158 @@
+//! Error codes and the `{code, message}` error body shared by every message (SPEC §8).
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Every error code of the protocol (SPEC §8), `snake_case` on the wire.
+///
+/// None of them means "retry as is": [`ErrorCode::advice`] says what the caller should do next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The tab's URL or the target URL is on the user's blocklist. Terminal.
+    DomainBlocked,
+    /// No session could be chosen for the omitted `tabId` (or the session ended mid-action).
+    SessionNotFound,
+    /// The given `tabId` does not exist.
+    TabNotFound,
+    /// The locator matched nothing in the current document.
+    ElementNotFound,
+    /// The `uid` was valid for an earlier `extract` but the page changed since.
+    ElementStale,
+    /// Another element covers the click point; the message names it.
+    ElementObstructed,
+    /// The action did not finish within its timeout (SPEC §4 timeout column).
+    Timeout,
+    /// `chrome.debugger.attach` failed (another debugger, or a page that cannot be debugged).
+    DebuggerAttachFailed,
+    /// The action or frame failed validation, or an `evaluate` expression threw.
+    InvalidAction,
+    /// A bug or an unexpected browser failure.
+    InternalError,
+    /// Handshake only: the peer's protocol version is outside the accepted range.
+    ProtocolVersionMismatch,
+    /// Handshake only: missing or wrong pairing token.
+    Unauthorized,
+    /// Bridge → client only: no extension is connected to the bridge.
+    NoExtension,
+}
+
+const ALL_CODES: [ErrorCode; 13] = [
+    ErrorCode::DomainBlocked,
+    ErrorCode::SessionNotFound,
+    ErrorCode::TabNotFound,
+    ErrorCode::ElementNotFound,
+    ErrorCode::ElementStale,
+    ErrorCode::ElementObstructed,
+    ErrorCode::Timeout,
+    ErrorCode::DebuggerAttachFailed,
+    ErrorCode::InvalidAction,
+    ErrorCode::InternalError,
+    ErrorCode::ProtocolVersionMismatch,
+    ErrorCode::Unauthorized,
+    ErrorCode::NoExtension,
+];
+
+impl ErrorCode {
+    /// The wire spelling, e.g. `"element_stale"`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ErrorCode::DomainBlocked => "domain_blocked",
+            ErrorCode::SessionNotFound => "session_not_found",
+            ErrorCode::TabNotFound => "tab_not_found",
+            ErrorCode::ElementNotFound => "element_not_found",
+            ErrorCode::ElementStale => "element_stale",
+            ErrorCode::ElementObstructed => "element_obstructed",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::DebuggerAttachFailed => "debugger_attach_failed",
+            ErrorCode::InvalidAction => "invalid_action",
+            ErrorCode::InternalError => "internal_error",
+            ErrorCode::ProtocolVersionMismatch => "protocol_version_mismatch",
+            ErrorCode::Unauthorized => "unauthorized",
+            ErrorCode::NoExtension => "no_extension",
+        }
+    }
+
+    /// Parses the wire spelling; `None` for an unknown code.
+    pub fn from_wire(s: &str) -> Option<ErrorCode> {
+        ALL_CODES.iter().copied().find(|c| c.as_str() == s)
+    }
+
+    /// Every code, in the order of SPEC §8.
+    pub fn all() -> &'static [ErrorCode] {
+        &ALL_CODES
+    }
+
+    /// A one-line "what to do next" for the agent (the error contract of seeds/000 and seeds/003),
+    /// used in docs and in the MCP tool description.
+    pub fn advice(&self) -> &'static str {
+        match self {
+            ErrorCode::DomainBlocked => {
+                "Terminal: the user blocked this site. Do not retry on another tab or with another action; tell the user."
+            }
+            ErrorCode::SessionNotFound => {
+                "Several tabs could be meant (or the session ended): pass the tabId returned by open_tab or listed by get_tabs."
+            }
+            ErrorCode::TabNotFound => "The tab is gone: call get_tabs, or open_tab again.",
+            ErrorCode::ElementNotFound => {
+                "The locator matches nothing in the current page: call extract and pick a new target."
+            }
+            ErrorCode::ElementStale => {
+                "The page changed since the last extract: call extract again and use the new uid."
+            }
+            ErrorCode::ElementObstructed => {
+                "Another element (named in the message) covers the target: close or scroll past it first, then retry."
+            }
+            ErrorCode::Timeout => {
+                "Retry only if the cause is transient (slow load), preferably after wait_for; otherwise change the plan."
+            }
+            ErrorCode::DebuggerAttachFailed => {
+                "The tab cannot be controlled (another debugger or a browser page): use another tab or ask the user."
+            }
+            ErrorCode::InvalidAction => {
+                "Fix the parameters (the message names the field) or, for evaluate, the expression; do not resend as is."
+            }
+            ErrorCode::InternalError => "Unexpected failure: report it; try a different approach at most once.",
+            ErrorCode::ProtocolVersionMismatch => {
+                "The extension and the bridge speak different protocol versions: upgrade the older one."
+            }
+            ErrorCode::Unauthorized => {
+                "Missing or wrong pairing token: paste the token printed by `bua-bridge serve` into the extension options."
+            }
+            ErrorCode::NoExtension => {
+                "No browser extension is connected to the bridge: ask the user to open Chrome with the extension paired."
+            }
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The error shape everywhere (`response.error`, `reject.error`): `{"code":"…","message":"…"}` (SPEC §8).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct ErrorBody {
+    /// The machine-readable code.
+    pub code: ErrorCode,
+    /// A human-readable message that says what to do next.
+    pub message: String,
+}
+
+impl ErrorBody {
+    /// An error with the given code and message.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        ErrorBody {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// An `invalid_action` error; the message should name the offending field.
+    pub fn invalid(message: impl Into<String>) -> Self {
+        ErrorBody::new(ErrorCode::InvalidAction, message)
+    }
+}
