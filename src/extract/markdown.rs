@@ -1,0 +1,986 @@
+//! DOM → Markdown (SPEC §5 `markdown`): pure code over a [`Dom`], in two steps.
+//!
+//! [`build`] walks the composed tree and produces a small block IR ([`Block`], [`Inline`]): it decides
+//! what is content (headings, paragraphs, links, lists, tables, code, quotes, images with alt text) and
+//! what is not (hidden or zero-size nodes, scripts and styles, `nav`/`footer`/`aside`/site header and
+//! their ARIA roles, dialogs, `position: fixed | sticky` overlays). [`render`] turns the IR into
+//! Markdown text, and [`to_markdown`] caps it at [`MARKDOWN_MAX_BYTES`].
+//!
+//! Boilerplate removal never takes the main content with it: a landmark, overlay or `aria-hidden`
+//! subtree is kept when it holds the page's `<main>` or more than half of its visible text (pages that
+//! put everything in a fixed app shell, or hide the page behind a modal with `aria-hidden`).
+
+use super::snapshot::{Dom, DomNode, NodeKind};
+use super::text::cap_utf8;
+
+/// Largest markdown returned by `extract`, in bytes of UTF-8 (SPEC §5: ≤ 30 KB).
+pub const MARKDOWN_MAX_BYTES: usize = 30 * 1024;
+
+/// Inline content of a paragraph, heading, list item or table cell.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Inline {
+    /// Text as in the DOM; whitespace is collapsed when rendered.
+    Text(String),
+    /// A hard line break (`<br>`).
+    Break,
+    /// `[content](href)`; `href` is absolute.
+    Link {
+        /// The link's text (and images).
+        content: Vec<Inline>,
+        /// Absolute URL.
+        href: String,
+    },
+    /// `![alt](src)`; only built when `alt` is not empty. `src` is absolute.
+    Image {
+        /// Alternative text, trimmed.
+        alt: String,
+        /// Absolute URL.
+        src: String,
+    },
+    /// Inline code (`code`, `kbd`, `samp`, `tt`).
+    Code(String),
+    /// `**strong**` (`strong`, `b`).
+    Strong(Vec<Inline>),
+    /// `*emphasis*` (`em`, `i`).
+    Emphasis(Vec<Inline>),
+}
+
+/// A block of the document.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Block {
+    /// `#` … `######`.
+    Heading {
+        /// 1–6.
+        level: u8,
+        /// Heading text.
+        content: Vec<Inline>,
+    },
+    /// A paragraph (also any run of inline content between blocks).
+    Paragraph(Vec<Inline>),
+    /// A bullet (`-`) or numbered list; each item is a list of blocks (nested lists included).
+    List {
+        /// Numbered list.
+        ordered: bool,
+        /// First number of a numbered list (`<ol start>`), 1 by default.
+        start: u32,
+        /// The items.
+        items: Vec<Vec<Block>>,
+    },
+    /// A data table; the first row is the header row. Layout tables are flattened into blocks.
+    Table {
+        /// Rows of cells; every row has the same number of cells.
+        rows: Vec<Vec<Vec<Inline>>>,
+    },
+    /// A fenced code block (`<pre>`), whitespace kept.
+    Code {
+        /// Language from a `language-*` / `lang-*` class, if any.
+        lang: Option<String>,
+        /// The code.
+        text: String,
+    },
+    /// `> quoted` blocks.
+    Quote(Vec<Block>),
+    /// `---`.
+    Rule,
+}
+
+/// The markdown of a page and whether it was cut to [`MARKDOWN_MAX_BYTES`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Markdown {
+    /// Markdown text, at most [`MARKDOWN_MAX_BYTES`] bytes, cut on a char boundary.
+    pub text: String,
+    /// True when the full markdown was longer and has been cut.
+    pub truncated: bool,
+}
+
+/// Converts the page to markdown capped at [`MARKDOWN_MAX_BYTES`] (SPEC §5).
+pub fn to_markdown(dom: &Dom) -> Markdown {
+    let full = render(&build(dom));
+    let (text, truncated) = cap_utf8(&full, MARKDOWN_MAX_BYTES);
+    Markdown {
+        text: text.to_string(),
+        truncated,
+    }
+}
+
+/// Elements whose content is never page text.
+const NEVER_TEXT: &[&str] = &[
+    "script", "style", "noscript", "template", "svg", "math", "head", "title", "meta", "link",
+    "select", "option", "optgroup", "datalist", "input", "textarea", "canvas", "video", "audio",
+    "object", "embed", "map", "dialog", "param", "source", "track",
+];
+
+/// Roles whose subtree is page furniture, not content (ARIA landmarks and overlays).
+const BOILERPLATE_ROLES: &[&str] = &[
+    "navigation",
+    "contentinfo",
+    "complementary",
+    "banner",
+    "search",
+    "dialog",
+    "alertdialog",
+    "menubar",
+    "menu",
+    "toolbar",
+];
+
+/// Elements rendered as blocks when the page gives no layout (e.g. `display: contents` does not apply).
+const BLOCK_TAGS: &[&str] = &[
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "body",
+    "center",
+    "dd",
+    "details",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hgroup",
+    "hr",
+    "html",
+    "legend",
+    "li",
+    "main",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "summary",
+    "table",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "tr",
+    "ul",
+    "caption",
+];
+
+/// Builds the block IR of the page (see the module doc for what is kept and dropped).
+pub fn build(dom: &Dom) -> Vec<Block> {
+    if dom.nodes.is_empty() {
+        return Vec::new();
+    }
+    let conv = Converter::new(dom);
+    let mut sink = Sink::default();
+    conv.children(dom.root(), &mut sink, 0);
+    sink.finish()
+}
+
+#[derive(Default)]
+struct Sink {
+    blocks: Vec<Block>,
+    inline: Vec<Inline>,
+}
+
+impl Sink {
+    fn flush(&mut self) {
+        let inline = std::mem::take(&mut self.inline);
+        if has_content(&inline) {
+            self.blocks.push(Block::Paragraph(inline));
+        }
+    }
+
+    fn block(&mut self, b: Block) {
+        self.flush();
+        self.blocks.push(b);
+    }
+
+    fn finish(mut self) -> Vec<Block> {
+        self.flush();
+        self.blocks
+    }
+}
+
+fn has_content(inline: &[Inline]) -> bool {
+    inline.iter().any(|i| match i {
+        Inline::Text(t) => !t.trim().is_empty(),
+        Inline::Break => false,
+        Inline::Link { content, .. } | Inline::Strong(content) | Inline::Emphasis(content) => {
+            has_content(content)
+        }
+        Inline::Image { .. } => true,
+        Inline::Code(c) => !c.trim().is_empty(),
+    })
+}
+
+const MAX_DEPTH: usize = 512;
+
+struct Converter<'a> {
+    dom: &'a Dom,
+    /// Node is not part of the markdown (hidden, furniture, never text).
+    skip: Vec<bool>,
+}
+
+impl<'a> Converter<'a> {
+    fn new(dom: &'a Dom) -> Self {
+        let n = dom.nodes.len();
+        // A page whose whole body is `visibility: hidden` is still loading (anti-flicker snippets
+        // reveal it from a script): its text is what the user is about to see, so take it.
+        let honour_visibility = !dom
+            .nodes
+            .iter()
+            .find(|n| n.tag() == Some("body") && n.document == 0)
+            .and_then(|b| b.layout.as_ref())
+            .is_some_and(|l| l.style.is_invisible());
+        // Pass 1: what is never rendered text, whatever the page structure.
+        let mut hidden = vec![false; n];
+        for (i, node) in dom.nodes.iter().enumerate() {
+            let parent_hidden = node.parent.is_some_and(|p| hidden[p]);
+            hidden[i] = parent_hidden || is_hidden(node, honour_visibility);
+        }
+        // Visible text per subtree (chars), and where `<main>` is.
+        let mut text_len = vec![0usize; n];
+        let mut has_main = vec![false; n];
+        for i in (0..n).rev() {
+            let node = &dom.nodes[i];
+            if !hidden[i] {
+                if let NodeKind::Text(t) = &node.kind {
+                    text_len[i] += t
+                        .split_whitespace()
+                        .map(|w| w.chars().count() + 1)
+                        .sum::<usize>();
+                }
+                if node.tag() == Some("main")
+                    || node
+                        .attr("role")
+                        .is_some_and(|r| r.trim().eq_ignore_ascii_case("main"))
+                {
+                    has_main[i] = true;
+                }
+            }
+            if let Some(p) = node.parent {
+                text_len[p] += text_len[i];
+                has_main[p] |= has_main[i];
+            }
+        }
+        let total = text_len.first().copied().unwrap_or(0).max(1);
+        // Pass 2: furniture, unless it holds the main content.
+        let mut skip = hidden;
+        for i in 0..n {
+            if skip[i] {
+                continue;
+            }
+            if dom.nodes[i].parent.is_some_and(|p| skip[p]) {
+                skip[i] = true;
+                continue;
+            }
+            let holds_main = has_main[i] || text_len[i] * 2 > total;
+            if !holds_main && is_furniture(dom, i) {
+                skip[i] = true;
+            }
+        }
+        Converter { dom, skip }
+    }
+
+    fn node(&self, id: usize) -> &'a DomNode {
+        &self.dom.nodes[id]
+    }
+
+    fn children(&self, id: usize, sink: &mut Sink, depth: usize) {
+        for &c in &self.node(id).children {
+            self.walk(c, sink, depth + 1);
+        }
+    }
+
+    /// The children of `id` as blocks of their own.
+    fn blocks_of(&self, id: usize, depth: usize) -> Vec<Block> {
+        let mut sink = Sink::default();
+        self.children(id, &mut sink, depth);
+        sink.finish()
+    }
+
+    /// The children of `id` as one line of inline content (blocks inside are joined by spaces).
+    fn inlines_of(&self, id: usize, depth: usize) -> Vec<Inline> {
+        flatten(self.blocks_of(id, depth))
+    }
+
+    fn walk(&self, id: usize, sink: &mut Sink, depth: usize) {
+        if depth > MAX_DEPTH || self.skip[id] {
+            return;
+        }
+        let node = self.node(id);
+        let tag = match &node.kind {
+            NodeKind::Text(t) => {
+                sink.inline.push(Inline::Text(t.clone()));
+                return;
+            }
+            NodeKind::Document => return self.children(id, sink, depth),
+            NodeKind::Element { tag, .. } => tag.as_str(),
+        };
+        match tag {
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
+                let level = tag.as_bytes()[1] - b'0';
+                let content = self.inlines_of(id, depth);
+                if has_content(&content) {
+                    sink.block(Block::Heading { level, content });
+                } else {
+                    sink.flush();
+                }
+            }
+            "ul" | "ol" | "menu" => self.list(id, tag == "ol", sink, depth),
+            "table" => self.table(id, sink, depth),
+            "pre" | "xmp" | "listing" | "plaintext" => {
+                let mut text = String::new();
+                self.raw_text(id, &mut text, depth);
+                let text = text
+                    .trim_end_matches(['\n', ' ', '\t'])
+                    .trim_start_matches('\n')
+                    .to_string();
+                if text.trim().is_empty() {
+                    return;
+                }
+                sink.block(Block::Code {
+                    lang: self.code_lang(id),
+                    text,
+                });
+            }
+            "blockquote" => {
+                let inner = self.blocks_of(id, depth);
+                if !inner.is_empty() {
+                    sink.block(Block::Quote(inner));
+                }
+            }
+            "hr" => sink.block(Block::Rule),
+            "br" => sink.inline.push(Inline::Break),
+            "a" => self.link(id, sink, depth),
+            "img" => {
+                if let Some(img) = self.image(id) {
+                    sink.inline.push(img);
+                }
+            }
+            "code" | "kbd" | "samp" | "tt" => {
+                let mut text = String::new();
+                self.raw_text(id, &mut text, depth);
+                let text = collapse(&text);
+                if !text.is_empty() {
+                    sink.inline.push(Inline::Code(text));
+                }
+            }
+            "strong" | "b" => {
+                let content = self.inlines_of(id, depth);
+                if has_content(&content) {
+                    sink.inline.push(Inline::Strong(content));
+                }
+            }
+            "em" | "i" => {
+                let content = self.inlines_of(id, depth);
+                if has_content(&content) {
+                    sink.inline.push(Inline::Emphasis(content));
+                }
+            }
+            _ => {
+                if self.is_block(node) {
+                    sink.flush();
+                    self.children(id, sink, depth);
+                    sink.flush();
+                } else {
+                    self.children(id, sink, depth);
+                }
+            }
+        }
+    }
+
+    fn is_block(&self, node: &DomNode) -> bool {
+        match &node.layout {
+            Some(l) if !l.style.display.is_empty() => !l.style.is_inline(),
+            Some(_) => false,
+            // No box of its own (`display: contents`, or a tree without layout): the tag's default.
+            None => node.tag().is_some_and(|t| BLOCK_TAGS.contains(&t)),
+        }
+    }
+
+    fn list(&self, id: usize, ordered: bool, sink: &mut Sink, depth: usize) {
+        let mut items = Vec::new();
+        for &c in &self.node(id).children {
+            if self.skip[c] {
+                continue;
+            }
+            let child = self.node(c);
+            let blocks = match &child.kind {
+                NodeKind::Element { .. } => self.blocks_of_self(c, depth + 1),
+                NodeKind::Text(t) if !t.trim().is_empty() => {
+                    vec![Block::Paragraph(vec![Inline::Text(t.clone())])]
+                }
+                _ => continue,
+            };
+            if !blocks.is_empty() {
+                items.push(blocks);
+            }
+        }
+        if items.is_empty() {
+            return;
+        }
+        let start = self
+            .node(id)
+            .attr("start")
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(1);
+        sink.block(Block::List {
+            ordered,
+            start,
+            items,
+        });
+    }
+
+    /// `id` itself (not only its children) as blocks: for list items, which may be any element.
+    fn blocks_of_self(&self, id: usize, depth: usize) -> Vec<Block> {
+        if self.node(id).tag() == Some("li") {
+            return self.blocks_of(id, depth);
+        }
+        let mut sink = Sink::default();
+        self.walk(id, &mut sink, depth);
+        sink.finish()
+    }
+
+    fn table(&self, id: usize, sink: &mut Sink, depth: usize) {
+        let mut rows = Vec::new();
+        let mut caption = None;
+        self.table_rows(id, &mut rows, &mut caption, depth);
+        let cells: Vec<Vec<Vec<Block>>> = rows
+            .iter()
+            .map(|&r| {
+                self.node(r)
+                    .children
+                    .iter()
+                    .copied()
+                    .filter(|&c| !self.skip[c] && matches!(self.node(c).tag(), Some("td" | "th")))
+                    .map(|c| self.blocks_of(c, depth + 2))
+                    .collect()
+            })
+            .collect();
+        let width = cells.iter().map(Vec::len).max().unwrap_or(0);
+        let inline_only = cells
+            .iter()
+            .flatten()
+            .all(|cell| cell.len() <= 1 && cell.iter().all(|b| matches!(b, Block::Paragraph(_))));
+        if let Some(c) = caption {
+            sink.block(Block::Paragraph(c));
+        }
+        if width >= 2 && cells.len() >= 2 && inline_only {
+            let rows = cells
+                .into_iter()
+                .filter(|r| !r.is_empty())
+                .map(|r| {
+                    let mut row: Vec<Vec<Inline>> = r.into_iter().map(flatten).collect();
+                    row.resize(width, Vec::new());
+                    row
+                })
+                .collect();
+            sink.block(Block::Table { rows });
+        } else {
+            // A layout table (or a one-column list of cells): its cells are ordinary blocks.
+            sink.flush();
+            for cell in cells.into_iter().flatten() {
+                sink.blocks.extend(cell);
+            }
+        }
+    }
+
+    fn table_rows(
+        &self,
+        id: usize,
+        rows: &mut Vec<usize>,
+        caption: &mut Option<Vec<Inline>>,
+        depth: usize,
+    ) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        for &c in &self.node(id).children {
+            if self.skip[c] {
+                continue;
+            }
+            match self.node(c).tag() {
+                Some("tr") => rows.push(c),
+                Some("caption") => {
+                    *caption = Some(self.inlines_of(c, depth + 1)).filter(|c| has_content(c))
+                }
+                Some("table") => {}
+                Some(_) => self.table_rows(c, rows, caption, depth + 1),
+                None => {}
+            }
+        }
+    }
+
+    fn link(&self, id: usize, sink: &mut Sink, depth: usize) {
+        let node = self.node(id);
+        let content = self.inlines_of(id, depth);
+        let href = node
+            .attr("href")
+            .map(str::trim)
+            .filter(|h| !h.is_empty() && !h.to_ascii_lowercase().starts_with("javascript:"))
+            .map(|h| super::snapshot::resolve_url(self.dom.base_url_of(id), h));
+        let doc_url = self
+            .dom
+            .documents
+            .get(node.document)
+            .map(|d| d.url.as_str())
+            .unwrap_or("");
+        match href {
+            // Links within the same document (tables of contents, footnotes) are just their text.
+            Some(h) if !same_document(&h, doc_url) && has_content(&content) => {
+                sink.inline.push(Inline::Link { content, href: h })
+            }
+            _ => sink.inline.extend(content),
+        }
+    }
+
+    fn image(&self, id: usize) -> Option<Inline> {
+        let node = self.node(id);
+        let alt = collapse(node.attr("alt")?);
+        if alt.is_empty() {
+            return None;
+        }
+        let src = [node.attr("src"), node.attr("data-src")]
+            .into_iter()
+            .flatten()
+            .map(str::trim)
+            .find(|s| !s.is_empty() && !s.starts_with("data:"))?;
+        Some(Inline::Image {
+            alt,
+            src: super::snapshot::resolve_url(self.dom.base_url_of(id), src),
+        })
+    }
+
+    /// Text of a subtree with whitespace kept (`<pre>`, code): `<br>` is a newline.
+    fn raw_text(&self, id: usize, out: &mut String, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        for &c in &self.node(id).children {
+            if self.skip[c] {
+                continue;
+            }
+            let child = self.node(c);
+            match &child.kind {
+                NodeKind::Text(t) => out.push_str(t),
+                NodeKind::Element { tag, .. } if tag == "br" => out.push('\n'),
+                NodeKind::Element { .. } => {
+                    let block = self.is_block(child) && !out.is_empty() && !out.ends_with('\n');
+                    if block {
+                        out.push('\n');
+                    }
+                    self.raw_text(c, out, depth + 1);
+                }
+                NodeKind::Document => {}
+            }
+        }
+    }
+
+    fn code_lang(&self, pre: usize) -> Option<String> {
+        let node = self.node(pre);
+        let first_code = node
+            .children
+            .iter()
+            .map(|&c| self.node(c))
+            .find(|c| c.tag() == Some("code"));
+        [Some(node), first_code]
+            .into_iter()
+            .flatten()
+            .find_map(|n| {
+                n.attr("class")?.split_whitespace().find_map(|c| {
+                    let lang = c
+                        .strip_prefix("language-")
+                        .or_else(|| c.strip_prefix("lang-"))?;
+                    let ok = !lang.is_empty()
+                        && lang
+                            .chars()
+                            .all(|ch| ch.is_ascii_alphanumeric() || "+#-_.".contains(ch));
+                    ok.then(|| lang.to_string())
+                })
+            })
+    }
+}
+
+/// Never-rendered or invisible nodes (independent of page structure).
+fn is_hidden(node: &DomNode, honour_visibility: bool) -> bool {
+    match &node.kind {
+        NodeKind::Document => false,
+        NodeKind::Text(_) => match &node.layout {
+            None => true,
+            Some(l) => honour_visibility && l.style.is_invisible(),
+        },
+        NodeKind::Element { tag, .. } => {
+            if NEVER_TEXT.contains(&tag.as_str()) || node.attr("hidden").is_some() {
+                return true;
+            }
+            match &node.layout {
+                Some(l) => {
+                    let b = l.bounds;
+                    // Zero-size (or 1 px screen-reader-only) boxes that clip their content.
+                    (b.width <= 1.0 || b.height <= 1.0) && l.style.clips() && !l.style.is_inline()
+                }
+                None => false,
+            }
+        }
+    }
+}
+
+/// Page furniture: landmarks that are not content, overlays and `aria-hidden` subtrees.
+fn is_furniture(dom: &Dom, id: usize) -> bool {
+    let node = &dom.nodes[id];
+    let Some(tag) = node.tag() else { return false };
+    if node
+        .attr("aria-hidden")
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    {
+        return true;
+    }
+    if node
+        .layout
+        .as_ref()
+        .is_some_and(|l| l.style.is_fixed_or_sticky())
+    {
+        return true;
+    }
+    if let Some(role) = node.attr("role") {
+        let role = role
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if role == "banner" {
+            return !holds_title(dom, id);
+        }
+        if BOILERPLATE_ROLES.contains(&role.as_str()) {
+            return true;
+        }
+        if !role.is_empty() && role != "none" && role != "presentation" {
+            return false;
+        }
+    }
+    match tag {
+        "nav" | "aside" | "footer" => true,
+        // A `<header>` is the site banner unless it is scoped to an article or section.
+        "header" => !scoped_to_content(dom, id) && !holds_title(dom, id),
+        _ => false,
+    }
+}
+
+/// `header`/`footer` inside `article`, `aside`, `main`, `nav` or `section` are not the site's banner.
+fn scoped_to_content(dom: &Dom, id: usize) -> bool {
+    let mut cur = dom.nodes[id].parent;
+    while let Some(p) = cur {
+        if matches!(
+            dom.nodes[p].tag(),
+            Some("article" | "aside" | "main" | "nav" | "section")
+        ) {
+            return true;
+        }
+        cur = dom.nodes[p].parent;
+    }
+    false
+}
+
+/// The subtree has an `<h1>` with text outside links: the page's title, not a linked site logo.
+fn holds_title(dom: &Dom, id: usize) -> bool {
+    fn unlinked_text(dom: &Dom, id: usize, depth: usize) -> bool {
+        let n = &dom.nodes[id];
+        match &n.kind {
+            NodeKind::Text(t) => n.layout.is_some() && !t.trim().is_empty(),
+            NodeKind::Element { tag, .. } if tag == "a" => false,
+            _ if depth > 64 => false,
+            _ => n.children.iter().any(|&c| unlinked_text(dom, c, depth + 1)),
+        }
+    }
+    fn find(dom: &Dom, id: usize, depth: usize) -> bool {
+        let n = &dom.nodes[id];
+        if n.tag() == Some("h1") {
+            return unlinked_text(dom, id, 0);
+        }
+        depth < 64 && n.children.iter().any(|&c| find(dom, c, depth + 1))
+    }
+    find(dom, id, 0)
+}
+
+/// `a` and `b` differ at most in the fragment.
+fn same_document(a: &str, b: &str) -> bool {
+    let strip = |u: &str| u.split('#').next().unwrap_or("").to_string();
+    !b.is_empty() && a.contains('#') && strip(a) == strip(b)
+}
+
+/// Blocks back into one line of inline content (for headings, links and table cells).
+fn flatten(blocks: Vec<Block>) -> Vec<Inline> {
+    let mut out = Vec::new();
+    for b in blocks {
+        if !out.is_empty() {
+            out.push(Inline::Text(" ".into()));
+        }
+        match b {
+            Block::Heading { content, .. } | Block::Paragraph(content) => out.extend(content),
+            Block::List { items, .. } => {
+                for item in items {
+                    out.extend(flatten(item));
+                    out.push(Inline::Text(" ".into()));
+                }
+            }
+            Block::Table { rows } => {
+                for cell in rows.into_iter().flatten() {
+                    out.extend(cell);
+                    out.push(Inline::Text(" ".into()));
+                }
+            }
+            Block::Code { text, .. } => out.push(Inline::Code(collapse(&text))),
+            Block::Quote(inner) => out.extend(flatten(inner)),
+            Block::Rule => {}
+        }
+    }
+    out
+}
+
+/// Collapses every run of whitespace to one space and trims the ends.
+pub fn collapse(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for w in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+// ---- rendering ----
+
+/// Renders the block IR as Markdown (CommonMark-style; blocks separated by a blank line).
+pub fn render(blocks: &[Block]) -> String {
+    let mut out = String::new();
+    render_blocks(blocks, &mut out);
+    out
+}
+
+fn render_blocks(blocks: &[Block], out: &mut String) {
+    for b in blocks {
+        let text = render_block(b);
+        if text.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+        out.push_str(&text);
+    }
+}
+
+fn render_block(b: &Block) -> String {
+    match b {
+        Block::Heading { level, content } => {
+            let text = render_inline(content).replace('\n', " ");
+            format!(
+                "{} {}",
+                "#".repeat(usize::from((*level).clamp(1, 6))),
+                text.trim()
+            )
+        }
+        Block::Paragraph(content) => render_inline(content),
+        Block::List {
+            ordered,
+            start,
+            items,
+        } => {
+            let mut out = String::new();
+            for (k, item) in items.iter().enumerate() {
+                let marker = if *ordered {
+                    format!("{}. ", u64::from(*start) + k as u64)
+                } else {
+                    "- ".to_string()
+                };
+                let body = tight(item);
+                if body.is_empty() {
+                    continue;
+                }
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                let pad = " ".repeat(marker.len());
+                for (j, line) in body.lines().enumerate() {
+                    if j == 0 {
+                        out.push_str(&marker);
+                    } else {
+                        out.push('\n');
+                        if !line.is_empty() {
+                            out.push_str(&pad);
+                        }
+                    }
+                    out.push_str(line);
+                }
+            }
+            out
+        }
+        Block::Table { rows } => {
+            let mut out = String::new();
+            for (k, row) in rows.iter().enumerate() {
+                let cells: Vec<String> = row
+                    .iter()
+                    .map(|c| render_inline(c).replace('\n', " ").replace('|', "\\|"))
+                    .collect();
+                if k > 0 {
+                    out.push('\n');
+                }
+                out.push_str("| ");
+                out.push_str(&cells.join(" | "));
+                out.push_str(" |");
+                if k == 0 {
+                    out.push('\n');
+                    out.push_str(
+                        &vec!["---"; row.len()]
+                            .iter()
+                            .fold(String::from("|"), |acc, d| acc + " " + d + " |"),
+                    );
+                }
+            }
+            out
+        }
+        Block::Code { lang, text } => {
+            let fence = "`".repeat(longest_run(text, '`').max(2) + 1);
+            format!("{fence}{}\n{text}\n{fence}", lang.as_deref().unwrap_or(""))
+        }
+        Block::Quote(inner) => render(inner)
+            .lines()
+            .map(|l| {
+                if l.is_empty() {
+                    ">".to_string()
+                } else {
+                    format!("> {l}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Block::Rule => "---".to_string(),
+    }
+}
+
+/// A list item's blocks: paragraphs on consecutive lines, nested blocks below.
+fn tight(blocks: &[Block]) -> String {
+    let mut out = String::new();
+    for b in blocks {
+        let text = render_block(b);
+        if text.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&text);
+    }
+    out
+}
+
+fn longest_run(s: &str, ch: char) -> usize {
+    let (mut best, mut cur) = (0, 0);
+    for c in s.chars() {
+        if c == ch {
+            cur += 1;
+            best = best.max(cur);
+        } else {
+            cur = 0;
+        }
+    }
+    best
+}
+
+/// Renders inline content: whitespace collapsed, `<br>` kept as a newline, lines trimmed.
+fn render_inline(content: &[Inline]) -> String {
+    let mut raw = String::new();
+    push_inline(content, &mut raw);
+    raw.split('\n')
+        .map(collapse)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn push_inline(content: &[Inline], out: &mut String) {
+    for i in content {
+        match i {
+            Inline::Text(t) => {
+                for ch in t.chars() {
+                    out.push(if ch.is_whitespace() { ' ' } else { ch });
+                }
+            }
+            Inline::Break => out.push('\n'),
+            Inline::Link { content, href } => {
+                let text = one_line(content);
+                if text.is_empty() {
+                    continue;
+                }
+                if starts_with_space(content) {
+                    out.push(' ');
+                }
+                out.push('[');
+                out.push_str(&text);
+                out.push_str("](");
+                out.push_str(&href.replace(' ', "%20").replace(')', "%29"));
+                out.push(')');
+                if ends_with_space(content) {
+                    out.push(' ');
+                }
+            }
+            Inline::Image { alt, src } => {
+                out.push_str("![");
+                out.push_str(&alt.replace(['[', ']'], ""));
+                out.push_str("](");
+                out.push_str(&src.replace(' ', "%20").replace(')', "%29"));
+                out.push(')');
+            }
+            Inline::Code(code) => {
+                let fence = "`".repeat(longest_run(code, '`') + 1);
+                let pad = if code.starts_with('`') || code.ends_with('`') {
+                    " "
+                } else {
+                    ""
+                };
+                out.push_str(&format!("{fence}{pad}{code}{pad}{fence}"));
+            }
+            Inline::Strong(content) | Inline::Emphasis(content) => {
+                let text = one_line(content);
+                if text.is_empty() {
+                    continue;
+                }
+                let mark = if matches!(i, Inline::Strong(_)) {
+                    "**"
+                } else {
+                    "*"
+                };
+                if starts_with_space(content) {
+                    out.push(' ');
+                }
+                out.push_str(mark);
+                out.push_str(&text);
+                out.push_str(mark);
+                if ends_with_space(content) {
+                    out.push(' ');
+                }
+            }
+        }
+    }
+}
+
+fn one_line(content: &[Inline]) -> String {
+    render_inline(content).replace('\n', " ")
+}
+
+fn starts_with_space(content: &[Inline]) -> bool {
+    matches!(content.first(), Some(Inline::Text(t)) if t.starts_with(char::is_whitespace))
+}
+
+fn ends_with_space(content: &[Inline]) -> bool {
+    matches!(content.last(), Some(Inline::Text(t)) if t.ends_with(char::is_whitespace))
+}

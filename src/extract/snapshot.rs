@@ -1,0 +1,964 @@
+//! The page as one owned DOM tree, built from a CDP `DOMSnapshot.captureSnapshot` response (SPEC §5).
+//!
+//! The snapshot is a set of flat, column-oriented documents (the main frame and every same-process
+//! iframe) sharing one string table. [`Dom::from_snapshot`] turns it into the *composed* tree a user
+//! sees: open and closed shadow roots replace their host's light children (with `<slot>`s filled by the
+//! assigned light nodes), and a same-origin iframe's document is stitched in as the children of its
+//! `<iframe>` element, all in document order. Every node keeps its `backendNodeId`, its computed style
+//! ([`COMPUTED_STYLES`]) and its layout box, so the markdown converter and the AX filter need no
+//! further CDP round trips.
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+
+/// The computed style properties requested from `DOMSnapshot.captureSnapshot`, in the order the
+/// response's `layout.styles[i]` lists their values. Pass them as `computedStyles`.
+pub const COMPUTED_STYLES: [&str; 5] = [
+    "display",
+    "visibility",
+    "position",
+    "overflow-x",
+    "overflow-y",
+];
+
+/// The `DOMSnapshot.captureSnapshot` params this module expects (computed styles above, DOM rects on).
+pub fn capture_params() -> serde_json::Value {
+    serde_json::json!({ "computedStyles": COMPUTED_STYLES, "includeDOMRects": true })
+}
+
+/// Deepest nesting followed when composing the tree; deeper subtrees are cut (pathological pages only),
+/// which keeps the recursion well inside a wasm stack.
+const MAX_DEPTH: usize = 512;
+
+/// Why a snapshot could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum SnapshotError {
+    /// The response does not have the `DOMSnapshot.captureSnapshot` shape.
+    #[error("DOMSnapshot.captureSnapshot response is malformed: {0}")]
+    Json(#[from] serde_json::Error),
+    /// The response has no document, or its first document has no nodes.
+    #[error("DOMSnapshot.captureSnapshot returned no document")]
+    NoDocument,
+}
+
+/// An axis-aligned box in CSS px, in the coordinates of the main frame's document (not the viewport:
+/// subtract the main document's scroll offset to get viewport coordinates).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Rect {
+    /// Left edge, CSS px.
+    pub x: f64,
+    /// Top edge, CSS px.
+    pub y: f64,
+    /// Width, CSS px.
+    pub width: f64,
+    /// Height, CSS px.
+    pub height: f64,
+}
+
+impl Rect {
+    /// True when the box has no area.
+    pub fn is_empty(&self) -> bool {
+        self.width <= 0.0 || self.height <= 0.0
+    }
+
+    /// True when the two boxes overlap with a positive area.
+    pub fn intersects(&self, other: &Rect) -> bool {
+        !self.is_empty()
+            && !other.is_empty()
+            && self.x < other.x + other.width
+            && other.x < self.x + self.width
+            && self.y < other.y + other.height
+            && other.y < self.y + self.height
+    }
+}
+
+/// The computed style values of [`COMPUTED_STYLES`] for one rendered node (empty when unknown).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Style {
+    /// CSS `display`, e.g. `block`, `inline`, `flex`, `list-item`, `table-cell`.
+    pub display: String,
+    /// CSS `visibility`: `visible`, `hidden` or `collapse`.
+    pub visibility: String,
+    /// CSS `position`: `static`, `relative`, `absolute`, `fixed` or `sticky`.
+    pub position: String,
+    /// CSS `overflow-x`.
+    pub overflow_x: String,
+    /// CSS `overflow-y`.
+    pub overflow_y: String,
+}
+
+impl Style {
+    /// `visibility: hidden | collapse`.
+    pub fn is_invisible(&self) -> bool {
+        self.visibility == "hidden" || self.visibility == "collapse"
+    }
+
+    /// `position: fixed | sticky` (overlays, cookie banners, sticky bars).
+    pub fn is_fixed_or_sticky(&self) -> bool {
+        self.position == "fixed" || self.position == "sticky"
+    }
+
+    /// Overflow is clipped on either axis, so a zero-size box hides its content.
+    pub fn clips(&self) -> bool {
+        let clip = |v: &str| matches!(v, "hidden" | "clip" | "scroll" | "auto");
+        clip(&self.overflow_x) || clip(&self.overflow_y)
+    }
+
+    /// The box is laid out inline (text flow continues around it).
+    pub fn is_inline(&self) -> bool {
+        (self.display.starts_with("inline") && self.display != "inline-table")
+            || self.display == "ruby"
+            || self.display.is_empty()
+    }
+}
+
+/// Layout information of a rendered node: its box (main-document coordinates) and computed style.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Layout {
+    /// The node's layout bounds (`layout.bounds`), shifted into main-document coordinates.
+    pub bounds: Rect,
+    /// The computed style of the node (for a text node: of its parent).
+    pub style: Style,
+}
+
+/// What a [`DomNode`] is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NodeKind {
+    /// The root of the composed tree (the main frame's document node).
+    Document,
+    /// An element; `tag` is lowercase, attributes keep their order, names lowercase.
+    Element {
+        /// Lowercase tag name (`div`, `a`, `svg`, a custom element name, …).
+        tag: String,
+        /// `(name, value)` pairs as the page has them.
+        attrs: Vec<(String, String)>,
+    },
+    /// A text node's raw `nodeValue` (whitespace not yet collapsed).
+    Text(String),
+}
+
+/// One node of the composed tree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DomNode {
+    /// Element, text or the document root.
+    pub kind: NodeKind,
+    /// Children in composed document order (indexes into [`Dom::nodes`]).
+    pub children: Vec<usize>,
+    /// Parent in the composed tree; `None` for the root.
+    pub parent: Option<usize>,
+    /// CDP `backendNodeId` of the node.
+    pub backend_node_id: i64,
+    /// Index into [`Dom::documents`] of the document (frame) the node belongs to.
+    pub document: usize,
+    /// Layout box and style; `None` when the node is not rendered (`display: none`, inside one,
+    /// `display: contents`, comments, whitespace that produced no box, …).
+    pub layout: Option<Layout>,
+}
+
+impl DomNode {
+    /// Lowercase tag name for elements, `None` otherwise.
+    pub fn tag(&self) -> Option<&str> {
+        match &self.kind {
+            NodeKind::Element { tag, .. } => Some(tag),
+            _ => None,
+        }
+    }
+
+    /// Value of the attribute `name` (case-insensitive name), if present.
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        match &self.kind {
+            NodeKind::Element { attrs, .. } => attrs
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.as_str()),
+            _ => None,
+        }
+    }
+
+    /// The text of a text node.
+    pub fn text(&self) -> Option<&str> {
+        match &self.kind {
+            NodeKind::Text(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// One document (frame) of the snapshot.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DocumentInfo {
+    /// `documentURL`.
+    pub url: String,
+    /// `baseURL`: what relative links of this document resolve against.
+    pub base_url: String,
+    /// CDP frame id.
+    pub frame_id: String,
+    /// Scroll offset of the document, CSS px.
+    pub scroll_x: f64,
+    /// Scroll offset of the document, CSS px.
+    pub scroll_y: f64,
+    /// Where this document's origin lies in main-document coordinates (0,0 for the main frame).
+    pub offset_x: f64,
+    /// See `offset_x`.
+    pub offset_y: f64,
+    /// Whether the document is part of the composed tree (same-origin iframes reachable from the
+    /// main frame); detached or unreachable documents are still listed.
+    pub attached: bool,
+}
+
+/// The composed DOM of a page. Node 0 is the root ([`NodeKind::Document`]) when the tree is not empty.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Dom {
+    /// All nodes; parents come before their children.
+    pub nodes: Vec<DomNode>,
+    /// Every document of the snapshot; index 0 is the main frame.
+    pub documents: Vec<DocumentInfo>,
+    /// URLs of every `<iframe>`/`<frame>` (its `src` resolved, or its loaded document's URL),
+    /// including cross-origin ones whose content is not in the snapshot.
+    pub iframe_urls: Vec<String>,
+    /// `backendNodeId` → layout box (main-document coordinates), for every rendered node.
+    pub rects: HashMap<i64, Rect>,
+    /// `<iframe>` element `backendNodeId` → CDP frame id of its content document.
+    pub frame_of_iframe: HashMap<i64, String>,
+}
+
+// ---- raw snapshot shape (only the fields used) ----
+
+#[derive(Deserialize)]
+struct RawSnapshot {
+    #[serde(default)]
+    documents: Vec<RawDocument>,
+    #[serde(default)]
+    strings: Vec<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct RawDocument {
+    #[serde(rename = "documentURL")]
+    document_url: i64,
+    #[serde(rename = "baseURL")]
+    base_url: i64,
+    frame_id: i64,
+    nodes: RawNodes,
+    layout: RawLayout,
+    scroll_offset_x: Option<f64>,
+    scroll_offset_y: Option<f64>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct RawNodes {
+    parent_index: Vec<i64>,
+    node_type: Vec<i64>,
+    shadow_root_type: RareStrings,
+    node_name: Vec<i64>,
+    node_value: Vec<i64>,
+    backend_node_id: Vec<i64>,
+    attributes: Vec<Vec<i64>>,
+    content_document_index: RareIntegers,
+    pseudo_type: RareStrings,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RareStrings {
+    index: Vec<i64>,
+    value: Vec<i64>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RareIntegers {
+    index: Vec<i64>,
+    value: Vec<i64>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct RawLayout {
+    node_index: Vec<i64>,
+    styles: Vec<Vec<i64>>,
+    bounds: Vec<Vec<f64>>,
+}
+
+const ELEMENT_NODE: i64 = 1;
+const TEXT_NODE: i64 = 3;
+const CDATA_NODE: i64 = 4;
+const DOCUMENT_NODE: i64 = 9;
+const FRAGMENT_NODE: i64 = 11;
+
+/// One document, decoded into per-node rows.
+struct DocRows {
+    parent: Vec<Option<usize>>,
+    children: Vec<Vec<usize>>,
+    node_type: Vec<i64>,
+    name: Vec<String>,
+    value: Vec<String>,
+    backend: Vec<i64>,
+    attrs: Vec<Vec<(String, String)>>,
+    shadow_type: HashMap<usize, String>,
+    content_doc: HashMap<usize, usize>,
+    pseudo: Vec<bool>,
+    layout: HashMap<usize, (Rect, Style)>,
+}
+
+fn string_at(strings: &[String], i: i64) -> String {
+    usize::try_from(i)
+        .ok()
+        .and_then(|i| strings.get(i))
+        .cloned()
+        .unwrap_or_default()
+}
+
+fn decode(doc: &RawDocument, strings: &[String]) -> DocRows {
+    let n = doc.nodes.node_type.len();
+    let s = |i: i64| string_at(strings, i);
+    let parent: Vec<Option<usize>> = (0..n)
+        .map(|i| {
+            doc.nodes
+                .parent_index
+                .get(i)
+                .and_then(|&p| usize::try_from(p).ok())
+                .filter(|&p| p < n && p != i)
+        })
+        .collect();
+    let mut children = vec![Vec::new(); n];
+    for (i, p) in parent.iter().enumerate() {
+        if let Some(p) = p {
+            children[*p].push(i);
+        }
+    }
+    let attrs = (0..n)
+        .map(|i| {
+            doc.nodes
+                .attributes
+                .get(i)
+                .map(|pairs| {
+                    pairs
+                        .chunks(2)
+                        .filter(|c| c.len() == 2)
+                        .map(|c| (s(c[0]).to_ascii_lowercase(), s(c[1])))
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect();
+    let rare_strings = |r: &RareStrings| -> HashMap<usize, String> {
+        r.index
+            .iter()
+            .zip(&r.value)
+            .filter_map(|(&i, &v)| Some((usize::try_from(i).ok()?, s(v))))
+            .collect()
+    };
+    let mut pseudo = vec![false; n];
+    for i in doc.nodes.pseudo_type.index.iter() {
+        if let Some(p) = usize::try_from(*i).ok().and_then(|i| pseudo.get_mut(i)) {
+            *p = true;
+        }
+    }
+    let content_doc = doc
+        .nodes
+        .content_document_index
+        .index
+        .iter()
+        .zip(&doc.nodes.content_document_index.value)
+        .filter_map(|(&i, &v)| Some((usize::try_from(i).ok()?, usize::try_from(v).ok()?)))
+        .collect();
+    let mut layout = HashMap::new();
+    for (li, &ni) in doc.layout.node_index.iter().enumerate() {
+        let Ok(ni) = usize::try_from(ni) else {
+            continue;
+        };
+        let b = doc.layout.bounds.get(li);
+        let rect = match b {
+            Some(b) if b.len() >= 4 => Rect {
+                x: b[0],
+                y: b[1],
+                width: b[2],
+                height: b[3],
+            },
+            _ => Rect::default(),
+        };
+        let st = doc.layout.styles.get(li);
+        let v = |k: usize| {
+            st.and_then(|st| st.get(k))
+                .map(|&i| s(i))
+                .unwrap_or_default()
+        };
+        let style = Style {
+            display: v(0),
+            visibility: v(1),
+            position: v(2),
+            overflow_x: v(3),
+            overflow_y: v(4),
+        };
+        // A node may have several layout objects (e.g. a text split by a continuation); keep the
+        // first box for the style and grow it to cover the others.
+        layout
+            .entry(ni)
+            .and_modify(|(r, _): &mut (Rect, Style)| *r = union(*r, rect))
+            .or_insert((rect, style));
+    }
+    DocRows {
+        parent,
+        children,
+        node_type: doc.nodes.node_type.clone(),
+        name: (0..n)
+            .map(|i| s(*doc.nodes.node_name.get(i).unwrap_or(&-1)))
+            .collect(),
+        value: (0..n)
+            .map(|i| s(*doc.nodes.node_value.get(i).unwrap_or(&-1)))
+            .collect(),
+        backend: (0..n)
+            .map(|i| *doc.nodes.backend_node_id.get(i).unwrap_or(&0))
+            .collect(),
+        attrs,
+        shadow_type: rare_strings(&doc.nodes.shadow_root_type),
+        content_doc,
+        pseudo,
+        layout,
+    }
+}
+
+fn union(a: Rect, b: Rect) -> Rect {
+    if a.is_empty() {
+        return b;
+    }
+    if b.is_empty() {
+        return a;
+    }
+    let x = a.x.min(b.x);
+    let y = a.y.min(b.y);
+    Rect {
+        x,
+        y,
+        width: (a.x + a.width).max(b.x + b.width) - x,
+        height: (a.y + a.height).max(b.y + b.height) - y,
+    }
+}
+
+struct Composer<'a> {
+    docs: &'a [DocRows],
+    dom: Dom,
+    /// Documents already stitched in (guards against a frame cycle in a malformed snapshot).
+    visiting: Vec<bool>,
+}
+
+impl Composer<'_> {
+    fn push(
+        &mut self,
+        kind: NodeKind,
+        backend: i64,
+        document: usize,
+        layout: Option<Layout>,
+    ) -> usize {
+        self.dom.nodes.push(DomNode {
+            kind,
+            children: Vec::new(),
+            parent: None,
+            backend_node_id: backend,
+            document,
+            layout,
+        });
+        self.dom.nodes.len() - 1
+    }
+
+    fn attach(&mut self, parent: usize, child: usize) {
+        self.dom.nodes[parent].children.push(child);
+        self.dom.nodes[child].parent = Some(parent);
+    }
+
+    fn layout_of(&mut self, d: usize, i: usize) -> Option<Layout> {
+        let (rect, style) = self.docs[d].layout.get(&i)?;
+        let info = &self.dom.documents[d];
+        let bounds = Rect {
+            x: rect.x + info.offset_x,
+            y: rect.y + info.offset_y,
+            ..*rect
+        };
+        Some(Layout {
+            bounds,
+            style: style.clone(),
+        })
+    }
+
+    /// Appends the composed subtree of raw node `i` of document `d` under `parent`.
+    fn node(
+        &mut self,
+        d: usize,
+        i: usize,
+        parent: usize,
+        depth: usize,
+        host_light: Option<&[usize]>,
+    ) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let rows = &self.docs[d];
+        if rows.pseudo[i] {
+            return;
+        }
+        match rows.node_type[i] {
+            TEXT_NODE | CDATA_NODE => {
+                let layout = self.layout_of(d, i);
+                let text = self.docs[d].value[i].clone();
+                let backend = self.docs[d].backend[i];
+                let id = self.push(NodeKind::Text(text), backend, d, layout);
+                self.attach(parent, id);
+            }
+            ELEMENT_NODE => self.element(d, i, parent, depth, host_light),
+            _ => {}
+        }
+    }
+
+    fn element(
+        &mut self,
+        d: usize,
+        i: usize,
+        parent: usize,
+        depth: usize,
+        host_light: Option<&[usize]>,
+    ) {
+        let rows = self.docs;
+        let row = &rows[d];
+        let tag = row.name[i].to_ascii_lowercase();
+        let layout = self.layout_of(d, i);
+        let backend = row.backend[i];
+        if let Some(rect) = layout.as_ref().map(|l| l.bounds) {
+            self.dom.rects.insert(backend, rect);
+        }
+        let kind = NodeKind::Element {
+            tag: tag.clone(),
+            attrs: row.attrs[i].clone(),
+        };
+        let id = self.push(kind, backend, d, layout.clone());
+        self.attach(parent, id);
+
+        if tag == "iframe" || tag == "frame" {
+            let base = &self.dom.documents[d].base_url;
+            let src = self.dom.nodes[id].attr("src").map(|s| resolve_url(base, s));
+            if let Some(&cd) = row.content_doc.get(&i) {
+                self.stitch_frame(cd, id, backend, layout.as_ref(), depth);
+                if let Some(doc) = self.dom.documents.get(cd) {
+                    if !doc.url.is_empty() {
+                        self.dom.iframe_urls.push(doc.url.clone());
+                    }
+                }
+            }
+            if let Some(src) = src.filter(|s| !s.is_empty()) {
+                if !self.dom.iframe_urls.contains(&src) {
+                    self.dom.iframe_urls.push(src);
+                }
+            }
+            return;
+        }
+
+        if tag == "slot" {
+            if let Some(light) = host_light {
+                let name = self.dom.nodes[id].attr("name").unwrap_or("").to_string();
+                let assigned: Vec<usize> = light
+                    .iter()
+                    .copied()
+                    .filter(|&c| {
+                        let slot_attr = if row.node_type[c] == ELEMENT_NODE {
+                            row.attrs[c]
+                                .iter()
+                                .find(|(n, _)| n == "slot")
+                                .map(|(_, v)| v.as_str())
+                        } else {
+                            None
+                        };
+                        match slot_attr {
+                            Some(s) => s == name,
+                            None => name.is_empty() && row.node_type[c] != FRAGMENT_NODE,
+                        }
+                    })
+                    .collect();
+                if !assigned.is_empty() {
+                    for c in assigned {
+                        // Slotted nodes belong to the host's tree: their own slots are not ours.
+                        self.node(d, c, id, depth + 1, None);
+                    }
+                    return;
+                }
+            }
+        }
+
+        let kids = &row.children[i];
+        let shadow = kids.iter().copied().find(|&c| {
+            row.node_type[c] == FRAGMENT_NODE
+                && row.shadow_type.get(&c).is_some_and(|t| t != "user-agent")
+        });
+        match shadow {
+            Some(root) => {
+                let light: Vec<usize> = kids.iter().copied().filter(|&c| c != root).collect();
+                for &c in &row.children[root] {
+                    self.node(d, c, id, depth + 1, Some(&light));
+                }
+            }
+            None => {
+                for &c in kids {
+                    if row.node_type[c] != FRAGMENT_NODE {
+                        self.node(d, c, id, depth + 1, None);
+                    }
+                }
+            }
+        }
+    }
+
+    fn stitch_frame(
+        &mut self,
+        cd: usize,
+        iframe: usize,
+        _backend: i64,
+        layout: Option<&Layout>,
+        depth: usize,
+    ) {
+        let Some(rows) = self.docs.get(cd) else {
+            return;
+        };
+        if self.visiting.get(cd).copied().unwrap_or(true) {
+            return;
+        }
+        self.visiting[cd] = true;
+        if let Some(l) = layout {
+            let doc = &mut self.dom.documents[cd];
+            doc.offset_x = l.bounds.x - doc.scroll_x;
+            doc.offset_y = l.bounds.y - doc.scroll_y;
+        }
+        self.dom.documents[cd].attached = true;
+        let backend = self.dom.nodes[iframe].backend_node_id;
+        let frame_id = self.dom.documents[cd].frame_id.clone();
+        self.dom.frame_of_iframe.insert(backend, frame_id);
+        let roots: Vec<usize> = (0..rows.node_type.len())
+            .filter(|&i| rows.parent[i].is_none() && rows.node_type[i] == DOCUMENT_NODE)
+            .collect();
+        for r in roots {
+            for &c in &rows.children[r] {
+                self.node(cd, c, iframe, depth + 1, None);
+            }
+        }
+    }
+}
+
+/// Resolves `href` against `base` (an absolute URL); returns `href` unchanged when either does not parse.
+pub fn resolve_url(base: &str, href: &str) -> String {
+    let href = href.trim();
+    match url::Url::parse(base).and_then(|b| b.join(href)) {
+        Ok(u) => u.to_string(),
+        Err(_) => href.to_string(),
+    }
+}
+
+impl Dom {
+    /// Builds the composed tree from the JSON result of `DOMSnapshot.captureSnapshot` called with
+    /// [`capture_params`]. Document 0 is the main frame.
+    ///
+    /// Errors: [`SnapshotError::Json`] when the value is not a snapshot, [`SnapshotError::NoDocument`]
+    /// when it holds no document.
+    pub fn from_snapshot(value: &serde_json::Value) -> Result<Dom, SnapshotError> {
+        let raw = RawSnapshot::deserialize(value)?;
+        if raw
+            .documents
+            .first()
+            .is_none_or(|d| d.nodes.node_type.is_empty())
+        {
+            return Err(SnapshotError::NoDocument);
+        }
+        let docs: Vec<DocRows> = raw
+            .documents
+            .iter()
+            .map(|d| decode(d, &raw.strings))
+            .collect();
+        let documents = raw
+            .documents
+            .iter()
+            .map(|d| DocumentInfo {
+                url: string_at(&raw.strings, d.document_url),
+                base_url: string_at(&raw.strings, d.base_url),
+                frame_id: string_at(&raw.strings, d.frame_id),
+                scroll_x: d.scroll_offset_x.unwrap_or(0.0),
+                scroll_y: d.scroll_offset_y.unwrap_or(0.0),
+                offset_x: 0.0,
+                offset_y: 0.0,
+                attached: false,
+            })
+            .collect();
+        let mut c = Composer {
+            docs: &docs,
+            dom: Dom {
+                documents,
+                ..Dom::default()
+            },
+            visiting: vec![false; docs.len()],
+        };
+        let backend = docs[0].backend.first().copied().unwrap_or(0);
+        c.push(NodeKind::Document, backend, 0, None);
+        c.visiting[0] = true;
+        c.dom.documents[0].attached = true;
+        let roots: Vec<usize> = (0..docs[0].node_type.len())
+            .filter(|&i| docs[0].parent[i].is_none())
+            .collect();
+        for r in roots {
+            if docs[0].node_type[r] == DOCUMENT_NODE {
+                for &ch in &docs[0].children[r] {
+                    c.node(0, ch, 0, 1, None);
+                }
+            } else {
+                c.node(0, r, 0, 1, None);
+            }
+        }
+        Ok(c.dom)
+    }
+
+    /// The root node index (always 0 for a tree built by [`Dom::from_snapshot`]).
+    pub fn root(&self) -> usize {
+        0
+    }
+
+    /// The main frame's base URL (what relative links resolve against).
+    pub fn base_url(&self) -> &str {
+        self.documents
+            .first()
+            .map(|d| d.base_url.as_str())
+            .unwrap_or("")
+    }
+
+    /// The base URL of the document that node `id` belongs to.
+    pub fn base_url_of(&self, id: usize) -> &str {
+        self.nodes
+            .get(id)
+            .and_then(|n| self.documents.get(n.document))
+            .map(|d| d.base_url.as_str())
+            .unwrap_or("")
+    }
+
+    /// The viewport in main-document coordinates, for a viewport of `width` × `height` CSS px.
+    pub fn viewport_rect(&self, width: f64, height: f64) -> Rect {
+        let (x, y) = self
+            .documents
+            .first()
+            .map(|d| (d.scroll_x, d.scroll_y))
+            .unwrap_or((0.0, 0.0));
+        Rect {
+            x,
+            y,
+            width,
+            height,
+        }
+    }
+
+    /// True when a known CAPTCHA provider's iframe is on the page (SPEC §5 `captchaFrame`).
+    pub fn has_captcha_frame(&self) -> bool {
+        self.iframe_urls.iter().any(|u| is_captcha_frame_url(u))
+    }
+}
+
+/// True when `url` is the iframe of a known CAPTCHA provider: Cloudflare challenges / Turnstile,
+/// hCaptcha, Google reCAPTCHA (google.com/recaptcha, recaptcha.net), also Arkose and GeeTest.
+pub fn is_captcha_frame_url(url: &str) -> bool {
+    let Ok(u) = url::Url::parse(url) else {
+        return false;
+    };
+    let host = u.host_str().unwrap_or("").to_ascii_lowercase();
+    let path = u.path().to_ascii_lowercase();
+    let on = |domain: &str| host == domain || host.ends_with(&format!(".{domain}"));
+    on("challenges.cloudflare.com")
+        || on("hcaptcha.com")
+        || on("recaptcha.net")
+        || ((on("google.com") || on("recaptcha.google.com")) && path.starts_with("/recaptcha"))
+        || on("arkoselabs.com")
+        || on("funcaptcha.com")
+        || on("geetest.com")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hand-written snapshot: html > body > [div#host (shadow: p > slot), iframe → doc 1].
+    fn sample() -> serde_json::Value {
+        let strings = [
+            "#document",
+            "HTML",
+            "BODY",
+            "DIV",
+            "#text",
+            "light",
+            "P",
+            "SLOT",
+            "shadowed ",
+            "IFRAME",
+            "src",
+            "f.html",
+            "http://h.test/a/",
+            "http://h.test/a/f.html",
+            "framed",
+            "block",
+            "visible",
+            "static",
+            "open",
+            "#document-fragment",
+            "inline",
+            "main-frame",
+            "child-frame",
+            "id",
+            "host",
+        ];
+        serde_json::json!({
+            "strings": strings,
+            "documents": [
+                {
+                    "documentURL": 12, "baseURL": 12, "frameId": 21,
+                    "scrollOffsetX": 0.0, "scrollOffsetY": 100.0,
+                    "nodes": {
+                        "parentIndex": [-1, 0, 1, 2, 3, 3, 5, 6, 7, 6, 2],
+                        "nodeType":    [ 9, 1, 1, 1, 3, 11, 1, 1, 3, 3, 1],
+                        "nodeName":    [ 0, 1, 2, 3, 4, 19, 6, 7, 4, 4, 9],
+                        "nodeValue":   [-1,-1,-1,-1, 5, -1,-1,-1, 5, 8, -1],
+                        "backendNodeId": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+                        "attributes": [[], [], [], [23, 24], [], [], [], [], [], [], [10, 11]],
+                        "shadowRootType": {"index": [5], "value": [18]},
+                        "contentDocumentIndex": {"index": [10], "value": [1]}
+                    },
+                    "layout": {
+                        "nodeIndex": [1, 2, 3, 4, 6, 9, 10],
+                        "styles": [[15,16,17,15,15],[15,16,17,15,15],[15,16,17,15,15],[20,16,17,15,15],
+                                   [15,16,17,15,15],[20,16,17,15,15],[20,16,17,15,15]],
+                        "bounds": [[0,0,800,600],[8,8,784,500],[8,8,784,20],[8,8,40,20],[8,8,784,20],
+                                   [50,8,60,20],[8,300,400,200]]
+                    }
+                },
+                {
+                    "documentURL": 13, "baseURL": 13, "frameId": 22,
+                    "nodes": {
+                        "parentIndex": [-1, 0, 1, 2],
+                        "nodeType": [9, 1, 1, 3],
+                        "nodeName": [0, 1, 2, 4],
+                        "nodeValue": [-1, -1, -1, 14],
+                        "backendNodeId": [20, 21, 22, 23]
+                    },
+                    "layout": {
+                        "nodeIndex": [3],
+                        "styles": [[20,16,17,15,15]],
+                        "bounds": [[10, 10, 50, 20]]
+                    }
+                }
+            ]
+        })
+    }
+
+    fn texts(dom: &Dom) -> Vec<String> {
+        dom.nodes
+            .iter()
+            .filter_map(|n| n.text().map(str::to_string))
+            .collect()
+    }
+
+    #[test]
+    fn shadow_root_replaces_light_children_and_slot_takes_them_in_order() {
+        let dom = Dom::from_snapshot(&sample()).unwrap();
+        // The light text is rendered where the slot is: first in the shadow <p>, before "shadowed".
+        assert_eq!(texts(&dom), vec!["light", "shadowed ", "framed"]);
+        let host = dom
+            .nodes
+            .iter()
+            .position(|n| n.attr("id") == Some("host"))
+            .unwrap();
+        let p = dom.nodes[host].children[0];
+        assert_eq!(dom.nodes[p].tag(), Some("p"));
+        let slot = dom.nodes[p].children[0];
+        assert_eq!(dom.nodes[slot].tag(), Some("slot"));
+        assert_eq!(dom.nodes[dom.nodes[slot].children[0]].text(), Some("light"));
+    }
+
+    #[test]
+    fn iframe_document_is_stitched_under_its_element_with_offset_rects() {
+        let dom = Dom::from_snapshot(&sample()).unwrap();
+        let iframe = dom
+            .nodes
+            .iter()
+            .position(|n| n.tag() == Some("iframe"))
+            .unwrap();
+        let html = dom.nodes[iframe].children[0];
+        assert_eq!(dom.nodes[html].tag(), Some("html"));
+        assert_eq!(dom.nodes[html].document, 1);
+        let framed = dom
+            .nodes
+            .iter()
+            .find(|n| n.text() == Some("framed"))
+            .unwrap();
+        let b = framed.layout.as_ref().unwrap().bounds;
+        assert_eq!((b.x, b.y), (18.0, 310.0));
+        assert_eq!(
+            dom.frame_of_iframe.get(&11).map(String::as_str),
+            Some("child-frame")
+        );
+        assert_eq!(dom.iframe_urls, vec!["http://h.test/a/f.html".to_string()]);
+        assert_eq!(dom.base_url_of(html), "http://h.test/a/f.html");
+    }
+
+    #[test]
+    fn viewport_rect_uses_main_document_scroll() {
+        let dom = Dom::from_snapshot(&sample()).unwrap();
+        assert_eq!(
+            dom.viewport_rect(800.0, 600.0),
+            Rect {
+                x: 0.0,
+                y: 100.0,
+                width: 800.0,
+                height: 600.0
+            }
+        );
+        assert_eq!(
+            dom.rects.get(&4),
+            Some(&Rect {
+                x: 8.0,
+                y: 8.0,
+                width: 784.0,
+                height: 20.0
+            })
+        );
+    }
+
+    #[test]
+    fn malformed_and_empty_snapshots_are_errors_not_panics() {
+        assert!(matches!(
+            Dom::from_snapshot(&serde_json::json!({"documents": 3})),
+            Err(SnapshotError::Json(_))
+        ));
+        assert!(matches!(
+            Dom::from_snapshot(&serde_json::json!({"documents": [], "strings": []})),
+            Err(SnapshotError::NoDocument)
+        ));
+        // Out-of-range string and parent indexes are tolerated.
+        let v = serde_json::json!({"strings": ["#document"], "documents": [{"nodes": {
+            "parentIndex": [-1, 99], "nodeType": [9, 3], "nodeName": [0, 42], "nodeValue": [-1, 7],
+            "backendNodeId": [1]}}]});
+        let dom = Dom::from_snapshot(&v).unwrap();
+        assert_eq!(dom.nodes.len(), 2);
+    }
+
+    #[test]
+    fn captcha_frame_urls_are_recognised_by_host_not_substring() {
+        for u in [
+            "https://challenges.cloudflare.com/cdn-cgi/challenge-platform/h/b/turnstile/if/ov2/av0",
+            "https://newassets.hcaptcha.com/captcha/v1/abc/static/hcaptcha.html",
+            "https://www.google.com/recaptcha/api2/anchor?k=x",
+            "https://www.recaptcha.net/recaptcha/api2/bframe",
+        ] {
+            assert!(is_captcha_frame_url(u), "{u}");
+        }
+        for u in [
+            "https://www.google.com/maps/embed",
+            "https://hcaptcha.com.evil.test/",
+            "https://example.com/?u=challenges.cloudflare.com",
+            "about:blank",
+            "not a url",
+        ] {
+            assert!(!is_captcha_frame_url(u), "{u}");
+        }
+    }
+}

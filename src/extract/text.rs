@@ -1,0 +1,49 @@
+//! Size caps on strings returned by `extract` (SPEC §5: `text` ≤ 50 KB, `markdown` ≤ 30 KB).
+
+/// Largest `text` (the body's `innerText`) returned by `extract`, in bytes of UTF-8.
+pub const TEXT_MAX_BYTES: usize = 50 * 1024;
+
+/// Cuts `s` to at most `max` bytes on a char boundary; the flag tells whether anything was cut.
+pub fn cap_utf8(s: &str, max: usize) -> (&str, bool) {
+    if s.len() <= max {
+        return (s, false);
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    (&s[..end], true)
+}
+
+/// The body's `innerText` capped at [`TEXT_MAX_BYTES`]; the flag is `truncated.text`.
+pub fn cap_text(inner_text: &str) -> (String, bool) {
+    let (t, cut) = cap_utf8(inner_text, TEXT_MAX_BYTES);
+    (t.to_string(), cut)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_text_is_returned_whole() {
+        assert_eq!(cap_utf8("héllo", 6), ("héllo", false));
+    }
+
+    #[test]
+    fn cut_never_splits_a_multibyte_char() {
+        // "é" is 2 bytes, "😀" 4: a cut inside either backs off to the char start.
+        assert_eq!(cap_utf8("aé", 2), ("a", true));
+        assert_eq!(cap_utf8("a😀b", 4), ("a", true));
+        assert_eq!(cap_utf8("a😀b", 5), ("a😀", true));
+    }
+
+    #[test]
+    fn text_cap_is_50_kib() {
+        let big = "ж".repeat(40_000); // 80,000 bytes
+        let (t, cut) = cap_text(&big);
+        assert!(cut);
+        assert_eq!(t.len(), 51_200);
+        assert!(t.chars().all(|c| c == 'ж'));
+    }
+}
