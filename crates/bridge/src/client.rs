@@ -1,0 +1,351 @@
+//! [`BridgeClient`]: a native client of the bridge (SPEC §9), used by the CLI, the MCP server and
+//! every end-to-end test.
+//!
+//! It connects without an `Origin` header (the client role), says `hello` with the pairing token,
+//! and then sends v1-envelope requests `{"id","method","params"}`; answers are matched by `id`, so
+//! any number of calls may be in flight on one client at once.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bua_protocol::ErrorCode;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::error::{Error, Result};
+
+/// How long [`BridgeClient::connect`] waits for the TCP connect, the upgrade and the `ack` together.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Where the bridge is: a port on 127.0.0.1 or a full `ws://` URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Endpoint {
+    /// `ws://127.0.0.1:<port>`.
+    Port(u16),
+    /// A `ws://` or `wss://` URL.
+    Url(String),
+}
+
+impl Endpoint {
+    /// The `ws://` URL.
+    pub fn url(&self) -> String {
+        match self {
+            Endpoint::Port(port) => format!("ws://127.0.0.1:{port}"),
+            Endpoint::Url(url) => url.clone(),
+        }
+    }
+}
+
+impl From<u16> for Endpoint {
+    fn from(port: u16) -> Self {
+        Endpoint::Port(port)
+    }
+}
+
+impl From<&str> for Endpoint {
+    /// A string of digits is a port; anything else a URL.
+    fn from(s: &str) -> Self {
+        match s.parse::<u16>() {
+            Ok(port) => Endpoint::Port(port),
+            Err(_) => Endpoint::Url(s.to_string()),
+        }
+    }
+}
+
+impl From<String> for Endpoint {
+    fn from(s: String) -> Self {
+        Endpoint::from(s.as_str())
+    }
+}
+
+type Reply = oneshot::Sender<Result<Value>>;
+
+struct Inner {
+    pending: Mutex<HashMap<String, Reply>>,
+    events: broadcast::Sender<Value>,
+    next_id: AtomicU64,
+}
+
+/// A connected client. Cheap to share behind an `Arc`; `call` takes `&self`.
+pub struct BridgeClient {
+    client_id: String,
+    server_version: String,
+    tx: mpsc::Sender<Message>,
+    inner: Arc<Inner>,
+    reader: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for BridgeClient {
+    fn drop(&mut self) {
+        self.reader.abort();
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl BridgeClient {
+    /// Connects to the bridge at `endpoint` (a port or a `ws://` URL) with the pairing `token` and
+    /// completes the handshake (SPEC §2, client role, no `Origin`).
+    ///
+    /// Errors: [`Error::Rejected`] (`unauthorized`, `protocol_version_mismatch`), [`Error::WebSocket`]
+    /// when nothing listens or the upgrade is refused, [`Error::Timeout`] after [`CONNECT_TIMEOUT`].
+    pub async fn connect(endpoint: impl Into<Endpoint>, token: &str) -> Result<Self> {
+        Self::connect_with_hello(
+            endpoint,
+            json!({"type": "hello", "role": "client", "name": "bua-bridge-client", "token": token}),
+        )
+        .await
+    }
+
+    /// Like [`BridgeClient::connect`] with a caller-made `hello` (tests use it to send odd ones).
+    pub async fn connect_with_hello(endpoint: impl Into<Endpoint>, hello: Value) -> Result<Self> {
+        let url = endpoint.into().url();
+        match tokio::time::timeout(CONNECT_TIMEOUT, Self::handshake(&url, hello)).await {
+            Ok(r) => r,
+            Err(_) => Err(Error::Timeout {
+                what: format!("the handshake with {url}"),
+                ms: u64::try_from(CONNECT_TIMEOUT.as_millis()).unwrap_or(u64::MAX),
+            }),
+        }
+    }
+
+    async fn handshake(url: &str, hello: Value) -> Result<Self> {
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(
+            url,
+            Some(crate::server::websocket_config()),
+            false,
+        )
+        .await?;
+        let (mut sink, mut stream) = ws.split();
+        sink.send(Message::text(hello.to_string())).await?;
+        let ack = loop {
+            match stream.next().await {
+                None => {
+                    return Err(Error::Closed(
+                        "the bridge closed the connection during the handshake".into(),
+                    ))
+                }
+                Some(Err(e)) => return Err(e.into()),
+                Some(Ok(Message::Text(text))) => break text,
+                Some(Ok(Message::Close(frame))) => {
+                    return Err(Error::Closed(format!(
+                        "the bridge closed the connection during the handshake{}",
+                        frame.map(|f| format!(": {}", f.reason)).unwrap_or_default()
+                    )))
+                }
+                Some(Ok(_)) => continue,
+            }
+        };
+        let ack: Value =
+            serde_json::from_str(ack.as_str()).map_err(|e| Error::UnexpectedMessage {
+                peer: "bridge",
+                detail: format!("handshake answer is not JSON: {e}"),
+            })?;
+        match ack.get("type").and_then(Value::as_str) {
+            Some("ack") => {}
+            Some("reject") => {
+                let error = ack.get("error");
+                let code = error
+                    .and_then(|e| e.get("code"))
+                    .and_then(Value::as_str)
+                    .and_then(ErrorCode::from_wire)
+                    .unwrap_or(ErrorCode::InternalError);
+                let message = error
+                    .and_then(|e| e.get("message"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("no message")
+                    .to_string();
+                return Err(Error::Rejected { code, message });
+            }
+            _ => {
+                return Err(Error::UnexpectedMessage {
+                    peer: "bridge",
+                    detail: format!("expected ack or reject, got {ack}"),
+                })
+            }
+        }
+        let client_id = ack
+            .get("clientId")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let server_version = ack
+            .get("serverVersion")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+
+        let (events, _) = broadcast::channel(1024);
+        let inner = Arc::new(Inner {
+            pending: Mutex::new(HashMap::new()),
+            events,
+            next_id: AtomicU64::new(1),
+        });
+        let (tx, mut rx) = mpsc::channel::<Message>(256);
+        let writer = tokio::spawn(async move {
+            while let Some(m) = rx.recv().await {
+                if sink.send(m).await.is_err() {
+                    break;
+                }
+            }
+            let _ = sink.close().await;
+        });
+        let reader_inner = inner.clone();
+        let reader = tokio::spawn(async move {
+            let mut why = "the bridge closed the connection".to_string();
+            while let Some(message) = stream.next().await {
+                match message {
+                    Ok(Message::Text(text)) => route(&reader_inner, text.as_str()),
+                    Ok(Message::Close(frame)) => {
+                        if let Some(f) = frame {
+                            why = format!(
+                                "the bridge closed the connection ({} {})",
+                                u16::from(f.code),
+                                f.reason
+                            );
+                        }
+                        break;
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        why = format!("connection to the bridge failed: {e}");
+                        break;
+                    }
+                }
+            }
+            writer.abort();
+            let pending: Vec<Reply> = lock(&reader_inner.pending)
+                .drain()
+                .map(|(_, r)| r)
+                .collect();
+            for reply in pending {
+                let _ = reply.send(Err(Error::Closed(why.clone())));
+            }
+        });
+        Ok(BridgeClient {
+            client_id,
+            server_version,
+            tx,
+            inner,
+            reader,
+        })
+    }
+
+    /// The id the bridge gave this client (`cli-…`); it is the `owner` of this client's actions.
+    pub fn client_id(&self) -> &str {
+        &self.client_id
+    }
+
+    /// The bridge's version from `ack`.
+    pub fn server_version(&self) -> &str {
+        &self.server_version
+    }
+
+    /// Calls `method` with `params` (a JSON object, or `Value::Null` for none) and returns `result`.
+    ///
+    /// Errors: [`Error::Remote`] with the protocol code (`no_extension`, `invalid_action`, `timeout`,
+    /// …) and message; [`Error::Closed`] when the connection ends first.
+    pub async fn call(&self, method: &str, params: Value) -> Result<Value> {
+        let id = format!("c{}", self.inner.next_id.fetch_add(1, Ordering::Relaxed));
+        let request = if params.is_null() {
+            json!({"id": id, "method": method})
+        } else {
+            json!({"id": id, "method": method, "params": params})
+        };
+        self.call_raw_with_id(id, request.to_string()).await
+    }
+
+    /// Like [`BridgeClient::call`] but gives up after `limit` with [`Error::Timeout`].
+    pub async fn call_timeout(
+        &self,
+        method: &str,
+        params: Value,
+        limit: Duration,
+    ) -> Result<Value> {
+        match tokio::time::timeout(limit, self.call(method, params)).await {
+            Ok(r) => r,
+            Err(_) => Err(Error::Timeout {
+                what: format!("the answer to `{method}`"),
+                ms: u64::try_from(limit.as_millis()).unwrap_or(u64::MAX),
+            }),
+        }
+    }
+
+    /// Sends a raw text frame whose answer carries `id` (tests use it for malformed requests).
+    pub async fn call_raw_with_id(&self, id: String, frame: String) -> Result<Value> {
+        let (reply, answer) = oneshot::channel();
+        lock(&self.inner.pending).insert(id.clone(), reply);
+        if self.tx.send(Message::text(frame)).await.is_err() {
+            lock(&self.inner.pending).remove(&id);
+            return Err(Error::Closed(
+                "the connection to the bridge is closed".into(),
+            ));
+        }
+        match answer.await {
+            Ok(r) => r,
+            Err(_) => Err(Error::Closed(
+                "the connection to the bridge is closed".into(),
+            )),
+        }
+    }
+
+    /// Sends a raw text frame and returns the next answer that has no readable id (`"id": null`),
+    /// as the bridge sends for frames it cannot parse.
+    pub async fn send_raw_unidentified(&self, frame: String) -> Result<Value> {
+        self.call_raw_with_id(String::new(), frame).await
+    }
+
+    /// Events forwarded by the bridge after `subscribe_events` (`{"type":"session_started",…}`).
+    pub fn events(&self) -> broadcast::Receiver<Value> {
+        self.inner.events.subscribe()
+    }
+
+    /// Whether the connection to the bridge is still open.
+    pub fn is_open(&self) -> bool {
+        !self.reader.is_finished()
+    }
+}
+
+/// Routes one frame from the bridge to its waiting call, or to the event channel.
+fn route(inner: &Inner, text: &str) {
+    let Ok(value) = serde_json::from_str::<Value>(text) else {
+        tracing::warn!(frame = text, "the bridge sent a frame that is not JSON");
+        return;
+    };
+    if value.get("type").and_then(Value::as_str) == Some("event") {
+        let _ = inner
+            .events
+            .send(value.get("event").cloned().unwrap_or(Value::Null));
+        return;
+    }
+    let id = match value.get("id") {
+        Some(Value::String(s)) => s.clone(),
+        _ => String::new(),
+    };
+    let Some(reply) = lock(&inner.pending).remove(&id) else {
+        tracing::warn!(%id, "an answer for no pending call");
+        return;
+    };
+    let outcome = if value.get("success").and_then(Value::as_bool) == Some(true) {
+        Ok(value.get("result").cloned().unwrap_or(Value::Null))
+    } else {
+        let code = value
+            .get("code")
+            .and_then(Value::as_str)
+            .and_then(ErrorCode::from_wire)
+            .unwrap_or(ErrorCode::InternalError);
+        let message = value
+            .get("error")
+            .and_then(Value::as_str)
+            .unwrap_or("the bridge answered with an error and no message")
+            .to_string();
+        Err(Error::Remote { code, message })
+    };
+    let _ = reply.send(outcome);
+}

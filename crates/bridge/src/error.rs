@@ -1,0 +1,122 @@
+//! The crate's one error type.
+
+use std::path::PathBuf;
+
+use bua_protocol::ErrorCode;
+
+/// Every failure of `bua-bridge`: the server, the client library, the DevTools client and `launch`.
+///
+/// [`Error::code`] maps each variant onto a SPEC §8 error code, so a front end (CLI, MCP) can always
+/// report `{code, message}`.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The bridge or the extension answered a request with an error (`{code, message}`, SPEC §8).
+    #[error("{message}")]
+    Remote {
+        /// The protocol error code, e.g. `no_extension` or `invalid_action`.
+        code: ErrorCode,
+        /// The human-readable message, saying what to do next.
+        message: String,
+    },
+    /// The bridge answered `hello` with `reject` (SPEC §2).
+    #[error("the bridge refused the handshake ({}): {message}", code.as_str())]
+    Rejected {
+        /// `unauthorized`, `protocol_version_mismatch` or `invalid_action`.
+        code: ErrorCode,
+        /// The bridge's explanation.
+        message: String,
+    },
+    /// A file or socket operation failed.
+    #[error("{context}: {source}")]
+    Io {
+        /// What was being done, e.g. "reading token file /home/u/.config/bua/token".
+        context: String,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The WebSocket transport failed (connect, upgrade refused, read or write).
+    #[error("WebSocket: {0}")]
+    WebSocket(#[from] Box<tokio_tungstenite::tungstenite::Error>),
+    /// A URL or endpoint given by the user could not be used.
+    #[error("invalid endpoint {input:?}: {reason}")]
+    InvalidEndpoint {
+        /// What the user gave.
+        input: String,
+        /// Why it is not usable.
+        reason: String,
+    },
+    /// The peer sent something the protocol does not allow at this point.
+    #[error("unexpected message from {peer}: {detail}")]
+    UnexpectedMessage {
+        /// "bridge", "DevTools", …
+        peer: &'static str,
+        /// What was wrong.
+        detail: String,
+    },
+    /// The connection closed before the answer arrived.
+    #[error("connection closed: {0}")]
+    Closed(String),
+    /// Waiting for something took longer than allowed.
+    #[error("timed out after {ms} ms waiting for {what}")]
+    Timeout {
+        /// What was awaited.
+        what: String,
+        /// The limit, in milliseconds.
+        ms: u64,
+    },
+    /// The pairing token file could not be read, created or trusted.
+    #[error("token file {}: {reason}", path.display())]
+    Token {
+        /// The token file.
+        path: PathBuf,
+        /// What is wrong and what to do.
+        reason: String,
+    },
+    /// A DevTools (CDP) command answered with an error.
+    #[error("DevTools {method}: {message}")]
+    DevTools {
+        /// The CDP method, e.g. `Target.attachToTarget`.
+        method: String,
+        /// The CDP error message or JS exception text.
+        message: String,
+    },
+    /// `launch` could not start or pair the browser.
+    #[error("launch: {0}")]
+    Launch(String),
+    /// JSON (de)serialisation failed.
+    #[error("JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// The client library's error: a protocol `code` plus a message (see [`Error::code`]).
+pub type ClientError = Error;
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// The SPEC §8 code for this error: the remote code for [`Error::Remote`] and [`Error::Rejected`],
+    /// `timeout` for [`Error::Timeout`], `internal_error` for local failures.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Error::Remote { code, .. } | Error::Rejected { code, .. } => *code,
+            Error::Timeout { .. } => ErrorCode::Timeout,
+            _ => ErrorCode::InternalError,
+        }
+    }
+
+    /// Wraps an I/O error with what was being done.
+    pub fn io(context: impl Into<String>, source: std::io::Error) -> Self {
+        Error::Io {
+            context: context.into(),
+            source,
+        }
+    }
+}
+
+impl From<tokio_tungstenite::tungstenite::Error> for Error {
+    fn from(e: tokio_tungstenite::tungstenite::Error) -> Self {
+        Error::WebSocket(Box::new(e))
+    }
+}

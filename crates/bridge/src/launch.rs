@@ -1,0 +1,546 @@
+//! `bua-bridge launch`: the server in-process plus Chromium with the unpacked extension, paired
+//! automatically (issue 2).
+//!
+//! Steps: start the server (port 0 = a free port) with the extension id pinned; start Chromium in
+//! its own process group with a fresh temporary profile, `--remote-debugging-port=0` (DevTools on
+//! loopback) and `--load-extension`; connect to DevTools through the profile's `DevToolsActivePort`;
+//! evaluate `chrome.storage.local.set({backendUrl, token})` in the extension's service worker (the
+//! extension reconnects on that change); wait for its `ack`. On shutdown, the whole process group
+//! is terminated and the temporary profile removed.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
+use serde_json::Value;
+use tokio::process::{Child, Command};
+
+use crate::devtools::{self, DevTools};
+use crate::error::{Error, Result};
+use crate::origin::extension_id_from_key;
+use crate::server::{self, ServerConfig, ServerHandle};
+
+/// How long `launch` may take from start to `READY` (15 s on a 2-core machine, issue 2).
+pub const READY_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// Where the pairing token comes from.
+#[derive(Debug, Clone)]
+pub enum TokenSource {
+    /// Read (or create) this token file (mode 0600).
+    File(PathBuf),
+    /// A fresh random token kept in memory only (tests, throwaway sessions).
+    Ephemeral,
+}
+
+/// Settings of one launch.
+#[derive(Debug, Clone)]
+pub struct LaunchOptions {
+    /// Server port; 0 picks a free one.
+    pub port: u16,
+    /// Chromium binary; `None` = `/usr/bin/chromium`, else `chromium`, `google-chrome` or
+    /// `chromium-browser` on `PATH`.
+    pub chrome: Option<PathBuf>,
+    /// The unpacked extension (the `dist/` folder made by `./build.sh`).
+    pub extension_dir: PathBuf,
+    /// Run Chromium with `--headless=new`.
+    pub headless: bool,
+    /// Use (and keep) this profile; `None` = a fresh temporary profile removed on exit.
+    pub user_data_dir: Option<PathBuf>,
+    /// The pairing token.
+    pub token: TokenSource,
+    /// Lowest protocol version the server accepts (tests raise it).
+    pub min_protocol_version: u32,
+    /// Let Chromium write to our stderr (otherwise its output is discarded).
+    pub chrome_output: bool,
+    /// Extra Chromium flags, appended after the required ones.
+    pub extra_args: Vec<String>,
+}
+
+impl LaunchOptions {
+    /// Options for `extension_dir` with defaults: free port, headless, temporary profile, ephemeral token.
+    pub fn new(extension_dir: impl Into<PathBuf>) -> Self {
+        LaunchOptions {
+            port: 0,
+            chrome: None,
+            extension_dir: extension_dir.into(),
+            headless: true,
+            user_data_dir: None,
+            token: TokenSource::Ephemeral,
+            min_protocol_version: bua_protocol::MIN_PROTOCOL_VERSION,
+            chrome_output: false,
+            extra_args: Vec::new(),
+        }
+    }
+}
+
+/// The profile directory: temporary (removed on shutdown) or the user's (kept).
+enum Profile {
+    Temporary(tempfile::TempDir),
+    Kept(PathBuf),
+}
+
+impl Profile {
+    fn path(&self) -> &Path {
+        match self {
+            Profile::Temporary(dir) => dir.path(),
+            Profile::Kept(path) => path,
+        }
+    }
+}
+
+/// The Chromium process group; killed (SIGKILL) on drop if [`Browser::terminate`] did not run.
+struct Browser {
+    child: Child,
+    pgid: Pid,
+    done: bool,
+}
+
+impl Browser {
+    /// SIGTERM to the group, up to 5 s for the main process to exit, then SIGKILL to the group.
+    async fn terminate(&mut self) {
+        if self.done {
+            return;
+        }
+        let _ = killpg(self.pgid, Signal::SIGTERM);
+        if tokio::time::timeout(Duration::from_secs(5), self.child.wait())
+            .await
+            .is_err()
+        {
+            tracing::warn!(pid = %self.pgid, "Chromium did not exit within 5 s of SIGTERM; killing it");
+        }
+        // Helpers (zygote, renderers, utility processes) share the group; make sure none lingers.
+        let _ = killpg(self.pgid, Signal::SIGKILL);
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await;
+        self.done = true;
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = killpg(self.pgid, Signal::SIGKILL);
+        }
+    }
+}
+
+/// A running launch: server + Chromium + profile.
+pub struct Launched {
+    server: ServerHandle,
+    browser: Browser,
+    profile: Profile,
+    /// The extension id that completed the handshake.
+    pub extension_id: String,
+    /// The browser's DevTools port on 127.0.0.1.
+    pub devtools_port: u16,
+    /// The browser's DevTools WebSocket URL.
+    pub devtools_url: String,
+    /// Time from the start of [`start`] to the extension's `ack`.
+    pub startup: Duration,
+}
+
+impl Launched {
+    /// The in-process server.
+    pub fn server(&self) -> &ServerHandle {
+        &self.server
+    }
+
+    /// Chromium's main process id (also its process group id).
+    pub fn browser_pid(&self) -> i32 {
+        self.browser.pgid.as_raw()
+    }
+
+    /// The profile directory in use.
+    pub fn profile_dir(&self) -> &Path {
+        self.profile.path()
+    }
+
+    /// The `READY` line of issue 2: `READY port=<N> token=<T> extension_id=<ID>`.
+    pub fn ready_line(&self) -> String {
+        format!(
+            "READY port={} token={} extension_id={}",
+            self.server.port(),
+            self.server.token(),
+            self.extension_id
+        )
+    }
+
+    /// The `DEVTOOLS …` line written to stderr (for tests and debugging).
+    pub fn devtools_line(&self) -> String {
+        format!(
+            "DEVTOOLS port={} ws={} browser_pid={} profile={}",
+            self.devtools_port,
+            self.devtools_url,
+            self.browser_pid(),
+            self.profile_dir().display()
+        )
+    }
+
+    /// Waits until Chromium exits by itself (e.g. the user closed it); returns its exit description.
+    pub async fn browser_exited(&mut self) -> String {
+        match self.browser.child.wait().await {
+            Ok(status) => status.to_string(),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// Stops the server, terminates Chromium's process group, removes a temporary profile.
+    pub async fn shutdown(self) {
+        let Launched {
+            server,
+            mut browser,
+            profile,
+            ..
+        } = self;
+        server.shutdown().await;
+        browser.terminate().await;
+        if let Profile::Temporary(dir) = profile {
+            remove_profile(dir).await;
+        }
+    }
+}
+
+async fn remove_profile(dir: tempfile::TempDir) {
+    let path = dir.path().to_path_buf();
+    // Chromium may still be flushing files a moment after its processes are gone; retry briefly.
+    let mut dir = Some(dir);
+    for _ in 0..20 {
+        if let Some(d) = dir.take() {
+            match d.close() {
+                Ok(()) => return,
+                Err(e) => {
+                    tracing::debug!(path = %path.display(), error = %e, "retrying profile removal")
+                }
+            }
+        }
+        if !path.exists() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        if std::fs::remove_dir_all(&path).is_ok() {
+            return;
+        }
+    }
+    tracing::warn!(path = %path.display(), "could not remove the temporary profile");
+}
+
+/// Finds Chromium: `/usr/bin/chromium`, else `chromium`, `google-chrome`, `chromium-browser` on `PATH`.
+pub fn find_chrome() -> Option<PathBuf> {
+    let fixed = PathBuf::from("/usr/bin/chromium");
+    if fixed.is_file() {
+        return Some(fixed);
+    }
+    let path = std::env::var_os("PATH")?;
+    ["chromium", "google-chrome", "chromium-browser"]
+        .iter()
+        .find_map(|name| {
+            std::env::split_paths(&path)
+                .map(|dir| dir.join(name))
+                .find(|candidate| candidate.is_file())
+        })
+}
+
+/// Reads `manifest.json` in `extension_dir` and computes the extension id from its `key`.
+///
+/// `Ok(None)` when the manifest has no `key` (the id is then learned from the service worker).
+/// Errors when the folder or manifest is missing ("run ./build.sh") or the key is not base64.
+pub fn extension_id_of(extension_dir: &Path) -> Result<Option<String>> {
+    let manifest = extension_dir.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).map_err(|e| {
+        Error::Launch(format!(
+            "cannot read {}: {e} — build the extension first with ./build.sh (it makes dist/)",
+            manifest.display()
+        ))
+    })?;
+    let value: Value = serde_json::from_str(&text)
+        .map_err(|e| Error::Launch(format!("{} is not JSON: {e}", manifest.display())))?;
+    match value.get("key").and_then(Value::as_str) {
+        None => Ok(None),
+        Some(key) => extension_id_from_key(key).map(Some).map_err(Error::Launch),
+    }
+}
+
+/// The Chromium command line of a launch (without the binary).
+pub fn chrome_args(opts: &LaunchOptions, profile: &Path, extension_dir: &Path) -> Vec<String> {
+    let ext = extension_dir.display().to_string();
+    let mut args = Vec::new();
+    if opts.headless {
+        args.push("--headless=new".to_string());
+    }
+    args.extend(
+        [
+            "--no-sandbox",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--no-default-browser-check",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--remote-debugging-address=127.0.0.1",
+            "--remote-debugging-port=0",
+            // Chromium ≥ 137 ignores --load-extension unless this feature is off.
+            "--disable-features=DisableLoadExtensionCommandLineSwitch",
+        ]
+        .map(String::from),
+    );
+    args.push(format!("--user-data-dir={}", profile.display()));
+    args.push(format!("--load-extension={ext}"));
+    args.push(format!("--disable-extensions-except={ext}"));
+    args.extend(opts.extra_args.iter().cloned());
+    args.push("about:blank".to_string());
+    args
+}
+
+/// Starts server + Chromium, pairs the extension and waits for its `ack`, within [`READY_TIMEOUT`].
+///
+/// On any failure everything started so far is stopped and a temporary profile removed.
+pub async fn start(opts: LaunchOptions) -> Result<Launched> {
+    let started = Instant::now();
+    let deadline = started + READY_TIMEOUT;
+    let extension_dir = std::fs::canonicalize(&opts.extension_dir).map_err(|e| {
+        Error::Launch(format!(
+            "extension folder {}: {e} — build it first with ./build.sh (it makes dist/)",
+            opts.extension_dir.display()
+        ))
+    })?;
+    let pinned = extension_id_of(&extension_dir)?;
+    let chrome = match &opts.chrome {
+        Some(path) => path.clone(),
+        None => find_chrome().ok_or_else(|| {
+            Error::Launch(
+                "no Chromium found (/usr/bin/chromium, chromium, google-chrome, chromium-browser); install it (Debian: apt-get install chromium) or pass --chrome".into(),
+            )
+        })?,
+    };
+    let token = match &opts.token {
+        TokenSource::Ephemeral => crate::token::generate(),
+        TokenSource::File(path) => crate::token::load_or_create(path)?,
+    };
+    let mut config = ServerConfig::loopback(opts.port, token);
+    config.extension_id = pinned.clone();
+    config.min_protocol_version = opts.min_protocol_version;
+    let server = server::start(config).await?;
+
+    let profile = match &opts.user_data_dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| Error::io(format!("creating profile {}", dir.display()), e))?;
+            // A DevToolsActivePort left by an earlier run would point at a dead port.
+            let _ = std::fs::remove_file(dir.join("DevToolsActivePort"));
+            Profile::Kept(dir.clone())
+        }
+        None => Profile::Temporary(
+            tempfile::Builder::new()
+                .prefix("bua-profile-")
+                .tempdir()
+                .map_err(|e| Error::io("creating a temporary profile", e))?,
+        ),
+    };
+
+    let args = chrome_args(&opts, profile.path(), &extension_dir);
+    tracing::info!(chrome = %chrome.display(), ?args, "starting Chromium");
+    let mut command = Command::new(&chrome);
+    command
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(if opts.chrome_output {
+            Stdio::inherit()
+        } else {
+            Stdio::null()
+        })
+        .stderr(if opts.chrome_output {
+            Stdio::inherit()
+        } else {
+            Stdio::null()
+        })
+        .process_group(0);
+    let child = match command.spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            server.shutdown().await;
+            if let Profile::Temporary(dir) = profile {
+                remove_profile(dir).await;
+            }
+            return Err(Error::io(format!("starting {}", chrome.display()), e));
+        }
+    };
+    let pgid = Pid::from_raw(
+        child
+            .id()
+            .and_then(|id| i32::try_from(id).ok())
+            .unwrap_or(0),
+    );
+    let browser = Browser {
+        child,
+        pgid,
+        done: false,
+    };
+    let mut launched = Launched {
+        server,
+        browser,
+        profile,
+        extension_id: pinned.clone().unwrap_or_default(),
+        devtools_port: 0,
+        devtools_url: String::new(),
+        startup: Duration::ZERO,
+    };
+    match pair(&mut launched, pinned.as_deref(), deadline).await {
+        Ok(()) => {
+            launched.startup = started.elapsed();
+            tracing::info!(
+                ms = launched.startup.as_millis() as u64,
+                "extension paired and connected"
+            );
+            Ok(launched)
+        }
+        Err(e) => {
+            launched.shutdown().await;
+            Err(e)
+        }
+    }
+}
+
+fn remaining(deadline: Instant) -> Duration {
+    deadline.saturating_duration_since(Instant::now())
+}
+
+async fn pair(launched: &mut Launched, pinned: Option<&str>, deadline: Instant) -> Result<()> {
+    let profile = launched.profile_dir().to_path_buf();
+    let (port, url) = tokio::select! {
+        r = devtools::active_port(&profile, remaining(deadline)) => r?,
+        status = launched.browser.child.wait() => {
+            return Err(Error::Launch(format!(
+                "Chromium exited during startup ({}); run with --chrome-output to see why",
+                status.map(|s| s.to_string()).unwrap_or_else(|e| e.to_string())
+            )))
+        }
+    };
+    launched.devtools_port = port;
+    launched.devtools_url = url.clone();
+    let cdp = DevTools::connect(&url).await?;
+    let worker = cdp
+        .wait_for_target(
+            "service_worker",
+            |u| match pinned {
+                Some(id) => u == devtools::service_worker_url(id),
+                None => u.starts_with("chrome-extension://") && u.ends_with("/background.js"),
+            },
+            remaining(deadline),
+        )
+        .await
+        .map_err(|e| {
+            Error::Launch(format!(
+                "the extension's service worker did not start ({e}); check that the extension folder is a built extension (./build.sh)"
+            ))
+        })?;
+    if pinned.is_none() {
+        // chrome-extension://<id>/background.js
+        if let Some(id) = worker
+            .url
+            .strip_prefix("chrome-extension://")
+            .and_then(|rest| rest.split('/').next())
+        {
+            launched.extension_id = id.to_string();
+        }
+    }
+    let backend = format!("ws://127.0.0.1:{}", launched.server.port());
+    let expression = format!(
+        "chrome.storage.local.set({{backendUrl: {}, token: {}}}).then(() => true)",
+        devtools::js_string(&backend),
+        devtools::js_string(launched.server.token())
+    );
+    cdp.evaluate_in_target(&worker.id, &expression).await?;
+    tracing::info!(%backend, worker = %worker.url, "pairing written to the extension's storage");
+    let info = launched
+        .server
+        .wait_for_extension(remaining(deadline))
+        .await
+        .map_err(|e| Error::Launch(format!("the extension did not complete the handshake: {e}")))?;
+    launched.extension_id = info.extension_id;
+    Ok(())
+}
+
+/// What ended a launch's serve phase.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StopReason {
+    /// SIGINT or SIGTERM.
+    Signal(&'static str),
+    /// Standard input reached end of file (`--exit-on-stdin-close`).
+    StdinClosed,
+    /// Chromium exited by itself.
+    BrowserExited(String),
+}
+
+/// The CLI's `launch`: [`start`], print `READY …` on stdout (and `DEVTOOLS …` on stderr), serve until
+/// a signal, stdin EOF (when `exit_on_stdin_close`) or Chromium's exit, then shut down.
+pub async fn run(opts: LaunchOptions, exit_on_stdin_close: bool) -> Result<StopReason> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut sigterm = signal(SignalKind::terminate())
+        .map_err(|e| Error::io("installing the SIGTERM handler", e))?;
+    let mut sigint = signal(SignalKind::interrupt())
+        .map_err(|e| Error::io("installing the SIGINT handler", e))?;
+    let stdin_closed = stdin_eof_watch(exit_on_stdin_close);
+
+    let launching = start(opts);
+    tokio::pin!(launching);
+    let launched = tokio::select! {
+        r = &mut launching => r?,
+        // A signal during startup: `start`'s future is dropped, and the Browser guard kills Chromium.
+        _ = sigterm.recv() => return Ok(StopReason::Signal("SIGTERM")),
+        _ = sigint.recv() => return Ok(StopReason::Signal("SIGINT")),
+    };
+    let mut launched = launched;
+    eprintln!("{}", launched.devtools_line());
+    println!("{}", launched.ready_line());
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let reason = tokio::select! {
+        _ = sigterm.recv() => StopReason::Signal("SIGTERM"),
+        _ = sigint.recv() => StopReason::Signal("SIGINT"),
+        _ = wait_stdin(stdin_closed) => StopReason::StdinClosed,
+        status = launched.browser_exited() => StopReason::BrowserExited(status),
+    };
+    tracing::info!(?reason, "shutting down");
+    launched.shutdown().await;
+    Ok(reason)
+}
+
+/// A receiver that fires when stdin reaches EOF (only when `enabled`; never otherwise).
+fn stdin_eof_watch(enabled: bool) -> Option<tokio::sync::oneshot::Receiver<()>> {
+    if !enabled {
+        return None;
+    }
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let spawned = std::thread::Builder::new()
+        .name("stdin-watch".into())
+        .spawn(move || {
+            use std::io::Read;
+            let mut buf = [0u8; 256];
+            let mut stdin = std::io::stdin();
+            loop {
+                match stdin.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => continue,
+                }
+            }
+            let _ = tx.send(());
+        });
+    match spawned {
+        Ok(_) => Some(rx),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot watch stdin");
+            None
+        }
+    }
+}
+
+async fn wait_stdin(rx: Option<tokio::sync::oneshot::Receiver<()>>) {
+    match rx {
+        Some(rx) => {
+            let _ = rx.await;
+        }
+        None => std::future::pending::<()>().await,
+    }
+}

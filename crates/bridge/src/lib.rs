@@ -1,0 +1,32 @@
+//! `bua-bridge` is the native end of BUA Browser Bridge (SPEC §1, §2, §3, §9).
+//!
+//! The Chrome extension connects to it as a WebSocket *client* with role `extension`; local programs
+//! (the CLI, the MCP server, agent programs, the end-to-end tests) connect with role `client` and speak
+//! the v1-bridge envelope `{"id","method","params"}`. The bridge checks every upgrade's `Origin`, runs
+//! the `hello` → `ack` | `reject` handshake (version range and pairing token), stamps each client's
+//! requests with its `clientId` as `owner`, gives every forwarded action a UUIDv4 request id and a
+//! per-action timeout, and routes the extension's responses back to the caller.
+//!
+//! Modules:
+//! * [`server`] — the WebSocket server (`bua-bridge serve`), usable in-process.
+//! * [`client`] — [`client::BridgeClient`], the client library used by the CLI, the MCP server and the tests.
+//! * [`devtools`] — a small Chrome DevTools Protocol client over the browser's DevTools WebSocket.
+//! * [`launch`] — `bua-bridge launch`: server + Chromium with the unpacked extension, paired automatically.
+//! * [`origin`], [`token`] — the pure rules of SPEC §2 (Origin classes, extension ids, pairing tokens).
+//!
+//! All fallible functions return [`Error`]; protocol-level failures carry the SPEC §8 error code.
+
+pub mod client;
+pub mod devtools;
+pub mod error;
+pub mod launch;
+pub mod origin;
+pub mod server;
+pub mod token;
+
+pub use client::BridgeClient;
+pub use error::{ClientError, Error, Result};
+pub use server::{ServerConfig, ServerHandle};
+
+/// The bridge's own version, sent as `serverVersion` in `ack` (SPEC §2).
+pub const SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");

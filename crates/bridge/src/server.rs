@@ -1,0 +1,941 @@
+//! The WebSocket server of SPEC §2, §3 and §9 (`bua-bridge serve`, also run in-process by `launch`).
+//!
+//! Every upgrade is classified by its `Origin` ([`crate::origin`]); a refused Origin gets HTTP 403 and
+//! never reaches the handshake. The first frame must be `hello` with the role the Origin allows, a
+//! protocol version in `min_protocol_version..=PROTOCOL_VERSION` and the pairing token; the answer is
+//! `ack` or `reject` (then close). One extension is served at a time (a newer one replaces the older);
+//! any number of clients. A client request `{"id","method","params"}` becomes an action (`params` +
+//! `{"type": method}`, validated by the protocol crate), stamped with `owner = clientId`, given a UUIDv4
+//! request id and the action's timeout, and forwarded to the extension; the answer goes back in the v1
+//! envelope. Malformed frames get `invalid_action` and the connection stays open.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use bua_protocol::{
+    Ack, Action, ClientResponse, ErrorBody, ErrorCode, FromExtension, Reject, Request, Role,
+    ToExtension, MAX_FRAME_BYTES, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION,
+};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
+use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::handshake::server::{
+    ErrorResponse, Request as HttpRequest, Response as HttpResponse,
+};
+use tokio_tungstenite::tungstenite::http::StatusCode;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
+use tokio_tungstenite::tungstenite::{self, Message};
+use tokio_tungstenite::WebSocketStream;
+use tokio_util::sync::CancellationToken;
+
+use crate::error::{Error, Result};
+use crate::origin::{classify_origin, OriginClass};
+
+/// How long a connection may take from TCP accept to a completed upgrade, and from the upgrade to
+/// its `hello` (10 s each).
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Capacity of each connection's outbound queue (messages); senders wait when it is full.
+const OUTBOUND_QUEUE: usize = 1024;
+
+/// Capacity of the event broadcast buffer (events); slower subscribers lose the oldest ones.
+const EVENT_BUFFER: usize = 1024;
+
+/// Application close code sent to an extension connection replaced by a newer one (SPEC §2).
+pub const CLOSE_REPLACED: u16 = 4001;
+
+/// Settings of one server.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// Address to listen on; port 0 picks a free port. Loopback unless the user asked otherwise.
+    pub bind: SocketAddr,
+    /// The pairing token every `hello` must carry (SPEC §2).
+    pub token: String,
+    /// When set, only `Origin: chrome-extension://<this id>` may connect as the extension.
+    pub extension_id: Option<String>,
+    /// The lowest protocol version accepted; versions above [`PROTOCOL_VERSION`] are refused too.
+    pub min_protocol_version: u32,
+}
+
+impl ServerConfig {
+    /// A loopback config on `port` with `token`, no pinned extension, and the crate's version range.
+    pub fn loopback(port: u16, token: impl Into<String>) -> Self {
+        ServerConfig {
+            bind: SocketAddr::from(([127, 0, 0, 1], port)),
+            token: token.into(),
+            extension_id: None,
+            min_protocol_version: MIN_PROTOCOL_VERSION,
+        }
+    }
+}
+
+/// The connected extension, as told in its `hello`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExtensionInfo {
+    /// The bridge's id of this connection (increasing).
+    pub connection: u64,
+    /// The extension id from its `Origin`.
+    pub extension_id: String,
+    /// `name` from `hello` (e.g. `chrome-main`).
+    pub name: Option<String>,
+    /// `extensionVersion` from `hello`.
+    pub extension_version: Option<String>,
+    /// The protocol version the extension speaks.
+    pub protocol_version: u32,
+}
+
+/// Counters of what the server saw since it started (all monotonic).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// WebSocket upgrade requests received (refused or not).
+    pub upgrade_requests: u64,
+    /// Upgrades refused because of their `Origin` (HTTP 403).
+    pub refused_origins: u64,
+    /// Upgrades whose `Origin` was `chrome-extension://…` and that passed the Origin check.
+    pub extension_upgrades: u64,
+    /// Handshakes answered with `ack`, per role.
+    pub extension_acks: u64,
+    /// Handshakes answered with `ack` for clients.
+    pub client_acks: u64,
+    /// Handshakes answered with `reject` (both roles).
+    pub rejects: u64,
+    /// Malformed frames answered with `invalid_action` (both roles).
+    pub invalid_frames: u64,
+    /// Responses from the extension whose request had already timed out or was unknown.
+    pub late_responses: u64,
+}
+
+#[derive(Default)]
+struct Counters {
+    upgrade_requests: AtomicU64,
+    refused_origins: AtomicU64,
+    extension_upgrades: AtomicU64,
+    extension_acks: AtomicU64,
+    client_acks: AtomicU64,
+    rejects: AtomicU64,
+    invalid_frames: AtomicU64,
+    late_responses: AtomicU64,
+}
+
+impl Counters {
+    fn bump(counter: &AtomicU64) {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn snapshot(&self) -> Stats {
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        Stats {
+            upgrade_requests: get(&self.upgrade_requests),
+            refused_origins: get(&self.refused_origins),
+            extension_upgrades: get(&self.extension_upgrades),
+            extension_acks: get(&self.extension_acks),
+            client_acks: get(&self.client_acks),
+            rejects: get(&self.rejects),
+            invalid_frames: get(&self.invalid_frames),
+            late_responses: get(&self.late_responses),
+        }
+    }
+}
+
+/// The current extension connection.
+struct ExtensionSlot {
+    info: ExtensionInfo,
+    tx: mpsc::Sender<Message>,
+}
+
+/// A request forwarded to the extension and not answered yet.
+struct Pending {
+    /// Which extension connection it was sent on (its requests fail when that connection goes).
+    connection: u64,
+    /// The action type, for logs.
+    action: &'static str,
+    started: Instant,
+    reply: oneshot::Sender<std::result::Result<Value, ErrorBody>>,
+}
+
+struct Shared {
+    config: ServerConfig,
+    extension: Mutex<Option<ExtensionSlot>>,
+    pending: Mutex<HashMap<String, Pending>>,
+    events: broadcast::Sender<Value>,
+    extension_state: watch::Sender<Option<ExtensionInfo>>,
+    counters: Counters,
+    next_connection: AtomicU64,
+    shutdown: CancellationToken,
+}
+
+/// Locks a mutex, recovering the data if a panicking thread poisoned it (the maps stay consistent:
+/// every critical section is a single insert/remove/replace).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A running server. Dropping it does not stop the server; call [`ServerHandle::shutdown`].
+pub struct ServerHandle {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    accept_task: JoinHandle<()>,
+}
+
+/// The WebSocket limits of SPEC §3: messages and frames up to [`MAX_FRAME_BYTES`] (16 MiB).
+pub fn websocket_config() -> WebSocketConfig {
+    WebSocketConfig::default()
+        .max_message_size(Some(MAX_FRAME_BYTES))
+        .max_frame_size(Some(MAX_FRAME_BYTES))
+}
+
+/// Binds `config.bind` and starts serving in the background on the current tokio runtime.
+///
+/// Errors when the address cannot be bound (e.g. the port is taken).
+pub async fn start(config: ServerConfig) -> Result<ServerHandle> {
+    let listener = TcpListener::bind(config.bind)
+        .await
+        .map_err(|e| Error::io(format!("binding {}", config.bind), e))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| Error::io("reading the bound address", e))?;
+    let (events, _) = broadcast::channel(EVENT_BUFFER);
+    let (extension_state, _) = watch::channel(None);
+    let shared = Arc::new(Shared {
+        config,
+        extension: Mutex::new(None),
+        pending: Mutex::new(HashMap::new()),
+        events,
+        extension_state,
+        counters: Counters::default(),
+        next_connection: AtomicU64::new(1),
+        shutdown: CancellationToken::new(),
+    });
+    let accept_task = tokio::spawn(accept_loop(listener, shared.clone()));
+    tracing::info!(%addr, "bua-bridge listening");
+    Ok(ServerHandle {
+        addr,
+        shared,
+        accept_task,
+    })
+}
+
+impl ServerHandle {
+    /// The bound address (with the real port when 0 was asked for).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The bound port.
+    pub fn port(&self) -> u16 {
+        self.addr.port()
+    }
+
+    /// The `ws://` URL of this server.
+    pub fn url(&self) -> String {
+        format!("ws://{}", self.addr)
+    }
+
+    /// The pairing token this server requires.
+    pub fn token(&self) -> &str {
+        &self.shared.config.token
+    }
+
+    /// Counters since start.
+    pub fn stats(&self) -> Stats {
+        self.shared.counters.snapshot()
+    }
+
+    /// The connected extension, if any; changes whenever one is acked or goes away.
+    pub fn extension(&self) -> watch::Receiver<Option<ExtensionInfo>> {
+        self.shared.extension_state.subscribe()
+    }
+
+    /// Waits until an extension has completed the handshake, at most `limit`.
+    ///
+    /// Errors with [`Error::Timeout`] when none did in time.
+    pub async fn wait_for_extension(&self, limit: Duration) -> Result<ExtensionInfo> {
+        let mut rx = self.extension();
+        let wait = async {
+            loop {
+                if let Some(info) = rx.borrow_and_update().clone() {
+                    return Some(info);
+                }
+                if rx.changed().await.is_err() {
+                    return None;
+                }
+            }
+        };
+        match tokio::time::timeout(limit, wait).await {
+            Ok(Some(info)) => Ok(info),
+            Ok(None) => Err(Error::Closed("the server stopped".to_string())),
+            Err(_) => Err(Error::Timeout {
+                what: "the extension's handshake".to_string(),
+                ms: millis(limit),
+            }),
+        }
+    }
+
+    /// Extension events (`{"type":"session_started",…}`, SPEC §8) as they arrive.
+    pub fn subscribe_events(&self) -> broadcast::Receiver<Value> {
+        self.shared.events.subscribe()
+    }
+
+    /// Sends one action to the extension as `owner` and waits for its answer (in-process client).
+    ///
+    /// Errors: `no_extension`, `timeout` (the action's SPEC §4 timeout), or the extension's error.
+    pub async fn dispatch(
+        &self,
+        owner: &str,
+        action: Action,
+    ) -> std::result::Result<Value, ErrorBody> {
+        dispatch(&self.shared, owner, action).await
+    }
+
+    /// Stops accepting, closes every connection with 1001 "bridge shutting down", fails pending
+    /// requests, and waits for the accept loop to end.
+    pub async fn shutdown(self) {
+        self.shared.shutdown.cancel();
+        let _ = self.accept_task.await;
+        fail_pending(
+            &self.shared,
+            None,
+            ErrorCode::NoExtension,
+            "the bridge is shutting down",
+        );
+        // Give connection tasks a moment to flush their close frames.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    /// A token that is cancelled when the server shuts down.
+    pub fn shutdown_token(&self) -> CancellationToken {
+        self.shared.shutdown.clone()
+    }
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+async fn accept_loop(listener: TcpListener, shared: Arc<Shared>) {
+    loop {
+        tokio::select! {
+            _ = shared.shutdown.cancelled() => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => {
+                    let shared = shared.clone();
+                    tokio::spawn(async move { handle_connection(shared, stream, peer).await });
+                }
+                Err(e) => {
+                    // EMFILE and friends: back off instead of spinning.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            }
+        }
+    }
+    tracing::info!("bua-bridge stopped accepting connections");
+}
+
+fn forbidden(reason: &str) -> ErrorResponse {
+    let mut response =
+        ErrorResponse::new(Some(format!("bua-bridge: connection refused: {reason}\n")));
+    *response.status_mut() = StatusCode::FORBIDDEN;
+    response
+}
+
+/// A close frame; `reason` is cut to the 123 bytes a close frame can carry.
+fn close_message(code: CloseCode, reason: &str) -> Message {
+    let mut cut = reason.len().min(123);
+    while !reason.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    Message::Close(Some(CloseFrame {
+        code,
+        reason: reason[..cut].to_string().into(),
+    }))
+}
+
+fn to_text<T: serde::Serialize>(value: &T) -> Message {
+    match serde_json::to_string(value) {
+        Ok(text) => Message::text(text),
+        // Serialising our own types cannot fail; answer with a generic error frame if it ever does.
+        Err(e) => Message::text(
+            json!({"type":"error","error":{"code":"internal_error","message":format!("serialisation failed: {e}")}})
+                .to_string(),
+        ),
+    }
+}
+
+// The callback's error type is fixed by tungstenite (`http::Response`), so it cannot be boxed.
+#[allow(clippy::result_large_err)]
+async fn handle_connection(shared: Arc<Shared>, stream: TcpStream, peer: SocketAddr) {
+    let mut class: Option<OriginClass> = None;
+    let pinned = shared.config.extension_id.clone();
+    let counters = &shared.counters;
+    let callback = |request: &HttpRequest, response: HttpResponse| {
+        Counters::bump(&counters.upgrade_requests);
+        let origins: Vec<&[u8]> = request
+            .headers()
+            .get_all("origin")
+            .iter()
+            .map(|v| v.as_bytes())
+            .collect();
+        match classify_origin(&origins, pinned.as_deref()) {
+            Ok(c) => {
+                if matches!(c, OriginClass::Extension(_)) {
+                    Counters::bump(&counters.extension_upgrades);
+                }
+                class = Some(c);
+                Ok(response)
+            }
+            Err(reason) => {
+                Counters::bump(&counters.refused_origins);
+                tracing::warn!(%peer, %reason, "refused a WebSocket upgrade (Origin)");
+                Err(forbidden(&reason))
+            }
+        }
+    };
+    let upgrade =
+        tokio_tungstenite::accept_hdr_async_with_config(stream, callback, Some(websocket_config()));
+    let ws = match tokio::time::timeout(HANDSHAKE_TIMEOUT, upgrade).await {
+        Ok(Ok(ws)) => ws,
+        Ok(Err(e)) => {
+            tracing::debug!(%peer, error = %e, "WebSocket upgrade failed");
+            return;
+        }
+        Err(_) => {
+            tracing::debug!(%peer, "WebSocket upgrade timed out");
+            return;
+        }
+    };
+    let Some(class) = class else { return };
+    let connection = shared.next_connection.fetch_add(1, Ordering::Relaxed);
+    Connection::run(shared, ws, class, peer, connection).await;
+}
+
+/// What a connection is, once its handshake passed.
+enum Peer {
+    Extension,
+    Client { client_id: String },
+}
+
+struct Connection {
+    shared: Arc<Shared>,
+    tx: mpsc::Sender<Message>,
+    id: u64,
+    peer: SocketAddr,
+}
+
+impl Connection {
+    async fn run(
+        shared: Arc<Shared>,
+        ws: WebSocketStream<TcpStream>,
+        class: OriginClass,
+        peer: SocketAddr,
+        id: u64,
+    ) {
+        let (mut sink, mut stream) = ws.split();
+        let (tx, mut rx) = mpsc::channel::<Message>(OUTBOUND_QUEUE);
+        let writer = tokio::spawn(async move {
+            while let Some(message) = rx.recv().await {
+                let closing = matches!(message, Message::Close(_));
+                if sink.send(message).await.is_err() || closing {
+                    break;
+                }
+            }
+            let _ = sink.close().await;
+        });
+        let conn = Connection {
+            shared: shared.clone(),
+            tx,
+            id,
+            peer,
+        };
+        let role = tokio::select! {
+            _ = shared.shutdown.cancelled() => None,
+            r = conn.handshake(&mut stream, &class) => r,
+        };
+        if let Some(role) = role {
+            conn.serve(&mut stream, role).await;
+        }
+        drop(conn);
+        // The writer ends once every sender (ours and per-request tasks') is gone or a close was sent.
+        let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
+    }
+
+    async fn send(&self, message: Message) {
+        if self.tx.send(message).await.is_err() {
+            tracing::debug!(peer = %self.peer, "dropped an outbound message: connection closed");
+        }
+    }
+
+    async fn reject(&self, code: ErrorCode, message: String) {
+        Counters::bump(&self.shared.counters.rejects);
+        tracing::warn!(peer = %self.peer, code = code.as_str(), %message, "handshake rejected");
+        let reason = format!("{}: {}", code.as_str(), message);
+        self.send(to_text(&ToExtension::Reject(Reject {
+            error: ErrorBody::new(code, message),
+        })))
+        .await;
+        self.send(close_message(CloseCode::Policy, &reason)).await;
+    }
+
+    /// Reads `hello` and answers `ack` or `reject`; `None` means the connection is over.
+    async fn handshake(
+        &self,
+        stream: &mut futures_util::stream::SplitStream<WebSocketStream<TcpStream>>,
+        class: &OriginClass,
+    ) -> Option<Peer> {
+        let text = loop {
+            match tokio::time::timeout(HANDSHAKE_TIMEOUT, stream.next()).await {
+                Err(_) => {
+                    self.send(close_message(CloseCode::Policy, "no hello within 10 s"))
+                        .await;
+                    return None;
+                }
+                Ok(None) | Ok(Some(Err(_))) => return None,
+                Ok(Some(Ok(Message::Text(text)))) => break text,
+                Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => continue,
+                Ok(Some(Ok(Message::Close(_)))) => return None,
+                Ok(Some(Ok(_))) => {
+                    self.reject(
+                        ErrorCode::InvalidAction,
+                        "the first frame must be a JSON text `hello`".into(),
+                    )
+                    .await;
+                    return None;
+                }
+            }
+        };
+        let hello = match bua_protocol::parse_from_extension(text.as_str()) {
+            Ok(FromExtension::Hello(hello)) => hello,
+            Ok(_) => {
+                self.reject(
+                    ErrorCode::InvalidAction,
+                    "the first frame must be `hello`".into(),
+                )
+                .await;
+                return None;
+            }
+            Err(frame) => {
+                self.reject(
+                    ErrorCode::InvalidAction,
+                    format!("the first frame must be `hello`: {}", frame.error.message),
+                )
+                .await;
+                return None;
+            }
+        };
+        let config = &self.shared.config;
+        let expected_role = match class {
+            OriginClass::Native => Role::Client,
+            OriginClass::Extension(_) => Role::Extension,
+        };
+        if hello.role != expected_role {
+            self.reject(
+                ErrorCode::Unauthorized,
+                format!(
+                    "role `{}` is not allowed from {}: the extension role needs Origin chrome-extension://<id>, the client role no Origin",
+                    role_name(&hello.role),
+                    class.describe()
+                ),
+            )
+            .await;
+            return None;
+        }
+        let range = config.min_protocol_version..=PROTOCOL_VERSION;
+        let version = match (&hello.role, hello.protocol_version) {
+            (_, Some(v)) => v,
+            // v1-bridge clients send no version; they speak the client envelope, which has no version.
+            (Role::Client, None) => PROTOCOL_VERSION,
+            (Role::Extension, None) => 0,
+        };
+        if !range.contains(&version) {
+            self.reject(
+                ErrorCode::ProtocolVersionMismatch,
+                format!(
+                    "protocol version {version} is not supported: this bua-bridge {} accepts {}..={}; upgrade the older side",
+                    crate::SERVER_VERSION,
+                    range.start(),
+                    range.end()
+                ),
+            )
+            .await;
+            return None;
+        }
+        let token_ok = hello
+            .token
+            .as_deref()
+            .is_some_and(|t| crate::token::matches(&config.token, t));
+        if !token_ok {
+            let what = if hello.token.as_deref().is_none_or(str::is_empty) {
+                "missing pairing token"
+            } else {
+                "wrong pairing token"
+            };
+            self.reject(
+                ErrorCode::Unauthorized,
+                format!("{what}: paste the token printed by `bua-bridge serve` (or in ~/.config/bua/token) into the extension's options"),
+            )
+            .await;
+            return None;
+        }
+        match class {
+            OriginClass::Native => {
+                let client_id = format!("cli-{}", short_uuid());
+                Counters::bump(&self.shared.counters.client_acks);
+                self.send(to_text(&ToExtension::Ack(Ack {
+                    protocol_version: PROTOCOL_VERSION,
+                    server_version: crate::SERVER_VERSION.to_string(),
+                    client_id: Some(client_id.clone()),
+                })))
+                .await;
+                tracing::info!(peer = %self.peer, %client_id, name = ?hello.name, "client connected");
+                Some(Peer::Client { client_id })
+            }
+            OriginClass::Extension(extension_id) => {
+                Counters::bump(&self.shared.counters.extension_acks);
+                self.send(to_text(&ToExtension::Ack(Ack {
+                    protocol_version: PROTOCOL_VERSION,
+                    server_version: crate::SERVER_VERSION.to_string(),
+                    client_id: None,
+                })))
+                .await;
+                let info = ExtensionInfo {
+                    connection: self.id,
+                    extension_id: extension_id.clone(),
+                    name: hello.name.clone(),
+                    extension_version: hello.extension_version.clone(),
+                    protocol_version: version,
+                };
+                self.install_extension(info).await;
+                Some(Peer::Extension)
+            }
+        }
+    }
+
+    /// Makes this connection the extension; a previous one is closed with [`CLOSE_REPLACED`].
+    async fn install_extension(&self, info: ExtensionInfo) {
+        tracing::info!(peer = %self.peer, extension_id = %info.extension_id, name = ?info.name,
+            version = ?info.extension_version, connection = self.id, "extension connected");
+        let previous = lock(&self.shared.extension).replace(ExtensionSlot {
+            info: info.clone(),
+            tx: self.tx.clone(),
+        });
+        self.shared.extension_state.send_replace(Some(info));
+        if let Some(old) = previous {
+            tracing::info!(
+                connection = old.info.connection,
+                "closing the older extension connection"
+            );
+            fail_pending(
+                &self.shared,
+                Some(old.info.connection),
+                ErrorCode::NoExtension,
+                "the extension connection was replaced by a newer one before it answered; send the action again",
+            );
+            let _ = old
+                .tx
+                .send(close_message(
+                    CloseCode::from(CLOSE_REPLACED),
+                    "replaced by a newer extension connection",
+                ))
+                .await;
+        }
+    }
+
+    async fn serve(
+        &self,
+        stream: &mut futures_util::stream::SplitStream<WebSocketStream<TcpStream>>,
+        role: Peer,
+    ) {
+        let mut close_reason: Option<String> = None;
+        loop {
+            let next = tokio::select! {
+                _ = self.shared.shutdown.cancelled() => {
+                    self.send(close_message(CloseCode::Away, "bridge shutting down")).await;
+                    break;
+                }
+                next = stream.next() => next,
+            };
+            match next {
+                None => break,
+                Some(Ok(Message::Text(text))) => match &role {
+                    Peer::Extension => self.on_extension_text(text.as_str()).await,
+                    Peer::Client { client_id } => {
+                        self.on_client_text(client_id, text.as_str()).await
+                    }
+                },
+                Some(Ok(Message::Binary(_))) => {
+                    let error = ErrorBody::invalid(
+                        "binary frames are not supported; send JSON text frames",
+                    );
+                    self.on_invalid_frame(&role, None, error).await;
+                }
+                Some(Ok(Message::Close(frame))) => {
+                    close_reason = frame.map(|f| format!("{} {}", u16::from(f.code), f.reason));
+                    break;
+                }
+                Some(Ok(_)) => {} // ping/pong: tungstenite answers pings itself
+                Some(Err(tungstenite::Error::Capacity(e))) => {
+                    let reason = format!(
+                        "frame too large ({e}); the limit is {MAX_FRAME_BYTES} bytes (16 MiB)"
+                    );
+                    tracing::warn!(peer = %self.peer, %reason, "closing connection");
+                    self.send(close_message(CloseCode::Size, &reason)).await;
+                    close_reason = Some(reason);
+                    break;
+                }
+                Some(Err(e)) => {
+                    close_reason = Some(e.to_string());
+                    break;
+                }
+            }
+        }
+        match role {
+            Peer::Extension => self.extension_gone(close_reason.as_deref()),
+            Peer::Client { client_id } => {
+                tracing::info!(%client_id, reason = ?close_reason, "client disconnected");
+            }
+        }
+    }
+
+    fn extension_gone(&self, reason: Option<&str>) {
+        let mut slot = lock(&self.shared.extension);
+        if slot.as_ref().is_some_and(|s| s.info.connection == self.id) {
+            *slot = None;
+            drop(slot);
+            self.shared.extension_state.send_replace(None);
+        } else {
+            drop(slot);
+        }
+        tracing::info!(connection = self.id, reason = ?reason, "extension disconnected");
+        fail_pending(
+            &self.shared,
+            Some(self.id),
+            ErrorCode::NoExtension,
+            "the extension disconnected before answering (service worker stopped or browser closed); it reconnects by itself — send the action again",
+        );
+    }
+
+    async fn on_invalid_frame(&self, role: &Peer, id: Option<String>, error: ErrorBody) {
+        Counters::bump(&self.shared.counters.invalid_frames);
+        tracing::warn!(peer = %self.peer, id = ?id, message = %error.message, "malformed frame");
+        match role {
+            Peer::Extension => self.send(to_text(&ToExtension::Error { id, error })).await,
+            Peer::Client { .. } => {
+                self.send(to_text(&ClientResponse::Err {
+                    id: id.unwrap_or_default(),
+                    error: error.message,
+                    code: error.code,
+                }))
+                .await
+            }
+        }
+    }
+
+    async fn on_extension_text(&self, text: &str) {
+        match bua_protocol::parse_from_extension(text) {
+            Err(frame) => {
+                self.on_invalid_frame(&Peer::Extension, frame.id, frame.error)
+                    .await
+            }
+            Ok(FromExtension::Ping) => self.send(to_text(&ToExtension::Pong)).await,
+            Ok(FromExtension::Hello(_)) => {
+                let error =
+                    ErrorBody::invalid("type: `hello` was already accepted on this connection");
+                self.on_invalid_frame(&Peer::Extension, None, error).await;
+            }
+            Ok(FromExtension::Event { event }) => {
+                let value = serde_json::to_value(&event).unwrap_or(Value::Null);
+                tracing::info!(event = %value, "extension event");
+                // No subscribers is fine.
+                let _ = self.shared.events.send(value);
+            }
+            Ok(FromExtension::Response(response)) => {
+                let pending = lock(&self.shared.pending).remove(&response.id);
+                let Some(pending) = pending else {
+                    Counters::bump(&self.shared.counters.late_responses);
+                    tracing::warn!(id = %response.id, "dropped a response for a request that timed out or is unknown");
+                    return;
+                };
+                let outcome = match (response.error, response.result) {
+                    (Some(error), _) => Err(error),
+                    (None, result) => Ok(result.unwrap_or(Value::Null)),
+                };
+                tracing::debug!(id = %response.id, action = pending.action,
+                    ms = millis(pending.started.elapsed()), ok = outcome.is_ok(), "response");
+                let _ = pending.reply.send(outcome);
+            }
+        }
+    }
+
+    async fn on_client_text(&self, client_id: &str, text: &str) {
+        let request = match bua_protocol::parse_client_request(text) {
+            Ok(r) => r,
+            Err(frame) => {
+                let role = Peer::Client {
+                    client_id: client_id.to_string(),
+                };
+                return self.on_invalid_frame(&role, frame.id, frame.error).await;
+            }
+        };
+        let id = request.id.clone();
+        match request.method.as_str() {
+            "ping" => {
+                self.send(to_text(&ClientResponse::Ok {
+                    id,
+                    result: json!({"pong": true}),
+                }))
+                .await
+            }
+            "subscribe_events" => {
+                self.subscribe_events(id).await;
+            }
+            _ => {
+                let action = match request.to_action() {
+                    Ok(a) => a,
+                    Err(error) => {
+                        let role = Peer::Client {
+                            client_id: client_id.to_string(),
+                        };
+                        return self.on_invalid_frame(&role, Some(id), error).await;
+                    }
+                };
+                // Each request runs on its own task so a slow action never blocks the next frame.
+                let shared = self.shared.clone();
+                let tx = self.tx.clone();
+                let owner = client_id.to_string();
+                tokio::spawn(async move {
+                    let response = match dispatch(&shared, &owner, action).await {
+                        Ok(result) => ClientResponse::Ok { id, result },
+                        Err(error) => ClientResponse::Err {
+                            id,
+                            error: error.message,
+                            code: error.code,
+                        },
+                    };
+                    let _ = tx.send(to_text(&response)).await;
+                });
+            }
+        }
+    }
+
+    /// `subscribe_events`: forwards every later extension event as `{"type":"event","event":{…}}`.
+    async fn subscribe_events(&self, id: String) {
+        let mut rx = self.shared.events.subscribe();
+        let tx = self.tx.clone();
+        self.send(to_text(&ClientResponse::Ok {
+            id,
+            result: json!({"subscribed": true}),
+        }))
+        .await;
+        tokio::spawn(async move {
+            loop {
+                match rx.recv().await {
+                    Ok(event) => {
+                        let frame = json!({"type": "event", "event": event});
+                        if tx.send(Message::text(frame.to_string())).await.is_err() {
+                            break;
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Lagged(n)) => {
+                        tracing::warn!(dropped = n, "a slow event subscriber lost events");
+                    }
+                    Err(broadcast::error::RecvError::Closed) => break,
+                }
+            }
+        });
+    }
+}
+
+fn role_name(role: &Role) -> &'static str {
+    match role {
+        Role::Extension => "extension",
+        Role::Client => "client",
+    }
+}
+
+/// `cli-` ids use the first 8 hex digits of a UUIDv4.
+fn short_uuid() -> String {
+    uuid::Uuid::new_v4().simple().to_string()[..8].to_string()
+}
+
+/// Forwards one action to the current extension and waits for its answer or its timeout.
+async fn dispatch(
+    shared: &Arc<Shared>,
+    owner: &str,
+    action: Action,
+) -> std::result::Result<Value, ErrorBody> {
+    let Some((connection, tx)) = lock(&shared.extension)
+        .as_ref()
+        .map(|slot| (slot.info.connection, slot.tx.clone()))
+    else {
+        return Err(ErrorBody::new(
+            ErrorCode::NoExtension,
+            "no extension is connected to the bridge: open Chrome with the BUA extension and pair it with the token printed by `bua-bridge serve`",
+        ));
+    };
+    let id = uuid::Uuid::new_v4().to_string();
+    let name = action.name();
+    let limit = action.timeout();
+    let (reply, answer) = oneshot::channel();
+    lock(&shared.pending).insert(
+        id.clone(),
+        Pending {
+            connection,
+            action: name,
+            started: Instant::now(),
+            reply,
+        },
+    );
+    let frame = to_text(&ToExtension::Request(Request {
+        id: id.clone(),
+        owner: Some(owner.to_string()),
+        action,
+    }));
+    if tx.send(frame).await.is_err() {
+        lock(&shared.pending).remove(&id);
+        return Err(ErrorBody::new(
+            ErrorCode::NoExtension,
+            "the extension disconnected before the request could be sent; send the action again",
+        ));
+    }
+    match tokio::time::timeout(limit, answer).await {
+        Ok(Ok(outcome)) => outcome,
+        Ok(Err(_)) => Err(ErrorBody::new(
+            ErrorCode::InternalError,
+            "the bridge dropped the request without an answer",
+        )),
+        Err(_) => {
+            lock(&shared.pending).remove(&id);
+            tracing::warn!(%id, action = name, ms = millis(limit), "request timed out");
+            Err(ErrorBody::new(
+                ErrorCode::Timeout,
+                format!(
+                    "`{name}` got no answer from the extension within {} ms; check the page state (extract) before retrying",
+                    millis(limit)
+                ),
+            ))
+        }
+    }
+}
+
+/// Fails every pending request sent on `connection` (all of them when `None`).
+fn fail_pending(shared: &Shared, connection: Option<u64>, code: ErrorCode, message: &str) {
+    let failed: Vec<Pending> = {
+        let mut pending = lock(&shared.pending);
+        let ids: Vec<String> = pending
+            .iter()
+            .filter(|(_, p)| connection.is_none_or(|c| p.connection == c))
+            .map(|(id, _)| id.clone())
+            .collect();
+        ids.iter().filter_map(|id| pending.remove(id)).collect()
+    };
+    for p in failed {
+        tracing::info!(action = p.action, "failing a pending request: {message}");
+        let _ = p.reply.send(Err(ErrorBody::new(code, message)));
+    }
+}
