@@ -6,6 +6,7 @@
 //! [`ensure_attached`] treats as ours when `chrome.debugger.getTargets` says the extension is the one attached.
 
 pub mod events;
+pub mod lock;
 
 use crate::chrome::debugger;
 use crate::error::{Error, Result};
