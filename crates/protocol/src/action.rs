@@ -770,6 +770,38 @@ fn read_fields_map(f: &mut Fields<'_>) -> Res<Option<BTreeMap<String, String>>> 
     Ok(Some(out))
 }
 
+/// The `tabId` slot of actions whose `tabId` is optional; works on `&Action` and `&mut Action`.
+macro_rules! tab_slot {
+    ($action:expr) => {
+        match $action {
+            Action::Navigate(Navigate { tab_id, .. })
+            | Action::GoBack(TabOnly { tab_id })
+            | Action::GoForward(TabOnly { tab_id })
+            | Action::Reload(TabOnly { tab_id })
+            | Action::CloseTab(TabOnly { tab_id })
+            | Action::Extract(TabOnly { tab_id })
+            | Action::Click(Click { tab_id, .. })
+            | Action::ClickAt(ClickAt { tab_id, .. })
+            | Action::Hover(Hover { tab_id, .. })
+            | Action::Type(TypeText { tab_id, .. })
+            | Action::PressKey(PressKey { tab_id, .. })
+            | Action::Scroll(Scroll { tab_id, .. })
+            | Action::SelectOption(SelectOption { tab_id, .. })
+            | Action::Check(Check { tab_id, .. })
+            | Action::SetValue(SetValue { tab_id, .. })
+            | Action::WaitFor(WaitFor { tab_id, .. })
+            | Action::Evaluate(Evaluate { tab_id, .. })
+            | Action::Scrape(Scrape { tab_id, .. })
+            | Action::Screenshot(Screenshot { tab_id, .. }) => Some(tab_id),
+            Action::OpenTab(_)
+            | Action::GetTabs
+            | Action::ActivateTab(_)
+            | Action::CloseAgentTabs(_)
+            | Action::CloseAgentWindow(_) => None,
+        }
+    };
+}
+
 impl Action {
     /// Parses and validates one action from its wire JSON (SPEC §4).
     ///
@@ -1174,47 +1206,18 @@ impl Action {
         }
     }
 
-    fn tab_slot(&mut self) -> Option<&mut Option<TabId>> {
-        match self {
-            Action::Navigate(Navigate { tab_id, .. })
-            | Action::GoBack(TabOnly { tab_id })
-            | Action::GoForward(TabOnly { tab_id })
-            | Action::Reload(TabOnly { tab_id })
-            | Action::CloseTab(TabOnly { tab_id })
-            | Action::Extract(TabOnly { tab_id })
-            | Action::Click(Click { tab_id, .. })
-            | Action::ClickAt(ClickAt { tab_id, .. })
-            | Action::Hover(Hover { tab_id, .. })
-            | Action::Type(TypeText { tab_id, .. })
-            | Action::PressKey(PressKey { tab_id, .. })
-            | Action::Scroll(Scroll { tab_id, .. })
-            | Action::SelectOption(SelectOption { tab_id, .. })
-            | Action::Check(Check { tab_id, .. })
-            | Action::SetValue(SetValue { tab_id, .. })
-            | Action::WaitFor(WaitFor { tab_id, .. })
-            | Action::Evaluate(Evaluate { tab_id, .. })
-            | Action::Scrape(Scrape { tab_id, .. })
-            | Action::Screenshot(Screenshot { tab_id, .. }) => Some(tab_id),
-            Action::OpenTab(_)
-            | Action::GetTabs
-            | Action::ActivateTab(_)
-            | Action::CloseAgentTabs(_)
-            | Action::CloseAgentWindow(_) => None,
-        }
-    }
-
     /// The tab the action names, if any (`activate_tab`'s required `tabId` included).
     pub fn tab_id(&self) -> Option<TabId> {
         match self {
             Action::ActivateTab(a) => Some(a.tab_id),
-            other => other.clone().tab_slot().and_then(|slot| *slot),
+            other => tab_slot!(other).and_then(|slot| *slot),
         }
     }
 
     /// Whether the action takes a `tabId` at all (false for `open_tab`, `get_tabs`,
     /// `close_agent_tabs`, `close_agent_window`).
     pub fn takes_tab_id(&self) -> bool {
-        matches!(self, Action::ActivateTab(_)) || self.clone().tab_slot().is_some()
+        matches!(self, Action::ActivateTab(_)) || tab_slot!(self).is_some()
     }
 
     /// Sets the tab after the dispatcher resolved an omitted `tabId` (SPEC §6); a no-op for
@@ -1222,7 +1225,7 @@ impl Action {
     pub fn set_tab_id(&mut self, tab_id: TabId) {
         if let Action::ActivateTab(a) = self {
             a.tab_id = tab_id;
-        } else if let Some(slot) = self.tab_slot() {
+        } else if let Some(slot) = tab_slot!(self) {
             *slot = Some(tab_id);
         }
     }

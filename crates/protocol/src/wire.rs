@@ -191,8 +191,13 @@ impl<'a> Fields<'a> {
 
     /// Refuses every field that was not taken: `"<ctx>: unknown field `foo`; expected one of …"`.
     pub(crate) fn finish(self) -> Res<()> {
-        match self.map.keys().next() {
-            Some(field) => Err(self.unknown(field)),
+        // A `null` left for an allowed field is "omitted" (e.g. `"selector": null` beside a uid).
+        let left = self
+            .map
+            .iter()
+            .find(|(k, v)| !(v.is_null() && self.allowed.contains(&k.as_str())));
+        match left {
+            Some((field, _)) => Err(self.unknown(field)),
             None => Ok(()),
         }
     }

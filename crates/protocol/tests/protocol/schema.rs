@@ -1,0 +1,149 @@
+//! The exported JSON Schema: complete, deterministic, and in agreement with the validator.
+
+use bua_protocol::*;
+use serde_json::{json, Value};
+use std::sync::OnceLock;
+
+/// The compiled schema, shared by the tests.
+pub fn validator() -> &'static jsonschema::Validator {
+    static V: OnceLock<jsonschema::Validator> = OnceLock::new();
+    V.get_or_init(|| match jsonschema::draft7::new(&json_schema()) {
+        Ok(v) => v,
+        Err(e) => panic!("the schema does not compile: {e}"),
+    })
+}
+
+#[test]
+fn schema_is_a_draft7_object_schema_with_one_branch_per_action() {
+    let s = json_schema();
+    assert_eq!(s["$schema"], "http://json-schema.org/draft-07/schema#");
+    assert_eq!(s["type"], "object");
+    let branches = s["oneOf"].as_array().unwrap();
+    assert_eq!(branches.len(), action_names().len());
+    for (b, name) in branches.iter().zip(action_names()) {
+        assert_eq!(b["title"], *name);
+        assert_eq!(b["properties"]["type"]["const"], *name);
+        assert_eq!(b["additionalProperties"], false);
+        assert_eq!(b["required"][0], "type");
+    }
+    assert_eq!(
+        s["properties"]["type"]["enum"].as_array().unwrap().len(),
+        24
+    );
+    assert!(
+        !s.to_string().contains("$ref"),
+        "no $refs: agent tools want a self-contained schema"
+    );
+}
+
+#[test]
+fn schema_is_deterministic() {
+    assert_eq!(json_schema().to_string(), json_schema().to_string());
+}
+
+#[test]
+fn schema_has_descriptions_and_camel_case_properties() {
+    let s = json_schema();
+    let branch = |n: &str| {
+        s["oneOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["title"] == n)
+            .cloned()
+            .unwrap()
+    };
+    let click = branch("click");
+    for p in [
+        "uid", "selector", "text", "xpath", "index", "locator", "tabId", "newTab",
+    ] {
+        assert!(click["properties"].get(p).is_some(), "click.{p}");
+    }
+    assert!(click["description"].as_str().unwrap().contains("Click"));
+    let wait = branch("wait_for");
+    assert_eq!(wait["properties"]["timeoutMs"]["maximum"], 30000);
+    assert_eq!(
+        wait["properties"]["state"]["enum"],
+        json!(["visible", "attached", "hidden"])
+    );
+    let typ = branch("type");
+    assert_eq!(typ["properties"]["text"]["type"], "string");
+    assert!(typ["required"].as_array().unwrap().contains(&json!("text")));
+    let shot = branch("screenshot");
+    assert_eq!(shot["properties"]["format"]["enum"], json!(["png", "jpeg"]));
+    assert_eq!(branch("activate_tab")["required"], json!(["type", "tabId"]));
+}
+
+#[test]
+fn schema_accepts_the_spec_examples() {
+    let examples = [
+        json!({"type":"click","uid":"e7","tabId":12}),
+        json!({"type":"open_tab","url":"https://example.com"}),
+        json!({"type":"open_tab","url":"https://example.com","focus":true}),
+        json!({"type":"navigate","url":"https://example.com","tabId":7}),
+        json!({"type":"get_tabs"}),
+        json!({"type":"activate_tab","tabId":7}),
+        json!({"type":"close_agent_tabs","owner":"mcp-1234-abcd"}),
+        json!({"type":"close_agent_window"}),
+        json!({"type":"click","selector":"#submit","newTab":false}),
+        json!({"type":"click","text":"Sign in","index":1}),
+        json!({"type":"click_at","x":120,"y":340,"tabId":7}),
+        json!({"type":"hover","xpath":"//button[@id='submit']"}),
+        json!({"type":"type","uid":"e3","text":"alice","clear":true,"submit":true}),
+        json!({"type":"type","locator":{"text":"Email"},"text":"a@b.c"}),
+        json!({"type":"press_key","key":"Enter","modifiers":["ctrl","shift"],"selector":"#search","waitLoad":true}),
+        json!({"type":"scroll","dx":0,"dy":800,"selector":"#list"}),
+        json!({"type":"scroll","toEnd":true}),
+        json!({"type":"select_option","uid":"e9","value":["a","b"]}),
+        json!({"type":"select_option","selector":"select","index":2}),
+        json!({"type":"check","selector":"#agree","checked":true}),
+        json!({"type":"set_value","selector":"#username","value":"alice"}),
+        json!({"type":"wait_for","textContains":"Done","state":"visible","timeoutMs":5000}),
+        json!({"type":"extract","tabId":7}),
+        json!({"type":"evaluate","expression":"return document.title"}),
+        json!({"type":"scrape","item":"div.g","fields":{"title":"h3","url":"a@href"},"limit":10,"timeoutMs":5000}),
+        json!({"type":"screenshot","fullPage":true,"format":"jpeg","quality":80,"maxWidth":1280}),
+    ];
+    for ex in examples {
+        let errors: Vec<String> = validator()
+            .iter_errors(&ex)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{ex}: {errors:?}");
+        assert!(Action::from_value(&ex).is_ok(), "{ex}");
+    }
+}
+
+#[test]
+fn schema_refuses_what_the_validator_refuses() {
+    let bad = [
+        json!({"type":"click","uid":"e1","selector":"a"}),
+        json!({"type":"click"}),
+        json!({"type":"click","uid":"e1","index":1}),
+        json!({"type":"click","index":1}),
+        json!({"type":"click","uid":"e1","foo":1}),
+        json!({"type":"click","uid":"button"}),
+        json!({"type":"fly"}),
+        json!({"uid":"e1"}),
+        json!({"type":"wait_for","selector":"a","timeoutMs":30001}),
+        json!({"type":"wait_for","selector":"a","textContains":"b"}),
+        json!({"type":"scroll"}),
+        json!({"type":"scroll","dy":1,"toEnd":true}),
+        json!({"type":"screenshot","quality":50}),
+        json!({"type":"select_option","uid":"e1"}),
+        json!({"type":"select_option","uid":"e1","value":"a","label":"b"}),
+        json!({"type":"activate_tab"}),
+        json!({"type":"type","selector":"a"}),
+        json!({"type":"press_key","key":"a","modifiers":["ctrl","ctrl"]}),
+        json!({"type":"scrape","item":"li","fields":{}}),
+        json!({"type":"select_option","uid":"e1","value":[]}),
+        json!({"type":"select_option","uid":"e1","index":[-1]}),
+    ];
+    for ex in bad {
+        assert!(!validator().is_valid(&ex), "schema accepts {ex}");
+        assert!(Action::from_value(&ex).is_err(), "validator accepts {ex}");
+    }
+}
+
+#[allow(dead_code)]
+fn _unused(_: Value) {}
