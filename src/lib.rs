@@ -13,7 +13,9 @@ pub mod chrome;
 pub mod error;
 pub mod extract;
 pub mod log;
+pub mod session;
 pub mod settings;
+pub mod windows;
 
 pub use error::{Error, Result};
 
@@ -49,7 +51,8 @@ pub fn on_storage_changed(changes: JsValue, area: String) {
     if area != "local" {
         return;
     }
-    let touched = |key: &str| js_sys::Reflect::has(&changes, &JsValue::from_str(key)).unwrap_or(false);
+    let touched =
+        |key: &str| js_sys::Reflect::has(&changes, &JsValue::from_str(key)).unwrap_or(false);
     if touched(settings::BACKEND_URL_KEY) || touched(settings::TOKEN_KEY) {
         bridge::settings_changed();
     }
@@ -69,7 +72,9 @@ pub fn on_window_removed(_window_id: f64) {}
 /// `chrome.debugger.onEvent(source, method, params)`.
 #[wasm_bindgen]
 pub fn on_debugger_event(source: JsValue, method: String, params: JsValue) {
-    let Some(tab_id) = source_tab(&source) else { return };
+    let Some(tab_id) = source_tab(&source) else {
+        return;
+    };
     let params: serde_json::Value = chrome::from_js(&params).unwrap_or(serde_json::Value::Null);
     cdp::events::dispatch(tab_id, &method, &params);
 }
@@ -89,6 +94,14 @@ pub fn on_idle_state_changed(_state: String) {}
 #[wasm_bindgen]
 pub async fn on_message(_message: JsValue) -> Result<JsValue, JsValue> {
     Ok(JsValue::NULL)
+}
+
+/// The host of `url` (lowercase), or "" for URLs without one (about:blank, data:).
+pub fn session_domain(url: &str) -> String {
+    url::Url::parse(url)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_ascii_lowercase))
+        .unwrap_or_default()
 }
 
 fn source_tab(source: &JsValue) -> Option<i64> {

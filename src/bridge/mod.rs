@@ -13,7 +13,9 @@ pub use state::{ConnectionState, CONNECTION_KEY};
 use crate::chrome::storage;
 use crate::log;
 use crate::settings;
-use bua_protocol::{ErrorBody, FromExtension, Hello, Response, Role, ToExtension, PROTOCOL_VERSION};
+use bua_protocol::{
+    ErrorBody, FromExtension, Hello, Response, Role, ToExtension, PROTOCOL_VERSION,
+};
 use gloo_timers::callback::{Interval, Timeout};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -62,7 +64,9 @@ pub fn ensure_connected() {
 
 /// Restores the fatal flag from storage at worker start (a rejected pairing stays rejected across restarts).
 pub async fn restore_fatal() {
-    if let Ok(Some(ConnectionState::Fatal { .. })) = storage::get::<ConnectionState>(CONNECTION_KEY).await {
+    if let Ok(Some(ConnectionState::Fatal { .. })) =
+        storage::get::<ConnectionState>(CONNECTION_KEY).await
+    {
         CLIENT.with(|c| c.borrow_mut().fatal = true);
     }
 }
@@ -75,7 +79,9 @@ pub fn settings_changed() {
         c.failures = 0;
         c.reconnect = None;
         if let Some(link) = c.link.take() {
-            let _ = link.socket.close_with_code_and_reason(1000, "settings changed");
+            let _ = link
+                .socket
+                .close_with_code_and_reason(1000, "settings changed");
         }
     });
     wasm_bindgen_futures::spawn_local(connect());
@@ -121,12 +127,19 @@ async fn connect() {
         Some(c.generation)
     });
     let Some(generation) = generation else { return };
-    state::store(&ConnectionState::Connecting { url: backend.url.clone() }).await;
+    state::store(&ConnectionState::Connecting {
+        url: backend.url.clone(),
+    })
+    .await;
     let socket = match WebSocket::new(&backend.url) {
         Ok(s) => s,
         Err(e) => {
             // A malformed URL is a configuration error the user must fix; keep retrying slowly meanwhile.
-            log::warn(&format!("cannot open {}: {}", backend.url, crate::error::js_message(&e)));
+            log::warn(&format!(
+                "cannot open {}: {}",
+                backend.url,
+                crate::error::js_message(&e)
+            ));
             schedule_reconnect();
             return;
         }
@@ -147,12 +160,13 @@ async fn connect() {
         }
     });
     let url = backend.url.clone();
-    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-        match event.data().as_string() {
-            Some(text) => on_text(generation, &url, &text),
-            None => log::warn("ignored a binary frame from the bridge"),
-        }
-    });
+    let on_message =
+        Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            match event.data().as_string() {
+                Some(text) => on_text(generation, &url, &text),
+                None => log::warn("ignored a binary frame from the bridge"),
+            }
+        });
     let on_close = Closure::<dyn FnMut(CloseEvent)>::new(move |event: CloseEvent| {
         on_closed(generation, event.code(), &event.reason());
     });
@@ -173,7 +187,12 @@ async fn connect() {
 }
 
 fn current(generation: u64) -> bool {
-    CLIENT.with(|c| c.borrow().link.as_ref().is_some_and(|l| l.generation == generation))
+    CLIENT.with(|c| {
+        c.borrow()
+            .link
+            .as_ref()
+            .is_some_and(|l| l.generation == generation)
+    })
 }
 
 fn on_text(generation: u64, url: &str, text: &str) {
@@ -197,11 +216,17 @@ fn on_text(generation: u64, url: &str, text: &str) {
         }
         Ok(ToExtension::Pong) => {}
         Ok(ToExtension::Error { id, error }) => {
-            log::warn(&format!("the bridge refused a frame (id {id:?}): {}", error.message));
+            log::warn(&format!(
+                "the bridge refused a frame (id {id:?}): {}",
+                error.message
+            ));
         }
         Err(frame) => {
             // A malformed request: answer it (with its id when readable) and keep the connection open.
-            log::warn(&format!("malformed frame from the bridge: {}", frame.error.message));
+            log::warn(&format!(
+                "malformed frame from the bridge: {}",
+                frame.error.message
+            ));
             let response = Response::err(frame.id.unwrap_or_default(), frame.error);
             send(&FromExtension::Response(response));
         }
@@ -228,7 +253,10 @@ fn on_ack(generation: u64, url: &str) {
 }
 
 fn on_reject(error: ErrorBody) {
-    log::warn(&format!("the bridge rejected the handshake: {}", error.message));
+    log::warn(&format!(
+        "the bridge rejected the handshake: {}",
+        error.message
+    ));
     CLIENT.with(|c| {
         let mut c = c.borrow_mut();
         c.fatal = true;

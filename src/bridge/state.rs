@@ -11,10 +11,18 @@ pub const CONNECTION_KEY: &str = "connection";
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum ConnectionState {
-    Connecting { url: String },
-    Connected { url: String },
+    Connecting {
+        url: String,
+    },
+    Connected {
+        url: String,
+    },
     /// The bridge rejected the handshake; nothing is retried until the user changes the settings.
-    Fatal { code: ErrorCode, message: String, fix: String },
+    Fatal {
+        code: ErrorCode,
+        message: String,
+        fix: String,
+    },
 }
 
 impl ConnectionState {

@@ -43,7 +43,9 @@ pub async fn ensure_attached(tab_id: i64) -> Result<()> {
         Ok(()) => {}
         Err(message) if message.contains("Another debugger is already attached") => {
             // Ours from before a worker restart, or someone else's (then commands fail visibly below).
-            crate::log::info(&format!("tab {tab_id}: re-using an existing debugger attachment"));
+            crate::log::info(&format!(
+                "tab {tab_id}: re-using an existing debugger attachment"
+            ));
         }
         Err(message) if message.contains("No tab with given id") => {
             return Err(crate::chrome::tabs::not_found(tab_id));
@@ -105,7 +107,11 @@ pub async fn detach(tab_id: i64) {
 
 /// Sends one CDP command with the default timeout. CDP errors become `internal_error` with CDP's message,
 /// except a detached target, which is `session_not_found`.
-pub async fn send(tab_id: i64, method: &str, params: serde_json::Value) -> Result<serde_json::Value> {
+pub async fn send(
+    tab_id: i64,
+    method: &str,
+    params: serde_json::Value,
+) -> Result<serde_json::Value> {
     send_with_timeout(tab_id, method, params, COMMAND_TIMEOUT_MS).await
 }
 

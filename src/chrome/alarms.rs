@@ -13,6 +13,9 @@ pub fn create_periodic(name: &str, period_minutes: f64) {
     let info = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&info, &"periodInMinutes".into(), &period_minutes.into());
     if let Err(e) = create_js(name, &info) {
-        crate::log::warn(&format!("chrome.alarms.create: {}", crate::error::js_message(&e)));
+        crate::log::warn(&format!(
+            "chrome.alarms.create: {}",
+            crate::error::js_message(&e)
+        ));
     }
 }

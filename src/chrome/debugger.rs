@@ -42,7 +42,11 @@ pub async fn attach(tab_id: i64) -> std::result::Result<(), String> {
 /// `chrome.debugger.detach({tabId})`.
 pub async fn detach(tab_id: i64) -> Result<()> {
     let t = target(tab_id)?;
-    settle_unit("chrome.debugger.detach", guard("chrome.debugger.detach", || detach_js(&t))?).await
+    settle_unit(
+        "chrome.debugger.detach",
+        guard("chrome.debugger.detach", || detach_js(&t))?,
+    )
+    .await
 }
 
 /// `chrome.debugger.sendCommand({tabId}, method, params)`; the CDP error message is kept verbatim.
@@ -77,7 +81,11 @@ pub struct TargetInfo {
 
 /// `chrome.debugger.getTargets()`: tells which tabs already have a debugger attached (ours after a worker restart).
 pub async fn get_targets() -> Result<Vec<TargetInfo>> {
-    settle("chrome.debugger.getTargets", guard("chrome.debugger.getTargets", get_targets_js)?).await
+    settle(
+        "chrome.debugger.getTargets",
+        guard("chrome.debugger.getTargets", get_targets_js)?,
+    )
+    .await
 }
 
 /// Maps an attach failure message onto the protocol error.

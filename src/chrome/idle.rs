@@ -11,6 +11,9 @@ extern "C" {
 /// `chrome.idle.setDetectionInterval(seconds)`; Chrome's minimum is 15 s, so smaller values are raised to it.
 pub fn set_detection_interval(seconds: u32) {
     if let Err(e) = set_detection_interval_js(seconds.max(15)) {
-        crate::log::warn(&format!("chrome.idle.setDetectionInterval: {}", crate::error::js_message(&e)));
+        crate::log::warn(&format!(
+            "chrome.idle.setDetectionInterval: {}",
+            crate::error::js_message(&e)
+        ));
     }
 }

@@ -17,7 +17,10 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
 /// Awaits a Chrome API promise and deserializes its value; `context` names the API for the error message.
-pub(crate) async fn settle<T: DeserializeOwned>(context: &str, promise: js_sys::Promise) -> Result<T> {
+pub(crate) async fn settle<T: DeserializeOwned>(
+    context: &str,
+    promise: js_sys::Promise,
+) -> Result<T> {
     let value = JsFuture::from(promise)
         .await
         .map_err(|e| Error::from_js(context, &e))?;

@@ -31,7 +31,9 @@ pub async fn get<T: DeserializeOwned>(key: &str) -> Result<Option<T>> {
     match from_js(&value) {
         Ok(v) => Ok(Some(v)),
         Err(e) => {
-            crate::log::warn(&format!("storage key {key} has an unexpected shape, ignored: {e}"));
+            crate::log::warn(&format!(
+                "storage key {key} has an unexpected shape, ignored: {e}"
+            ));
             Ok(None)
         }
     }
@@ -42,11 +44,19 @@ pub async fn set<T: Serialize + ?Sized>(key: &str, value: &T) -> Result<()> {
     let obj = js_sys::Object::new();
     js_sys::Reflect::set(&obj, &JsValue::from_str(key), &to_js(value)?)
         .map_err(|e| Error::from_js("chrome.storage.local.set", &e))?;
-    settle_unit("chrome.storage.local.set", guard("chrome.storage.local.set", || set_js(&obj))?).await
+    settle_unit(
+        "chrome.storage.local.set",
+        guard("chrome.storage.local.set", || set_js(&obj))?,
+    )
+    .await
 }
 
 /// Removes one key.
 pub async fn remove(key: &str) -> Result<()> {
     let k = JsValue::from_str(key);
-    settle_unit("chrome.storage.local.remove", guard("chrome.storage.local.remove", || remove_js(&k))?).await
+    settle_unit(
+        "chrome.storage.local.remove",
+        guard("chrome.storage.local.remove", || remove_js(&k))?,
+    )
+    .await
 }

@@ -53,7 +53,11 @@ impl Tab {
 /// `chrome.tabs.query(info)`.
 pub async fn query(info: &serde_json::Value) -> Result<Vec<Tab>> {
     let info = to_js(info)?;
-    settle("chrome.tabs.query", guard("chrome.tabs.query", || query_js(&info))?).await
+    settle(
+        "chrome.tabs.query",
+        guard("chrome.tabs.query", || query_js(&info))?,
+    )
+    .await
 }
 
 /// `chrome.tabs.get(tabId)`; a missing tab is [`Error::TabNotFound`].
@@ -68,14 +72,22 @@ pub async fn get(tab_id: i64) -> Result<Tab> {
 /// `chrome.tabs.create(props)`.
 pub async fn create(props: &CreateProperties) -> Result<Tab> {
     let props = to_js(props)?;
-    settle("chrome.tabs.create", guard("chrome.tabs.create", || create_js(&props))?).await
+    settle(
+        "chrome.tabs.create",
+        guard("chrome.tabs.create", || create_js(&props))?,
+    )
+    .await
 }
 
 /// `chrome.tabs.update(tabId, props)`.
 pub async fn update(tab_id: i64, props: &serde_json::Value) -> Result<Tab> {
     let id = tab_id_js(tab_id)?;
     let props = to_js(props)?;
-    settle("chrome.tabs.update", guard("chrome.tabs.update", || update_js(id, &props))?).await
+    settle(
+        "chrome.tabs.update",
+        guard("chrome.tabs.update", || update_js(id, &props))?,
+    )
+    .await
 }
 
 /// `chrome.tabs.remove(tabId)`; a tab that is already gone is [`Error::TabNotFound`].

@@ -39,7 +39,11 @@ pub struct Window {
 /// `chrome.windows.create(data)`.
 pub async fn create(data: &serde_json::Value) -> Result<Window> {
     let data = to_js(data)?;
-    settle("chrome.windows.create", guard("chrome.windows.create", || create_js(&data))?).await
+    settle(
+        "chrome.windows.create",
+        guard("chrome.windows.create", || create_js(&data))?,
+    )
+    .await
 }
 
 /// `chrome.windows.get(windowId, {populate})`; `None` when the window no longer exists.
@@ -53,7 +57,11 @@ pub async fn get(window_id: i64, populate: bool) -> Option<Window> {
 /// `chrome.windows.getAll({populate})`.
 pub async fn get_all(populate: bool) -> Result<Vec<Window>> {
     let query = to_js(&serde_json::json!({ "populate": populate }))?;
-    settle("chrome.windows.getAll", guard("chrome.windows.getAll", || get_all_js(&query))?).await
+    settle(
+        "chrome.windows.getAll",
+        guard("chrome.windows.getAll", || get_all_js(&query))?,
+    )
+    .await
 }
 
 /// `chrome.windows.getLastFocused({windowTypes:["normal"]})`.
@@ -61,7 +69,9 @@ pub async fn get_last_focused() -> Result<Window> {
     let query = to_js(&serde_json::json!({ "windowTypes": ["normal"] }))?;
     settle(
         "chrome.windows.getLastFocused",
-        guard("chrome.windows.getLastFocused", || get_last_focused_js(&query))?,
+        guard("chrome.windows.getLastFocused", || {
+            get_last_focused_js(&query)
+        })?,
     )
     .await
 }
@@ -70,11 +80,19 @@ pub async fn get_last_focused() -> Result<Window> {
 pub async fn update(window_id: i64, info: &serde_json::Value) -> Result<Window> {
     let id = i32::try_from(window_id).unwrap_or(-1);
     let info = to_js(info)?;
-    settle("chrome.windows.update", guard("chrome.windows.update", || update_js(id, &info))?).await
+    settle(
+        "chrome.windows.update",
+        guard("chrome.windows.update", || update_js(id, &info))?,
+    )
+    .await
 }
 
 /// `chrome.windows.remove(windowId)`.
 pub async fn remove(window_id: i64) -> Result<()> {
     let id = i32::try_from(window_id).unwrap_or(-1);
-    settle_unit("chrome.windows.remove", guard("chrome.windows.remove", || remove_js(id))?).await
+    settle_unit(
+        "chrome.windows.remove",
+        guard("chrome.windows.remove", || remove_js(id))?,
+    )
+    .await
 }
