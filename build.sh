@@ -36,9 +36,12 @@ extension_id() {
 
 build_extension() {
   ensure_prereqs
-  log "building the extension (wasm32, release)"
-  cargo build --release --target wasm32-unknown-unknown -p bua-extension
-  local wasm=target/wasm32-unknown-unknown/release/bua_extension.wasm
+  # BUA_WASM_PROFILE=dev gives a quick, unoptimised build for iterating; releases and CI use release.
+  local profile=${BUA_WASM_PROFILE:-release} dir
+  log "building the extension (wasm32, $profile)"
+  cargo build --profile "$profile" --target wasm32-unknown-unknown -p bua-extension
+  dir=$profile; [ "$profile" = dev ] && dir=debug
+  local wasm=target/wasm32-unknown-unknown/$dir/bua_extension.wasm
   rm -rf dist.tmp && mkdir -p dist.tmp/pkg
   wasm-bindgen --target web --no-typescript --out-dir dist.tmp/pkg "$wasm"
   cp manifest.json dist.tmp/
