@@ -42,13 +42,15 @@ build_extension() {
   cargo build --profile "$profile" --target wasm32-unknown-unknown -p bua-extension
   dir=$profile; [ "$profile" = dev ] && dir=debug
   local wasm=target/wasm32-unknown-unknown/$dir/bua_extension.wasm
-  rm -rf dist.tmp && mkdir -p dist.tmp/pkg
-  wasm-bindgen --target web --no-typescript --out-dir dist.tmp/pkg "$wasm"
-  cp manifest.json dist.tmp/
-  cp extension/background.js dist.tmp/
-  [ -d extension/icons ] && cp -r extension/icons dist.tmp/
-  cp -r popup options dist.tmp/
-  rm -rf dist && mv dist.tmp dist
+  # Assemble in a private folder and swap it in, so a browser loading dist/ never sees half a build.
+  local tmp=dist.tmp.$$
+  rm -rf "$tmp" && mkdir -p "$tmp/pkg"
+  wasm-bindgen --target web --no-typescript --out-dir "$tmp/pkg" "$wasm"
+  cp manifest.json extension/background.js "$tmp/"
+  if [ -d extension/icons ]; then cp -r extension/icons "$tmp/"; fi
+  cp -r popup options "$tmp/"
+  rm -rf dist.old.$$; if [ -d dist ]; then mv dist dist.old.$$; fi
+  mv "$tmp" dist && rm -rf dist.old.$$
   local raw gz
   raw=$(stat -c %s dist/pkg/bua_extension_bg.wasm)
   gz=$(gzip -9 -c dist/pkg/bua_extension_bg.wasm | wc -c)
