@@ -1,1 +1,448 @@
-//! End-to-end tests of the foundation issue (issue 2) in real headless Chromium. Being written.
+//! End-to-end tests of the foundation issue (issue 2, "Done when" 2–4) in real headless Chromium
+//! with the built extension, the real `bua-bridge launch`, and fixture pages on 127.0.0.1.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::time::{Duration, Instant};
+
+use bua_bridge::server::{self, ServerConfig};
+use bua_bridge::{BridgeClient, Error};
+use bua_protocol::ErrorCode;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use support::{
+    eventually, get_tabs, note, processes_matching, Browser, BrowserOptions, FixtureServer,
+};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
+use tokio_tungstenite::tungstenite::Message;
+
+/// Opens a raw WebSocket to `port` with an optional `Origin`.
+async fn raw_upgrade(
+    port: u16,
+    origin: Option<&str>,
+) -> Result<
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+    Error,
+> {
+    let mut request = format!("ws://127.0.0.1:{port}").into_client_request()?;
+    if let Some(origin) = origin {
+        request
+            .headers_mut()
+            .insert("origin", HeaderValue::from_str(origin).expect("header"));
+    }
+    let (ws, _) = tokio_tungstenite::connect_async(request).await?;
+    Ok(ws)
+}
+
+fn http_status(err: &Error) -> Option<u16> {
+    match err {
+        Error::WebSocket(e) => match e.as_ref() {
+            tokio_tungstenite::tungstenite::Error::Http(r) => Some(r.status().as_u16()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+async fn next_json<S>(ws: &mut S) -> Value
+where
+    S: StreamExt<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+{
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a frame within 10 s")
+            .expect("open")
+            .expect("frame");
+        match message {
+            Message::Text(t) => return serde_json::from_str(t.as_str()).expect("JSON"),
+            Message::Close(f) => panic!("closed: {f:?}"),
+            _ => continue,
+        }
+    }
+}
+
+#[tokio::test]
+async fn handshake_the_extension_is_acked_and_a_client_gets_a_client_id() {
+    let browser = Browser::shared();
+    let dt = browser.devtools().await;
+    let state = browser
+        .wait_connection_state(&dt, Duration::from_secs(5), |s| s["state"] == "connected")
+        .await;
+    assert_eq!(state["url"], browser.bridge_url().as_str(), "{state}");
+
+    let client = browser.client().await;
+    assert!(
+        client.client_id().starts_with("cli-"),
+        "{}",
+        client.client_id()
+    );
+    assert_eq!(
+        client.call("ping", Value::Null).await.expect("pong"),
+        json!({"pong": true})
+    );
+}
+
+#[tokio::test]
+async fn get_tabs_returns_the_fixture_tab_with_its_url_and_title() {
+    let browser = Browser::shared();
+    let fixtures = FixtureServer::shared();
+    let url = fixtures.url("/basic/index.html");
+    let dt = browser.devtools().await;
+    dt.open_page(&url).await.expect("open the fixture page");
+    let client = browser.client().await;
+    let tab = eventually(Duration::from_secs(10), || async {
+        let tabs = get_tabs(&client).await.expect("get_tabs works");
+        tabs.into_iter()
+            .find(|t| t["url"] == url.as_str() && t["title"] == "BUA basic fixture")
+    })
+    .await
+    .unwrap_or_else(|| {
+        panic!(
+            "the fixture tab never showed up in get_tabs\n{}",
+            browser.logs()
+        )
+    });
+    assert!(tab["tabId"].as_i64().is_some_and(|id| id > 0), "{tab}");
+    assert!(tab["windowId"].as_i64().is_some(), "{tab}");
+    assert!(
+        ["normal", "minimized", "maximized", "fullscreen"]
+            .contains(&tab["windowState"].as_str().unwrap_or("")),
+        "{tab}"
+    );
+    assert!(tab["active"].is_boolean(), "{tab}");
+    assert_eq!(
+        tab["agentOwned"], false,
+        "the test opened it, not the agent: {tab}"
+    );
+    assert_eq!(tab["session"], false, "{tab}");
+}
+
+#[tokio::test]
+async fn web_origins_are_refused_at_the_upgrade_for_both_roles() {
+    let browser = Browser::shared();
+    let fixtures = FixtureServer::shared();
+    let page_origin = format!("http://127.0.0.1:{}", fixtures.port());
+    for origin in [
+        page_origin.as_str(),
+        "null",
+        "http://127.0.0.1.evil.example",
+        "file://",
+        // A look-alike extension: launch pins the real extension id.
+        "chrome-extension://abcdefghijklmnopabcdefghijklmnop",
+    ] {
+        // The Origin decides at the upgrade, before any hello: refused whatever role follows.
+        for role in ["client", "extension"] {
+            let err = raw_upgrade(browser.port, Some(origin))
+                .await
+                .err()
+                .unwrap_or_else(|| panic!("{origin} ({role}) was accepted"));
+            assert_eq!(http_status(&err), Some(403), "{origin} ({role}): {err:?}");
+        }
+    }
+
+    // The real threat: a web page in the browser opening the bridge. Its WebSocket never opens.
+    let dt = browser.devtools().await;
+    let target = dt
+        .open_page(&fixtures.url("/basic/index.html"))
+        .await
+        .expect("page");
+    let session = dt.attach(&target).await.expect("attach");
+    let outcome = eventually(Duration::from_secs(5), || async {
+        let js = format!(
+            "new Promise(r => {{ const ws = new WebSocket('ws://127.0.0.1:{}'); \
+             ws.onopen = () => r('open'); ws.onclose = e => r('closed:' + e.code); }})",
+            browser.port
+        );
+        dt.evaluate(&session, &js).await.ok()
+    })
+    .await
+    .expect("the page's WebSocket settles");
+    assert_eq!(
+        outcome,
+        json!("closed:1006"),
+        "a web page must not reach the bridge"
+    );
+    dt.close_target(&target).await.expect("close page");
+}
+
+#[tokio::test]
+async fn a_wrong_token_is_rejected_unauthorized() {
+    let browser = Browser::shared();
+    let err = BridgeClient::connect(browser.port, "0000wrong")
+        .await
+        .expect_err("rejected");
+    assert!(
+        matches!(
+            err,
+            Error::Rejected {
+                code: ErrorCode::Unauthorized,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_malformed_client_frame_gets_invalid_action_and_the_connection_stays_open() {
+    let browser = Browser::shared();
+    let client = browser.client().await;
+    let err = client
+        .send_raw_unidentified("{\"id\": 12, this is not json".to_string())
+        .await
+        .expect_err("error answer");
+    assert_eq!(err.code(), ErrorCode::InvalidAction, "{err}");
+
+    let err = client
+        .call("click", json!({"tabId": "seven"}))
+        .await
+        .expect_err("invalid");
+    assert_eq!(err.code(), ErrorCode::InvalidAction, "{err}");
+
+    // Same connection, still working, through to the extension.
+    get_tabs(&client)
+        .await
+        .expect("get_tabs after malformed frames");
+}
+
+/// Everything that needs the extension away from the shared bridge runs in its own browser:
+/// a bridge that requires protocol 5 (reject → fatal, no reconnect for ≥ 10 s), a wrong token
+/// (reject unauthorized → fatal), a malformed frame on an extension-role connection, recovery.
+#[tokio::test]
+async fn handshake_rejects_are_fatal_for_the_extension_until_its_settings_change() {
+    let browser = Browser::launch(BrowserOptions::default());
+    let dt = browser.devtools().await;
+    browser
+        .wait_connection_state(&dt, Duration::from_secs(5), |s| s["state"] == "connected")
+        .await;
+
+    // A second bridge that requires protocol 5, same token, same pinned id.
+    let mut config = ServerConfig::loopback(0, browser.token.clone());
+    config.extension_id = Some(browser.extension_id.clone());
+    config.min_protocol_version = 5;
+    let strict = server::start(config).await.expect("strict bridge");
+    browser
+        .storage_set(&dt, json!({"backendUrl": strict.url()}))
+        .await;
+    let state = browser
+        .wait_connection_state(&dt, Duration::from_secs(10), |s| s["state"] == "fatal")
+        .await;
+    assert_eq!(state["code"], "protocol_version_mismatch", "{state}");
+    assert!(
+        state["message"].as_str().is_some_and(|m| !m.is_empty()),
+        "{state}"
+    );
+    let after_reject = strict.stats();
+    assert_eq!(after_reject.rejects, 1, "{after_reject:?}");
+    assert_eq!(after_reject.extension_acks, 0, "{after_reject:?}");
+    let attempts = after_reject.upgrade_requests;
+    tokio::time::sleep(Duration::from_secs(11)).await;
+    let later = strict.stats();
+    assert_eq!(
+        later.upgrade_requests, attempts,
+        "the extension tried again after a fatal reject: {later:?}"
+    );
+    let state = browser.storage_get(&dt, "connection").await;
+    assert_eq!(state["state"], "fatal", "still fatal after 11 s: {state}");
+    strict.shutdown().await;
+
+    // Back to the launched bridge, with a wrong token.
+    browser
+        .storage_set(
+            &dt,
+            json!({"backendUrl": browser.bridge_url(), "token": "0000wrong"}),
+        )
+        .await;
+    let state = browser
+        .wait_connection_state(&dt, Duration::from_secs(10), |s| {
+            s["state"] == "fatal" && s["code"] == "unauthorized"
+        })
+        .await;
+    assert!(
+        state["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("token")),
+        "{state}"
+    );
+
+    // The extension is away (fatal), so an extension-role connection can test malformed frames
+    // against the launched bridge without racing the real one.
+    let client = browser.client().await;
+    let err = client
+        .call("get_tabs", json!({}))
+        .await
+        .expect_err("no extension");
+    assert_eq!(err.code(), ErrorCode::NoExtension, "{err}");
+    let origin = format!("chrome-extension://{}", browser.extension_id);
+    let mut fake = raw_upgrade(browser.port, Some(&origin))
+        .await
+        .expect("extension upgrade");
+    let hello = json!({"type":"hello","role":"extension","protocolVersion":4,"extensionVersion":"0.0.0-test",
+                       "name":"fake","token":browser.token});
+    fake.send(Message::text(hello.to_string()))
+        .await
+        .expect("hello");
+    assert_eq!(next_json(&mut fake).await["type"], "ack");
+    fake.send(Message::text("{\"type\":\"response\",\"id\":"))
+        .await
+        .expect("send");
+    let error = next_json(&mut fake).await;
+    assert_eq!(error["type"], "error", "{error}");
+    assert_eq!(error["error"]["code"], "invalid_action", "{error}");
+    fake.send(Message::text(
+        json!({"type":"response","id":"r9","result":{},"bogus":true}).to_string(),
+    ))
+    .await
+    .expect("send");
+    let error = next_json(&mut fake).await;
+    assert_eq!(error["error"]["code"], "invalid_action", "{error}");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("bogus"),
+        "names the field: {error}"
+    );
+    fake.send(Message::text("{\"type\":\"ping\"}"))
+        .await
+        .expect("ping");
+    assert_eq!(
+        next_json(&mut fake).await,
+        json!({"type":"pong"}),
+        "the connection stays open"
+    );
+    // It is the extension now: a client request reaches it.
+    let call = tokio::spawn(async move { client.call("get_tabs", json!({})).await });
+    let request = next_json(&mut fake).await;
+    assert_eq!(request["action"]["type"], "get_tabs");
+    fake.send(Message::text(
+        json!({"type":"response","id":request["id"],"result":{"tabs":[]}}).to_string(),
+    ))
+    .await
+    .expect("respond");
+    assert_eq!(
+        call.await.expect("join").expect("result"),
+        json!({"tabs": []})
+    );
+    drop(fake);
+
+    // Re-pairing with the right token clears the fatal state.
+    browser
+        .storage_set(&dt, json!({"token": browser.token}))
+        .await;
+    browser
+        .wait_connection_state(&dt, Duration::from_secs(10), |s| s["state"] == "connected")
+        .await;
+    let client = browser.client().await;
+    get_tabs(&client).await.expect("get_tabs after re-pairing");
+}
+
+/// The service worker is stopped (its DevTools target closed) and woken again by a browser event
+/// (the test opens a tab): the extension is connected again within 5 s and `get_tabs` works.
+#[tokio::test]
+async fn after_the_service_worker_is_stopped_and_woken_the_extension_reconnects_within_5s() {
+    let browser = Browser::launch(BrowserOptions::default());
+    let fixtures = FixtureServer::shared();
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    get_tabs(&client).await.expect("connected before the stop");
+
+    let worker = browser.service_worker(&dt, Duration::from_secs(5)).await;
+    dt.close_target(&worker.id)
+        .await
+        .expect("stop the service worker");
+    // The bridge sees the extension go: get_tabs fails with no_extension.
+    let gone = eventually(Duration::from_secs(10), || async {
+        match get_tabs(&client).await {
+            Err(e) if e.code() == ErrorCode::NoExtension => Some(()),
+            _ => None,
+        }
+    })
+    .await;
+    assert!(
+        gone.is_some(),
+        "the bridge never saw the worker stop\n{}",
+        browser.logs()
+    );
+    let stopped = eventually(Duration::from_secs(5), || async {
+        let targets = dt.targets().await.ok()?;
+        (!targets.iter().any(|t| t.id == worker.id)).then_some(())
+    })
+    .await;
+    assert!(
+        stopped.is_some(),
+        "the service worker target is still there"
+    );
+
+    // Wake it with a browser event: a new tab (tabs.onUpdated).
+    let woke = Instant::now();
+    let url = fixtures.url("/basic/second.html");
+    dt.open_page(&url).await.expect("open a tab");
+    let tabs = eventually(Duration::from_secs(5), || async {
+        get_tabs(&client).await.ok()
+    })
+    .await;
+    let elapsed = woke.elapsed();
+    note(&format!(
+        "service worker woken by a tab → get_tabs answered after {} ms",
+        elapsed.as_millis()
+    ));
+    let tabs = tabs.unwrap_or_else(|| panic!("not reconnected within 5 s\n{}", browser.logs()));
+    assert!(elapsed <= Duration::from_secs(5), "{elapsed:?}");
+    let found = eventually(Duration::from_secs(5), || async {
+        get_tabs(&client)
+            .await
+            .ok()?
+            .into_iter()
+            .find(|t| t["url"] == url.as_str())
+    })
+    .await;
+    assert!(
+        found.is_some(),
+        "the new tab is listed; first answer was {tabs:?}"
+    );
+}
+
+/// `launch` prints READY within 15 s, and after SIGTERM no Chromium process and no temporary
+/// profile is left.
+#[tokio::test]
+async fn launch_is_ready_within_15s_and_leaves_nothing_behind_after_sigterm() {
+    let browser = Browser::launch(BrowserOptions::default());
+    note(&format!(
+        "bua-bridge launch READY after {} ms",
+        browser.ready_after.as_millis()
+    ));
+    assert!(
+        browser.ready_after <= Duration::from_secs(15),
+        "READY after {:?}",
+        browser.ready_after
+    );
+    assert!(browser.browser_pid > 0, "DEVTOOLS line parsed");
+    assert!(
+        browser.profile_dir.is_dir(),
+        "profile {:?} exists while running",
+        browser.profile_dir
+    );
+    let profile = browser.profile_dir.display().to_string();
+    assert!(
+        !processes_matching(browser.browser_pid, &profile).is_empty(),
+        "Chromium is running while launched"
+    );
+    assert_eq!(browser.extension_id, "obbcebjpclnphmijagoggibdnbknjkao");
+
+    let status = browser.terminate().expect("launch was running");
+    assert!(
+        status.success(),
+        "launch exits cleanly on SIGTERM: {status:?}\n{}",
+        browser.logs()
+    );
+    let left = processes_matching(browser.browser_pid, &profile);
+    assert!(left.is_empty(), "processes left after SIGTERM: {left:?}");
+    assert!(
+        !browser.profile_dir.exists(),
+        "temporary profile left: {profile}"
+    );
+}

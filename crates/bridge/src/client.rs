@@ -79,6 +79,16 @@ pub struct BridgeClient {
     reader: tokio::task::JoinHandle<()>,
 }
 
+impl std::fmt::Debug for BridgeClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BridgeClient")
+            .field("client_id", &self.client_id)
+            .field("server_version", &self.server_version)
+            .field("open", &self.is_open())
+            .finish()
+    }
+}
+
 impl Drop for BridgeClient {
     fn drop(&mut self) {
         self.reader.abort();

@@ -451,7 +451,26 @@ async fn pair(launched: &mut Launched, pinned: Option<&str>, deadline: Instant) 
         devtools::js_string(&backend),
         devtools::js_string(launched.server.token())
     );
-    cdp.evaluate_in_target(&worker.id, &expression).await?;
+    // Right after the worker target appears its script may not have run yet (`chrome` is then
+    // undefined in the worker's global scope): poll until the extension APIs are there.
+    let session = cdp.attach(&worker.id).await?;
+    let ready = "typeof chrome === 'object' && !!(chrome.storage && chrome.storage.local)";
+    loop {
+        match cdp.evaluate(&session, ready).await {
+            Ok(Value::Bool(true)) => break,
+            Ok(_) | Err(Error::DevTools { .. }) if Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(50)).await
+            }
+            Ok(v) => {
+                return Err(Error::Launch(format!(
+                    "the extension's service worker never exposed chrome.storage (last check: {v})"
+                )))
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    cdp.evaluate(&session, &expression).await?;
+    cdp.detach(&session).await;
     tracing::info!(%backend, worker = %worker.url, "pairing written to the extension's storage");
     let info = launched
         .server

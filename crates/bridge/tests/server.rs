@@ -132,8 +132,7 @@ async fn wrong_or_missing_token_is_rejected_unauthorized() {
     let server = start_server(None).await;
     let err = BridgeClient::connect(server.port(), "wrong")
         .await
-        .err()
-        .expect("rejected");
+        .expect_err("rejected");
     assert!(
         matches!(
             err,
@@ -149,8 +148,7 @@ async fn wrong_or_missing_token_is_rejected_unauthorized() {
     let hello = json!({"type":"hello","role":"client","name":"x"});
     let err = BridgeClient::connect_with_hello(server.port(), hello)
         .await
-        .err()
-        .expect("rejected");
+        .expect_err("rejected");
     assert!(
         matches!(
             err,
@@ -308,8 +306,7 @@ async fn ping_is_answered_by_the_bridge_and_actions_need_an_extension() {
     let err = client
         .call("get_tabs", json!({}))
         .await
-        .err()
-        .expect("no extension");
+        .expect_err("no extension");
     assert_eq!(err.code(), ErrorCode::NoExtension, "{err}");
     server.shutdown().await;
 }
@@ -361,7 +358,7 @@ async fn extension_errors_reach_the_client_with_their_code() {
         json!({"type":"response","id":request["id"],"error":{"code":"tab_not_found","message":"no tab 99: call get_tabs"}}),
     )
     .await;
-    let err = call.await.expect("join").err().expect("error");
+    let err = call.await.expect("join").expect_err("error");
     assert!(
         matches!(&err, Error::Remote { code: ErrorCode::TabNotFound, message } if message == "no tab 99: call get_tabs"),
         "{err:?}"
@@ -413,11 +410,7 @@ async fn invalid_actions_and_malformed_client_frames_get_invalid_action_and_the_
         .await
         .expect("ack");
 
-    let err = client
-        .call("click", json!({}))
-        .await
-        .err()
-        .expect("invalid");
+    let err = client.call("click", json!({})).await.expect_err("invalid");
     assert_eq!(err.code(), ErrorCode::InvalidAction);
     assert!(
         err.to_string().contains("uid") || err.to_string().contains("locator"),
@@ -427,16 +420,14 @@ async fn invalid_actions_and_malformed_client_frames_get_invalid_action_and_the_
     let err = client
         .call("open_tab", json!({"url": 5}))
         .await
-        .err()
-        .expect("invalid");
+        .expect_err("invalid");
     assert_eq!(err.code(), ErrorCode::InvalidAction);
     assert!(err.to_string().contains("url"), "names the field: {err}");
 
     let err = client
         .call("no_such_method", json!({}))
         .await
-        .err()
-        .expect("invalid");
+        .expect_err("invalid");
     assert_eq!(err.code(), ErrorCode::InvalidAction);
 
     // Not JSON at all: the answer has an empty id.
@@ -449,7 +440,7 @@ async fn invalid_actions_and_malformed_client_frames_get_invalid_action_and_the_
     let answer = client
         .call_raw_with_id("r1".into(), json!({"id":"r1","method":5}).to_string())
         .await;
-    let err = answer.err().expect("invalid");
+    let err = answer.expect_err("invalid");
     assert_eq!(err.code(), ErrorCode::InvalidAction);
     assert!(err.to_string().contains("method"), "{err}");
 
@@ -513,7 +504,7 @@ async fn a_request_without_answer_times_out_and_the_late_answer_is_dropped() {
     let started = Instant::now();
     let call = tokio::spawn(async move { client.call("get_tabs", json!({})).await });
     let request = next_json(&mut ext).await;
-    let err = call.await.expect("join").err().expect("timeout");
+    let err = call.await.expect("join").expect_err("timeout");
     let waited = started.elapsed();
     assert_eq!(err.code(), ErrorCode::Timeout, "{err}");
     // get_tabs has a 5 s timeout (SPEC §4).
@@ -543,7 +534,7 @@ async fn pending_requests_fail_at_once_when_the_extension_disconnects() {
     let _request = next_json(&mut ext).await;
     let dropped = Instant::now();
     drop(ext);
-    let err = call.await.expect("join").err().expect("fails");
+    let err = call.await.expect("join").expect_err("fails");
     assert_eq!(err.code(), ErrorCode::NoExtension, "{err}");
     assert!(err.to_string().contains("disconnected"), "{err}");
     assert!(

@@ -1,0 +1,652 @@
+//! End-to-end harness: real headless Chromium with the built extension, the real `bua-bridge`,
+//! fixture pages from a local HTTP server, all driven through the bridge's client API.
+//!
+//! Use it from a test file with `#[path = "support/mod.rs"] mod support;` (the file must be a
+//! `[[test]]` of `crates/bridge/Cargo.toml` so that `CARGO_BIN_EXE_bua-bridge` is set).
+//!
+//! * [`FixtureServer`] — HTTP on 127.0.0.1 serving a directory plus programmable [`Route`]s
+//!   (redirects, slow responses, status codes). It runs on its own thread and runtime, so one server
+//!   can be shared by every test of a binary ([`FixtureServer::shared`] serves `tests/fixtures`).
+//! * [`Browser`] — runs `bua-bridge launch --headless --port 0 --exit-on-stdin-close
+//!   --ephemeral-token --extension <repo>/dist` and parses `READY`. [`Browser::shared`] starts one
+//!   per test binary; [`Browser::launch`] starts a dedicated one. At most two are alive at once per
+//!   binary. Each is stopped on drop; the shared one (a static, never dropped) stops when the test
+//!   process exits, because `launch` watches its stdin. So nothing survives a panicking test.
+//! * Helpers to reach the extension's service worker through DevTools (storage, evaluation).
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::{mpsc, Arc, Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use bua_bridge::devtools::{self, DevTools, TargetInfo};
+use bua_bridge::BridgeClient;
+use serde_json::{json, Value};
+
+// ---------------------------------------------------------------------------------------------
+// Paths
+
+/// The repository root (two levels above `crates/bridge`).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("repository root")
+}
+
+/// `<repo>/dist`, the built extension; panics with the fix when it is missing.
+pub fn dist_dir() -> PathBuf {
+    let dist = repo_root().join("dist");
+    if !dist.join("manifest.json").is_file() || !dist.join("background.js").is_file() {
+        panic!(
+            "the built extension is missing ({} has no manifest.json/background.js): run ./build.sh first",
+            dist.display()
+        );
+    }
+    dist
+}
+
+/// `<repo>/tests/fixtures`.
+pub fn fixtures_dir() -> PathBuf {
+    repo_root().join("tests").join("fixtures")
+}
+
+/// The `bua-bridge` binary cargo built for this test.
+pub fn bridge_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_bua-bridge"))
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixture HTTP server
+
+/// A programmable answer for one path (matched without the query string).
+#[derive(Debug, Clone)]
+pub enum Route {
+    /// 200 with `text/html; charset=utf-8`.
+    Html(String),
+    /// Any status, content type and body.
+    Response {
+        status: u16,
+        content_type: String,
+        body: String,
+        headers: Vec<(String, String)>,
+    },
+    /// A redirect (`status` 301/302/303/307/308) to `location`.
+    Redirect { status: u16, location: String },
+    /// Waits `delay`, then answers 200 with `body` as HTML.
+    Slow { delay: Duration, body: String },
+}
+
+/// An HTTP/1.1 server on 127.0.0.1 with a document root and programmable routes.
+pub struct FixtureServer {
+    port: u16,
+    routes: Arc<Mutex<HashMap<String, Route>>>,
+    hits: Arc<Mutex<Vec<String>>>,
+}
+
+impl FixtureServer {
+    /// Starts a server for `root` on a free port, on its own thread (independent of any test's runtime).
+    pub fn start(root: impl Into<PathBuf>) -> FixtureServer {
+        let root: PathBuf = root.into();
+        let routes: Arc<Mutex<HashMap<String, Route>>> = Arc::default();
+        let hits: Arc<Mutex<Vec<String>>> = Arc::default();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind fixture server");
+        let port = listener.local_addr().expect("fixture addr").port();
+        listener.set_nonblocking(true).expect("nonblocking");
+        let (r, h) = (routes.clone(), hits.clone());
+        std::thread::Builder::new()
+            .name(format!("fixture-http-{port}"))
+            .spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("fixture runtime");
+                runtime.block_on(async move {
+                    let listener =
+                        tokio::net::TcpListener::from_std(listener).expect("tokio listener");
+                    loop {
+                        let Ok((stream, _)) = listener.accept().await else {
+                            continue;
+                        };
+                        let (root, routes, hits) = (root.clone(), r.clone(), h.clone());
+                        tokio::spawn(async move {
+                            let _ = serve_http(stream, &root, &routes, &hits).await;
+                        });
+                    }
+                });
+            })
+            .expect("fixture thread");
+        FixtureServer { port, routes, hits }
+    }
+
+    /// One server for the whole test binary, serving `tests/fixtures`.
+    pub fn shared() -> &'static FixtureServer {
+        static SHARED: OnceLock<FixtureServer> = OnceLock::new();
+        SHARED.get_or_init(|| FixtureServer::start(fixtures_dir()))
+    }
+
+    /// The port.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// `http://127.0.0.1:<port><path>` (`path` starts with `/`).
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{}", self.port, path)
+    }
+
+    /// Answers `path` with `route` from now on (overrides a file of the same path).
+    pub fn route(&self, path: &str, route: Route) {
+        lock(&self.routes).insert(path.to_string(), route);
+    }
+
+    /// Paths requested so far (with query strings), oldest first.
+    pub fn hits(&self) -> Vec<String> {
+        lock(&self.hits).clone()
+    }
+}
+
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        301 => "Moved Permanently",
+        302 => "Found",
+        303 => "See Other",
+        307 => "Temporary Redirect",
+        308 => "Permanent Redirect",
+        403 => "Forbidden",
+        404 => "Not Found",
+        500 => "Internal Server Error",
+        _ => "Status",
+    }
+}
+
+fn content_type(path: &Path) -> &'static str {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default()
+    {
+        "html" | "htm" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "json" => "application/json",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "svg" => "image/svg+xml",
+        "txt" | "md" => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
+
+async fn serve_http(
+    mut stream: tokio::net::TcpStream,
+    root: &Path,
+    routes: &Mutex<HashMap<String, Route>>,
+    hits: &Mutex<Vec<String>>,
+) -> std::io::Result<()> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut buf = Vec::with_capacity(4096);
+    let mut chunk = [0u8; 4096];
+    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+        let n = stream.read(&mut chunk).await?;
+        if n == 0 || buf.len() > 64 * 1024 {
+            return Ok(());
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
+    let head = String::from_utf8_lossy(&buf);
+    let mut parts = head.lines().next().unwrap_or_default().split_whitespace();
+    let method = parts.next().unwrap_or_default().to_string();
+    let target = parts.next().unwrap_or("/").to_string();
+    lock(hits).push(target.clone());
+    let path = target.split(['?', '#']).next().unwrap_or("/").to_string();
+    let route = lock(routes).get(&path).cloned();
+    let (status, ctype, body, extra): (u16, String, Vec<u8>, Vec<(String, String)>) = match route {
+        Some(Route::Html(html)) => (
+            200,
+            "text/html; charset=utf-8".into(),
+            html.into_bytes(),
+            vec![],
+        ),
+        Some(Route::Response {
+            status,
+            content_type,
+            body,
+            headers,
+        }) => (status, content_type, body.into_bytes(), headers),
+        Some(Route::Redirect { status, location }) => (
+            status,
+            "text/html; charset=utf-8".into(),
+            format!("<a href=\"{location}\">moved</a>").into_bytes(),
+            vec![("Location".into(), location)],
+        ),
+        Some(Route::Slow { delay, body }) => {
+            tokio::time::sleep(delay).await;
+            (
+                200,
+                "text/html; charset=utf-8".into(),
+                body.into_bytes(),
+                vec![],
+            )
+        }
+        None => serve_file(root, &path),
+    };
+    let mut response = format!(
+        "HTTP/1.1 {status} {}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n",
+        reason(status),
+        body.len()
+    );
+    for (k, v) in extra {
+        response.push_str(&format!("{k}: {v}\r\n"));
+    }
+    response.push_str("\r\n");
+    stream.write_all(response.as_bytes()).await?;
+    if method != "HEAD" {
+        stream.write_all(&body).await?;
+    }
+    stream.shutdown().await
+}
+
+fn serve_file(root: &Path, path: &str) -> (u16, String, Vec<u8>, Vec<(String, String)>) {
+    let not_found = || (404, "text/plain".to_string(), b"not found".to_vec(), vec![]);
+    let decoded = percent_decode(path);
+    let relative = decoded.trim_start_matches('/');
+    if relative.split('/').any(|seg| seg == "..") {
+        return not_found();
+    }
+    let mut file = root.join(relative);
+    if file.is_dir() {
+        file = file.join("index.html");
+    }
+    match std::fs::read(&file) {
+        Ok(bytes) => (200, content_type(&file).to_string(), bytes, vec![]),
+        Err(_) => not_found(),
+    }
+}
+
+fn percent_decode(s: &str) -> String {
+    let hex = |b: u8| (b as char).to_digit(16);
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let (Some(hi), Some(lo)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push((hi * 16 + lo) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Browser
+
+/// At most two browsers alive at once per test binary (2 cores).
+const MAX_BROWSERS: usize = 2;
+
+static SLOTS: (Mutex<usize>, Condvar) = (Mutex::new(0), Condvar::new());
+
+/// A browser slot; released on drop.
+struct Permit;
+
+impl Permit {
+    fn acquire() -> Permit {
+        let (count, freed) = &SLOTS;
+        let mut n = lock(count);
+        while *n >= MAX_BROWSERS {
+            n = freed.wait(n).unwrap_or_else(|p| p.into_inner());
+        }
+        *n += 1;
+        Permit
+    }
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        let (count, freed) = &SLOTS;
+        *lock(count) -= 1;
+        freed.notify_all();
+    }
+}
+
+/// Options of [`Browser::launch`].
+#[derive(Debug, Clone, Default)]
+pub struct BrowserOptions {
+    /// `--min-protocol-version` for the launched bridge.
+    pub min_protocol_version: Option<u32>,
+    /// Extra arguments for `bua-bridge launch`.
+    pub extra_args: Vec<String>,
+}
+
+/// A `bua-bridge launch` process with its Chromium.
+pub struct Browser {
+    child: Mutex<Option<Child>>,
+    stdin: Mutex<Option<ChildStdin>>,
+    log: Arc<Mutex<Vec<String>>>,
+    /// The bridge port on 127.0.0.1.
+    pub port: u16,
+    /// The pairing token.
+    pub token: String,
+    /// The extension id.
+    pub extension_id: String,
+    /// DevTools WebSocket URL of the browser.
+    pub devtools_url: String,
+    /// DevTools port.
+    pub devtools_port: u16,
+    /// Chromium's main pid (= its process group).
+    pub browser_pid: i32,
+    /// The temporary profile.
+    pub profile_dir: PathBuf,
+    /// Time from spawning `bua-bridge launch` to its READY line.
+    pub ready_after: Duration,
+    _permit: Permit,
+}
+
+impl Browser {
+    /// Starts a dedicated browser (waits for a free slot first). Panics with the launch log if
+    /// READY does not come within 30 s.
+    pub fn launch(opts: BrowserOptions) -> Browser {
+        let dist = dist_dir();
+        let permit = Permit::acquire();
+        let mut command = Command::new(bridge_bin());
+        command
+            .arg("launch")
+            .arg("--headless")
+            .args(["--port", "0"])
+            .arg("--exit-on-stdin-close")
+            .arg("--ephemeral-token")
+            .arg("--extension")
+            .arg(&dist)
+            .args(&opts.extra_args)
+            .env(
+                "BUA_LOG",
+                std::env::var("BUA_LOG").unwrap_or_else(|_| "info".into()),
+            )
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(v) = opts.min_protocol_version {
+            command.args(["--min-protocol-version", &v.to_string()]);
+        }
+        let started = Instant::now();
+        let mut child = command.spawn().expect("spawn bua-bridge launch");
+        let stdout = child.stdout.take().expect("stdout");
+        let stderr = child.stderr.take().expect("stderr");
+        let stdin = child.stdin.take();
+        let log: Arc<Mutex<Vec<String>>> = Arc::default();
+
+        let (ready_tx, ready_rx) = mpsc::channel::<String>();
+        let (devtools_tx, devtools_rx) = mpsc::channel::<String>();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if line.starts_with("READY ") {
+                    let _ = ready_tx.send(line.clone());
+                }
+                eprintln!("[launch stdout] {line}");
+            }
+        });
+        let stderr_log = log.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if line.starts_with("DEVTOOLS ") {
+                    let _ = devtools_tx.send(line.clone());
+                }
+                if std::env::var_os("BUA_TEST_VERBOSE").is_some() {
+                    eprintln!("[launch] {line}");
+                }
+                lock(&stderr_log).push(line);
+            }
+        });
+        let ready = match ready_rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(line) => line,
+            Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!(
+                    "bua-bridge launch printed no READY line within 30 s; its log:\n{}",
+                    lock(&log).join("\n")
+                );
+            }
+        };
+        let ready_after = started.elapsed();
+        let devtools = devtools_rx
+            .recv_timeout(Duration::from_secs(5))
+            .unwrap_or_default();
+        let fields = key_values(&ready);
+        let dt = key_values(&devtools);
+        Browser {
+            child: Mutex::new(Some(child)),
+            stdin: Mutex::new(stdin),
+            log,
+            port: fields
+                .get("port")
+                .and_then(|p| p.parse().ok())
+                .expect("READY port"),
+            token: fields.get("token").cloned().expect("READY token"),
+            extension_id: fields
+                .get("extension_id")
+                .cloned()
+                .expect("READY extension_id"),
+            devtools_url: dt.get("ws").cloned().unwrap_or_default(),
+            devtools_port: dt.get("port").and_then(|p| p.parse().ok()).unwrap_or(0),
+            browser_pid: dt
+                .get("browser_pid")
+                .and_then(|p| p.parse().ok())
+                .unwrap_or(0),
+            profile_dir: dt.get("profile").map(PathBuf::from).unwrap_or_default(),
+            ready_after,
+            _permit: permit,
+        }
+    }
+
+    /// One browser per test binary, started on first use and stopped when the process exits.
+    pub fn shared() -> &'static Browser {
+        static SHARED: OnceLock<Browser> = OnceLock::new();
+        SHARED.get_or_init(|| Browser::launch(BrowserOptions::default()))
+    }
+
+    /// The bridge's `ws://` URL.
+    pub fn bridge_url(&self) -> String {
+        format!("ws://127.0.0.1:{}", self.port)
+    }
+
+    /// A new client connected to this browser's bridge.
+    pub async fn client(&self) -> BridgeClient {
+        BridgeClient::connect(self.port, &self.token)
+            .await
+            .unwrap_or_else(|e| panic!("client connect failed: {e}\nlaunch log:\n{}", self.logs()))
+    }
+
+    /// A new DevTools connection to this browser.
+    pub async fn devtools(&self) -> DevTools {
+        DevTools::connect(&self.devtools_url)
+            .await
+            .unwrap_or_else(|e| panic!("DevTools connect to {:?} failed: {e}", self.devtools_url))
+    }
+
+    /// The `launch` process's stderr so far.
+    pub fn logs(&self) -> String {
+        lock(&self.log).join("\n")
+    }
+
+    /// Sends SIGTERM to `launch` and waits (up to 20 s) for it to exit; `None` if already stopped.
+    pub fn terminate(&self) -> Option<ExitStatus> {
+        let mut child = lock(&self.child).take()?;
+        let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+        let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            match child.try_wait() {
+                Ok(Some(status)) => return Some(status),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(50))
+                }
+                _ => {
+                    let _ = child.kill();
+                    return child.wait().ok();
+                }
+            }
+        }
+    }
+
+    /// Closes `launch`'s stdin (it then shuts down) and waits for it.
+    pub fn close_stdin(&self) -> Option<ExitStatus> {
+        lock(&self.stdin).take();
+        let mut child = lock(&self.child).take()?;
+        child.wait().ok()
+    }
+
+    // -- the extension's service worker through DevTools --
+
+    /// The extension's service worker target, waiting up to `limit` for it to (re)start.
+    pub async fn service_worker(&self, dt: &DevTools, limit: Duration) -> TargetInfo {
+        let url = devtools::service_worker_url(&self.extension_id);
+        dt.wait_for_target("service_worker", |u| u == url, limit)
+            .await
+            .unwrap_or_else(|e| panic!("no service worker {url}: {e}"))
+    }
+
+    /// Evaluates `expression` (may be a promise) in the service worker.
+    pub async fn eval_in_worker(&self, dt: &DevTools, expression: &str) -> Value {
+        let worker = self.service_worker(dt, Duration::from_secs(10)).await;
+        dt.evaluate_in_target(&worker.id, expression)
+            .await
+            .unwrap_or_else(|e| panic!("evaluate in the service worker failed: {e}"))
+    }
+
+    /// `chrome.storage.local.get(key)[key]`.
+    pub async fn storage_get(&self, dt: &DevTools, key: &str) -> Value {
+        let js = format!(
+            "chrome.storage.local.get({k}).then(r => r[{k}] === undefined ? null : r[{k}])",
+            k = devtools::js_string(key)
+        );
+        self.eval_in_worker(dt, &js).await
+    }
+
+    /// `chrome.storage.local.set(items)`.
+    pub async fn storage_set(&self, dt: &DevTools, items: Value) {
+        let js = format!("chrome.storage.local.set({items}).then(() => true)");
+        self.eval_in_worker(dt, &js).await;
+    }
+
+    /// Polls `connection` in extension storage until `pred` holds (returns it) or `limit` passes (panics).
+    pub async fn wait_connection_state(
+        &self,
+        dt: &DevTools,
+        limit: Duration,
+        pred: impl Fn(&Value) -> bool,
+    ) -> Value {
+        let deadline = Instant::now() + limit;
+        loop {
+            let state = self.storage_get(dt, "connection").await;
+            if pred(&state) {
+                return state;
+            }
+            if Instant::now() >= deadline {
+                panic!("connection state did not reach the expected value in {limit:?}; last: {state}\nlaunch log:\n{}", self.logs());
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        self.terminate();
+    }
+}
+
+/// Parses `WORD k=v k=v …` into a map.
+fn key_values(line: &str) -> HashMap<String, String> {
+    line.split_whitespace()
+        .skip(1)
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+/// Pids of live processes in process group `pgid` or whose command line mentions `needle`.
+pub fn processes_matching(pgid: i32, needle: &str) -> Vec<i32> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        // Fields after the command name: state ppid pgrp …
+        let after = stat
+            .rsplit_once(')')
+            .map(|(_, rest)| rest)
+            .unwrap_or_default();
+        let fields: Vec<&str> = after.split_whitespace().collect();
+        let state = fields.first().copied().unwrap_or("");
+        if state == "Z" || state == "X" {
+            continue; // zombies hold no resources and vanish with their parent
+        }
+        let in_group = pgid > 0 && fields.get(2).and_then(|g| g.parse::<i32>().ok()) == Some(pgid);
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let mentions = !needle.is_empty() && String::from_utf8_lossy(&cmdline).contains(needle);
+        if in_group || mentions {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Polls `f` every 100 ms until it returns `Some` or `limit` passes.
+pub async fn eventually<T, F, Fut>(limit: Duration, mut f: F) -> Option<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(v) = f().await {
+            return Some(v);
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// `get_tabs` through `client`, returning the `tabs` array.
+pub async fn get_tabs(client: &BridgeClient) -> Result<Vec<Value>, bua_bridge::Error> {
+    let result = client.call("get_tabs", json!({})).await?;
+    Ok(result
+        .get("tabs")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default())
+}
+
+/// Writes a line to stderr that shows up in test output (for measured numbers).
+pub fn note(line: &str) {
+    let _ = writeln!(std::io::stderr(), "[measure] {line}");
+}
