@@ -446,3 +446,93 @@ async fn launch_is_ready_within_15s_and_leaves_nothing_behind_after_sigterm() {
         "temporary profile left: {profile}"
     );
 }
+
+/// Raw `GET` against the fixture server: `(status line, headers+body text)`.
+fn http_get(port: u16, path: &str) -> (String, String) {
+    use std::io::{Read, Write};
+    let mut stream =
+        std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect fixture server");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    )
+    .expect("write");
+    let mut text = String::new();
+    stream.read_to_string(&mut text).expect("read");
+    let status = text.lines().next().unwrap_or_default().to_string();
+    (status, text)
+}
+
+/// The harness's fixture server serves files and programmable routes (redirects, slow answers).
+#[test]
+fn fixture_server_serves_files_redirects_and_slow_routes() {
+    use support::Route;
+    let fixtures = FixtureServer::start(support::fixtures_dir());
+    let (status, text) = http_get(fixtures.port(), "/basic/index.html?x=1");
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    assert!(
+        text.contains("Content-Type: text/html; charset=utf-8"),
+        "{text}"
+    );
+    assert!(text.contains("<title>BUA basic fixture</title>"), "{text}");
+    assert_eq!(
+        http_get(fixtures.port(), "/basic/").0,
+        "HTTP/1.1 200 OK",
+        "directory → index.html"
+    );
+    assert_eq!(
+        http_get(fixtures.port(), "/nope.html").0,
+        "HTTP/1.1 404 Not Found"
+    );
+    assert_eq!(
+        http_get(fixtures.port(), "/../Cargo.toml").0,
+        "HTTP/1.1 404 Not Found"
+    );
+    assert_eq!(
+        http_get(fixtures.port(), "/basic/%2e%2e/%2e%2e/Cargo.toml").0,
+        "HTTP/1.1 404 Not Found"
+    );
+
+    let target = fixtures.url("/basic/second.html");
+    fixtures.route(
+        "/go",
+        Route::Redirect {
+            status: 302,
+            location: target.clone(),
+        },
+    );
+    let (status, text) = http_get(fixtures.port(), "/go");
+    assert_eq!(status, "HTTP/1.1 302 Found");
+    assert!(text.contains(&format!("Location: {target}")), "{text}");
+
+    fixtures.route(
+        "/slow",
+        Route::Slow {
+            delay: Duration::from_millis(400),
+            body: "<title>slow</title>".into(),
+        },
+    );
+    let started = Instant::now();
+    let (status, text) = http_get(fixtures.port(), "/slow");
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    assert!(text.ends_with("<title>slow</title>"), "{text}");
+    assert!(started.elapsed() >= Duration::from_millis(400));
+
+    fixtures.route("/inline", Route::Html("<p>inline</p>".into()));
+    assert!(http_get(fixtures.port(), "/inline")
+        .1
+        .ends_with("<p>inline</p>"));
+    assert_eq!(
+        fixtures.hits(),
+        vec![
+            "/basic/index.html?x=1",
+            "/basic/",
+            "/nope.html",
+            "/../Cargo.toml",
+            "/basic/%2e%2e/%2e%2e/Cargo.toml",
+            "/go",
+            "/slow",
+            "/inline"
+        ]
+    );
+}
