@@ -46,25 +46,18 @@ impl ClientRequest {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    /// The v4 action this request stands for when `method` is an action type: `{"type": method, ...params}`
-    /// validated by [`Action::from_value`](crate::Action::from_value). (v1 aliases are the bridge's to translate.)
+    /// The v4 action this request stands for: `{"type": method, ...params}` validated by
+    /// [`Action::from_value`](crate::Action::from_value), with the v1-bridge method names and
+    /// params accepted as aliases (see [`client_action`](crate::client_action)). `ping` is not an
+    /// action: the bridge answers it itself.
     pub fn to_action(&self) -> Result<crate::Action, ErrorBody> {
-        let mut map = match &self.params {
-            Value::Object(m) => m.clone(),
-            other => {
-                return Err(ErrorBody::invalid(format!(
-                    "params: must be an object, got {}",
-                    kind(other)
-                )))
-            }
-        };
-        if map.contains_key("type") {
-            return Err(ErrorBody::invalid(
-                "params: unknown field `type` (the action type is the method)",
-            ));
-        }
-        map.insert("type".to_owned(), Value::String(self.method.clone()));
-        crate::Action::from_value(&Value::Object(map))
+        crate::v1::client_action(&self.method, &self.params)
+    }
+
+    /// The result to send back for this request: the v4 result, reshaped for v1 methods that
+    /// promise a v1 shape (`list_tabs`: `tab_id`/`window_id`; see [`client_result`](crate::client_result)).
+    pub fn shape_result(&self, result: Value) -> Value {
+        crate::v1::client_result(&self.method, result)
     }
 }
 
@@ -171,9 +164,9 @@ impl ClientResponse {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
-    /// The wire JSON text.
+    /// The wire JSON text (`id`, `success` first).
     pub fn to_json(&self) -> String {
-        self.to_value().to_string()
+        serde_json::to_string(self).unwrap_or_default()
     }
 }
 

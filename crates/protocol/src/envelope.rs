@@ -148,9 +148,9 @@ impl ToExtension {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
-    /// The wire JSON text.
+    /// The wire JSON text (`type` first).
     pub fn to_json(&self) -> String {
-        self.to_value().to_string()
+        serde_json::to_string(self).unwrap_or_default()
     }
 }
 
@@ -160,9 +160,9 @@ impl FromExtension {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
-    /// The wire JSON text.
+    /// The wire JSON text (`type` first).
     pub fn to_json(&self) -> String {
-        self.to_value().to_string()
+        serde_json::to_string(self).unwrap_or_default()
     }
 }
 

@@ -5,14 +5,39 @@
 //! frame with this crate ([`parse_to_extension`], [`parse_from_extension`],
 //! [`parse_client_request`], [`Action::from_value`]). Validation errors are
 //! [`ErrorCode::InvalidAction`] with a message that names the offending field; nothing here panics
-//! on input. The action union's JSON Schema ([`json_schema`]) feeds `bua-bridge schema` and the MCP
-//! tool's `inputSchema`. The crate has no tokio or wasm dependencies, so it compiles for
-//! `wasm32-unknown-unknown` and natively.
+//! on input, and frames over [`MAX_FRAME_BYTES`] are refused. The action union's JSON Schema
+//! ([`json_schema`]) feeds `bua-bridge schema` and the MCP tool's `inputSchema`. The crate has no
+//! tokio or wasm dependencies, so it compiles for `wasm32-unknown-unknown` and natively.
 //!
-//! Layout: [`error`](ErrorCode) codes and bodies, the handshake ([`Hello`], [`Ack`], [`Reject`]),
-//! the bridge ↔ extension envelope ([`ToExtension`], [`FromExtension`]), actions and locators
-//! ([`Action`], [`Locator`]), typed results ([`ExtractResult`], …), events ([`Event`]) and the
-//! v1-bridge client envelope ([`ClientRequest`], [`ClientResponse`]).
+//! Layout: error codes and bodies ([`ErrorCode`], [`ErrorBody`]); the handshake ([`Hello`],
+//! [`Ack`], [`Reject`]); the bridge ↔ extension envelope ([`ToExtension`], [`FromExtension`]);
+//! actions and locators ([`Action`], [`Locator`], per-action timeouts in [`Action::timeout`]);
+//! typed results ([`ExtractResult`], [`EvaluateResult`], …); events ([`Event`], [`EndReason`]);
+//! the v1-bridge client envelope ([`ClientRequest`], [`ClientResponse`], [`ToClient`]) with the
+//! v1 method and parameter aliases ([`client_action`], [`client_result`]).
+//!
+//! ```
+//! use bua_protocol::*;
+//!
+//! // The bridge sends a request; the extension validates it…
+//! let frame = r#"{"type":"request","id":"r1","owner":"cli-1","action":{"type":"click","uid":"e7","tabId":12}}"#;
+//! let ToExtension::Request(req) = parse_to_extension(frame).unwrap() else { unreachable!() };
+//! assert_eq!(req.action.locator(), Some(&Locator::uid("e7")));
+//! assert_eq!(req.action.timeout(), std::time::Duration::from_secs(10));
+//!
+//! // …and answers it.
+//! let reply = FromExtension::Response(Response::ok(req.id, serde_json::json!({"tabId": 12})));
+//! assert_eq!(reply.to_json(), r#"{"type":"response","id":"r1","result":{"tabId":12}}"#);
+//!
+//! // A malformed action is refused with invalid_action naming the field, keeping the id.
+//! let bad = r#"{"type":"request","id":"r2","action":{"type":"click","uid":"e7","index":1}}"#;
+//! let err = parse_to_extension(bad).unwrap_err();
+//! assert_eq!(err.id.as_deref(), Some("r2"));
+//! assert_eq!(err.error.code, ErrorCode::InvalidAction);
+//! assert!(err.error.message.contains("index: not allowed with uid"));
+//! ```
+
+#![warn(missing_docs)]
 
 mod action;
 mod client;
@@ -23,6 +48,7 @@ mod handshake;
 mod locator;
 mod result;
 mod schema;
+mod v1;
 mod wire;
 
 pub use action::*;
@@ -34,6 +60,7 @@ pub use handshake::*;
 pub use locator::*;
 pub use result::*;
 pub use schema::*;
+pub use v1::{client_action, client_result, v4_method};
 
 /// The protocol version this crate speaks (SPEC §2).
 pub const PROTOCOL_VERSION: u32 = 4;

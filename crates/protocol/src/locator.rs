@@ -23,11 +23,26 @@ pub enum Locator {
     /// a CDP `backendNodeId`. Stale after a main-frame navigation → `element_stale`.
     Uid(String),
     /// A CSS selector; `index` is 0-based among `querySelectorAll` matches.
-    Selector { selector: String, index: u32 },
+    Selector {
+        /// The CSS selector.
+        selector: String,
+        /// 0-based index among the matches.
+        index: u32,
+    },
     /// Visible text: exact match first, then substring, deepest element first; `index` among matches.
-    Text { text: String, index: u32 },
+    Text {
+        /// The visible text to look for.
+        text: String,
+        /// 0-based index among the matches.
+        index: u32,
+    },
     /// An XPath expression evaluated with `document.evaluate`; `index` among the snapshot's nodes.
-    Xpath { xpath: String, index: u32 },
+    Xpath {
+        /// The XPath expression.
+        xpath: String,
+        /// 0-based index among the matches.
+        index: u32,
+    },
 }
 
 impl Locator {

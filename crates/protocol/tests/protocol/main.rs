@@ -6,6 +6,7 @@ mod envelopes;
 mod props;
 mod schema;
 mod strategies;
+mod v1;
 
 use bua_protocol::{Action, ErrorBody, ErrorCode};
 use serde_json::Value;

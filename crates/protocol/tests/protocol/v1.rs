@@ -1,0 +1,166 @@
+//! v1-bridge aliases on the client side (SPEC §9).
+
+use bua_protocol::*;
+use serde_json::json;
+
+fn act(method: &str, params: serde_json::Value) -> Action {
+    match ClientRequest::new("1", method, params.clone()).to_action() {
+        Ok(a) => a,
+        Err(e) => panic!("{method} {params}: {e}"),
+    }
+}
+
+#[test]
+fn v1_method_names_map_to_v4_actions() {
+    assert_eq!(act("list_tabs", json!({})), Action::GetTabs);
+    assert_eq!(
+        act("new_tab", json!({"url": "https://example.com"})),
+        Action::OpenTab(OpenTab {
+            url: "https://example.com".into(),
+            focus: false
+        })
+    );
+    assert_eq!(
+        act("new_tab", json!({})),
+        Action::OpenTab(OpenTab {
+            url: "about:blank".into(),
+            focus: false
+        })
+    );
+    assert_eq!(
+        act("close_auto_tabs", json!({"owner": "mcp-1234-abcd"})),
+        Action::CloseAgentTabs(OwnerOnly {
+            owner: Some("mcp-1234-abcd".into())
+        })
+    );
+    assert_eq!(v4_method("run_script"), Some("evaluate"));
+    assert_eq!(v4_method("click"), Some("click"));
+    assert_eq!(v4_method("fly"), None);
+}
+
+#[test]
+fn run_script_returns_the_value_of_its_expression() {
+    let a = act(
+        "run_script",
+        json!({"code": "document.title;  ", "tab_id": 7}),
+    );
+    assert_eq!(
+        a,
+        Action::Evaluate(Evaluate {
+            expression: "return (\ndocument.title\n);".into(),
+            tab_id: Some(7)
+        })
+    );
+    let e = ClientRequest::new("1", "run_script", json!({"code": 5}))
+        .to_action()
+        .unwrap_err();
+    assert!(e.message.contains("params: code: must be a string"), "{e}");
+}
+
+#[test]
+fn v1_target_and_snake_case_params_are_accepted() {
+    let a = act(
+        "click",
+        json!({"target": {"by": "css", "value": "#submit", "index": 1}, "tab_id": 7, "timeout": 5000, "new_tab": true}),
+    );
+    assert_eq!(
+        a,
+        Action::Click(Click {
+            locator: Locator::Selector {
+                selector: "#submit".into(),
+                index: 1
+            },
+            tab_id: Some(7),
+            new_tab: true
+        })
+    );
+    let a = act("click", json!({"target": {"value": "#x"}}));
+    assert_eq!(a.locator(), Some(&Locator::selector("#x")));
+    let a = act(
+        "press_key",
+        json!({"key": "Enter", "modifiers": ["ctrl"], "target": {"by": "text", "value": "Search"}, "wait_load": true}),
+    );
+    let Action::PressKey(p) = a else { panic!() };
+    assert!(p.wait_load);
+    assert_eq!(p.locator, Some(Locator::text("Search")));
+    let a = act(
+        "scroll",
+        json!({"dx": 0, "dy": 800, "target": {"by": "xpath", "value": "//div"}, "smooth": true}),
+    );
+    assert_eq!(a.locator(), Some(&Locator::xpath("//div")));
+    let a = act(
+        "select_option",
+        json!({"target": {"value": "select", "index": 1}, "index": 2}),
+    );
+    let Action::SelectOption(s) = a else { panic!() };
+    assert_eq!(
+        s.locator,
+        Locator::Selector {
+            selector: "select".into(),
+            index: 1
+        }
+    );
+    assert_eq!(s.choice, OptionChoice::Index(vec![2]));
+    let a = act("clear", json!({"target": {"value": "#q"}}));
+    assert_eq!(
+        a,
+        Action::Type(TypeText {
+            locator: Locator::selector("#q"),
+            text: String::new(),
+            clear: true,
+            submit: false,
+            tab_id: None
+        })
+    );
+    let e = ClientRequest::new("1", "click", json!({"target": {"by": "id", "value": "x"}}))
+        .to_action()
+        .unwrap_err();
+    assert!(e.message.contains("params: target.by: unknown `id`"), "{e}");
+    let e = ClientRequest::new("1", "click", json!({"target": {"by": "css"}}))
+        .to_action()
+        .unwrap_err();
+    assert!(e.message.contains("params: target.value: required"), "{e}");
+}
+
+#[test]
+fn v1_scrape_legacy_fields_and_timeout() {
+    let a = act(
+        "scrape",
+        json!({"item": "div.g", "title": "h3", "link": "a@href", "desc": ".VwiC3b", "timeout": 3000}),
+    );
+    let Action::Scrape(s) = a else { panic!() };
+    let fields = s.fields.unwrap();
+    assert_eq!(fields.get("title").map(String::as_str), Some("h3"));
+    assert_eq!(fields.get("url").map(String::as_str), Some("a@href"));
+    assert_eq!(
+        fields.get("description").map(String::as_str),
+        Some(".VwiC3b")
+    );
+    assert_eq!(s.timeout_ms, Some(3000));
+}
+
+#[test]
+fn unknown_methods_are_refused_by_name() {
+    let e = ClientRequest::new("1", "teleport", json!({}))
+        .to_action()
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidAction);
+    assert!(
+        e.message.contains("method: unknown method `teleport`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn list_tabs_answers_in_the_v1_shape() {
+    let r = ClientRequest::new("1", "list_tabs", json!({}));
+    let v4 = json!({"tabs": [{"tabId": 7, "windowId": 1, "windowState": "normal", "url": "u", "title": "t", "active": true, "agentOwned": false, "session": false}]});
+    assert_eq!(
+        r.shape_result(v4.clone()),
+        json!({"tabs": [{"tab_id": 7, "window_id": 1, "window_state": "normal", "url": "u", "title": "t", "active": true, "agent_owned": false, "session": false}]})
+    );
+    assert_eq!(
+        ClientRequest::new("1", "get_tabs", json!({})).shape_result(v4.clone()),
+        v4
+    );
+}
