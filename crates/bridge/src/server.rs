@@ -426,6 +426,10 @@ struct Connection {
     tx: mpsc::Sender<Message>,
     id: u64,
     peer: SocketAddr,
+    /// Cancelled when the connection ends, so helper tasks (event forwarding) stop with it.
+    closed: CancellationToken,
+    /// Whether `subscribe_events` already started a forwarder on this connection.
+    subscribed: std::sync::atomic::AtomicBool,
 }
 
 impl Connection {
@@ -452,6 +456,8 @@ impl Connection {
             tx,
             id,
             peer,
+            closed: CancellationToken::new(),
+            subscribed: std::sync::atomic::AtomicBool::new(false),
         };
         let role = tokio::select! {
             _ = shared.shutdown.cancelled() => None,
@@ -460,6 +466,7 @@ impl Connection {
         if let Some(role) = role {
             conn.serve(&mut stream, role).await;
         }
+        conn.closed.cancel();
         drop(conn);
         // The writer ends once every sender (ours and per-request tasks') is gone or a close was sent.
         let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
@@ -824,17 +831,28 @@ impl Connection {
     }
 
     /// `subscribe_events`: forwards every later extension event as `{"type":"event","event":{…}}`.
+    /// A second `subscribe_events` on the same connection is answered the same way but starts no
+    /// second forwarder (events are never duplicated).
     async fn subscribe_events(&self, id: String) {
+        let first = !self.subscribed.swap(true, Ordering::Relaxed);
         let mut rx = self.shared.events.subscribe();
-        let tx = self.tx.clone();
         self.send(to_text(&ClientResponse::Ok {
             id,
             result: json!({"subscribed": true}),
         }))
         .await;
+        if !first {
+            return;
+        }
+        let tx = self.tx.clone();
+        let closed = self.closed.clone();
         tokio::spawn(async move {
             loop {
-                match rx.recv().await {
+                let received = tokio::select! {
+                    _ = closed.cancelled() => break,
+                    r = rx.recv() => r,
+                };
+                match received {
                     Ok(event) => {
                         let frame = json!({"type": "event", "event": event});
                         if tx.send(Message::text(frame.to_string())).await.is_err() {

@@ -579,27 +579,46 @@ async fn a_newer_extension_replaces_the_older_one() {
 }
 
 #[tokio::test]
-async fn events_are_forwarded_to_subscribed_clients() {
+async fn events_are_forwarded_to_subscribed_clients_once_and_in_order() {
     let server = start_server(None).await;
     let mut ext = fake_extension(&server).await;
     let client = BridgeClient::connect(server.port(), TOKEN)
         .await
         .expect("ack");
-    let mut events = client.events();
-    assert_eq!(
-        client
-            .call("subscribe_events", Value::Null)
-            .await
-            .expect("ok"),
-        json!({"subscribed": true})
-    );
-    let event = json!({"type":"tab_closed","tabId":5});
-    send_json(&mut ext, json!({"type":"event","event":event})).await;
-    let got = tokio::time::timeout(Duration::from_secs(5), events.recv())
+    let quiet = BridgeClient::connect(server.port(), TOKEN)
         .await
-        .expect("in time")
-        .expect("event");
-    assert_eq!(got, event);
+        .expect("ack");
+    let mut events = client.events();
+    let mut quiet_events = quiet.events();
+    for _ in 0..2 {
+        assert_eq!(
+            client
+                .call("subscribe_events", Value::Null)
+                .await
+                .expect("ok"),
+            json!({"subscribed": true})
+        );
+    }
+    let sent: Vec<Value> = (1..=3)
+        .map(|tab| json!({"type":"tab_closed","tabId":tab}))
+        .collect();
+    for event in &sent {
+        send_json(&mut ext, json!({"type":"event","event":event})).await;
+    }
+    for want in &sent {
+        let got = tokio::time::timeout(Duration::from_secs(5), events.recv())
+            .await
+            .expect("in time")
+            .expect("event");
+        assert_eq!(&got, want);
+    }
+    // Subscribing twice does not duplicate; an unsubscribed client gets nothing.
+    client.call("ping", Value::Null).await.expect("ping");
+    assert!(events.try_recv().is_err(), "no duplicate events");
+    assert!(
+        quiet_events.try_recv().is_err(),
+        "unsubscribed clients get no events"
+    );
     server.shutdown().await;
 }
 
