@@ -364,8 +364,8 @@ fn corpus_dumps_native() {
                     .iter()
                     .map(|e| {
                         format!(
-                            "{} {:?} {:?} vis={:?} type={:?}",
-                            e.role, e.name, e.value, e.visible, e.input_type
+                            "{} {:?} {:?} vis={:?} type={:?} form={:?} rendered={}",
+                            e.role, e.name, e.value, e.visible, e.input_type, e.form, e.rendered
                         )
                     })
                     .collect();

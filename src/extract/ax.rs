@@ -111,6 +111,11 @@ pub struct AxElement {
     pub input_type: Option<String>,
     /// Lowercase `autocomplete` attribute (e.g. `current-password`, `new-password`).
     pub autocomplete: Option<String>,
+    /// `backendNodeId` of the `<form>` the element is in, if any (groups sign-in vs sign-up fields).
+    pub form: Option<i64>,
+    /// The element has a box on the page that no ancestor clips away (it may be below the fold);
+    /// false for collapsed menus and off-canvas panels.
+    pub rendered: bool,
 }
 
 /// The interactive elements of a page (SPEC §5).
@@ -219,16 +224,11 @@ impl AxTree {
     }
 }
 
-/// The interactive AX nodes of a page in document order, capped at `cap` with visible ones preferred
-/// (SPEC §5). `trees[0]` is the main frame; the others are same-origin frames, spliced in at their
-/// `<iframe>` (via `dom.frame_of_iframe`) or, when their iframe is unknown, appended. `viewport` is in
+/// Every interactive AX node of a page, in document order (SPEC §5 rules, before the cap).
+/// `trees[0]` is the main frame; the others are same-origin frames, spliced in at their `<iframe>`
+/// (via `dom.frame_of_iframe`) or, when their iframe is unknown, appended. `viewport` is in
 /// main-document coordinates ([`Dom::viewport_rect`]).
-pub fn interactive_elements(
-    trees: &[AxTree],
-    dom: &Dom,
-    viewport: Rect,
-    cap: usize,
-) -> ElementList {
+pub fn interactive_elements(trees: &[AxTree], dom: &Dom, viewport: Rect) -> Vec<AxElement> {
     let by_frame: HashMap<&str, usize> = trees
         .iter()
         .enumerate()
@@ -238,12 +238,6 @@ pub fn interactive_elements(
         .frame_of_iframe
         .iter()
         .filter_map(|(b, f)| Some((*b, *by_frame.get(f.as_str())?)))
-        .collect();
-    let dom_index: HashMap<i64, usize> = dom
-        .nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.backend_node_id, i))
         .collect();
 
     let mut walk = Walk {
@@ -257,23 +251,23 @@ pub fn interactive_elements(
         walk.tree(t);
     }
 
-    let mut all: Vec<AxElement> = walk
-        .out
+    walk.out
         .into_iter()
         .map(|(node, _)| {
             let backend = node.backend_dom_node_id.unwrap_or(0);
+            let dom_node = dom.by_backend.get(&backend).copied();
             let visible = Some(
                 dom.rects
                     .get(&backend)
                     .is_some_and(|r| r.intersects(&viewport)),
             );
             let attr = |name: &str| {
-                dom_index
-                    .get(&backend)
-                    .and_then(|&i| dom.nodes[i].attr(name))
+                dom_node
+                    .and_then(|i| dom.nodes[i].attr(name))
                     .map(|v| v.trim().to_ascii_lowercase())
                     .filter(|v| !v.is_empty())
             };
+            let is_input = dom_node.is_some_and(|i| dom.nodes[i].tag() == Some("input"));
             AxElement {
                 role: node.role(),
                 name: node
@@ -288,24 +282,28 @@ pub fn interactive_elements(
                     .and_then(|s| label(&s)),
                 visible,
                 backend_node_id: backend,
-                input_type: attr("type").filter(|_| {
-                    dom_index
-                        .get(&backend)
-                        .is_some_and(|&i| dom.nodes[i].tag() == Some("input"))
-                }),
+                input_type: attr("type").filter(|_| is_input),
                 autocomplete: attr("autocomplete"),
+                form: dom_node
+                    .and_then(|i| dom.enclosing(i, "form"))
+                    .map(|f| dom.nodes[f].backend_node_id),
+                rendered: dom_node.is_some_and(|i| dom.is_rendered(i)),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// Caps `all` at `cap` elements (SPEC §5): when more qualify, the visible ones first, then the
+/// earliest others, the result kept in document order.
+pub fn select(all: &[AxElement], cap: usize) -> ElementList {
     let total = all.len();
     if total <= cap {
         return ElementList {
-            elements: all,
+            elements: all.to_vec(),
             total,
             truncated: false,
         };
     }
-    // Over the cap: the visible ones first (in document order), then the earliest others.
     let mut keep = vec![false; total];
     let mut left = cap;
     for pass_visible in [true, false] {
@@ -319,13 +317,14 @@ pub fn interactive_elements(
             }
         }
     }
-    let mut k = 0;
-    all.retain(|_| {
-        k += 1;
-        keep[k - 1]
-    });
+    let elements = all
+        .iter()
+        .zip(keep)
+        .filter(|(_, k)| *k)
+        .map(|(e, _)| e.clone())
+        .collect();
     ElementList {
-        elements: all,
+        elements,
         total,
         truncated: true,
     }

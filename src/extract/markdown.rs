@@ -124,6 +124,36 @@ const BOILERPLATE_ROLES: &[&str] = &[
     "toolbar",
 ];
 
+/// A container with at least this many links …
+const LINK_FARM_MIN_LINKS: usize = 3;
+/// … and at least this share (%) of its text inside links is navigation, not content.
+const LINK_FARM_MIN_PERCENT: usize = 70;
+/// Elements never judged by link density (their text is content even when it is all links).
+const NOT_LINK_FARMS: &[&str] = &[
+    "html",
+    "body",
+    "main",
+    "article",
+    "p",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "pre",
+    "blockquote",
+    "td",
+    "th",
+    "tr",
+    "tbody",
+    "thead",
+    "a",
+    "li",
+    "dt",
+    "dd",
+];
+
 /// Elements rendered as blocks when the page gives no layout (e.g. `display: contents` does not apply).
 const BLOCK_TAGS: &[&str] = &[
     "address",
@@ -245,8 +275,10 @@ impl<'a> Converter<'a> {
             let parent_hidden = node.parent.is_some_and(|p| hidden[p]);
             hidden[i] = parent_hidden || is_hidden(node, honour_visibility);
         }
-        // Visible text per subtree (chars), and where `<main>` is.
+        // Visible text per subtree (chars), the part of it inside links, links, and where `<main>` is.
         let mut text_len = vec![0usize; n];
+        let mut link_len = vec![0usize; n];
+        let mut links = vec![0usize; n];
         let mut has_main = vec![false; n];
         for i in (0..n).rev() {
             let node = &dom.nodes[i];
@@ -256,6 +288,10 @@ impl<'a> Converter<'a> {
                         .split_whitespace()
                         .map(|w| w.chars().count() + 1)
                         .sum::<usize>();
+                }
+                if node.tag() == Some("a") && node.attr("href").is_some() {
+                    link_len[i] = text_len[i];
+                    links[i] += 1;
                 }
                 if node.tag() == Some("main")
                     || node
@@ -267,6 +303,8 @@ impl<'a> Converter<'a> {
             }
             if let Some(p) = node.parent {
                 text_len[p] += text_len[i];
+                link_len[p] += link_len[i];
+                links[p] += links[i];
                 has_main[p] |= has_main[i];
             }
         }
@@ -282,7 +320,16 @@ impl<'a> Converter<'a> {
                 continue;
             }
             let holds_main = has_main[i] || text_len[i] * 2 > total;
-            if !holds_main && is_furniture(dom, i) {
+            if holds_main {
+                continue;
+            }
+            // Link farms (menus, "related" lists, tag clouds): mostly link text, several links.
+            let link_farm = links[i] >= LINK_FARM_MIN_LINKS
+                && link_len[i] * 100 >= text_len[i] * LINK_FARM_MIN_PERCENT
+                && dom.nodes[i]
+                    .tag()
+                    .is_some_and(|t| !NOT_LINK_FARMS.contains(&t));
+            if link_farm || is_furniture(dom, i) {
                 skip[i] = true;
             }
         }
@@ -521,7 +568,18 @@ impl<'a> Converter<'a> {
 
     fn link(&self, id: usize, sink: &mut Sink, depth: usize) {
         let node = self.node(id);
+        // An image inside a link is only a label: its alt text, and only when the link has no text.
         let content = self.inlines_of(id, depth);
+        let has_text = content
+            .iter()
+            .any(|i| !matches!(i, Inline::Image { .. }) && has_content(std::slice::from_ref(i)));
+        let content: Vec<Inline> = content
+            .into_iter()
+            .filter_map(|i| match i {
+                Inline::Image { alt, .. } => (!has_text).then(|| Inline::Text(format!(" {alt} "))),
+                other => Some(other),
+            })
+            .collect();
         let href = node
             .attr("href")
             .map(str::trim)

@@ -3,7 +3,9 @@
 //! Everything that decides is pure and runs natively: [`snapshot`] (CDP `DOMSnapshot.captureSnapshot` →
 //! composed DOM tree), [`markdown`] (DOM → block IR → Markdown), [`ax`] (`Accessibility.getFullAXTree` →
 //! interactive elements, uid cache), [`obstacle`] (the five-layer classifier), [`text`] (size caps) and
-//! [`page`] (all of it in one step).
+//! [`page`] (all of it in one step). This file is the thin I/O around them: it fetches the CDP responses
+//! for a tab (the dispatcher has already attached the debugger), keeps one [`ax::UidCache`] per tab, and
+//! resolves uids for the element-taking actions.
 
 pub mod ax;
 pub mod markdown;
@@ -11,3 +13,251 @@ pub mod obstacle;
 pub mod page;
 pub mod snapshot;
 pub mod text;
+
+use std::cell::{Cell, RefCell};
+
+use bua_protocol::{Confidence, ExtractElement, ExtractResult, Obstacle, ObstacleType, Truncated};
+
+use crate::cdp;
+use crate::error::{Error, Result};
+
+thread_local! {
+    static UIDS: RefCell<ax::TabUidCaches> = RefCell::new(ax::TabUidCaches::default());
+    static LISTENING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Most same-origin frames whose AX tree is fetched (pages with dozens of ad frames stay fast).
+const MAX_FRAMES: usize = 20;
+
+/// `innerText` is sliced in the page to this many UTF-16 units before it crosses CDP; more than
+/// [`text::TEXT_MAX_BYTES`] bytes whatever the script, so the byte cap still decides.
+const TEXT_SLICE_UNITS: usize = text::TEXT_MAX_BYTES + 1024;
+
+/// Time allowed for `DOMSnapshot.captureSnapshot` and `Accessibility.getFullAXTree` on a big page, ms.
+const SNAPSHOT_TIMEOUT_MS: u32 = 15_000;
+
+/// Runs `extract` on `tab_id` (SPEC §5): fetches URL, title, viewport and `innerText`, the DOM snapshot
+/// and the AX trees of the main frame and its same-origin frames, converts them with [`page::analyze`],
+/// and replaces the tab's uid cache with the new elements (`e0`, `e1`, … in document order).
+///
+/// Errors: whatever a CDP command gives ([`Error::Timeout`], [`Error::SessionNotFound`], …), and
+/// [`Error::Internal`] when a CDP response does not have the documented shape.
+pub async fn extract(tab_id: i64) -> Result<ExtractResult> {
+    listen_for_navigations();
+    let info = cdp::send(
+        tab_id,
+        "Runtime.evaluate",
+        serde_json::json!({
+            "expression": format!(
+                "(() => {{ const t = document.body ? document.body.innerText : ''; return {{ url: location.href, \
+                 title: document.title, width: innerWidth, height: innerHeight, text: t.slice(0, {TEXT_SLICE_UNITS}), \
+                 textLength: t.length }}; }})()"
+            ),
+            "returnByValue": true,
+        }),
+    )
+    .await?;
+    let value = info.pointer("/result/value").cloned().unwrap_or_default();
+    let str_of = |k: &str| {
+        value
+            .get(k)
+            .and_then(|v| v.as_str())
+            .unwrap_or("")
+            .to_string()
+    };
+    let (url, title, inner_text) = (str_of("url"), str_of("title"), str_of("text"));
+    let text_length = value
+        .get("textLength")
+        .and_then(|v| v.as_u64())
+        .unwrap_or(0);
+    let viewport = (
+        value.get("width").and_then(|v| v.as_f64()).unwrap_or(0.0),
+        value.get("height").and_then(|v| v.as_f64()).unwrap_or(0.0),
+    );
+
+    let snapshot = cdp::send_with_timeout(
+        tab_id,
+        "DOMSnapshot.captureSnapshot",
+        snapshot::capture_params(),
+        SNAPSHOT_TIMEOUT_MS,
+    )
+    .await?;
+    let mut trees = vec![ax_nodes(
+        cdp::send_with_timeout(
+            tab_id,
+            "Accessibility.getFullAXTree",
+            serde_json::json!({}),
+            SNAPSHOT_TIMEOUT_MS,
+        )
+        .await?,
+    )];
+    if let Ok(frame_tree) = cdp::send(tab_id, "Page.getFrameTree", serde_json::json!({})).await {
+        let mut frames = Vec::new();
+        child_frames(frame_tree.get("frameTree"), &mut frames);
+        for frame_id in frames.into_iter().take(MAX_FRAMES) {
+            // Cross-origin (out-of-process) frames are not reachable from this target: skipped.
+            let params = serde_json::json!({ "frameId": frame_id });
+            if let Ok(r) = cdp::send(tab_id, "Accessibility.getFullAXTree", params).await {
+                trees.push(ax_nodes(r));
+            }
+        }
+    }
+
+    let input = page::PageInputs {
+        url: &url,
+        title: &title,
+        inner_text: &inner_text,
+        viewport,
+        snapshot: &snapshot,
+        ax_trees: &trees,
+    };
+    let result = page::analyze(&input)
+        .map_err(|e| Error::Internal(format!("extract on tab {tab_id}: {e}")))?;
+    let uids = UIDS.with(|u| u.borrow_mut().replace(tab_id, &result.elements.elements));
+    Ok(to_protocol(
+        url,
+        title,
+        result,
+        uids,
+        text_length > TEXT_SLICE_UNITS as u64,
+    ))
+}
+
+/// Builds the protocol result from the pure step's output and the uids given to its elements.
+pub fn to_protocol(
+    url: String,
+    title: String,
+    result: page::PageExtract,
+    uids: Vec<String>,
+    text_sliced: bool,
+) -> ExtractResult {
+    let elements = result
+        .elements
+        .elements
+        .into_iter()
+        .zip(uids)
+        .map(|(e, uid)| ExtractElement {
+            uid,
+            role: e.role,
+            name: e.name,
+            value: e.value,
+            visible: e.visible,
+        })
+        .collect();
+    ExtractResult {
+        url,
+        title,
+        text: result.text,
+        markdown: result.markdown.text,
+        elements,
+        obstacle: result.obstacle.map(|v| Obstacle {
+            r#type: match v.kind {
+                obstacle::ObstacleKind::AuthWall => ObstacleType::AuthWall,
+                obstacle::ObstacleKind::Captcha => ObstacleType::Captcha,
+                obstacle::ObstacleKind::AccessDenied => ObstacleType::AccessDenied,
+            },
+            confidence: match v.confidence {
+                obstacle::Confidence::Low => Confidence::Low,
+                obstacle::Confidence::High => Confidence::High,
+            },
+            message: v.message,
+        }),
+        truncated: Truncated {
+            text: result.text_truncated || text_sliced,
+            markdown: result.markdown.truncated,
+            elements: result.elements.truncated,
+        },
+        total_elements: u32::try_from(result.elements.total).unwrap_or(u32::MAX),
+    }
+}
+
+/// The `backendNodeId` that `uid` named in the latest `extract` of `tab_id` (SPEC §5).
+///
+/// Errors: [`Error::ElementStale`] when the uid is not in the tab's cache (never extracted, or the
+/// main frame navigated since).
+pub fn resolve_uid(tab_id: i64, uid: &str) -> Result<i64> {
+    UIDS.with(|u| u.borrow().resolve(tab_id, uid))
+        .ok_or_else(|| stale(tab_id, uid))
+}
+
+/// [`resolve_uid`], then checks that the node is still in the document (an SPA re-render replaces
+/// nodes without a navigation) and returns it as a CDP `Runtime.RemoteObjectId` too.
+///
+/// Errors: [`Error::ElementStale`] when the uid is unknown or its node left the document.
+pub async fn resolve_uid_connected(tab_id: i64, uid: &str) -> Result<(i64, String)> {
+    let backend = resolve_uid(tab_id, uid)?;
+    let resolved = cdp::send(
+        tab_id,
+        "DOM.resolveNode",
+        serde_json::json!({ "backendNodeId": backend }),
+    )
+    .await
+    .map_err(|_| stale(tab_id, uid))?;
+    let object_id = resolved
+        .pointer("/object/objectId")
+        .and_then(|v| v.as_str())
+        .ok_or_else(|| stale(tab_id, uid))?
+        .to_string();
+    let connected = cdp::send(
+        tab_id,
+        "Runtime.callFunctionOn",
+        serde_json::json!({
+            "objectId": object_id,
+            "functionDeclaration": "function() { return this.isConnected; }",
+            "returnByValue": true,
+        }),
+    )
+    .await?;
+    if connected.pointer("/result/value").and_then(|v| v.as_bool()) != Some(true) {
+        return Err(stale(tab_id, uid));
+    }
+    Ok((backend, object_id))
+}
+
+/// Forgets `tab_id`'s uids: main-frame navigation (`Page.frameNavigated` without `parentId`) and
+/// `navigate` (SPEC §5). SPA route changes (`Page.navigatedWithinDocument`) keep them.
+pub fn invalidate(tab_id: i64) {
+    UIDS.with(|u| u.borrow_mut().invalidate(tab_id));
+}
+
+fn stale(tab_id: i64, uid: &str) -> Error {
+    Error::ElementStale(format!(
+        "uid {uid} is not on tab {tab_id}'s current page (it navigated or changed since the last extract); \
+         call extract again and use a fresh uid"
+    ))
+}
+
+/// Clears a tab's uids when its main frame navigates; registered once, at the first extract.
+fn listen_for_navigations() {
+    if LISTENING.with(|l| l.replace(true)) {
+        return;
+    }
+    cdp::events::listen(|tab_id, method, params| {
+        if method == "Page.frameNavigated" && params.pointer("/frame/parentId").is_none() {
+            invalidate(tab_id);
+        }
+    });
+}
+
+fn ax_nodes(response: serde_json::Value) -> serde_json::Value {
+    match response {
+        serde_json::Value::Object(mut m) => m.remove("nodes").unwrap_or_default(),
+        _ => serde_json::Value::Null,
+    }
+}
+
+/// Frame ids of every descendant frame of a `Page.getFrameTree` `frameTree`, in tree order.
+fn child_frames(tree: Option<&serde_json::Value>, out: &mut Vec<String>) {
+    let Some(children) = tree
+        .and_then(|t| t.get("childFrames"))
+        .and_then(|c| c.as_array())
+    else {
+        return;
+    };
+    for child in children {
+        if let Some(id) = child.pointer("/frame/id").and_then(|v| v.as_str()) {
+            out.push(id.to_string());
+        }
+        child_frames(Some(child), out);
+    }
+}

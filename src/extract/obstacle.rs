@@ -74,6 +74,9 @@ pub struct ObstacleInput<'a> {
     pub elements: &'a [AxElement],
     /// A known CAPTCHA iframe is on the page ([`super::snapshot::Dom::has_captcha_frame`]).
     pub captcha_frame: bool,
+    /// A form on the page submits to an interstitial's endpoint (a Cloudflare challenge form, whose
+    /// text may be hidden until its script runs): [`is_interstitial_url`] of its resolved `action`.
+    pub challenge_form: bool,
 }
 
 fn verdict(
@@ -124,6 +127,14 @@ pub fn classify(input: &ObstacleInput<'_>) -> Option<Verdict> {
     if let Some((kind, what)) = url_signature(&url) {
         return verdict(kind, High, 2, format!("the URL is a {what}"));
     }
+    if input.challenge_form {
+        return verdict(
+            Captcha,
+            High,
+            2,
+            "the page holds a Cloudflare challenge form".into(),
+        );
+    }
 
     // 3. Challenge / denial phrases near the top.
     let top: String = head.chars().take(TOP_CHARS).collect();
@@ -153,34 +164,33 @@ pub fn classify(input: &ObstacleInput<'_>) -> Option<Verdict> {
     }
 
     // 4. A password field.
-    let fields: Vec<&AxElement> = input
-        .elements
-        .iter()
-        .filter(|e| is_password_field(e))
-        .collect();
-    if !fields.is_empty() {
-        let sign_in = reads_as_sign_in(&url, &title);
-        let registration = fields.len() >= 2
-            || fields.iter().any(|e| is_new_password(e))
-            || reads_as_sign_up(&url, &title);
-        if sign_in {
-            return verdict(
-                AuthWall,
-                High,
-                4,
-                "a sign-in page with a password field".into(),
-            );
-        }
-        if !registration {
-            return verdict(AuthWall, Low, 4, "the page has a password field".into());
-        }
+    let forms = password_forms(input.elements);
+    if forms.contains(&FormKind::SignIn) {
+        let sign_up_page = reads_as_sign_up(&url, &title);
+        let registration = forms.contains(&FormKind::Registration)
+            || sign_up_page
+            || offers_sign_up_in_headings(input.markdown);
+        let (confidence, message) = match (reads_as_sign_in(&url, &title), registration) {
+            (true, false) => (High, "a sign-in page with a password field"),
+            (true, true) => (Low, "a sign-in page that also offers sign-up"),
+            // A registration page: its password field is for the new account.
+            (false, _) if sign_up_page => return soft_layer(&head),
+            (false, _) => (Low, "the page has a sign-in form with a password field"),
+        };
+        return verdict(AuthWall, confidence, 4, message.into());
     }
+    soft_layer(&head)
+}
 
-    // 5. Soft sign-in text.
-    if let Some(p) = SIGN_IN_PHRASES.iter().find(|p| contains_phrase(&head, p)) {
-        return verdict(AuthWall, Low, 5, format!("the page says \"{p}\""));
-    }
-    None
+/// Layer 5: soft sign-in text.
+fn soft_layer(head: &str) -> Option<Verdict> {
+    let p = soft_sign_in(head)?;
+    verdict(
+        ObstacleKind::AuthWall,
+        Confidence::Low,
+        5,
+        format!("the page says \"{p}\""),
+    )
 }
 
 // ---- layer 2 ----
@@ -305,6 +315,12 @@ fn title_matches(title: &str, sig: &str, exact: bool) -> bool {
     })
 }
 
+/// `url` is the address of a known interstitial (a Cloudflare challenge endpoint, Google's "sorry"
+/// page, a bot-check service).
+pub fn is_interstitial_url(url: &str) -> bool {
+    url_signature(&url.to_lowercase()).is_some()
+}
+
 fn url_signature(url: &str) -> Option<(ObstacleKind, &'static str)> {
     let Ok(u) = url::Url::parse(url) else {
         return None;
@@ -314,7 +330,7 @@ fn url_signature(url: &str) -> Option<(ObstacleKind, &'static str)> {
     let query = u.query().unwrap_or("");
     let on = |d: &str| host == d || host.ends_with(&format!(".{d}"));
     if path.starts_with("/cdn-cgi/challenge-platform/")
-        || path.starts_with("/cdn-cgi/l/chk_captcha")
+        || path.starts_with("/cdn-cgi/l/chk_")
         || query.contains("__cf_chl_")
     {
         return Some((ObstacleKind::Captcha, "Cloudflare challenge"));
@@ -494,6 +510,84 @@ fn is_password_field(e: &AxElement) -> bool {
     PASSWORD_WORDS.iter().any(|w| contains_phrase(&name, w))
 }
 
+/// What a form with a password field is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FormKind {
+    /// One current password, no personal details: signing in.
+    SignIn,
+    /// A new or repeated password, or personal details: signing up or changing the password.
+    Registration,
+}
+
+/// The forms (elements grouped by their `<form>`; formless ones together) that hold a password
+/// field a user could reach, by kind.
+fn password_forms(elements: &[AxElement]) -> Vec<FormKind> {
+    let mut groups: Vec<(Option<i64>, Vec<&AxElement>)> = Vec::new();
+    for e in elements {
+        match groups.iter_mut().find(|(f, _)| *f == e.form) {
+            Some((_, g)) => g.push(e),
+            None => groups.push((e.form, vec![e])),
+        }
+    }
+    groups
+        .into_iter()
+        .filter_map(|(_, g)| {
+            let passwords: Vec<&&AxElement> = g.iter().filter(|e| is_password_field(e)).collect();
+            if !passwords.iter().any(|e| e.rendered) {
+                return None;
+            }
+            let registration = passwords.len() >= 2
+                || passwords.iter().any(|e| is_new_password(e))
+                || g.iter().any(|e| is_personal_details_field(e));
+            Some(if registration {
+                FormKind::Registration
+            } else {
+                FormKind::SignIn
+            })
+        })
+        .collect()
+}
+
+/// Fields a sign-up form asks for and a sign-in form does not.
+const PERSONAL_DETAILS_WORDS: &[&str] = &[
+    "first name",
+    "last name",
+    "full name",
+    "your name",
+    "surname",
+    "given name",
+    "family name",
+    "date of birth",
+    "birthday",
+    "birth date",
+    "vorname",
+    "nachname",
+    "prénom",
+    "nom de famille",
+    "nombre",
+    "apellido",
+    "apellidos",
+    "sobrenome",
+    "cognome",
+];
+
+fn is_personal_details_field(e: &AxElement) -> bool {
+    // A field called just "Name" is the new account's owner, not a username.
+    let bare = e.name.as_deref().unwrap_or("");
+    let bare = bare.trim_matches(|c: char| c == '*' || c == ':' || c.is_whitespace());
+    if e.role.eq_ignore_ascii_case("textbox")
+        && ["name", "nom", "nombre"].contains(&bare.to_lowercase().as_str())
+    {
+        return true;
+    }
+    e.role.eq_ignore_ascii_case("textbox") && {
+        let name = normalise(&e.name.as_deref().unwrap_or("").to_lowercase());
+        PERSONAL_DETAILS_WORDS
+            .iter()
+            .any(|w| contains_phrase(&name, w))
+    }
+}
+
 fn is_new_password(e: &AxElement) -> bool {
     if e.autocomplete
         .as_deref()
@@ -589,6 +683,8 @@ const SIGN_UP_WORDS: &[&str] = &[
     "create your account",
     "join",
     "enroll",
+    "enrollment",
+    "enrolment",
     "registrieren",
     "registrierung",
     "inscription",
@@ -609,6 +705,39 @@ const SIGN_UP_WORDS: &[&str] = &[
     "change password",
     "new password",
 ];
+
+/// Headings that offer a new account next to the sign-in form.
+const SIGN_UP_HEADING_WORDS: &[&str] = &[
+    "create an account",
+    "create account",
+    "create your account",
+    "register",
+    "registration",
+    "sign up",
+    "signup",
+    "new customer",
+    "new customers",
+    "new user",
+    "new account",
+    "join us",
+    "not a member",
+    "don't have an account",
+    "neues konto",
+    "registrieren",
+    "créer un compte",
+    "crear una cuenta",
+    "criar conta",
+    "registrati",
+];
+
+/// A markdown heading in the classifier's head offers to create an account.
+fn offers_sign_up_in_headings(markdown: &str) -> bool {
+    let head: String = markdown.chars().take(MARKDOWN_HEAD_CHARS).collect();
+    head.lines()
+        .filter(|l| l.trim_start().starts_with('#'))
+        .map(|l| normalise(&strip_markdown(&l.to_lowercase())))
+        .any(|h| any_word(&h, SIGN_UP_HEADING_WORDS))
+}
 
 /// True when a word list item occurs in `s` as whole words.
 fn any_word(s: &str, words: &[&str]) -> bool {
@@ -651,6 +780,10 @@ const SIGN_IN_PHRASES: &[&str] = &[
     "log in to view",
     "sign in to see",
     "log in to see",
+    "sign in to access",
+    "log in to access",
+    "sign in to read",
+    "log in to read",
     "please sign in",
     "please log in",
     "please login",
@@ -665,23 +798,56 @@ const SIGN_IN_PHRASES: &[&str] = &[
     "sign in required",
     "sign-in required",
     "authentication required",
-    "log in to your account",
-    "sign in to your account",
     "bitte melden sie sich an",
-    "melden sie sich an, um",
-    "connectez-vous pour",
+    "melden sie sich an, um fortzufahren",
+    "connectez-vous pour continuer",
+    "connectez-vous pour accéder",
     "veuillez vous connecter",
-    "inicia sesión para",
+    "inicia sesión para continuar",
+    "inicia sesión para ver",
+    "inicia sesión para acceder",
     "debes iniciar sesión",
-    "faça login para",
-    "accedi per",
+    "faça login para continuar",
+    "accedi per continuare",
     "请登录",
     "请先登录",
     "ログインしてください",
     "로그인이 필요",
-    "войдите, чтобы",
+    "войдите, чтобы продолжить",
     "необходимо войти",
 ];
+
+/// What may follow a sign-in phrase when only a page feature (comments, votes), not the page, needs it.
+const FEATURE_ONLY: &[&str] = &[
+    "to comment",
+    "to reply",
+    "to post",
+    "to vote",
+    "to like",
+    "to rate",
+    "to leave",
+    "to join the",
+    "to follow",
+    "to save",
+    "to add",
+    "to write",
+    "to review",
+    "to participate",
+    "para comentar",
+    "pour commenter",
+    "um zu kommentieren",
+    "per commentare",
+];
+
+/// The first sign-in phrase in `head` that is about the page rather than a feature of it.
+fn soft_sign_in(head: &str) -> Option<&'static str> {
+    SIGN_IN_PHRASES.iter().copied().find(|p| {
+        phrase_positions(head, p).into_iter().any(|at| {
+            let rest = head[at + p.len()..].trim_start();
+            !FEATURE_ONLY.iter().any(|f| rest.starts_with(f))
+        })
+    })
+}
 
 // ---- text helpers ----
 
@@ -730,8 +896,14 @@ fn strip_markdown(md: &str) -> String {
 /// `needle` occurs in `hay` with no letter or digit right before or after it (whole words). For
 /// scripts without spaces (CJK) any occurrence counts.
 fn contains_phrase(hay: &str, needle: &str) -> bool {
+    !phrase_positions(hay, needle).is_empty()
+}
+
+/// Byte offsets of the whole-word occurrences of `needle` in `hay` (see [`contains_phrase`]).
+fn phrase_positions(hay: &str, needle: &str) -> Vec<usize> {
+    let mut found = Vec::new();
     if needle.is_empty() {
-        return false;
+        return found;
     }
     let cjk = needle.chars().any(|c| (c as u32) >= 0x2E80);
     let mut start = 0;
@@ -742,11 +914,11 @@ fn contains_phrase(hay: &str, needle: &str) -> bool {
         let after = hay[end..].chars().next();
         let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
         if cjk || (boundary(before) && boundary(after)) {
-            return true;
+            found.push(at);
         }
         start = at + hay[at..].chars().next().map_or(1, char::len_utf8);
     }
-    false
+    found
 }
 
 #[cfg(test)]
@@ -758,6 +930,7 @@ mod tests {
             role: role.into(),
             name: Some(name.into()).filter(|n: &String| !n.is_empty()),
             visible: Some(true),
+            rendered: true,
             ..AxElement::default()
         }
     }
@@ -1018,7 +1191,7 @@ mod tests {
                 "soft sign-in text",
                 "https://forum.test/t/1",
                 "thread",
-                "You must be logged in to reply.",
+                "You must be logged in to view this page.",
             )
             .want(AuthWall, Low, 5),
             case(
@@ -1027,6 +1200,34 @@ mod tests {
                 "x",
                 "Resign in two weeks? Designing continues.",
             ),
+            case("sign-in page that also offers an account is only low", "https://shop.test/sign_in.do", "Sign In | Shop", "### Sign in\n\nEmail\n\n### Create an account\n\nRegister to check out faster.")
+                .els(vec![AxElement { form: Some(1), ..el("textbox", "Email address") }, AxElement { form: Some(1), ..pw_input() }])
+                .want(AuthWall, Low, 4),
+            case(
+                "sign-in needed only to comment is nothing",
+                "https://news.test/a",
+                "story",
+                "Great story.\n\nPlease sign in to comment. Regístrate o inicia sesión para comentar",
+            ),
+            case("sign up and sign in on one page is a low wall", "https://site.test/", "Log In or Sign Up", "")
+                .els(vec![
+                    AxElement { form: Some(1), ..el("textbox", "Email") },
+                    AxElement { form: Some(1), ..pw_input() },
+                    AxElement { form: Some(2), ..el("textbox", "First name") },
+                    AxElement { form: Some(2), ..pw_input() },
+                ])
+                .want(AuthWall, Low, 4),
+            case("a collapsed header login box is nothing", "https://shop.test/", "shop", ARTICLE)
+                .els(vec![AxElement { visible: Some(false), rendered: false, ..pw_input() }]),
+            case("login and register forms side by side on a my-account page", "https://shop.test/my-account", "My account", "")
+                .els(vec![
+                    AxElement { form: Some(1), ..el("textbox", "Username or email") },
+                    AxElement { form: Some(1), ..pw_input() },
+                    AxElement { form: Some(2), ..el("textbox", "Email address") },
+                    AxElement { form: Some(2), ..pw_input() },
+                    AxElement { form: Some(2), ..el("textbox", "Confirm password") },
+                ])
+                .want(AuthWall, Low, 4),
         ];
         for c in cases {
             let got = classify(&ObstacleInput {
@@ -1035,10 +1236,32 @@ mod tests {
                 markdown: c.markdown,
                 elements: &c.elements,
                 captcha_frame: c.frame,
+                challenge_form: false,
             });
             let got = got.map(|v| (v.kind, v.confidence, v.layer));
             assert_eq!(got, c.want, "case: {}", c.name);
         }
+    }
+
+    #[test]
+    fn a_cloudflare_challenge_form_is_a_captcha_even_when_its_text_is_hidden() {
+        assert!(is_interstitial_url("http://shop.test/cdn-cgi/l/chk_jschl"));
+        assert!(is_interstitial_url(
+            "https://shop.test/?__cf_chl_jschl_tk__=abc"
+        ));
+        assert!(!is_interstitial_url("https://shop.test/search?q=cdn-cgi"));
+        let v = classify(&ObstacleInput {
+            url: "https://shop.test/",
+            title: "Loading... please wait",
+            markdown: "Loading... 7%",
+            elements: &[],
+            captcha_frame: false,
+            challenge_form: true,
+        });
+        assert_eq!(
+            v.map(|v| (v.kind, v.confidence, v.layer)),
+            Some((ObstacleKind::Captcha, Confidence::High, 2))
+        );
     }
 
     #[test]
@@ -1068,6 +1291,7 @@ mod tests {
             markdown: &md,
             elements: &[],
             captcha_frame: false,
+            challenge_form: false,
         });
         assert_eq!(v, None);
     }

@@ -68,14 +68,21 @@ pub fn analyze(input: &PageInputs<'_>) -> Result<PageExtract, PageError> {
         }
     }
     let viewport = dom.viewport_rect(input.viewport.0, input.viewport.1);
-    let elements = ax::interactive_elements(&trees, &dom, viewport, ax::MAX_ELEMENTS);
+    let all = ax::interactive_elements(&trees, &dom, viewport);
+    let elements = ax::select(&all, ax::MAX_ELEMENTS);
     let markdown = markdown::to_markdown(&dom);
+    // The classifier reads every interactive element, not only the capped list: a sign-in form below
+    // 300 links is still a sign-in form.
     let obstacle = obstacle::classify(&ObstacleInput {
         url: input.url,
         title: input.title,
         markdown: &markdown.text,
-        elements: &elements.elements,
+        elements: &all,
         captcha_frame: dom.has_captcha_frame(),
+        challenge_form: dom
+            .form_actions
+            .iter()
+            .any(|a| obstacle::is_interstitial_url(a)),
     });
     let (text, text_truncated) = text::cap_text(input.inner_text);
     Ok(PageExtract {

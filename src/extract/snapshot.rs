@@ -221,6 +221,10 @@ pub struct Dom {
     pub rects: HashMap<i64, Rect>,
     /// `<iframe>` element `backendNodeId` → CDP frame id of its content document.
     pub frame_of_iframe: HashMap<i64, String>,
+    /// `backendNodeId` → index into [`Dom::nodes`].
+    pub by_backend: HashMap<i64, usize>,
+    /// The resolved `action` URL of every `<form>` that has one.
+    pub form_actions: Vec<String>,
 }
 
 // ---- raw snapshot shape (only the fields used) ----
@@ -555,6 +559,16 @@ impl Composer<'_> {
             return;
         }
 
+        if tag == "form" {
+            if let Some(action) = self.dom.nodes[id]
+                .attr("action")
+                .filter(|a| !a.trim().is_empty())
+            {
+                let resolved = resolve_url(&self.dom.documents[d].base_url, action);
+                self.dom.form_actions.push(resolved);
+            }
+        }
+
         if tag == "slot" {
             if let Some(light) = host_light {
                 let name = self.dom.nodes[id].attr("name").unwrap_or("").to_string();
@@ -710,7 +724,52 @@ impl Dom {
                 c.node(0, r, 0, 1, None);
             }
         }
-        Ok(c.dom)
+        let mut dom = c.dom;
+        dom.by_backend = dom
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.backend_node_id, i))
+            .collect();
+        Ok(dom)
+    }
+
+    /// The nearest ancestor of node `id` (not `id` itself) with tag `tag`.
+    pub fn enclosing(&self, id: usize, tag: &str) -> Option<usize> {
+        let mut cur = self.nodes.get(id)?.parent;
+        while let Some(p) = cur {
+            if self.nodes[p].tag() == Some(tag) {
+                return Some(p);
+            }
+            cur = self.nodes[p].parent;
+        }
+        None
+    }
+
+    /// Node `id` has a non-empty box on the page (not pushed off to the left or top) that every
+    /// clipping ancestor (`overflow` other than visible) overlaps: a user could scroll to it.
+    pub fn is_rendered(&self, id: usize) -> bool {
+        let Some(rect) = self
+            .nodes
+            .get(id)
+            .and_then(|n| n.layout.as_ref())
+            .map(|l| l.bounds)
+        else {
+            return false;
+        };
+        if rect.is_empty() || rect.x + rect.width <= 0.0 || rect.y + rect.height <= 0.0 {
+            return false;
+        }
+        let mut cur = self.nodes[id].parent;
+        while let Some(p) = cur {
+            if let Some(l) = &self.nodes[p].layout {
+                if l.style.clips() && !l.bounds.intersects(&rect) {
+                    return false;
+                }
+            }
+            cur = self.nodes[p].parent;
+        }
+        true
     }
 
     /// The root node index (always 0 for a tree built by [`Dom::from_snapshot`]).

@@ -57,6 +57,26 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def translate_path(self, path):
+        # Pages are served under neutral aliases so that the folder names (which are the labels:
+        # "login", "challenge") never reach the classifier through the URL.
+        for alias, folder in ALIASES.items():
+            if path.startswith(f"/{alias}/"):
+                path = f"/{folder}/" + path[len(alias) + 2:]
+                break
+        return super().translate_path(path)
+
+
+# URL prefix → corpus folder.
+ALIASES = {"s1": "readability", "s2": "login/positive", "s3": "login/negative", "s4": "challenge"}
+
+
+def public_path(rel):
+    for alias, folder in ALIASES.items():
+        if rel.startswith(folder + "/"):
+            return f"{alias}/" + rel[len(folder) + 1:]
+    return rel
+
 
 def serve(corpus):
     handler = functools.partial(QuietHandler, directory=corpus)
@@ -212,7 +232,7 @@ async def run(args):
             todo = pages(args.corpus, args.only, args.fixtures)
             t0 = time.monotonic()
             for i, (folder, name, rel) in enumerate(todo):
-                url = f"http://127.0.0.1:{port}/{rel}"
+                url = f"http://127.0.0.1:{port}/{public_path(rel)}"
                 out_path = os.path.join(args.out, folder, f"{name}.json")
                 if args.skip_existing and os.path.exists(out_path):
                     continue
