@@ -365,14 +365,18 @@ fn locator_props(taken: &[&str]) -> Vec<(&'static str, Value)> {
                    "description": "0-based index among the matches of selector/text/xpath. Default 0."}),
         ));
     }
-    props.push(("locator", nested_locator()));
+    // The nested form is accepted everywhere, but shown only where a flat key is taken by a
+    // parameter (type: text, select_option: index), to keep the schema short for agents.
+    if !taken.is_empty() {
+        props.push(("locator", nested_locator()));
+    }
     props
 }
 
 fn nested_locator() -> Value {
     json!({
         "type": "object",
-        "description": "The element, nested form: exactly one of uid/selector/text/xpath, plus index.",
+        "description": "The element, nested form (exactly one of uid/selector/text/xpath, plus index): needed for a text locator in type and for the element's index in select_option.",
         "properties": {
             "uid": {"type": "string", "pattern": "^e[0-9]+$"},
             "selector": {"type": "string", "minLength": 1},
@@ -390,7 +394,7 @@ fn nested_locator() -> Value {
 fn locator_rules(loc: Loc, taken: &[&str]) -> Vec<Value> {
     let keys: Vec<&str> = ["uid", "selector", "text", "xpath", "locator"]
         .into_iter()
-        .filter(|k| !taken.contains(k))
+        .filter(|k| !taken.contains(k) && (*k != "locator" || !taken.is_empty()))
         .collect();
     let mut alternatives: Vec<Value> = keys.iter().map(|k| required(&[k])).collect();
     let mut rules = Vec::new();

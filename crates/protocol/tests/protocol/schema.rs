@@ -55,10 +55,16 @@ fn schema_has_descriptions_and_camel_case_properties() {
     };
     let click = branch("click");
     for p in [
-        "uid", "selector", "text", "xpath", "index", "locator", "tabId", "newTab",
+        "uid", "selector", "text", "xpath", "index", "tabId", "newTab",
     ] {
         assert!(click["properties"].get(p).is_some(), "click.{p}");
     }
+    // The nested locator is shown only where a flat key is taken by a parameter.
+    assert!(click["properties"].get("locator").is_none());
+    assert!(branch("type")["properties"].get("locator").is_some());
+    assert!(branch("select_option")["properties"]
+        .get("locator")
+        .is_some());
     assert!(click["description"].as_str().unwrap().contains("Click"));
     let wait = branch("wait_for");
     assert_eq!(wait["properties"]["timeoutMs"]["maximum"], 30000);
