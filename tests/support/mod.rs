@@ -327,8 +327,6 @@ impl Drop for Permit {
 /// Options of [`Browser::launch`].
 #[derive(Debug, Clone, Default)]
 pub struct BrowserOptions {
-    /// `--min-protocol-version` for the launched bridge.
-    pub min_protocol_version: Option<u32>,
     /// Extra arguments for `bua-bridge launch`.
     pub extra_args: Vec<String>,
 }
@@ -380,9 +378,6 @@ impl Browser {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        if let Some(v) = opts.min_protocol_version {
-            command.args(["--min-protocol-version", &v.to_string()]);
-        }
         let started = Instant::now();
         let mut child = command.spawn().expect("spawn bua-bridge launch");
         let stdout = child.stdout.take().expect("stdout");

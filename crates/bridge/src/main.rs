@@ -296,8 +296,15 @@ async fn call(
         Some(u) => u.into(),
         None => port.into(),
     };
+    let url = endpoint.url();
     let client = match BridgeClient::connect(endpoint, &token).await {
         Ok(c) => c,
+        Err(e @ (Error::WebSocket(_) | Error::Io { .. } | Error::Timeout { .. })) => {
+            return fail(
+                e.code().as_str(),
+                format!("cannot reach bua-bridge at {url} ({e}); start it with `bua-bridge serve` or `bua-bridge launch`"),
+            )
+        }
         Err(e) => return fail(e.code().as_str(), e.to_string()),
     };
     match client.call(&method, params).await {

@@ -99,7 +99,7 @@ pub struct Stats {
     pub refused_origins: u64,
     /// Upgrades whose `Origin` was `chrome-extension://…` and that passed the Origin check.
     pub extension_upgrades: u64,
-    /// Handshakes answered with `ack`, per role.
+    /// Handshakes answered with `ack` for the extension.
     pub extension_acks: u64,
     /// Handshakes answered with `ack` for clients.
     pub client_acks: u64,

@@ -213,7 +213,9 @@ fn call_without_a_bridge_fails_with_json() {
     assert!(!ok);
     assert_eq!(out["code"], "internal_error", "{out}");
     assert!(
-        out["error"].as_str().is_some_and(|m| !m.is_empty()),
+        out["error"]
+            .as_str()
+            .is_some_and(|m| m.contains("cannot reach bua-bridge")),
         "{out}"
     );
 }
