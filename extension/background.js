@@ -8,6 +8,11 @@ import init, * as bua from "./pkg/bua_extension.js";
 
 const ready = init({ module_or_path: "./pkg/bua_extension_bg.wasm" }).then(() => bua.start());
 
+// The wasm exports and the init promise, reachable from DevTools for end-to-end tests that drive the Rust
+// handlers directly (e.g. `buaReady.then(() => bua.on_idle_state_changed("locked"))`).
+globalThis.bua = bua;
+globalThis.buaReady = ready;
+
 const hand = (name) => (...args) => {
   ready.then(() => bua[name](...args)).catch((e) => console.error(`bua: ${name} failed`, e));
 };

@@ -7,6 +7,7 @@
 //! matching) has no `web-sys` in its signatures, so `cargo test` runs it natively.
 
 pub mod actions;
+pub mod blocklist;
 pub mod bridge;
 pub mod cdp;
 pub mod chrome;
@@ -28,6 +29,7 @@ const RECONNECT_ALARM: &str = "bua-reconnect";
 #[wasm_bindgen]
 pub fn start() {
     chrome::alarms::create_periodic(RECONNECT_ALARM, 0.5);
+    session::start();
     wasm_bindgen_futures::spawn_local(async {
         bridge::restore_fatal().await;
         bridge::ensure_connected();
@@ -43,6 +45,7 @@ pub fn on_startup() {}
 #[wasm_bindgen]
 pub fn on_alarm(_alarm: JsValue) {
     bridge::ensure_connected();
+    session::forward::flush();
 }
 
 /// `chrome.storage.onChanged`: a new backend URL or token re-pairs at once.
@@ -56,18 +59,46 @@ pub fn on_storage_changed(changes: JsValue, area: String) {
     if touched(settings::BACKEND_URL_KEY) || touched(settings::TOKEN_KEY) {
         bridge::settings_changed();
     }
+    if touched(blocklist::BLOCKLIST_KEY) {
+        // A domain added to the blocklist ends its sessions (SPEC §6), whoever wrote the list.
+        wasm_bindgen_futures::spawn_local(async {
+            session::ready().await;
+            session::enforce_blocklist().await;
+        });
+    }
+    if touched(settings::IDLE_SECONDS_KEY) {
+        wasm_bindgen_futures::spawn_local(session::idle::configure());
+    }
 }
 
+/// `chrome.tabs.onRemoved(tabId, removeInfo)`: the tab's session ends as `tab_closed` (SPEC §6).
 #[wasm_bindgen]
-pub fn on_tab_removed(tab_id: f64, _info: JsValue) {
-    cdp::forget(tab_id as i64);
+pub async fn on_tab_removed(tab_id: f64, _info: JsValue) {
+    let tab_id = tab_id as i64;
+    cdp::forget(tab_id);
+    session::ready().await;
+    session::on_tab_removed(tab_id).await;
 }
 
+/// `chrome.tabs.onUpdated(tabId, changeInfo, tab)`: a session tab whose URL changed onto a blocked domain
+/// (redirects included) ends as `domain_blocked`.
 #[wasm_bindgen]
-pub fn on_tab_updated(_tab_id: f64, _change: JsValue, _tab: JsValue) {}
+pub async fn on_tab_updated(tab_id: f64, change: JsValue, _tab: JsValue) {
+    let url = js_sys::Reflect::get(&change, &JsValue::from_str("url"))
+        .ok()
+        .and_then(|u| u.as_string());
+    if let Some(url) = url {
+        session::ready().await;
+        session::on_navigated(tab_id as i64, &url).await;
+    }
+}
 
+/// `chrome.windows.onRemoved(windowId)`: an agent window the user closed is forgotten.
 #[wasm_bindgen]
-pub fn on_window_removed(_window_id: f64) {}
+pub async fn on_window_removed(window_id: f64) {
+    session::ready().await;
+    windows::forget_window(window_id as i64).await;
+}
 
 /// `chrome.debugger.onEvent(source, method, params)`.
 #[wasm_bindgen]
@@ -79,21 +110,34 @@ pub fn on_debugger_event(source: JsValue, method: String, params: JsValue) {
     cdp::events::dispatch(tab_id, &method, &params);
 }
 
-/// `chrome.debugger.onDetach(source, reason)`: forget the attachment before anything else.
+/// `chrome.debugger.onDetach(source, reason)`: forget the attachment before anything else (the v3 hang bug).
+/// Then the session ends as `user_stopped` (the infobar's Cancel), unless the tab closed (`target_closed`).
 #[wasm_bindgen]
-pub fn on_debugger_detach(source: JsValue, _reason: String) {
+pub async fn on_debugger_detach(source: JsValue, reason: String) {
     if let Some(tab_id) = source_tab(&source) {
         cdp::forget(tab_id);
+        session::ready().await;
+        session::on_debugger_detach(tab_id, &reason).await;
     }
 }
 
+/// `chrome.idle.onStateChanged(state)`: `locked` ends every session as `screen_locked`, `idle` as
+/// `system_idle` (SPEC §6). Resolves with the number of sessions ended.
 #[wasm_bindgen]
-pub fn on_idle_state_changed(_state: String) {}
+pub async fn on_idle_state_changed(state: String) -> Result<JsValue, JsValue> {
+    session::ready().await;
+    let ended = session::idle::on_state_changed(&state).await;
+    Ok(JsValue::from_f64(ended as f64))
+}
 
-/// `chrome.runtime.onMessage` from the popup and options pages.
+/// `chrome.runtime.onMessage` from the popup and options pages: `{"cmd": …}` → the answer of
+/// [`session::api`] (SPEC §10), or `{"error":{code,message}}`.
 #[wasm_bindgen]
-pub async fn on_message(_message: JsValue) -> Result<JsValue, JsValue> {
-    Ok(JsValue::NULL)
+pub async fn on_message(message: JsValue) -> Result<JsValue, JsValue> {
+    session::ready().await;
+    let message: serde_json::Value = chrome::from_js(&message).unwrap_or(serde_json::Value::Null);
+    let answer = session::api::handle_value(message).await;
+    chrome::to_js(&answer).map_err(|e| JsValue::from_str(&e.to_string()))
 }
 
 /// The host of `url` (lowercase), or "" for URLs without one (about:blank, data:).

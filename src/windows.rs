@@ -1,50 +1,314 @@
-//! The agent window (SPEC §6): where `open_tab` puts the agent's tabs, minimized and unfocused.
+//! The agent window (SPEC §6, session model "BUA 窗口"): where the agent's own tabs live, out of the user's way.
 //!
-//! PROVISIONAL: the session issue replaces this with the real, persisted, per-owner agent window.
+//! * Created lazily by the first `open_tab` of an owner (a bridge client id, `"cli-…"`) with
+//!   `chrome.windows.create({url, focused:false, state:"minimized"})`; never steals focus. Later `open_tab`s of
+//!   the same owner add inactive tabs to it. Different owners get different windows.
+//! * Persisted in `chrome.storage.local` `buaWindowId` as `{"<owner>": windowId}` so it survives a
+//!   service-worker restart; an entry is forgotten on `windows.onRemoved` (the user closed it).
+//! * The tabs the agent opened are persisted in `agentTabs` as `[{tabId, owner, windowId}]`: they are
+//!   `agentOwned` in `get_tabs`, their sessions are `agent` sessions, and they are closed when their session
+//!   ends. A window is closed with its last tab (Chrome does that), and [`close_if_empty`] closes one left
+//!   holding only blank tabs.
+//! * `open_tab {focus:true}` opens in the user's focused window instead (active), still as an agent tab.
+//!
+//! Every change to these keys goes through the session model's storage write lock.
 
 use crate::chrome::{tabs, windows};
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::session;
 use bua_protocol::{CloseAgentTabsResult, CloseAgentWindowResult, OpenTabResult};
+use futures::lock::Mutex;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::rc::Rc;
 
-/// Opens `url` in a new agent tab for `owner` (in the user's focused window when `focus`).
-pub async fn open_agent_tab(_owner: &str, url: &str, focus: bool) -> Result<OpenTabResult> {
+/// Storage key of the agent windows: `{"<owner>": windowId}`.
+pub const WINDOW_KEY: &str = "buaWindowId";
+/// Storage key of the agent's tabs: `[{tabId, owner, windowId}]`.
+pub const AGENT_TABS_KEY: &str = "agentTabs";
+
+/// One tab the agent opened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentTab {
+    /// The tab.
+    pub tab_id: i64,
+    /// The bridge client that opened it.
+    pub owner: String,
+    /// The window it was opened in (the agent window unless `focus:true`).
+    pub window_id: i64,
+}
+
+/// `{"<owner>": windowId}`.
+pub type WindowMap = BTreeMap<String, i64>;
+
+thread_local! {
+    /// Serialises window creation, so two concurrent `open_tab`s of one owner share one new window.
+    static OPEN_LOCK: Rc<Mutex<()>> = Rc::new(Mutex::new(()));
+}
+
+/// Opens `url` in a new agent tab for `owner` and starts its session (`session_started`); the result is
+/// `{tabId, windowId, domain}` (SPEC §4 `open_tab`). With `focus`, the tab opens active in the user's focused
+/// window. The caller has checked the blocklist. Also used by `click {newTab:true}`.
+pub async fn open_agent_tab(owner: &str, url: &str, focus: bool) -> Result<OpenTabResult> {
+    open(owner, url, &crate::session_domain(url), focus).await
+}
+
+/// Opens an agent tab on `load_url` whose session starts with `domain` (the dispatcher opens `about:blank`
+/// for a `navigate` that has no tab yet, and the navigation then runs in it).
+pub(crate) async fn open(
+    owner: &str,
+    load_url: &str,
+    domain: &str,
+    focus: bool,
+) -> Result<OpenTabResult> {
     let tab = if focus {
+        let window_id = user_window().await;
         tabs::create(&tabs::CreateProperties {
-            url: Some(url.to_owned()),
+            url: Some(load_url.to_owned()),
+            window_id,
             active: Some(true),
             ..Default::default()
         })
         .await?
     } else {
-        let w = windows::create(
-            &serde_json::json!({ "url": url, "focused": false, "state": "minimized" }),
-        )
-        .await?;
-        w.tabs
-            .and_then(|t| t.into_iter().next())
-            .ok_or_else(|| crate::Error::Internal("window has no tab".into()))?
+        let lock = OPEN_LOCK.with(Rc::clone);
+        let _guard = lock.lock().await;
+        open_in_agent_window(owner, load_url).await?
     };
-    Ok(OpenTabResult {
-        tab_id: tab.tab_id(),
+    let tab_id = tab
+        .id
+        .ok_or_else(|| Error::Internal("Chrome created a tab without an id".into()))?;
+    let entry = AgentTab {
+        tab_id,
+        owner: owner.to_owned(),
         window_id: tab.window_id,
-        domain: crate::session_domain(url),
+    };
+    session::store()
+        .update(AGENT_TABS_KEY, |list: &mut Vec<AgentTab>| {
+            list.retain(|t| t.tab_id != tab_id);
+            list.push(entry);
+        })
+        .await?;
+    session::start_agent_session(tab_id, domain, owner).await?;
+    Ok(OpenTabResult {
+        tab_id,
+        window_id: tab.window_id,
+        domain: domain.to_owned(),
     })
 }
 
-/// Closes `owner`'s agent tabs.
-pub async fn close_agent_tabs(_owner: &str) -> Result<CloseAgentTabsResult> {
-    Ok(CloseAgentTabsResult { closed: vec![] })
+async fn open_in_agent_window(owner: &str, url: &str) -> Result<tabs::Tab> {
+    let known: WindowMap = session::store().read(WINDOW_KEY).await?;
+    if let Some(&window_id) = known.get(owner) {
+        if windows::get(window_id, false).await.is_some() {
+            return tabs::create(&tabs::CreateProperties {
+                url: Some(url.to_owned()),
+                window_id: Some(window_id),
+                active: Some(false),
+                ..Default::default()
+            })
+            .await;
+        }
+    }
+    let window = windows::create(&serde_json::json!({
+        "url": url,
+        "focused": false,
+        "state": "minimized",
+    }))
+    .await?;
+    let window_id = window
+        .id
+        .ok_or_else(|| Error::Internal("Chrome created a window without an id".into()))?;
+    session::store()
+        .update(WINDOW_KEY, |map: &mut WindowMap| {
+            map.insert(owner.to_owned(), window_id);
+        })
+        .await?;
+    window
+        .tabs
+        .and_then(|t| t.into_iter().next())
+        .ok_or_else(|| Error::Internal(format!("the new agent window {window_id} has no tab")))
 }
 
-/// Closes `owner`'s agent window.
-pub async fn close_agent_window(_owner: &str) -> Result<CloseAgentWindowResult> {
-    Ok(CloseAgentWindowResult {
-        closed: false,
-        window_id: None,
-    })
+/// The user's focused normal window (never an agent window), if there is one.
+async fn user_window() -> Option<i64> {
+    let agent: WindowMap = session::store().read(WINDOW_KEY).await.unwrap_or_default();
+    let is_agent = |id: Option<i64>| id.is_some_and(|id| agent.values().any(|w| *w == id));
+    if let Ok(w) = windows::get_last_focused().await {
+        if !is_agent(w.id) {
+            return w.id;
+        }
+    }
+    let all = windows::get_all(false).await.ok()?;
+    let normal =
+        |w: &&windows::Window| w.kind.as_deref().unwrap_or("normal") == "normal" && !is_agent(w.id);
+    all.iter()
+        .filter(normal)
+        .find(|w| w.focused)
+        .or_else(|| all.iter().find(normal))
+        .and_then(|w| w.id)
+}
+
+/// The agent tabs and windows as stored.
+pub async fn state() -> Result<(Vec<AgentTab>, WindowMap)> {
+    let tabs: Vec<AgentTab> = session::store().read(AGENT_TABS_KEY).await?;
+    let windows: WindowMap = session::store().read(WINDOW_KEY).await?;
+    Ok((tabs, windows))
+}
+
+/// The registration of `tab_id` if the agent opened it.
+pub async fn agent_tab(tab_id: i64) -> Option<AgentTab> {
+    let tabs: Vec<AgentTab> = session::store().read(AGENT_TABS_KEY).await.ok()?;
+    tabs.into_iter().find(|t| t.tab_id == tab_id)
 }
 
 /// Whether the agent opened `tab_id`.
-pub async fn is_agent_tab(_tab_id: i64) -> bool {
+pub async fn is_agent_tab(tab_id: i64) -> bool {
+    agent_tab(tab_id).await.is_some()
+}
+
+/// `close_agent_tabs` (SPEC §4): closes the tabs `owner` opened (and any tab in its agent window);
+/// `{closed:[tabId…]}`. Their sessions end as `tab_closed` through `tabs.onRemoved`.
+pub async fn close_agent_tabs(owner: &str) -> Result<CloseAgentTabsResult> {
+    let (registered, windows_map) = state().await?;
+    let mut ids: Vec<i64> = registered
+        .iter()
+        .filter(|t| t.owner == owner)
+        .map(|t| t.tab_id)
+        .collect();
+    if let Some(&window_id) = windows_map.get(owner) {
+        if let Some(w) = windows::get(window_id, true).await {
+            ids.extend(w.tabs.unwrap_or_default().iter().filter_map(|t| t.id));
+        }
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    let mut closed = Vec::new();
+    for id in ids {
+        if tabs::remove(id).await.is_ok() {
+            closed.push(id);
+        }
+    }
+    forget_tabs(&closed).await;
+    Ok(CloseAgentTabsResult { closed })
+}
+
+/// `close_agent_window` (SPEC §4): closes `owner`'s agent window; `{closed, windowId|null}`.
+pub async fn close_agent_window(owner: &str) -> Result<CloseAgentWindowResult> {
+    let known: WindowMap = session::store().read(WINDOW_KEY).await?;
+    let Some(&window_id) = known.get(owner) else {
+        return Ok(CloseAgentWindowResult {
+            closed: false,
+            window_id: None,
+        });
+    };
+    let closed = windows::remove(window_id).await.is_ok();
+    forget_window(window_id).await;
+    Ok(CloseAgentWindowResult {
+        closed,
+        window_id: closed.then_some(window_id),
+    })
+}
+
+/// Closes `window_id` if it is an agent window left with no tabs but blank ones (SPEC §6 "closed when its
+/// last tab closes"); returns whether it closed it.
+pub async fn close_if_empty(window_id: i64) -> bool {
+    let known: WindowMap = session::store().read(WINDOW_KEY).await.unwrap_or_default();
+    if !known.values().any(|w| *w == window_id) {
+        return false;
+    }
+    let Some(window) = windows::get(window_id, true).await else {
+        forget_window(window_id).await;
+        return false;
+    };
+    let blank = |t: &tabs::Tab| {
+        let url = t
+            .pending_url
+            .as_deref()
+            .filter(|u| !u.is_empty())
+            .unwrap_or(t.url());
+        url.is_empty() || url == "about:blank" || url.starts_with("chrome://newtab")
+    };
+    if window.tabs.unwrap_or_default().iter().all(blank) && windows::remove(window_id).await.is_ok()
+    {
+        forget_window(window_id).await;
+        return true;
+    }
     false
+}
+
+/// The popup's Show: restores and focuses `owner`'s agent window, or every agent window; returns their ids.
+pub async fn show(owner: Option<&str>) -> Result<Vec<i64>> {
+    let known: WindowMap = session::store().read(WINDOW_KEY).await?;
+    let mut shown = Vec::new();
+    for (o, &window_id) in &known {
+        if owner.is_some_and(|want| want != o) {
+            continue;
+        }
+        if windows::update(
+            window_id,
+            &serde_json::json!({"state": "normal", "focused": true}),
+        )
+        .await
+        .is_ok()
+        {
+            shown.push(window_id);
+        }
+    }
+    Ok(shown)
+}
+
+/// `windows.onRemoved`: forgets the window if it was an agent window.
+pub async fn forget_window(window_id: i64) {
+    let r = session::store()
+        .update(WINDOW_KEY, |map: &mut WindowMap| {
+            map.retain(|_, w| *w != window_id);
+        })
+        .await;
+    if let Err(e) = r {
+        crate::log::warn(&format!("cannot forget agent window {window_id}: {e}"));
+    }
+}
+
+/// `tabs.onRemoved`: forgets the tab; returns its registration if the agent had opened it.
+pub async fn forget_tab(tab_id: i64) -> Option<AgentTab> {
+    session::store()
+        .update(AGENT_TABS_KEY, |list: &mut Vec<AgentTab>| {
+            let i = list.iter().position(|t| t.tab_id == tab_id)?;
+            Some(list.remove(i))
+        })
+        .await
+        .ok()
+        .flatten()
+}
+
+async fn forget_tabs(ids: &[i64]) {
+    if ids.is_empty() {
+        return;
+    }
+    let _ = session::store()
+        .update(AGENT_TABS_KEY, |list: &mut Vec<AgentTab>| {
+            list.retain(|t| !ids.contains(&t.tab_id));
+        })
+        .await;
+}
+
+/// Worker start: forgets agent windows and tabs that no longer exist.
+pub async fn reconcile() {
+    let Ok((registered, known)) = state().await else {
+        return;
+    };
+    for (_, &window_id) in known.iter() {
+        if windows::get(window_id, false).await.is_none() {
+            forget_window(window_id).await;
+        }
+    }
+    let mut gone = Vec::new();
+    for t in &registered {
+        if tabs::get(t.tab_id).await.is_err() {
+            gone.push(t.tab_id);
+        }
+    }
+    forget_tabs(&gone).await;
 }

@@ -1,6 +1,13 @@
 //! The dispatcher pipeline every action runs through (SPEC §6, session model "首次 action 自动创建"):
 //! resolve tabId + domain → blocklist check → ensure session → per-tab lock → attach the debugger → run the
 //! handler → record the action. Actions that only manage tabs and windows skip the debugger steps.
+//!
+//! * Blocklist: the tab's current page (a hit also ends the tab's session) and the target URL of `open_tab` /
+//!   `navigate`; a hit is `domain_blocked` with a `domain_blocked` event and no session.
+//! * `open_tab`, and `navigate` without `tabId` when no session exists anywhere, open an agent tab
+//!   ([`crate::windows`]).
+//! * Everything after the blocklist check runs "in flight": if the tab's session ends meanwhile (tab closed,
+//!   Stop, idle, …) the action fails at once with `session_not_found`.
 
 use super::Ctx;
 use crate::error::Result;
@@ -13,6 +20,8 @@ pub const DEFAULT_OWNER: &str = "agent";
 
 /// Runs one action for `owner` (the bridge client's id) and returns its result object.
 pub async fn dispatch(owner: Option<String>, action: Action) -> Result<serde_json::Value> {
+    session::ready().await;
+    session::forward::flush();
     let owner = owner.unwrap_or_else(|| DEFAULT_OWNER.to_owned());
     match action {
         Action::GetTabs => json(super::tabs::get_tabs().await?),
@@ -33,6 +42,14 @@ pub async fn dispatch(owner: Option<String>, action: Action) -> Result<serde_jso
             let tab_id = session::resolve_tab(&owner, p.tab_id).await?;
             json(super::tabs::close_tab(tab_id).await?)
         }
+        Action::Navigate(mut p) if p.tab_id.is_none() && session::sessions().await?.is_empty() => {
+            // No session anywhere: the navigation opens a tab in the agent window (SPEC §6).
+            session::check_url_allowed(&p.url, None).await?;
+            let opened =
+                windows::open(&owner, "about:blank", &crate::session_domain(&p.url), false).await?;
+            p.tab_id = Some(opened.tab_id);
+            run_on_tab(owner, Action::Navigate(p)).await
+        }
         other => run_on_tab(owner, other).await,
     }
 }
@@ -42,17 +59,31 @@ async fn run_on_tab(owner: String, mut action: Action) -> Result<serde_json::Val
     let tab_id = session::resolve_tab(&owner, action.tab_id()).await?;
     action.set_tab_id(tab_id);
     let tab = crate::chrome::tabs::get(tab_id).await?;
-    session::check_url_allowed(tab.url(), Some(tab_id)).await?;
-    if let Some(url) = action.target_url() {
-        session::check_url_allowed(url, Some(tab_id)).await?;
+    let url = page_url(&tab);
+    session::check_tab_allowed(tab_id, url).await?;
+    if let Some(target) = action.target_url() {
+        session::check_url_allowed(target, Some(tab_id)).await?;
     }
-    session::ensure_session(tab_id, tab.url(), &owner).await?;
-    let _lock = cdp::lock::lock_tab(tab_id).await;
-    cdp::ensure_attached(tab_id).await?;
-    let ctx = Ctx { tab_id, owner };
-    let result = session::run_in_flight(tab_id, super::run(&ctx, action)).await;
-    session::record_action(tab_id).await;
-    result
+    let url = url.to_owned();
+    session::run_in_flight(tab_id, async move {
+        session::ensure_session(tab_id, &url, &owner).await?;
+        let _lock = cdp::lock::lock_tab(tab_id).await;
+        cdp::ensure_attached(tab_id).await?;
+        let ctx = Ctx { tab_id, owner };
+        let result = super::run(&ctx, action).await;
+        session::record_action(tab_id).await;
+        result
+    })
+    .await
+}
+
+/// The page a tab is on or loading: `pendingUrl` while a navigation is pending (a fresh `open_tab` tab),
+/// else the committed `url`.
+fn page_url(tab: &crate::chrome::tabs::Tab) -> &str {
+    tab.pending_url
+        .as_deref()
+        .filter(|u| !u.is_empty())
+        .unwrap_or(tab.url())
 }
 
 fn json<T: Serialize>(value: T) -> Result<serde_json::Value> {

@@ -4,10 +4,16 @@ use crate::chrome::{tabs, windows};
 use crate::error::Result;
 use bua_protocol::{ActivateTabResult, CloseTabResult, GetTabsResult, TabInfo};
 
-/// `get_tabs` (SPEC §4): every tab of every normal window, with its window's state.
+/// `get_tabs` (SPEC §4): every tab of every normal window, with its window's state; `agentOwned` for tabs the
+/// agent opened (or tabs in an agent window), `session` for tabs with an active session.
 pub async fn get_tabs() -> Result<GetTabsResult> {
+    let sessions = crate::session::sessions().await?;
+    let (agent_tabs, agent_windows) = crate::windows::state().await?;
     let mut result = Vec::new();
     for window in windows::get_all(true).await? {
+        let in_agent_window = window
+            .id
+            .is_some_and(|id| agent_windows.values().any(|w| *w == id));
         let state = window.state.clone().unwrap_or_else(|| "normal".to_owned());
         for tab in window.tabs.unwrap_or_default() {
             let Some(tab_id) = tab.id else { continue };
@@ -18,8 +24,8 @@ pub async fn get_tabs() -> Result<GetTabsResult> {
                 url: tab.url().to_owned(),
                 title: tab.title.clone().unwrap_or_default(),
                 active: tab.active,
-                agent_owned: crate::windows::is_agent_tab(tab_id).await,
-                session: crate::session::has_session(tab_id).await,
+                agent_owned: in_agent_window || agent_tabs.iter().any(|t| t.tab_id == tab_id),
+                session: sessions.iter().any(|s| s.tab_id == tab_id),
             });
         }
     }

@@ -1,4 +1,4 @@
-//! `chrome.storage.local`: get, set, remove.
+//! `chrome.storage.local`: get, set, remove; `chrome.storage.session`: get, set.
 
 use super::{from_js, guard, settle_unit, to_js};
 use crate::error::{Error, Result};
@@ -14,6 +14,10 @@ extern "C" {
     fn set_js(items: &JsValue) -> Result<js_sys::Promise, JsValue>;
     #[wasm_bindgen(js_namespace = ["chrome", "storage", "local"], js_name = remove, catch)]
     fn remove_js(keys: &JsValue) -> Result<js_sys::Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "storage", "session"], js_name = get, catch)]
+    fn session_get_js(keys: &JsValue) -> Result<js_sys::Promise, JsValue>;
+    #[wasm_bindgen(js_namespace = ["chrome", "storage", "session"], js_name = set, catch)]
+    fn session_set_js(items: &JsValue) -> Result<js_sys::Promise, JsValue>;
 }
 
 /// Reads one key; `None` when it is absent (or does not have the expected shape, which is logged as corrupt).
@@ -57,6 +61,34 @@ pub async fn remove(key: &str) -> Result<()> {
     settle_unit(
         "chrome.storage.local.remove",
         guard("chrome.storage.local.remove", || remove_js(&k))?,
+    )
+    .await
+}
+
+/// Reads one key of `chrome.storage.session` (in memory; survives service-worker restarts, cleared when the
+/// extension reloads or the browser restarts); `None` when absent.
+pub async fn session_get<T: DeserializeOwned>(key: &str) -> Result<Option<T>> {
+    let keys = JsValue::from_str(key);
+    let promise = guard("chrome.storage.session.get", || session_get_js(&keys))?;
+    let items = JsFuture::from(promise)
+        .await
+        .map_err(|e| Error::from_js("chrome.storage.session.get", &e))?;
+    let value = js_sys::Reflect::get(&items, &keys)
+        .map_err(|e| Error::from_js("chrome.storage.session.get", &e))?;
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    Ok(Some(from_js(&value)?))
+}
+
+/// Writes one key of `chrome.storage.session`.
+pub async fn session_set<T: Serialize + ?Sized>(key: &str, value: &T) -> Result<()> {
+    let obj = js_sys::Object::new();
+    js_sys::Reflect::set(&obj, &JsValue::from_str(key), &to_js(value)?)
+        .map_err(|e| Error::from_js("chrome.storage.session.set", &e))?;
+    settle_unit(
+        "chrome.storage.session.set",
+        guard("chrome.storage.session.set", || session_set_js(&obj))?,
     )
     .await
 }

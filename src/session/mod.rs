@@ -1,48 +1,417 @@
-//! Sessions (SPEC §6, the session model): bookkeeping of debugger attachment and audit, keyed by tabId.
+//! Sessions (SPEC §6, `seeds/003` "Session 模型"): bookkeeping of debugger attachment and audit, keyed by tabId.
 //!
-//! PROVISIONAL: the minimal surface the dispatcher needs; the session issue replaces it with the real manager
-//! (storage + write lock, events, blocklist, end reasons, cleanup).
+//! A session is created by the first action on a tab (or by `open_tab`), and ends for one of seven reasons, all
+//! through one cleanup path ([`end_session_by_tab`], [`end_all_sessions`], [`end_all_sessions_for_domain`]):
+//! detach the debugger (idempotent; the in-memory attached set is cleared first — the v3 hang bug), fail the
+//! tab's in-flight actions with `session_not_found`, close the tab if the agent opened it and its agent window
+//! if that is left empty, and emit `session_ended` on the bus.
+//!
+//! * State: `chrome.storage.local` `activeSessions` (`[Session]`, see [`model::Session`]); every mutation goes
+//!   through the write lock of [`store`].
+//! * Events: [`bus`]; subscribers are the audit log ([`history`]) and the bridge forwarder ([`forward`]).
+//! * Triggers: `tabs.onRemoved` → `tab_closed`; `debugger.onDetach` (not `target_closed`) → `user_stopped`;
+//!   `chrome.idle` → [`idle`]; blocklist change → `domain_blocked`; main-frame navigation of a session tab onto
+//!   a blocked host (`tabs.onUpdated` and CDP `Page.frameNavigated`, so redirects are caught) → `domain_blocked`;
+//!   Stop all → `global_stop`; worker start → [`reconcile`].
+//! * The popup/options API: [`api`].
 
+pub mod api;
+pub mod bus;
+pub mod forward;
+pub mod history;
+pub mod idle;
+pub mod inflight;
+pub mod model;
+pub mod store;
+
+pub use bus::SessionEvent;
+pub use model::{Session, SessionOwner};
+
+use crate::chrome::{storage, tabs};
 use crate::error::{Error, Result};
+use crate::{blocklist, cdp, windows};
+use bua_protocol::EndReason;
+use futures::future::{FutureExt, LocalBoxFuture, Shared};
+use std::cell::RefCell;
 use std::future::Future;
+use std::rc::Rc;
+use store::{ChromeLocal, LockedStore};
 
-/// Resolves the tab an action targets: the explicit `tabId`, else the only candidate (SPEC §6).
-pub async fn resolve_tab(_owner: &str, tab_id: Option<i64>) -> Result<i64> {
+/// Storage key of the active sessions: `[{tabId, domain, startedAt, lastActionAt, actionCount, owner,
+/// agentOwner?}]`.
+pub const SESSIONS_KEY: &str = "activeSessions";
+
+/// `chrome.storage.session` key set by the first worker start of an extension run. `storage.session` survives
+/// service-worker restarts but not an extension reload or a browser restart, so its presence tells whether the
+/// stored sessions can be trusted at worker start.
+pub const WORKER_MARK_KEY: &str = "buaWorkerStarted";
+
+thread_local! {
+    static STORE: Rc<LockedStore<ChromeLocal>> = Rc::new(LockedStore::new(ChromeLocal));
+    static READY: RefCell<Option<Shared<LocalBoxFuture<'static, ()>>>> = const { RefCell::new(None) };
+}
+
+/// The locked `chrome.storage.local` every session-model mutation goes through.
+pub fn store() -> Rc<LockedStore<ChromeLocal>> {
+    STORE.with(Rc::clone)
+}
+
+/// ms since the Unix epoch.
+pub fn now() -> f64 {
+    js_sys::Date::now()
+}
+
+/// Worker start: subscribes the audit log and the forwarder to the bus, watches main-frame navigations, applies
+/// the idle interval, and reconciles the stored sessions. Actions and events wait for [`ready`].
+pub fn start() {
+    if READY.with(|r| r.borrow().is_some()) {
+        return;
+    }
+    history::install();
+    forward::install();
+    cdp::events::listen(|tab_id, method, params| {
+        if method == "Page.frameNavigated" && params.pointer("/frame/parentId").is_none() {
+            if let Some(url) = params.pointer("/frame/url").and_then(|u| u.as_str()) {
+                let url = url.to_owned();
+                wasm_bindgen_futures::spawn_local(async move {
+                    on_navigated(tab_id, &url).await;
+                });
+            }
+        }
+    });
+    let reconciled = reconcile().boxed_local().shared();
+    READY.with(|r| *r.borrow_mut() = Some(reconciled.clone()));
+    wasm_bindgen_futures::spawn_local(reconciled);
+    wasm_bindgen_futures::spawn_local(idle::configure());
+}
+
+/// Resolves once the worker-start reconcile is done (at once if [`start`] was not called).
+pub async fn ready() {
+    let gate = READY.with(|r| r.borrow().clone());
+    if let Some(gate) = gate {
+        gate.await;
+    }
+}
+
+/// The active sessions.
+pub async fn sessions() -> Result<Vec<Session>> {
+    store().read(SESSIONS_KEY).await
+}
+
+/// The session of `tab_id`, if any.
+pub async fn session(tab_id: i64) -> Option<Session> {
+    sessions()
+        .await
+        .ok()?
+        .into_iter()
+        .find(|s| s.tab_id == tab_id)
+}
+
+/// Whether the tab has an active session.
+pub async fn has_session(tab_id: i64) -> bool {
+    session(tab_id).await.is_some()
+}
+
+/// The tab an action targets (SPEC §6): the explicit `tabId`, else [`model::pick_tab`] over the active sessions
+/// (`session_not_found` naming the candidates when it cannot decide).
+pub async fn resolve_tab(owner: &str, tab_id: Option<i64>) -> Result<i64> {
     match tab_id {
         Some(id) => Ok(id),
-        None => {
-            let tabs = crate::chrome::tabs::query(
-                &serde_json::json!({ "active": true, "lastFocusedWindow": true }),
+        None => model::pick_tab(&sessions().await?, owner).map_err(Error::SessionNotFound),
+    }
+}
+
+/// Fails with `domain_blocked` (and emits the `domain_blocked` event) when `url` is on the blocklist; for the
+/// target URL of `open_tab` / `navigate`. `tab_id` is the tab the action was for, if any.
+pub async fn check_url_allowed(url: &str, tab_id: Option<i64>) -> Result<()> {
+    let list = blocklist::load().await?;
+    let Some(entry) = blocklist::blocking_entry(&list, url) else {
+        return Ok(());
+    };
+    bus::emit(SessionEvent::DomainBlocked {
+        entry: entry.to_owned(),
+        url: Some(url.to_owned()),
+        tab_id,
+    });
+    Err(blocked_error(entry, url, tab_id))
+}
+
+/// Like [`check_url_allowed`] for the page a tab is on: a hit also ends the tab's session, if it has one,
+/// as `domain_blocked`.
+pub async fn check_tab_allowed(tab_id: i64, url: &str) -> Result<()> {
+    let list = blocklist::load().await?;
+    let Some(entry) = blocklist::blocking_entry(&list, url) else {
+        return Ok(());
+    };
+    bus::emit(SessionEvent::DomainBlocked {
+        entry: entry.to_owned(),
+        url: Some(url.to_owned()),
+        tab_id: Some(tab_id),
+    });
+    end_session_by_tab(tab_id, EndReason::DomainBlocked).await;
+    Err(blocked_error(entry, url, Some(tab_id)))
+}
+
+fn blocked_error(entry: &str, url: &str, tab_id: Option<i64>) -> Error {
+    let place = match tab_id {
+        Some(t) => format!("tab {t}: "),
+        None => String::new(),
+    };
+    Error::DomainBlocked(format!(
+        "{place}{url} is on a blocked domain (blocklist entry `{entry}`); stop this plan and do not retry it on another tab or with another action"
+    ))
+}
+
+/// Creates or reuses the session of `tab_id` for an action on `url` (SPEC §6 "ensure session"): a new session
+/// emits `session_started`; the same domain is reused; a changed domain is updated silently. The session is an
+/// `agent` session when the agent opened the tab.
+pub async fn ensure_session(tab_id: i64, url: &str, _owner: &str) -> Result<()> {
+    let domain = crate::session_domain(url);
+    let agent = windows::agent_tab(tab_id).await;
+    let (owner, agent_owner) = match &agent {
+        Some(t) => (SessionOwner::Agent, Some(t.owner.as_str())),
+        None => (SessionOwner::User, None),
+    };
+    let now = now();
+    let ensured = store()
+        .update(SESSIONS_KEY, |table: &mut Vec<Session>| {
+            model::ensure(table, tab_id, &domain, owner, agent_owner, now)
+        })
+        .await?;
+    if let model::Ensured::Started(session) = ensured {
+        bus::emit(SessionEvent::Started(session));
+    }
+    Ok(())
+}
+
+/// Starts the session of a tab the agent just opened (`open_tab`): `owner` `agent`, `agentOwner` the client.
+pub async fn start_agent_session(tab_id: i64, domain: &str, agent_owner: &str) -> Result<()> {
+    let now = now();
+    let ensured = store()
+        .update(SESSIONS_KEY, |table: &mut Vec<Session>| {
+            model::ensure(
+                table,
+                tab_id,
+                domain,
+                SessionOwner::Agent,
+                Some(agent_owner),
+                now,
             )
-            .await?;
-            tabs.first().and_then(|t| t.id).ok_or_else(|| {
-                Error::SessionNotFound(
-                    "no tab to act on; pass tabId (see get_tabs) or call open_tab".into(),
-                )
-            })
+        })
+        .await?;
+    if let model::Ensured::Started(session) = ensured {
+        bus::emit(SessionEvent::Started(session));
+    }
+    Ok(())
+}
+
+/// Runs an action on `tab_id`; it fails with `session_not_found` if the tab's session ends meanwhile.
+pub async fn run_in_flight<T>(tab_id: i64, action: impl Future<Output = Result<T>>) -> Result<T> {
+    inflight::run(tab_id, action).await
+}
+
+/// Counts one action on the tab's session (`actionCount + 1`, `lastActionAt`); a no-op if it ended.
+pub async fn record_action(tab_id: i64) {
+    let now = now();
+    if let Err(e) = store()
+        .update(SESSIONS_KEY, |table: &mut Vec<Session>| {
+            model::record(table, tab_id, now).is_some()
+        })
+        .await
+    {
+        crate::log::warn(&format!("cannot record an action on tab {tab_id}: {e}"));
+    }
+}
+
+/// Ends the session of `tab_id` for `reason` through the one cleanup path; `None` when it had none.
+pub async fn end_session_by_tab(tab_id: i64, reason: EndReason) -> Option<Session> {
+    let removed = match store()
+        .update(SESSIONS_KEY, |table: &mut Vec<Session>| {
+            model::remove(table, tab_id)
+        })
+        .await
+    {
+        Ok(r) => r,
+        Err(e) => {
+            crate::log::warn(&format!("cannot end the session of tab {tab_id}: {e}"));
+            None
+        }
+    };
+    if let Some(session) = &removed {
+        cleanup(session, reason).await;
+    }
+    removed
+}
+
+/// Ends every session for `reason`; returns how many. For `global_stop` the `global_stop` event is emitted
+/// first, before any `session_ended` (SPEC §8).
+pub async fn end_all_sessions(reason: EndReason) -> usize {
+    let all = match store()
+        .update(SESSIONS_KEY, |table: &mut Vec<Session>| {
+            std::mem::take(table)
+        })
+        .await
+    {
+        Ok(all) => all,
+        Err(e) => {
+            crate::log::warn(&format!("cannot end the sessions ({reason}): {e}"));
+            return 0;
+        }
+    };
+    if reason == EndReason::GlobalStop {
+        bus::emit(SessionEvent::GlobalStop {
+            at: now(),
+            session_count: u32::try_from(all.len()).unwrap_or(u32::MAX),
+        });
+    }
+    futures::future::join_all(all.iter().map(|s| cleanup(s, reason))).await;
+    all.len()
+}
+
+/// Ends every session whose domain `list` (normalised blocklist entries) blocks, as `domain_blocked`, with a
+/// `domain_blocked` event for each; returns them.
+pub async fn end_all_sessions_for_domain(list: &[String]) -> Vec<Session> {
+    let ended = match store()
+        .update(SESSIONS_KEY, |table: &mut Vec<Session>| {
+            let (blocked, keep): (Vec<Session>, Vec<Session>) = std::mem::take(table)
+                .into_iter()
+                .partition(|s| blocklist::blocking_entry_for_host(list, &s.domain).is_some());
+            *table = keep;
+            blocked
+        })
+        .await
+    {
+        Ok(ended) => ended,
+        Err(e) => {
+            crate::log::warn(&format!("cannot apply the blocklist to the sessions: {e}"));
+            return Vec::new();
+        }
+    };
+    for s in &ended {
+        if let Some(entry) = blocklist::blocking_entry_for_host(list, &s.domain) {
+            bus::emit(SessionEvent::DomainBlocked {
+                entry: entry.to_owned(),
+                url: None,
+                tab_id: Some(s.tab_id),
+            });
+        }
+    }
+    futures::future::join_all(ended.iter().map(|s| cleanup(s, EndReason::DomainBlocked))).await;
+    ended
+}
+
+/// Reads the blocklist and ends the sessions it blocks (the `blocklist` storage change listener).
+pub async fn enforce_blocklist() -> usize {
+    match blocklist::load().await {
+        Ok(list) if !list.is_empty() => end_all_sessions_for_domain(&list).await.len(),
+        Ok(_) => 0,
+        Err(e) => {
+            crate::log::warn(&format!("cannot read the blocklist: {e}"));
+            0
         }
     }
 }
 
-/// Fails with `domain_blocked` when `url`'s host is on the blocklist.
-pub async fn check_url_allowed(_url: &str, _tab_id: Option<i64>) -> Result<()> {
-    Ok(())
+/// The one cleanup path of every end reason (SPEC §6).
+async fn cleanup(session: &Session, reason: EndReason) {
+    let tab_id = session.tab_id;
+    // In-flight actions stop at their next await, before the detach can make them fail in other ways.
+    inflight::fail(tab_id, reason);
+    if reason == EndReason::TabClosed {
+        cdp::forget(tab_id);
+        cdp::lock::forget_tab(tab_id);
+    } else {
+        // Clears the in-memory attached set first, then detaches; harmless when not attached.
+        cdp::detach(tab_id).await;
+    }
+    let agent = windows::agent_tab(tab_id).await;
+    if let Some(agent) = &agent {
+        if reason != EndReason::TabClosed {
+            let _ = tabs::remove(tab_id).await;
+        }
+        windows::close_if_empty(agent.window_id).await;
+    }
+    bus::emit(SessionEvent::Ended {
+        session: session.clone(),
+        reason,
+        ended_at: now(),
+    });
 }
 
-/// Creates or reuses the session of `tab_id`.
-pub async fn ensure_session(_tab_id: i64, _url: &str, _owner: &str) -> Result<()> {
-    Ok(())
+/// `tabs.onRemoved`: the tab's session ends as `tab_closed`, after a `tab_closed` event (for session tabs and
+/// agent tabs only); an agent window left empty is closed.
+pub async fn on_tab_removed(tab_id: i64) {
+    cdp::forget(tab_id);
+    cdp::lock::forget_tab(tab_id);
+    let agent = windows::agent_tab(tab_id).await;
+    if has_session(tab_id).await || agent.is_some() {
+        bus::emit(SessionEvent::TabClosed { tab_id });
+    }
+    end_session_by_tab(tab_id, EndReason::TabClosed).await;
+    if let Some(agent) = windows::forget_tab(tab_id).await.or(agent) {
+        windows::close_if_empty(agent.window_id).await;
+    }
 }
 
-/// Runs a handler; fails it with `session_not_found` if the tab's session ends meanwhile.
-pub async fn run_in_flight<T>(_tab_id: i64, f: impl Future<Output = Result<T>>) -> Result<T> {
-    f.await
+/// `chrome.debugger.onDetach(source, reason)`: forget the attachment first (the v3 hang bug), then end the
+/// session as `user_stopped` — unless the target closed, which `tabs.onRemoved` reports as `tab_closed`.
+pub async fn on_debugger_detach(tab_id: i64, reason: &str) {
+    cdp::forget(tab_id);
+    if reason == "target_closed" {
+        return;
+    }
+    end_session_by_tab(tab_id, EndReason::UserStopped).await;
 }
 
-/// Counts one action on the tab's session.
-pub async fn record_action(_tab_id: i64) {}
+/// A session tab committed a main-frame navigation to `url` (`tabs.onUpdated` `url`, CDP `Page.frameNavigated`,
+/// redirects included): a blocked host ends the session as `domain_blocked`.
+pub async fn on_navigated(tab_id: i64, url: &str) {
+    if !has_session(tab_id).await {
+        return;
+    }
+    let Ok(list) = blocklist::load().await else {
+        return;
+    };
+    let Some(entry) = blocklist::blocking_entry(&list, url) else {
+        return;
+    };
+    bus::emit(SessionEvent::DomainBlocked {
+        entry: entry.to_owned(),
+        url: Some(url.to_owned()),
+        tab_id: Some(tab_id),
+    });
+    end_session_by_tab(tab_id, EndReason::DomainBlocked).await;
+}
 
-/// Whether the tab has an active session.
-pub async fn has_session(_tab_id: i64) -> bool {
-    false
+/// Worker start (SPEC §6 "Service-worker restart"): sessions whose tab is gone end as `tab_closed`; when the
+/// extension itself (re)started — `storage.session` is empty — the remaining sessions cannot be trusted (their
+/// debugger attachments died with the old instance) and end as `extension_reload`. After a mere service-worker
+/// restart they continue: Chrome keeps the attachment, and the next attach re-learns it.
+pub async fn reconcile() {
+    let restarted_worker = matches!(
+        storage::session_get::<bool>(WORKER_MARK_KEY).await,
+        Ok(Some(true))
+    );
+    if let Err(e) = storage::session_set(WORKER_MARK_KEY, &true).await {
+        crate::log::warn(&format!("cannot mark the worker start: {e}"));
+    }
+    windows::reconcile().await;
+    let stored = match sessions().await {
+        Ok(s) => s,
+        Err(e) => {
+            crate::log::warn(&format!("stored sessions unreadable, ending them all: {e}"));
+            let _ = store()
+                .update(SESSIONS_KEY, |t: &mut Vec<Session>| t.clear())
+                .await;
+            return;
+        }
+    };
+    for s in stored {
+        if tabs::get(s.tab_id).await.is_err() {
+            bus::emit(SessionEvent::TabClosed { tab_id: s.tab_id });
+            end_session_by_tab(s.tab_id, EndReason::TabClosed).await;
+        } else if !restarted_worker {
+            end_session_by_tab(s.tab_id, EndReason::ExtensionReload).await;
+        }
+    }
 }

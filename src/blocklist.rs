@@ -1,0 +1,320 @@
+//! The domain blocklist (SPEC §6): the one hard boundary the extension enforces.
+//!
+//! Stored in `chrome.storage.local` under [`BLOCKLIST_KEY`] as an array of normalised entries, e.g.
+//! `["bank.example", "xn--bcher-kva.example", "127.0.0.1"]`. An entry blocks its host and every subdomain:
+//! `example.com` blocks `example.com` and `a.b.example.com`, never `notexample.com`.
+//!
+//! Entries are normalised by [`normalize_entry`]: trimmed, lowercased, IDN → punycode (IDNA, as the `url` crate
+//! does for URLs), scheme, port, path, query, userinfo and a trailing dot stripped, and a leading `*.` allowed
+//! (it means the same as the bare domain). URLs are reduced to their host by [`url_host`] the same way, so a
+//! host compares equal to an entry exactly when both name the same domain.
+//!
+//! The pure functions ([`normalize_entry`], [`url_host`], [`host_matches`], [`blocking_entry`]) have no
+//! `web-sys` in their signatures and are tested natively; [`load`], [`save`], [`add`] and [`remove`] use storage.
+
+use crate::chrome::storage;
+use crate::error::Result;
+
+/// Storage key of the blocklist: `string[]` of normalised entries.
+pub const BLOCKLIST_KEY: &str = "blocklist";
+
+/// Why an entry cannot be added to the blocklist.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EntryError {
+    /// Nothing left after trimming (or only `*.`).
+    #[error("the entry is empty; type a domain such as example.com")]
+    Empty,
+    /// Not a host name or IP address (spaces, bad characters, empty labels, a bare `*`).
+    #[error("`{0}` is not a domain; type a domain such as example.com")]
+    Invalid(String),
+}
+
+/// Normalises one blocklist entry (SPEC §6): `"  HTTPS://*.Bücher.Example:8443/path?q "` →
+/// `"xn--bcher-kva.example"`. Accepts a bare domain, a `*.`-prefixed domain, an IPv4/IPv6 address, or a URL.
+///
+/// Errors: [`EntryError::Empty`], [`EntryError::Invalid`] (the message tells the user what to type).
+pub fn normalize_entry(raw: &str) -> Result<String, EntryError> {
+    let trimmed = raw.trim();
+    if trimmed.is_empty() {
+        return Err(EntryError::Empty);
+    }
+    let invalid = || EntryError::Invalid(trimmed.to_owned());
+    // Keep only the authority: drop a scheme, then everything from the first path/query/fragment character.
+    let without_scheme = match trimmed.find("://") {
+        Some(i) => &trimmed[i + 3..],
+        None => trimmed,
+    };
+    let authority = without_scheme
+        .split(['/', '?', '#'])
+        .next()
+        .unwrap_or_default();
+    // Userinfo (`user:pass@host`) is not part of the host.
+    let authority = authority.rsplit('@').next().unwrap_or_default();
+    let authority = authority.strip_prefix("*.").unwrap_or(authority);
+    if authority.is_empty() {
+        return Err(EntryError::Empty);
+    }
+    if authority.contains(['*', ' ', '\t', '\\']) {
+        return Err(invalid());
+    }
+    // Let the URL parser do IDNA, lowercasing, IPv4/IPv6 canonicalisation and port stripping.
+    let parsed = url::Url::parse(&format!("http://{authority}/")).map_err(|_| invalid())?;
+    let host = match parsed.host() {
+        Some(url::Host::Domain(d)) => d.trim_end_matches('.').to_owned(),
+        Some(url::Host::Ipv4(ip)) => ip.to_string(),
+        Some(url::Host::Ipv6(ip)) => format!("[{ip}]"),
+        None => return Err(invalid()),
+    };
+    if host.is_empty() || host.split('.').any(str::is_empty) {
+        return Err(invalid());
+    }
+    Ok(host)
+}
+
+/// The host of `url` in the blocklist's normal form (lowercase, punycode, no trailing dot), or `None` for URLs
+/// without a network host (`about:blank`, `data:`, `chrome://` pages have a host but are not web pages: `None`
+/// for every scheme other than http, https, ws, wss and ftp).
+pub fn url_host(url: &str) -> Option<String> {
+    let parsed = url::Url::parse(url.trim()).ok()?;
+    if !matches!(parsed.scheme(), "http" | "https" | "ws" | "wss" | "ftp") {
+        return None;
+    }
+    let host = match parsed.host()? {
+        url::Host::Domain(d) => d.trim_end_matches('.').to_ascii_lowercase(),
+        url::Host::Ipv4(ip) => ip.to_string(),
+        url::Host::Ipv6(ip) => format!("[{ip}]"),
+    };
+    (!host.is_empty()).then_some(host)
+}
+
+/// Whether normalised `entry` blocks normalised `host`: the same host, or a subdomain of it
+/// (`example.com` blocks `a.example.com`, not `notexample.com`).
+pub fn host_matches(entry: &str, host: &str) -> bool {
+    if entry.is_empty() || host.is_empty() {
+        return false;
+    }
+    host == entry
+        || (host.len() > entry.len()
+            && host.ends_with(entry)
+            && host.as_bytes()[host.len() - entry.len() - 1] == b'.')
+}
+
+/// The first entry of `list` (already normalised) that blocks `url`, if any.
+pub fn blocking_entry<'a>(list: &'a [String], url: &str) -> Option<&'a str> {
+    let host = url_host(url)?;
+    list.iter()
+        .map(String::as_str)
+        .find(|entry| host_matches(entry, &host))
+}
+
+/// The first entry of `list` that blocks the bare host `domain` (a session's domain), if any.
+pub fn blocking_entry_for_host<'a>(list: &'a [String], domain: &str) -> Option<&'a str> {
+    let host = domain.trim_end_matches('.').to_ascii_lowercase();
+    list.iter()
+        .map(String::as_str)
+        .find(|entry| host_matches(entry, &host))
+}
+
+/// Normalises a whole list: invalid entries are dropped, duplicates removed, order kept.
+pub fn normalize_list<S: AsRef<str>>(raw: &[S]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for entry in raw {
+        if let Ok(e) = normalize_entry(entry.as_ref()) {
+            if !out.contains(&e) {
+                out.push(e);
+            }
+        }
+    }
+    out
+}
+
+/// Reads the blocklist from storage, normalising whatever is stored (a hand-edited or test-written list of raw
+/// domains works too). A missing key is an empty list.
+pub async fn load() -> Result<Vec<String>> {
+    let raw: Option<Vec<String>> = storage::get(BLOCKLIST_KEY).await?;
+    Ok(normalize_list(&raw.unwrap_or_default()))
+}
+
+/// Writes the blocklist (normalised, deduplicated). The storage change listener then ends the sessions on newly
+/// blocked domains ([`crate::session::enforce_blocklist`]).
+pub async fn save(entries: &[String]) -> Result<Vec<String>> {
+    let list = normalize_list(entries);
+    storage::set(BLOCKLIST_KEY, &list).await?;
+    Ok(list)
+}
+
+/// Adds one entry (normalised) and returns the new list; an invalid entry is an error for the user to fix.
+pub async fn add(raw: &str) -> Result<Vec<String>, crate::Error> {
+    let entry = normalize_entry(raw).map_err(|e| crate::Error::InvalidAction(e.to_string()))?;
+    let mut list = load().await?;
+    if !list.contains(&entry) {
+        list.push(entry);
+    }
+    save(&list).await
+}
+
+/// Removes one entry (compared after normalisation) and returns the new list.
+pub async fn remove(raw: &str) -> Result<Vec<String>> {
+    let entry = normalize_entry(raw).unwrap_or_else(|_| raw.trim().to_ascii_lowercase());
+    let mut list = load().await?;
+    list.retain(|e| *e != entry);
+    save(&list).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(s: &str) -> String {
+        normalize_entry(s).unwrap_or_else(|e| panic!("{s:?}: {e}"))
+    }
+
+    #[test]
+    fn entries_are_lowercased_and_stripped_of_scheme_port_path_and_trailing_dot() {
+        assert_eq!(n("Example.COM"), "example.com");
+        assert_eq!(n("  example.com  "), "example.com");
+        assert_eq!(n("https://example.com/login?next=/"), "example.com");
+        assert_eq!(n("http://user:pw@Example.com:8080/x#y"), "example.com");
+        assert_eq!(n("example.com:8443"), "example.com");
+        assert_eq!(n("example.com."), "example.com");
+        assert_eq!(n("wss://chat.example.com"), "chat.example.com");
+    }
+
+    #[test]
+    fn a_leading_star_dot_means_the_domain_and_its_subdomains() {
+        assert_eq!(n("*.example.com"), "example.com");
+        assert_eq!(n("https://*.Example.com/"), "example.com");
+        assert!(host_matches(&n("*.example.com"), "example.com"));
+        assert!(host_matches(&n("*.example.com"), "a.example.com"));
+    }
+
+    #[test]
+    fn idn_entries_and_hosts_become_punycode_and_match_each_other() {
+        assert_eq!(n("Bücher.example"), "xn--bcher-kva.example");
+        assert_eq!(n("https://MÜNCHEN.de/"), "xn--mnchen-3ya.de");
+        assert_eq!(n("xn--bcher-kva.example"), "xn--bcher-kva.example");
+        let list = vec![n("bücher.example")];
+        assert_eq!(
+            blocking_entry(&list, "https://www.bücher.example/kaufen"),
+            Some("xn--bcher-kva.example")
+        );
+        assert_eq!(
+            blocking_entry(&list, "https://shop.xn--bcher-kva.example/"),
+            Some("xn--bcher-kva.example")
+        );
+    }
+
+    #[test]
+    fn ip_addresses_are_valid_entries_and_ports_do_not_matter() {
+        assert_eq!(n("127.0.0.1"), "127.0.0.1");
+        assert_eq!(n("http://127.0.0.1:9225/x"), "127.0.0.1");
+        assert_eq!(n("[::1]:8080"), "[::1]");
+        let list = vec![n("127.0.0.1")];
+        assert_eq!(
+            blocking_entry(&list, "http://127.0.0.1:4444/page"),
+            Some("127.0.0.1")
+        );
+        assert_eq!(blocking_entry(&list, "http://127.0.0.2/"), None);
+        let list = vec![n("example.com")];
+        assert_eq!(
+            blocking_entry(&list, "https://example.com:8443/"),
+            Some("example.com")
+        );
+    }
+
+    #[test]
+    fn a_domain_blocks_itself_and_subdomains_but_not_lookalikes() {
+        let list = vec![n("example.com")];
+        assert_eq!(
+            blocking_entry(&list, "https://example.com/"),
+            Some("example.com")
+        );
+        assert_eq!(
+            blocking_entry(&list, "https://a.b.example.com/x"),
+            Some("example.com")
+        );
+        assert_eq!(
+            blocking_entry(&list, "https://EXAMPLE.com./"),
+            Some("example.com")
+        );
+        assert_eq!(blocking_entry(&list, "https://notexample.com/"), None);
+        assert_eq!(blocking_entry(&list, "https://example.com.evil.net/"), None);
+        assert_eq!(blocking_entry(&list, "https://example.co/"), None);
+        assert_eq!(blocking_entry(&list, "https://xexample.com/"), None);
+        // A subdomain entry does not block its parent.
+        let list = vec![n("mail.example.com")];
+        assert_eq!(blocking_entry(&list, "https://example.com/"), None);
+        assert_eq!(
+            blocking_entry(&list, "https://eu.mail.example.com/"),
+            Some("mail.example.com")
+        );
+    }
+
+    #[test]
+    fn pages_without_a_web_host_are_never_blocked() {
+        let list = vec![n("example.com")];
+        for url in [
+            "about:blank",
+            "data:text/html,example.com",
+            "chrome://settings",
+            "",
+            "not a url",
+        ] {
+            assert_eq!(blocking_entry(&list, url), None, "{url}");
+        }
+        // A URL that only mentions the domain in its path or query is not on it.
+        assert_eq!(
+            blocking_entry(&list, "https://other.net/?u=https://example.com/"),
+            None
+        );
+    }
+
+    #[test]
+    fn session_domains_match_like_hosts() {
+        let list = vec![n("example.com")];
+        assert_eq!(
+            blocking_entry_for_host(&list, "Shop.Example.com"),
+            Some("example.com")
+        );
+        assert_eq!(blocking_entry_for_host(&list, "notexample.com"), None);
+        assert_eq!(blocking_entry_for_host(&list, ""), None);
+    }
+
+    #[test]
+    fn invalid_entries_are_refused_with_a_message() {
+        assert_eq!(normalize_entry("   "), Err(EntryError::Empty));
+        assert_eq!(normalize_entry("*."), Err(EntryError::Empty));
+        assert_eq!(normalize_entry("https://"), Err(EntryError::Empty));
+        for bad in [
+            "*",
+            "exa mple.com",
+            "a..b",
+            "*.*.example.com",
+            "ex*ample.com",
+            "http://[zz]/",
+        ] {
+            assert!(
+                matches!(normalize_entry(bad), Err(EntryError::Invalid(_))),
+                "{bad:?} → {:?}",
+                normalize_entry(bad)
+            );
+        }
+        let message = normalize_entry("exa mple.com")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(message.contains("example.com"), "{message}");
+    }
+
+    #[test]
+    fn lists_are_normalised_deduplicated_and_keep_their_order() {
+        let raw = [
+            "B.example",
+            "a.example",
+            "*.b.example",
+            "bad entry",
+            "https://a.example/x",
+        ];
+        assert_eq!(normalize_list(&raw), vec!["b.example", "a.example"]);
+    }
+}

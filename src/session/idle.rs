@@ -1,0 +1,41 @@
+//! The idle-session guard (SPEC §6, session model "两个用户在场性原因"): `chrome.idle` reports `locked` → every
+//! session ends at once as `screen_locked`; `idle` (no input for the detection interval, 30 min by default,
+//! at least 15 s) → every session ends as `system_idle`. `active` changes nothing.
+
+use bua_protocol::EndReason;
+
+/// The end reason for a `chrome.idle.IdleState` (`"active"`, `"idle"`, `"locked"`), if it ends sessions.
+pub fn reason_for_state(state: &str) -> Option<EndReason> {
+    match state {
+        "locked" => Some(EndReason::ScreenLocked),
+        "idle" => Some(EndReason::SystemIdle),
+        _ => None,
+    }
+}
+
+/// Applies the idle timeout setting (`idleTimeoutSeconds`, SPEC §10) to `chrome.idle.setDetectionInterval`.
+pub async fn configure() {
+    let seconds = crate::settings::idle_seconds().await;
+    crate::chrome::idle::set_detection_interval(seconds);
+}
+
+/// `chrome.idle.onStateChanged`: ends every session for `locked` / `idle`; returns how many ended.
+pub async fn on_state_changed(state: &str) -> usize {
+    match reason_for_state(state) {
+        Some(reason) => super::end_all_sessions(reason).await,
+        None => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locked_and_idle_are_distinct_reasons_and_active_ends_nothing() {
+        assert_eq!(reason_for_state("locked"), Some(EndReason::ScreenLocked));
+        assert_eq!(reason_for_state("idle"), Some(EndReason::SystemIdle));
+        assert_eq!(reason_for_state("active"), None);
+        assert_eq!(reason_for_state("LOCKED"), None);
+    }
+}

@@ -1,0 +1,216 @@
+//! The storage write lock (SPEC §6): `chrome.storage.local` has no compare-and-set, so two read-modify-write
+//! cycles that interleave at an `await` lose one of the writes. Every mutation of the session model's keys
+//! (`activeSessions`, `agentTabs`, `buaWindowId`) goes through [`LockedStore::update`], which holds one async
+//! mutex (the Rust form of the seed's promise chain `withSessionWriteLock`) from the read to the write.
+//!
+//! The lock is generic over [`KvStore`], so a native test with a fake asynchronous store proves that 100
+//! concurrent mutations lose none — and that the same test loses writes when the lock is bypassed.
+
+use crate::error::{Error, Result};
+use futures::lock::Mutex;
+use serde::{de::DeserializeOwned, Serialize};
+use serde_json::Value;
+use std::future::Future;
+
+/// An asynchronous key-value store holding JSON values (`chrome.storage.local` in the extension).
+pub trait KvStore {
+    /// Reads `key`; `Ok(None)` when absent.
+    fn get(&self, key: &str) -> impl Future<Output = Result<Option<Value>>>;
+    /// Writes `key`.
+    fn set(&self, key: &str, value: Value) -> impl Future<Output = Result<()>>;
+}
+
+/// `chrome.storage.local` as a [`KvStore`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ChromeLocal;
+
+impl KvStore for ChromeLocal {
+    async fn get(&self, key: &str) -> Result<Option<Value>> {
+        crate::chrome::storage::get::<Value>(key).await
+    }
+
+    async fn set(&self, key: &str, value: Value) -> Result<()> {
+        crate::chrome::storage::set(key, &value).await
+    }
+}
+
+/// A [`KvStore`] whose read-modify-write cycles are serialised by one async mutex.
+pub struct LockedStore<S> {
+    store: S,
+    lock: Mutex<()>,
+}
+
+impl<S: KvStore> LockedStore<S> {
+    /// Wraps `store`.
+    pub fn new(store: S) -> Self {
+        LockedStore {
+            store,
+            lock: Mutex::new(()),
+        }
+    }
+
+    /// Reads `key` as `T` (absent or unreadable → `T::default()`; an unreadable value is logged by the caller's
+    /// store and treated as empty, because a corrupt table must not wedge every action).
+    pub async fn read<T: DeserializeOwned + Default>(&self, key: &str) -> Result<T> {
+        read_value(&self.store, key).await
+    }
+
+    /// Runs `f` on the current value of `key` and writes the result back, holding the write lock from the read
+    /// to the write. Returns what `f` returned. The value is written only when `f` changed it.
+    pub async fn update<T, R>(&self, key: &str, f: impl FnOnce(&mut T) -> R) -> Result<R>
+    where
+        T: DeserializeOwned + Serialize + Default + PartialEq + Clone,
+    {
+        let _guard = self.lock.lock().await;
+        self.update_unlocked(key, f).await
+    }
+
+    /// Runs `f` with the write lock held (for mutations of several keys that must not interleave).
+    pub async fn with_lock<R>(&self, f: impl Future<Output = R>) -> R {
+        let _guard = self.lock.lock().await;
+        f.await
+    }
+
+    /// The same read-modify-write without the lock. Only for callers that already hold it through
+    /// [`LockedStore::with_lock`] — and for the test that shows what goes wrong without it.
+    pub async fn update_unlocked<T, R>(&self, key: &str, f: impl FnOnce(&mut T) -> R) -> Result<R>
+    where
+        T: DeserializeOwned + Serialize + Default + PartialEq + Clone,
+    {
+        let mut value: T = read_value(&self.store, key).await?;
+        let before = value.clone();
+        let out = f(&mut value);
+        if value != before {
+            let json = serde_json::to_value(&value)?;
+            self.store.set(key, json).await?;
+        }
+        Ok(out)
+    }
+}
+
+async fn read_value<S: KvStore, T: DeserializeOwned + Default>(store: &S, key: &str) -> Result<T> {
+    match store.get(key).await? {
+        None => Ok(T::default()),
+        Some(v) => serde_json::from_value(v).map_err(|e| {
+            Error::Internal(format!("storage key {key} has an unexpected shape: {e}"))
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::model::{self, Ensured, Session, SessionOwner};
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    use std::pin::Pin;
+    use std::task::{Context, Poll, Waker};
+
+    /// A fake asynchronous store: every get and set yields to the executor once, like a Chrome API promise,
+    /// so concurrent read-modify-write cycles interleave exactly where the real ones can.
+    #[derive(Default)]
+    struct FakeAsyncStore {
+        data: RefCell<HashMap<String, Value>>,
+    }
+
+    struct YieldOnce(bool);
+    impl Future for YieldOnce {
+        type Output = ();
+        fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+            if self.0 {
+                Poll::Ready(())
+            } else {
+                self.0 = true;
+                cx.waker().wake_by_ref();
+                Poll::Pending
+            }
+        }
+    }
+
+    impl KvStore for FakeAsyncStore {
+        async fn get(&self, key: &str) -> Result<Option<Value>> {
+            YieldOnce(false).await;
+            Ok(self.data.borrow().get(key).cloned())
+        }
+        async fn set(&self, key: &str, value: Value) -> Result<()> {
+            YieldOnce(false).await;
+            self.data.borrow_mut().insert(key.to_owned(), value);
+            Ok(())
+        }
+    }
+
+    /// Polls `future` to completion on this thread (every wake-up is a self-wake, so busy polling suffices).
+    fn block_on<F: Future>(future: F) -> F::Output {
+        let mut future = std::pin::pin!(future);
+        let mut cx = Context::from_waker(Waker::noop());
+        loop {
+            if let Poll::Ready(v) = future.as_mut().poll(&mut cx) {
+                return v;
+            }
+        }
+    }
+
+    /// 100 concurrent mutations: 50 tabs each start a session, and every tab also records one action.
+    async fn hundred_mutations(store: &LockedStore<FakeAsyncStore>, locked: bool) {
+        let mutate = |tab: i64, start: bool| async move {
+            let f = move |table: &mut Vec<Session>| {
+                if start {
+                    matches!(
+                        model::ensure(table, tab, "a.example", SessionOwner::User, None, 1.0),
+                        Ensured::Started(_)
+                    )
+                } else {
+                    model::record(table, tab, 2.0).is_some()
+                }
+            };
+            if locked {
+                store.update("activeSessions", f).await
+            } else {
+                store.update_unlocked("activeSessions", f).await
+            }
+        };
+        let starts = (0..50).map(|tab| mutate(tab, true));
+        futures::future::join_all(starts).await;
+        let records = (0..50).map(|tab| mutate(tab, false));
+        futures::future::join_all(records).await;
+    }
+
+    #[test]
+    fn a_hundred_concurrent_session_mutations_under_the_write_lock_lose_none() {
+        let store = LockedStore::new(FakeAsyncStore::default());
+        block_on(hundred_mutations(&store, true));
+        let table: Vec<Session> = block_on(store.read("activeSessions")).expect("read");
+        assert_eq!(table.len(), 50, "every start survived");
+        assert!(
+            table.iter().all(|s| s.action_count == 1),
+            "every record survived: {:?}",
+            table.iter().map(|s| s.action_count).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn the_same_mutations_lose_writes_when_the_lock_is_bypassed() {
+        let store = LockedStore::new(FakeAsyncStore::default());
+        block_on(hundred_mutations(&store, false));
+        let table: Vec<Session> = block_on(store.read("activeSessions")).expect("read");
+        let recorded = table.iter().filter(|s| s.action_count == 1).count();
+        assert!(
+            table.len() < 50 || recorded < 50,
+            "without the lock interleaved writes must lose some mutations (sessions {}, recorded {recorded})",
+            table.len()
+        );
+    }
+
+    #[test]
+    fn an_update_that_changes_nothing_does_not_write() {
+        let store = LockedStore::new(FakeAsyncStore::default());
+        let r = block_on(store.update("k", |v: &mut Vec<i64>| v.len())).expect("update");
+        assert_eq!(r, 0);
+        assert!(store.store.data.borrow().get("k").is_none());
+        block_on(store.update("k", |v: &mut Vec<i64>| v.push(4))).expect("update");
+        assert_eq!(
+            store.store.data.borrow().get("k"),
+            Some(&serde_json::json!([4]))
+        );
+    }
+}
