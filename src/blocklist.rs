@@ -135,30 +135,44 @@ pub async fn load() -> Result<Vec<String>> {
     Ok(normalize_list(&raw.unwrap_or_default()))
 }
 
-/// Writes the blocklist (normalised, deduplicated). The storage change listener then ends the sessions on newly
-/// blocked domains ([`crate::session::enforce_blocklist`]).
+/// Replaces the blocklist (normalised, deduplicated) under the session model's storage write lock. The storage
+/// change listener then ends the sessions on newly blocked domains ([`crate::session::enforce_blocklist`]).
 pub async fn save(entries: &[String]) -> Result<Vec<String>> {
     let list = normalize_list(entries);
-    storage::set(BLOCKLIST_KEY, &list).await?;
+    let stored = list.clone();
+    crate::session::store()
+        .update(BLOCKLIST_KEY, move |raw: &mut Vec<String>| *raw = stored)
+        .await?;
     Ok(list)
 }
 
-/// Adds one entry (normalised) and returns the new list; an invalid entry is an error for the user to fix.
+/// Adds one entry (normalised) under the write lock and returns the new list; an invalid entry is
+/// `invalid_action` with the reason for the user.
 pub async fn add(raw: &str) -> Result<Vec<String>, crate::Error> {
     let entry = normalize_entry(raw).map_err(|e| crate::Error::InvalidAction(e.to_string()))?;
-    let mut list = load().await?;
-    if !list.contains(&entry) {
-        list.push(entry);
-    }
-    save(&list).await
+    crate::session::store()
+        .update(BLOCKLIST_KEY, |stored: &mut Vec<String>| {
+            let mut list = normalize_list(stored);
+            if !list.contains(&entry) {
+                list.push(entry);
+            }
+            *stored = list.clone();
+            list
+        })
+        .await
 }
 
-/// Removes one entry (compared after normalisation) and returns the new list.
+/// Removes one entry (compared after normalisation) under the write lock and returns the new list.
 pub async fn remove(raw: &str) -> Result<Vec<String>> {
     let entry = normalize_entry(raw).unwrap_or_else(|_| raw.trim().to_ascii_lowercase());
-    let mut list = load().await?;
-    list.retain(|e| *e != entry);
-    save(&list).await
+    crate::session::store()
+        .update(BLOCKLIST_KEY, |stored: &mut Vec<String>| {
+            let mut list = normalize_list(stored);
+            list.retain(|e| *e != entry);
+            *stored = list.clone();
+            list
+        })
+        .await
 }
 
 #[cfg(test)]
