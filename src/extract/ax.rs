@@ -253,6 +253,14 @@ pub fn interactive_elements(trees: &[AxTree], dom: &Dom, viewport: Rect) -> Vec<
 
     walk.out
         .into_iter()
+        // Nodes the snapshot does not have are inside user-agent shadow trees (the inner editor of
+        // an <input>): the control itself is listed already.
+        .filter(|(node, _)| {
+            dom.nodes.is_empty()
+                || node
+                    .backend_dom_node_id
+                    .is_some_and(|b| dom.by_backend.contains_key(&b))
+        })
         .map(|(node, _)| {
             let backend = node.backend_dom_node_id.unwrap_or(0);
             let dom_node = dom.by_backend.get(&backend).copied();
@@ -509,5 +517,245 @@ impl TabUidCaches {
     /// Clears `tab_id`'s uids (main-frame navigation, `navigate`).
     pub fn invalidate(&mut self, tab_id: i64) {
         self.tabs.remove(&tab_id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::snapshot::build::{dom, e, t};
+    use super::*;
+    use serde_json::json;
+
+    fn node(id: &str, role: &str, name: &str, backend: i64, kids: &[&str]) -> serde_json::Value {
+        json!({
+            "nodeId": id, "ignored": false, "role": {"type": "role", "value": role},
+            "name": {"type": "computedString", "value": name}, "childIds": kids, "backendDOMNodeId": backend,
+        })
+    }
+
+    fn with(mut n: serde_json::Value, key: &str, v: serde_json::Value) -> serde_json::Value {
+        n[key] = v;
+        n
+    }
+
+    fn focusable() -> serde_json::Value {
+        json!([{"name": "focusable", "value": {"type": "booleanOrUndefined", "value": true}}])
+    }
+
+    fn names(list: &[AxElement]) -> Vec<String> {
+        list.iter()
+            .map(|e| e.name.clone().unwrap_or_default())
+            .collect()
+    }
+
+    #[test]
+    fn interactive_nodes_in_document_order_without_structure_or_native_options() {
+        let nodes = json!([
+            with(
+                node(
+                    "1",
+                    "RootWebArea",
+                    "Page",
+                    1,
+                    &["2", "3", "4", "5", "6", "7", "8", "9"]
+                ),
+                "properties",
+                focusable()
+            ),
+            node("2", "link", "Home", 2, &[]),
+            with(
+                node("3", "button", "Hidden", 3, &[]),
+                "ignored",
+                json!(true)
+            ),
+            with(
+                node("4", "heading", "Skip target", 4, &[]),
+                "properties",
+                focusable()
+            ),
+            with(node("5", "generic", "", 5, &[]), "properties", focusable()),
+            node("6", "combobox", "Country", 6, &["60"]),
+            with(
+                node("60", "MenuListPopup", "", 60, &["61"]),
+                "parentId",
+                json!("6")
+            ),
+            with(
+                node("61", "option", "France", 61, &[]),
+                "parentId",
+                json!("60")
+            ),
+            with(
+                node("7", "textbox", "  Email\n address ", 7, &[]),
+                "value",
+                json!({"type": "string", "value": "a@b.c"})
+            ),
+            node("8", "StaticText", "text", 8, &[]),
+            with(
+                node("9", "option", "Custom listbox option", 9, &[]),
+                "parentId",
+                json!("1")
+            ),
+        ]);
+        let tree = AxTree::from_nodes(&nodes).unwrap();
+        let all = interactive_elements(&[tree], &Dom::default(), Rect::default());
+        assert_eq!(
+            names(&all),
+            vec![
+                "Home",
+                "",
+                "Country",
+                "Email address",
+                "Custom listbox option"
+            ]
+        );
+        assert_eq!(all[1].role, "generic");
+        assert_eq!(all[3].value.as_deref(), Some("a@b.c"));
+        assert_eq!(
+            all.iter().map(|e| e.backend_node_id).collect::<Vec<_>>(),
+            vec![2, 5, 6, 7, 9]
+        );
+    }
+
+    #[test]
+    fn frame_trees_are_spliced_at_their_iframe() {
+        let mut d = dom("https://a.test/", vec![e("p", &[], vec![t("x")])]);
+        d.frame_of_iframe.insert(20, "FRAME".into());
+        let main = json!([
+            node("1", "RootWebArea", "Main", 1, &["2", "3", "4"]),
+            node("2", "button", "Before", 10, &[]),
+            node("3", "Iframe", "", 20, &[]),
+            node("4", "button", "After", 30, &[]),
+        ]);
+        let frame = json!([
+            with(
+                node("50", "RootWebArea", "Framed", 50, &["51"]),
+                "frameId",
+                json!("FRAME")
+            ),
+            node("51", "button", "Inside", 51, &[]),
+        ]);
+        let trees = [
+            AxTree::from_nodes(&main).unwrap(),
+            AxTree::from_nodes(&frame).unwrap(),
+        ];
+        // Elements the snapshot does not know are user-agent internals; this DOM knows none of these ids.
+        d.nodes.clear();
+        let all = interactive_elements(&trees, &d, Rect::default());
+        assert_eq!(names(&all), vec!["Before", "Inside", "After"]);
+    }
+
+    #[test]
+    fn visible_means_in_the_viewport_and_inputs_carry_their_type_and_form() {
+        let d = dom(
+            "https://a.test/",
+            vec![e(
+                "form",
+                &[],
+                vec![
+                    e(
+                        "input",
+                        &[("type", "PASSWORD"), ("autocomplete", "current-password")],
+                        vec![],
+                    ),
+                    e("button", &[("style", "top:5000")], vec![t("Far")]),
+                ],
+            )],
+        );
+        let id_of = |tag: &str| dom_backend(&d, tag);
+        let nodes = json!([
+            node("1", "RootWebArea", "", 1, &["2", "3"]),
+            node("2", "textbox", "Password", id_of("input"), &[]),
+            node("3", "button", "Far", id_of("button"), &[]),
+        ]);
+        let all = interactive_elements(
+            &[AxTree::from_nodes(&nodes).unwrap()],
+            &d,
+            d.viewport_rect(800.0, 600.0),
+        );
+        assert_eq!(all[0].visible, Some(true));
+        assert_eq!(all[0].input_type.as_deref(), Some("password"));
+        assert_eq!(all[0].autocomplete.as_deref(), Some("current-password"));
+        assert_eq!(all[0].form, Some(dom_backend(&d, "form")));
+        assert!(all[0].rendered);
+        assert_eq!(all[1].visible, Some(false));
+        assert!(all[1].rendered);
+    }
+
+    fn dom_backend(d: &Dom, tag: &str) -> i64 {
+        d.nodes
+            .iter()
+            .find(|n| n.tag() == Some(tag))
+            .map(|n| n.backend_node_id)
+            .unwrap()
+    }
+
+    #[test]
+    fn over_the_cap_visible_elements_come_first_and_order_is_kept() {
+        let all: Vec<AxElement> = (0..5000)
+            .map(|i| AxElement {
+                role: "button".into(),
+                name: Some(format!("b{i}")),
+                visible: Some(i < 3 || (4000..4010).contains(&i)),
+                backend_node_id: i,
+                ..AxElement::default()
+            })
+            .collect();
+        let list = select(&all, MAX_ELEMENTS);
+        assert_eq!(list.total, 5000);
+        assert!(list.truncated);
+        assert_eq!(list.elements.len(), 200);
+        let ids: Vec<i64> = list.elements.iter().map(|e| e.backend_node_id).collect();
+        assert_eq!(&ids[..3], &[0, 1, 2]);
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "document order");
+        assert!(
+            (4000..4010).all(|i| ids.contains(&i)),
+            "every visible one is kept"
+        );
+        assert_eq!(ids[3], 3, "then the earliest others");
+        let few = select(&all[..10], MAX_ELEMENTS);
+        assert_eq!(
+            (few.total, few.truncated, few.elements.len()),
+            (10, false, 10)
+        );
+    }
+
+    #[test]
+    fn long_names_are_cut_with_an_ellipsis() {
+        let long = "word ".repeat(100);
+        let got = label(&long).unwrap();
+        assert_eq!(got.chars().count(), MAX_LABEL_CHARS);
+        assert!(got.ends_with('…'));
+        assert_eq!(label("  \n "), None);
+    }
+
+    #[test]
+    fn uid_cache_maps_uids_to_backend_ids_until_cleared() {
+        let els: Vec<AxElement> = [41, 42, 43]
+            .iter()
+            .map(|&b| AxElement {
+                backend_node_id: b,
+                ..AxElement::default()
+            })
+            .collect();
+        let mut tabs = TabUidCaches::default();
+        assert_eq!(tabs.replace(7, &els), vec!["e0", "e1", "e2"]);
+        assert_eq!(tabs.resolve(7, "e1"), Some(42));
+        assert_eq!(tabs.resolve(7, "e3"), None);
+        assert_eq!(tabs.resolve(8, "e1"), None, "per tab");
+        for bad in ["e01", "e", "x1", "e-1", "e1 ", "E1"] {
+            assert_eq!(tabs.resolve(7, bad), None, "{bad}");
+        }
+        // A fresh extract replaces the whole mapping.
+        tabs.replace(7, &els[2..]);
+        assert_eq!(tabs.resolve(7, "e0"), Some(43));
+        assert_eq!(tabs.resolve(7, "e1"), None);
+        tabs.invalidate(7);
+        assert_eq!(tabs.resolve(7, "e0"), None);
+        let mut one = UidCache::default();
+        one.replace(&els);
+        assert_eq!(one.len(), 3);
+        one.clear();
+        assert!(one.is_empty());
     }
 }

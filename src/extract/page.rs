@@ -93,3 +93,118 @@ pub fn analyze(input: &PageInputs<'_>) -> Result<PageExtract, PageError> {
         obstacle,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `tests/fixtures/extract/composed.html` as real Chromium served it, dumped by
+    /// `tools/corpus/dump.py --fixtures` (snapshot, AX trees of the page and its iframe, innerText).
+    const DUMP: &str = include_str!("../../tests/fixtures/extract/composed.dump.json");
+
+    fn analyzed() -> PageExtract {
+        let page: serde_json::Value = serde_json::from_str(DUMP).unwrap();
+        let mut trees = vec![page["ax"]["main"].clone()];
+        for f in page["ax"]["frames"].as_array().unwrap() {
+            trees.push(f["nodes"].clone());
+        }
+        analyze(&PageInputs {
+            url: page["url"].as_str().unwrap(),
+            title: page["title"].as_str().unwrap(),
+            inner_text: page["innerText"].as_str().unwrap(),
+            viewport: (1280.0, 713.0),
+            snapshot: &page["snapshot"],
+            ax_trees: &trees,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn real_chromium_page_gives_the_content_markdown() {
+        let r = analyzed();
+        let want = "# Main title\n\nFirst paragraph with [a relative link](http://127.0.0.1:38083/base/dir/rel/page.html), \
+                    `inline_code()` and *emphasis*.\n\n- One\n- Two\n  1. Two point one\n\n| Name | Qty |\n| --- | --- |\n\
+                    | Apple | 3 |\n\n```\nfn main() {\n    println!(\"hi\");\n}\n```\n\n> Quoted words\n\n\
+                    ![A picture](http://127.0.0.1:38083/img/a.png)\n\n## Open shadow heading\n\n\
+                    Slotted light text then Default slot light text\n\nOpen shadow button\n\nClosed shadow paragraph\n\n\
+                    Closed shadow button\n\nText inside the iframe\n\nFrame button [Frame link](http://127.0.0.1:38083/base/dir/x.html)\n\n\
+                    Email Go";
+        assert_eq!(r.markdown.text, want);
+        assert!(!r.markdown.truncated);
+        for gone in [
+            "Hidden",
+            "Zero size",
+            "cookies",
+            "Aside",
+            "Footer",
+            "Site logo",
+            "svg text",
+            "No script",
+        ] {
+            assert!(!r.markdown.text.contains(gone), "{gone}");
+        }
+    }
+
+    #[test]
+    fn real_chromium_page_lists_shadow_and_iframe_controls_in_document_order() {
+        let r = analyzed();
+        let got: Vec<(String, Option<String>)> = r
+            .elements
+            .elements
+            .iter()
+            .map(|e| (e.role.clone(), e.name.clone()))
+            .collect();
+        let s = |role: &str, name: Option<&str>| (role.to_string(), name.map(str::to_string));
+        assert_eq!(
+            got,
+            vec![
+                s("link", Some("Site logo")),
+                s("link", Some("Home")),
+                s("link", Some("Log in")),
+                s("button", Some("Accept")),
+                s("link", Some("a relative link")),
+                s("button", Some("Open shadow button")),
+                s("button", Some("Closed shadow button")),
+                s("button", Some("Frame button")),
+                s("link", Some("Frame link")),
+                s("textbox", Some("Password")),
+                s("textbox", None),
+                s("textbox", Some("Email")),
+                s("button", Some("Go")),
+            ]
+        );
+        assert_eq!(r.elements.total, 13);
+        assert_eq!(r.elements.elements[11].value.as_deref(), Some("a@b.c"));
+        assert_eq!(
+            r.elements.elements[10].input_type.as_deref(),
+            Some("password")
+        );
+        // The top of the page is in the 1280×713 viewport, the iframe's content is not.
+        assert_eq!(r.elements.elements[3].visible, Some(true));
+        assert!(!r.text_truncated);
+        assert!(r.text.contains("Main title"));
+    }
+
+    #[test]
+    fn malformed_cdp_responses_are_errors() {
+        let bad = serde_json::json!({"documents": "nope"});
+        let trees = [serde_json::json!([])];
+        let input = PageInputs {
+            url: "https://a.test/",
+            title: "",
+            inner_text: "",
+            viewport: (800.0, 600.0),
+            snapshot: &bad,
+            ax_trees: &trees,
+        };
+        assert!(matches!(analyze(&input), Err(PageError::Snapshot(_))));
+        let page: serde_json::Value = serde_json::from_str(DUMP).unwrap();
+        let trees = [serde_json::json!({"not": "a list"})];
+        let input = PageInputs {
+            snapshot: &page["snapshot"],
+            ax_trees: &trees,
+            ..input
+        };
+        assert!(matches!(analyze(&input), Err(PageError::Ax(_))));
+    }
+}
