@@ -1,0 +1,293 @@
+//! `evaluate {expression}` (SPEC §7).
+//!
+//! The expression is wrapped as `(() => { … })()` (so the agent must `return`) and run with
+//! `Runtime.evaluate` (`awaitPromise`, `userGesture`, 10 s). The result is
+//! `{type, value}` when JSON-serialisable, `{type, description}` when not (DOM node, function, Map, …),
+//! `{type, truncated:true, preview}` when its JSON is over 8 KB. A thrown exception is `invalid_action`
+//! with the JS message. Dialogs raised meanwhile are answered ([`dialogs::answering`]).
+//!
+//! `returnByValue: true` alone cannot tell a DOM node or a Map from `{}` (CDP serialises both as `{}`,
+//! without a subtype), so the value stays in the page first; plain objects and arrays are then fetched by
+//! value (`Runtime.callFunctionOn` with `returnByValue: true`), everything else is described.
+
+use super::dialogs;
+use super::page::{self, RemoteObject};
+use crate::cdp;
+use crate::error::{Error, Result};
+use bua_protocol::{truncate_at_char_boundary, EvaluateResult, EVALUATE_MAX_BYTES};
+use serde_json::{json, Value};
+
+/// The CDP time limit of one evaluate, ms (SPEC §7).
+pub const EVALUATE_TIMEOUT_MS: u32 = 10_000;
+
+/// `(() => {\n<expression>\n})()`: line breaks keep a trailing `//` comment from eating the `}`.
+pub fn wrap(expression: &str) -> String {
+    format!("(() => {{\n{expression}\n}})()")
+}
+
+/// How an evaluated value is returned.
+#[derive(Debug, PartialEq)]
+pub enum Plan {
+    /// Final already.
+    Done(EvaluateResult),
+    /// A plain object or array held in the page: fetch it by value.
+    FetchByValue(String),
+}
+
+/// Decides the result shape from the `RemoteObject` of the evaluation (pure; SPEC §7).
+pub fn plan(object: &RemoteObject) -> Plan {
+    let kind = object.kind.clone();
+    let described = |description: Option<&str>| {
+        let mut d = description.unwrap_or(&kind).to_owned();
+        cap(&mut d);
+        Plan::Done(EvaluateResult::Described {
+            r#type: kind.clone(),
+            description: d,
+        })
+    };
+    if let Some(u) = &object.unserializable {
+        return described(Some(u));
+    }
+    match kind.as_str() {
+        "undefined" => Plan::Done(EvaluateResult::Value {
+            r#type: kind.clone(),
+            value: Value::Null,
+        }),
+        "string" | "number" | "boolean" => Plan::Done(EvaluateResult::from_json(
+            kind.clone(),
+            object.value.clone().unwrap_or(Value::Null),
+        )),
+        "object" => match (object.subtype.as_deref(), &object.object_id) {
+            (Some("null"), _) => Plan::Done(EvaluateResult::Value {
+                r#type: kind.clone(),
+                value: Value::Null,
+            }),
+            (None | Some("array"), Some(id)) => Plan::FetchByValue(id.clone()),
+            (None | Some("array"), None) => Plan::Done(EvaluateResult::from_json(
+                kind.clone(),
+                object.value.clone().unwrap_or(Value::Null),
+            )),
+            _ => described(object.description.as_deref()),
+        },
+        _ => described(object.description.as_deref()),
+    }
+}
+
+/// Cuts a description to 8 KB with the SPEC §7 marker.
+fn cap(description: &mut String) {
+    let total = description.chars().count();
+    if truncate_at_char_boundary(description, EVALUATE_MAX_BYTES) {
+        let cut = total - description.chars().count();
+        description.push_str(&format!("…[truncated {cut} chars]"));
+    }
+}
+
+/// `evaluate`.
+///
+/// Errors: `invalid_action` (the expression threw or does not parse; the message is the JS one),
+/// `timeout` (not settled within 10 s).
+pub async fn evaluate(tab_id: i64, expression: &str) -> Result<EvaluateResult> {
+    dialogs::answering(tab_id, run(tab_id, expression)).await
+}
+
+async fn run(tab_id: i64, expression: &str) -> Result<EvaluateResult> {
+    let response = cdp::send_with_timeout(
+        tab_id,
+        "Runtime.evaluate",
+        json!({
+            "expression": wrap(expression),
+            "objectGroup": page::GROUP,
+            "returnByValue": false,
+            "awaitPromise": true,
+            "userGesture": true,
+            "replMode": false,
+            // Stops a synchronous endless loop in the page itself (else the tab would hang for good).
+            "timeout": EVALUATE_TIMEOUT_MS - 500,
+        }),
+        EVALUATE_TIMEOUT_MS,
+    )
+    .await
+    .map_err(|e| match e {
+        Error::Timeout(_) => too_slow(),
+        other => other,
+    })?;
+    let object = page::outcome(&response).map_err(thrown)?;
+    match plan(&object) {
+        Plan::Done(result) => Ok(result),
+        Plan::FetchByValue(object_id) => {
+            match page::call_checked(tab_id, &object_id, "function() { return this; }", &[]).await?
+            {
+                Ok(value) => Ok(EvaluateResult::from_json(object.kind, value)),
+                // Cyclic or too deep for JSON: describe it instead.
+                Err(_) => {
+                    let mut description = object
+                        .description
+                        .clone()
+                        .unwrap_or_else(|| object.kind.clone());
+                    cap(&mut description);
+                    Ok(EvaluateResult::Described {
+                        r#type: object.kind,
+                        description,
+                    })
+                }
+            }
+        }
+    }
+}
+
+fn too_slow() -> Error {
+    Error::Timeout(format!(
+        "the expression did not finish within {} s (a promise that never settles, or a long loop); make it \
+         return sooner",
+        EVALUATE_TIMEOUT_MS / 1000
+    ))
+}
+
+fn thrown(message: String) -> Error {
+    if message.contains("Execution was terminated") {
+        return too_slow();
+    }
+    Error::InvalidAction(format!(
+        "the expression threw: {message} (fix the expression; remember it runs as a function body, so use \
+         `return`)"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn obj(v: Value) -> RemoteObject {
+        RemoteObject::from_json(&v)
+    }
+
+    #[test]
+    fn wrap_puts_the_body_on_its_own_lines() {
+        assert_eq!(wrap("return 1 // done"), "(() => {\nreturn 1 // done\n})()");
+    }
+
+    #[test]
+    fn strings_are_values() {
+        let p = plan(&obj(json!({"type": "string", "value": "Hello"})));
+        assert_eq!(
+            p,
+            Plan::Done(EvaluateResult::Value {
+                r#type: "string".into(),
+                value: json!("Hello")
+            })
+        );
+    }
+
+    #[test]
+    fn undefined_is_a_value_of_type_undefined() {
+        let p = plan(&obj(json!({"type": "undefined"})));
+        assert_eq!(
+            p,
+            Plan::Done(EvaluateResult::Value {
+                r#type: "undefined".into(),
+                value: Value::Null
+            })
+        );
+    }
+
+    #[test]
+    fn nodes_maps_and_functions_are_described() {
+        for (v, d) in [
+            (
+                json!({"type": "object", "subtype": "node", "description": "div#x", "objectId": "1"}),
+                "div#x",
+            ),
+            (
+                json!({"type": "object", "subtype": "map", "description": "Map(1)", "objectId": "2"}),
+                "Map(1)",
+            ),
+            (
+                json!({"type": "function", "description": "() => 1", "objectId": "3"}),
+                "() => 1",
+            ),
+        ] {
+            match plan(&obj(v)) {
+                Plan::Done(EvaluateResult::Described { description, .. }) => {
+                    assert_eq!(description, d)
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn unserializable_numbers_are_described() {
+        match plan(&obj(
+            json!({"type": "number", "unserializableValue": "NaN", "description": "NaN"}),
+        )) {
+            Plan::Done(EvaluateResult::Described {
+                r#type,
+                description,
+            }) => {
+                assert_eq!((r#type.as_str(), description.as_str()), ("number", "NaN"))
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn plain_objects_and_arrays_are_fetched_by_value() {
+        assert_eq!(
+            plan(&obj(
+                json!({"type": "object", "description": "Object", "objectId": "9"})
+            )),
+            Plan::FetchByValue("9".into())
+        );
+        assert_eq!(
+            plan(&obj(
+                json!({"type": "object", "subtype": "array", "description": "Array(2)", "objectId": "8"})
+            )),
+            Plan::FetchByValue("8".into())
+        );
+    }
+
+    #[test]
+    fn null_is_a_value() {
+        assert_eq!(
+            plan(&obj(
+                json!({"type": "object", "subtype": "null", "value": null})
+            )),
+            Plan::Done(EvaluateResult::Value {
+                r#type: "object".into(),
+                value: Value::Null
+            })
+        );
+    }
+
+    #[test]
+    fn a_100_kb_string_is_truncated_with_the_marker() {
+        let big = "x".repeat(100 * 1024);
+        match plan(&obj(json!({"type": "string", "value": big}))) {
+            Plan::Done(EvaluateResult::Truncated {
+                truncated, preview, ..
+            }) => {
+                assert!(truncated);
+                // JSON of the string is 102_402 chars (quotes included); 8192 kept.
+                assert!(
+                    preview.ends_with("…[truncated 94210 chars]"),
+                    "{}",
+                    &preview[preview.len() - 40..]
+                );
+                assert!(preview.starts_with("\"xxx"));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn long_descriptions_are_capped() {
+        let src = format!("function f() {{ {} }}", "a;".repeat(10_000));
+        match plan(&obj(json!({"type": "function", "description": src}))) {
+            Plan::Done(EvaluateResult::Described { description, .. }) => {
+                assert!(description.contains("…[truncated "));
+                assert!(description.len() < EVALUATE_MAX_BYTES + 40);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

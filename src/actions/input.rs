@@ -1,0 +1,444 @@
+//! Real input (SPEC §4): `click`, `click_at`, `hover`, `type`, `press_key`.
+//!
+//! Mouse input is `Input.dispatchMouseEvent` (moved → pressed → released) at a point [`pointer`] checked;
+//! text is `DOM.focus` then `Input.insertText`, keys are `Input.dispatchKeyEvent`, so pages see trusted
+//! events (`beforeinput`/`input` included) exactly as from a user. Every input command races
+//! `Page.javascriptDialogOpening` ([`dialogs::race`]): an `alert` raised by a click ends the click at once
+//! instead of blocking it until a timeout. A navigation the input starts is waited for
+//! ([`navigation::Watch`]).
+
+use super::dialogs::{self, Raced};
+use super::keys::{self, KeyDef};
+use super::locator::{self, Element};
+use super::navigation::Watch;
+use super::page;
+use super::pointer::{self, Point};
+use super::Ctx;
+use crate::cdp;
+use crate::error::{Error, Result};
+use bua_protocol::{
+    ClickResult, ElementInfo, HoverResult, Locator, Modifier, PressKeyResult, TypeResult,
+};
+use serde_json::json;
+
+/// How long an input action waits for a navigation it may have started to begin, ms.
+const NAV_GRACE_MS: u32 = 150;
+/// How long `click` waits for a navigation it started to load, ms (the action has 10 s).
+const CLICK_LOAD_BUDGET_MS: u32 = 7_000;
+/// The same for `type {submit}` and `press_key {waitLoad}` (the action has 15 s).
+const KEY_LOAD_BUDGET_MS: u32 = 11_000;
+
+/// The `href` of the link `this` is or is inside (absolute), else null.
+const LINK_HREF: &str = r#"function() {
+  const a = this.closest ? this.closest('a[href], area[href]') : null;
+  return a && typeof a.href === 'string' ? a.href : null;
+}"#;
+
+/// Makes a link (or form) that would open a new tab or window open in this tab for the coming click,
+/// restoring its `target` right after the click's activation (SPEC §4: links open in the same tab).
+const SAME_TAB: &str = r#"function() {
+  const el = this.closest ? this.closest('a[href], area[href], button, input') : null;
+  let t = el && (el.localName === 'a' || el.localName === 'area') ? el : (el && el.form ? el.form : null);
+  if (!t) return false;
+  const target = t.getAttribute('target');
+  if (!target || ['_self', '_top', '_parent'].includes(target.toLowerCase())) return false;
+  t.setAttribute('target', '_self');
+  const restore = () => t.setAttribute('target', target);
+  t.ownerDocument.defaultView.addEventListener('click', () => setTimeout(restore, 0), { capture: true, once: true });
+  setTimeout(restore, 3000);
+  return true;
+}"#;
+
+/// The control to type into: `this` when it is editable, its control for a `<label>`, or its only editable
+/// descendant; otherwise a string saying why not.
+const EDITABLE_TARGET: &str = r#"function() {
+  const nonText = ['checkbox', 'radio', 'submit', 'button', 'reset', 'file', 'image', 'hidden', 'range', 'color'];
+  const check = el => {
+    if (el.isContentEditable) return true;
+    const tag = el.localName;
+    if (tag === 'textarea' || (tag === 'input' && !nonText.includes((el.type || 'text').toLowerCase()))) {
+      if (el.disabled) return 'it is disabled';
+      if (el.readOnly) return 'it is read-only';
+      return true;
+    }
+    return null;
+  };
+  let r = check(this);
+  if (r === true) return this;
+  if (typeof r === 'string') return r;
+  if (this.localName === 'label' && this.control) {
+    r = check(this.control);
+    return r === true ? this.control : (r || 'its control is not a text field');
+  }
+  const inner = Array.from(this.querySelectorAll('input, textarea, [contenteditable]')).filter(e => check(e) === true);
+  if (inner.length === 1) return inner[0];
+  return 'a <' + this.localName + '> is not a text field (input, textarea or contenteditable)';
+}"#;
+
+/// While `this` is being typed into, page scripts cannot move focus elsewhere (`HTMLElement.focus` of
+/// other elements is a no-op), so a field that "steals focus back" cannot take our keystrokes.
+/// Undone by [`FOCUS_UNLOCK`] (or after 5 s at the latest).
+const FOCUS_LOCK: &str = r#"function() {
+  const target = this, K = Symbol.for('bua.focusLock');
+  const wins = [target.ownerDocument.defaultView];
+  try { if (wins[0].top !== wins[0] && wins[0].top.document) wins.push(wins[0].top); } catch (e) {}
+  for (const w of wins) {
+    const P = w.HTMLElement.prototype;
+    if (P[K]) continue;
+    const original = P.focus;
+    P.focus = function (...args) { if (this === target || target.contains(this)) return original.apply(this, args); };
+    P[K] = original;
+  }
+  const unlock = () => { for (const w of wins) { const P = w.HTMLElement.prototype; if (P[K]) { P.focus = P[K]; delete P[K]; } } };
+  target.ownerDocument.defaultView[K] = unlock;
+  setTimeout(unlock, 5000);
+  return true;
+}"#;
+
+const FOCUS_UNLOCK: &str = r#"function() {
+  const unlock = this.ownerDocument.defaultView[Symbol.for('bua.focusLock')];
+  if (unlock) unlock();
+  return true;
+}"#;
+
+/// Whether `this` has the keyboard focus (deepest active element through shadow roots).
+const HAS_FOCUS: &str = r#"function() {
+  let a = this.ownerDocument.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  return a === this || (!!a && this.isContentEditable && this.contains(a));
+}"#;
+
+/// The text-field value of `this`: `.value`, or the text of a contenteditable.
+const READ_VALUE: &str = r#"function() {
+  return this.isContentEditable ? this.innerText.replace(/\n$/, '') : String(this.value ?? '');
+}"#;
+
+/// The element with the keyboard focus, through shadow roots and same-origin iframes.
+const ACTIVE_ELEMENT: &str = r#"(() => {
+  let a = document.activeElement;
+  for (;;) {
+    if (a && a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; continue; }
+    let inner = null;
+    try { inner = a && a.contentDocument ? a.contentDocument.activeElement : null; } catch (e) {}
+    if (inner) { a = inner; continue; }
+    return a || document.body;
+  }
+})()"#;
+
+/// `click {locator, newTab?}`.
+///
+/// Errors: locator errors, `element_not_found` (no visible box), `element_obstructed` (covered, names the
+/// cover). A dialog raised by the click does not fail it.
+pub async fn click(ctx: &Ctx, locator: &Locator, new_tab: bool) -> Result<ClickResult> {
+    let tab_id = ctx.tab_id;
+    let element = locator::resolve(tab_id, locator).await?;
+    let clicked = element.describe(tab_id).await?;
+    if new_tab {
+        if let Some(href) = element.call(tab_id, LINK_HREF, &[]).await?.as_str() {
+            crate::session::check_url_allowed(href, None).await?;
+            let opened = crate::windows::open_agent_tab(&ctx.owner, href, false).await?;
+            return Ok(ClickResult {
+                clicked,
+                tab_id: opened.tab_id,
+                x: None,
+                y: None,
+            });
+        }
+    }
+    let point = pointer::clickable_point(tab_id, &element).await?;
+    if !new_tab {
+        element.call(tab_id, SAME_TAB, &[]).await?;
+    }
+    let watch = Watch::start(tab_id).await?;
+    if mouse_click(tab_id, point).await? {
+        watch
+            .settle(tab_id, NAV_GRACE_MS, CLICK_LOAD_BUDGET_MS)
+            .await;
+    }
+    Ok(ClickResult {
+        clicked,
+        tab_id,
+        x: None,
+        y: None,
+    })
+}
+
+/// Clicks an element already resolved (scroll into view, hit test, real mouse events), without the
+/// navigation wait: for controls such as checkboxes.
+pub async fn click_element(tab_id: i64, element: &Element) -> Result<()> {
+    let point = pointer::clickable_point(tab_id, element).await?;
+    mouse_click(tab_id, point).await?;
+    Ok(())
+}
+
+/// `click_at {x, y}`: clicks whatever is at the viewport point (CSS px).
+///
+/// Errors: `invalid_action` when the point is outside the viewport.
+pub async fn click_at(tab_id: i64, x: f64, y: f64) -> Result<ClickResult> {
+    let (width, height) = page::viewport(tab_id).await?;
+    if x < 0.0 || y < 0.0 || x >= width || y >= height {
+        return Err(Error::InvalidAction(format!(
+            "({x}, {y}) is outside tab {tab_id}'s viewport ({width}×{height} CSS px); use coordinates inside it \
+             or scroll first"
+        )));
+    }
+    let point = Point { x, y };
+    let clicked = match pointer::node_at(tab_id, point).await? {
+        Some(object) => locator::describe_object(tab_id, &object).await?,
+        None => ElementInfo {
+            tag: "html".to_owned(),
+            ..ElementInfo::default()
+        },
+    };
+    let watch = Watch::start(tab_id).await?;
+    if mouse_click(tab_id, point).await? {
+        watch
+            .settle(tab_id, NAV_GRACE_MS, CLICK_LOAD_BUDGET_MS)
+            .await;
+    }
+    Ok(ClickResult {
+        clicked,
+        tab_id,
+        x: Some(x),
+        y: Some(y),
+    })
+}
+
+/// `hover {locator}`: moves the mouse over the element's uncovered centre.
+pub async fn hover(tab_id: i64, locator: &Locator) -> Result<HoverResult> {
+    let element = locator::resolve(tab_id, locator).await?;
+    let hovered = element.describe(tab_id).await?;
+    let point = pointer::clickable_point(tab_id, &element).await?;
+    mouse(tab_id, "mouseMoved", point, "none", 0).await?;
+    Ok(HoverResult { hovered, tab_id })
+}
+
+/// Sends one mouse event; `false` when a dialog opened instead of an answer.
+async fn mouse(tab_id: i64, kind: &str, p: Point, button: &str, buttons: u32) -> Result<bool> {
+    let mut params = json!({
+        "type": kind, "x": p.x, "y": p.y, "button": button, "buttons": buttons, "pointerType": "mouse",
+    });
+    if kind != "mouseMoved" {
+        params["clickCount"] = json!(1);
+    }
+    Ok(matches!(
+        dialogs::race(tab_id, "Input.dispatchMouseEvent", params).await?,
+        Raced::Done(_)
+    ))
+}
+
+/// moved → pressed → released at `p`; `false` when a dialog interrupted it (the click still happened up to
+/// that point, as for a user).
+async fn mouse_click(tab_id: i64, p: Point) -> Result<bool> {
+    Ok(mouse(tab_id, "mouseMoved", p, "none", 0).await?
+        && mouse(tab_id, "mousePressed", p, "left", 1).await?
+        && mouse(tab_id, "mouseReleased", p, "left", 0).await?)
+}
+
+/// Presses and releases one key with `mask` held; `false` when a dialog interrupted it.
+async fn key_press(tab_id: i64, def: &KeyDef, mask: u32) -> Result<bool> {
+    for down in [true, false] {
+        let raced = dialogs::race(
+            tab_id,
+            "Input.dispatchKeyEvent",
+            keys::event(def, mask, down),
+        )
+        .await?;
+        if let Raced::Dialog(_) = raced {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// `type {locator, text, clear?, submit?}`: focuses the field (`DOM.focus`, page focus moves blocked
+/// meanwhile), selects all and deletes when `clear`, inserts the text with `Input.insertText`, reads the
+/// value back, and presses Enter when `submit`.
+///
+/// Errors: locator errors; `invalid_action` when the element is not a text field (or is disabled or
+/// read-only); `element_obstructed` when a dialog interrupts the typing.
+pub async fn type_text(
+    tab_id: i64,
+    locator: &Locator,
+    text: &str,
+    clear: bool,
+    submit: bool,
+) -> Result<TypeResult> {
+    let located = locator::resolve(tab_id, locator).await?;
+    let field = match located
+        .call_for_element(tab_id, EDITABLE_TARGET, &[])
+        .await?
+    {
+        Ok(field) => field,
+        Err(reason) => {
+            return Err(Error::InvalidAction(format!(
+                "cannot type into the element ({}) on tab {tab_id}: {}; type into a textbox (extract lists them)",
+                located.label,
+                reason.as_str().unwrap_or("it is not a text field")
+            )))
+        }
+    };
+    let element = field.describe(tab_id).await?;
+    field.call(tab_id, FOCUS_LOCK, &[]).await?;
+    let typed = type_locked(tab_id, &field, text, clear).await;
+    // The page may be blocked by a dialog now; unlocking then would wait for it (the lock expires itself).
+    if crate::cdp::events::open_dialog(tab_id).is_none() {
+        let _ = field.call(tab_id, FOCUS_UNLOCK, &[]).await;
+    }
+    let value = typed?;
+    if submit {
+        let watch = Watch::start(tab_id).await?;
+        let enter = keys::lookup("Enter").ok_or_else(|| Error::Internal("no Enter key".into()))?;
+        if key_press(tab_id, &enter, 0).await? {
+            watch.settle(tab_id, NAV_GRACE_MS, KEY_LOAD_BUDGET_MS).await;
+        }
+    }
+    Ok(TypeResult {
+        element,
+        value,
+        tab_id,
+    })
+}
+
+async fn type_locked(tab_id: i64, field: &Element, text: &str, clear: bool) -> Result<String> {
+    let interrupted = |what: &str| {
+        Error::ElementObstructed(format!(
+            "a JavaScript dialog opened on tab {tab_id} while {what}; it blocks the page until answered \
+             (evaluate answers it automatically)"
+        ))
+    };
+    focus(tab_id, field).await?;
+    if clear {
+        let select_all = keys::lookup("a").ok_or_else(|| Error::Internal("no key a".into()))?;
+        let backspace =
+            keys::lookup("Backspace").ok_or_else(|| Error::Internal("no Backspace".into()))?;
+        let current = field.call(tab_id, READ_VALUE, &[]).await?;
+        if current.as_str().is_some_and(|v| !v.is_empty())
+            && (!key_press(tab_id, &select_all, keys::mask(&[Modifier::Ctrl])).await?
+                || !key_press(tab_id, &backspace, 0).await?)
+        {
+            return Err(interrupted("clearing the field"));
+        }
+    }
+    if !text.is_empty() {
+        // Focus may have moved by a means the lock cannot stop (e.g. a blur handler calling blur()).
+        focus(tab_id, field).await?;
+        if let Raced::Dialog(_) =
+            dialogs::race(tab_id, "Input.insertText", json!({ "text": text })).await?
+        {
+            return Err(interrupted("typing"));
+        }
+    }
+    let value = field.call(tab_id, READ_VALUE, &[]).await?;
+    Ok(value.as_str().unwrap_or_default().to_owned())
+}
+
+/// `DOM.focus` unless the element already has the focus; checks that it got it.
+async fn focus(tab_id: i64, field: &Element) -> Result<()> {
+    if field.call(tab_id, HAS_FOCUS, &[]).await?.as_bool() == Some(true) {
+        return Ok(());
+    }
+    let focused = cdp::send(tab_id, "DOM.focus", json!({ "objectId": field.object_id })).await;
+    match focused {
+        Ok(_) => {}
+        Err(Error::Internal(m)) if m.contains("not focusable") => {
+            return Err(Error::InvalidAction(format!(
+                "the element ({}) on tab {tab_id} cannot take the keyboard focus",
+                field.label
+            )))
+        }
+        Err(e) => return Err(e),
+    }
+    if field.call(tab_id, HAS_FOCUS, &[]).await?.as_bool() != Some(true) {
+        return Err(Error::ElementObstructed(format!(
+            "the element ({}) on tab {tab_id} did not keep the keyboard focus (the page moved it elsewhere)",
+            field.label
+        )));
+    }
+    Ok(())
+}
+
+/// `press_key {key, modifiers?, locator?, waitLoad?}`: focuses the element when given, holds the modifiers,
+/// presses the key, and with `waitLoad` waits for a navigation it starts.
+///
+/// Errors: `invalid_action` for a key name that is not a `KeyboardEvent.key` value; locator errors.
+pub async fn press_key(
+    tab_id: i64,
+    key: &str,
+    modifiers: &[Modifier],
+    locator: Option<&Locator>,
+    wait_load: bool,
+) -> Result<PressKeyResult> {
+    let def = keys::lookup(key).ok_or_else(|| {
+        Error::InvalidAction(format!(
+            "key: {key:?} is not a KeyboardEvent.key value; use e.g. \"Enter\", \"Escape\", \"Tab\", \"ArrowDown\", \
+             \"a\", \"F5\""
+        ))
+    })?;
+    if let Some(locator) = locator {
+        let element = locator::resolve(tab_id, locator).await?;
+        cdp::send(
+            tab_id,
+            "DOM.focus",
+            json!({ "objectId": element.object_id }),
+        )
+        .await
+        .map_err(|e| match e {
+            Error::Internal(m) if m.contains("not focusable") => Error::InvalidAction(format!(
+                "the element ({}) on tab {tab_id} cannot take the keyboard focus",
+                element.label
+            )),
+            other => other,
+        })?;
+    }
+    let element = match page::eval_object(tab_id, ACTIVE_ELEMENT).await? {
+        Ok(object) => match object.object_id {
+            Some(id) => Some(locator::describe_object(tab_id, &id).await?),
+            None => None,
+        },
+        Err(_) => None,
+    };
+    let watch = Watch::start(tab_id).await?;
+    let mut held = 0;
+    let mut completed = true;
+    for m in modifiers {
+        held |= m.cdp_bit();
+        completed = completed
+            && matches!(
+                dialogs::race(
+                    tab_id,
+                    "Input.dispatchKeyEvent",
+                    keys::event(&keys::modifier_key(*m), held, true)
+                )
+                .await?,
+                Raced::Done(_)
+            );
+    }
+    completed = completed && key_press(tab_id, &def, held).await?;
+    for m in modifiers.iter().rev() {
+        if !completed {
+            break;
+        }
+        held &= !m.cdp_bit();
+        completed = matches!(
+            dialogs::race(
+                tab_id,
+                "Input.dispatchKeyEvent",
+                keys::event(&keys::modifier_key(*m), held, false)
+            )
+            .await?,
+            Raced::Done(_)
+        );
+    }
+    if completed && wait_load {
+        watch
+            .settle(tab_id, NAV_GRACE_MS * 2, KEY_LOAD_BUDGET_MS)
+            .await;
+    }
+    Ok(PressKeyResult {
+        key: def.key,
+        modifiers: modifiers.to_vec(),
+        element,
+        tab_id,
+    })
+}

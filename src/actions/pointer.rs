@@ -1,0 +1,248 @@
+//! Where to click an element, and whether the click would land on it (SPEC §4): `DOM.scrollIntoViewIfNeeded`,
+//! the element's content quads (`DOM.getContentQuads`, CSS px in the main frame's viewport, iframes
+//! included) clipped to the viewport, then a hit test at the chosen point (`DOM.getNodeForLocation`,
+//! which sees into iframes and closed shadow roots). A point whose topmost element is neither the target,
+//! inside it, nor a label of it is covered: `element_obstructed`, naming the cover.
+
+use super::locator::Element;
+use super::page::{self, Arg};
+use crate::cdp;
+use crate::error::{Error, Result};
+use serde_json::{json, Value};
+
+/// A point in the main frame's viewport, CSS px.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    /// From the left edge.
+    pub x: f64,
+    /// From the top edge.
+    pub y: f64,
+}
+
+/// Whether the node hit at a point (argument) is `this` element, inside it (composed tree, iframes
+/// included), or a `<label>` whose control it is. Otherwise a short description of the hit element.
+const HIT_CHECK: &str = r#"function(hit) {
+  const up = n => n.parentNode || n.host || (n.nodeType === 9 && n.defaultView ? n.defaultView.frameElement : null) || null;
+  for (let n = hit; n; n = up(n)) if (n === this) return null;
+  for (let n = hit; n; n = up(n)) if (n.localName === 'label' && n.control === this) return null;
+  const e = hit.nodeType === 1 ? hit : (hit.parentElement || hit.host);
+  if (!e) return 'the page';
+  let d = '<' + e.localName;
+  if (e.id) d += ' id="' + e.id + '"';
+  const cls = typeof e.className === 'string' ? e.className.trim() : '';
+  if (cls) d += ' class="' + cls.split(/\s+/).slice(0, 3).join(' ') + '"';
+  d += '>';
+  let box = e;
+  for (let n = e; n && n.nodeType === 1; n = n.parentElement) {
+    const p = getComputedStyle(n).position;
+    if (p === 'fixed' || p === 'sticky') { box = n; break; }
+  }
+  if (box !== e) {
+    d += ' inside <' + box.localName + (box.id ? ' id="' + box.id + '"' : '') + '> (' + getComputedStyle(box).position + ')';
+  }
+  const text = (box.innerText || '').replace(/\s+/g, ' ').trim();
+  if (text) d += ' "' + (text.length > 80 ? text.slice(0, 79) + '…' : text) + '"';
+  return d;
+}"#;
+
+/// Candidate points inside a rectangle: the centre first, then four inner points.
+pub fn candidates(left: f64, top: f64, right: f64, bottom: f64) -> Vec<Point> {
+    let (w, h) = (right - left, bottom - top);
+    let at = |fx: f64, fy: f64| Point {
+        x: (left + w * fx).floor().max(left).min(right - 0.5).max(0.0),
+        y: (top + h * fy).floor().max(top).min(bottom - 0.5).max(0.0),
+    };
+    vec![
+        at(0.5, 0.5),
+        at(0.25, 0.25),
+        at(0.75, 0.25),
+        at(0.25, 0.75),
+        at(0.75, 0.75),
+    ]
+}
+
+/// The part of a CDP quad (`[x1,y1,…,x4,y4]`) inside the viewport: `(left, top, right, bottom)`, or `None`
+/// when it is empty (less than 1 px wide or tall).
+pub fn clip_quad(quad: &[f64], viewport: (f64, f64)) -> Option<(f64, f64, f64, f64)> {
+    if quad.len() != 8 {
+        return None;
+    }
+    let xs = [quad[0], quad[2], quad[4], quad[6]];
+    let ys = [quad[1], quad[3], quad[5], quad[7]];
+    let min = |v: &[f64; 4]| v.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = |v: &[f64; 4]| v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let left = min(&xs).max(0.0);
+    let top = min(&ys).max(0.0);
+    let right = max(&xs).min(viewport.0);
+    let bottom = max(&ys).min(viewport.1);
+    (right - left >= 1.0 && bottom - top >= 1.0).then_some((left, top, right, bottom))
+}
+
+/// Scrolls `element` into view and returns a point on it that is not covered by another element.
+///
+/// Errors: `element_not_found` (no box: hidden, `display:none`, zero size, or outside the viewport
+/// after scrolling), `element_obstructed` (every candidate point is covered; names the cover),
+/// `element_stale` / `element_not_found` when it left the document.
+pub async fn clickable_point(tab_id: i64, element: &Element) -> Result<Point> {
+    let scrolled = cdp::send(
+        tab_id,
+        "DOM.scrollIntoViewIfNeeded",
+        json!({ "objectId": element.object_id }),
+    )
+    .await;
+    if let Err(Error::Internal(m)) = &scrolled {
+        if m.contains("detached") || m.contains("not found") || m.contains("No node") {
+            return Err(element.gone(tab_id));
+        }
+        // Other refusals (e.g. a node without layout object) surface below as "no box".
+    } else {
+        scrolled?;
+    }
+    let viewport = page::viewport(tab_id).await?;
+    // Smooth scrolling moves the element for a while: wait until two reads agree.
+    let mut quads = content_quads(tab_id, element).await?;
+    for _ in 0..20 {
+        cdp::sleep(30).await;
+        let again = content_quads(tab_id, element).await?;
+        if again == quads {
+            break;
+        }
+        quads = again;
+    }
+    let rects: Vec<_> = quads
+        .iter()
+        .filter_map(|q| clip_quad(q, viewport))
+        .collect();
+    if rects.is_empty() {
+        return Err(Error::ElementNotFound(format!(
+            "the element ({}) on tab {tab_id} has no visible box (hidden, display:none, zero size or off \
+             screen); call extract to see what is visible, or wait_for it to become visible",
+            element.label
+        )));
+    }
+    let mut cover = String::new();
+    for (l, t, r, b) in rects {
+        for point in candidates(l, t, r, b) {
+            match hit_check(tab_id, element, point).await? {
+                None => return Ok(point),
+                Some(c) if cover.is_empty() => cover = c,
+                Some(_) => {}
+            }
+        }
+    }
+    Err(Error::ElementObstructed(format!(
+        "the element ({}) on tab {tab_id} is covered by {cover}; dismiss or close that first (for a cookie \
+         banner or dialog click its accept/close button; extract lists it), then retry",
+        element.label
+    )))
+}
+
+async fn content_quads(tab_id: i64, element: &Element) -> Result<Vec<Vec<f64>>> {
+    let response = cdp::send(
+        tab_id,
+        "DOM.getContentQuads",
+        json!({ "objectId": element.object_id }),
+    )
+    .await;
+    let response = match response {
+        Ok(v) => v,
+        Err(Error::Internal(m)) if m.contains("Could not compute content quads") => {
+            return Ok(Vec::new())
+        }
+        Err(Error::Internal(m)) if m.contains("detached") || m.contains("No node") => {
+            return Err(element.gone(tab_id))
+        }
+        Err(e) => return Err(e),
+    };
+    Ok(response
+        .get("quads")
+        .and_then(Value::as_array)
+        .map(|qs| {
+            qs.iter()
+                .filter_map(|q| {
+                    q.as_array()
+                        .map(|n| n.iter().filter_map(Value::as_f64).collect::<Vec<f64>>())
+                })
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// `None` when a click at `point` reaches `element`; otherwise a description of what is on top.
+async fn hit_check(tab_id: i64, element: &Element, point: Point) -> Result<Option<String>> {
+    let Some(hit) = node_at(tab_id, point).await? else {
+        return Ok(Some("nothing (the point is outside the page)".to_owned()));
+    };
+    match element
+        .call(tab_id, HIT_CHECK, &[Arg::Object(hit.clone())])
+        .await
+    {
+        Ok(v) => Ok(v.as_str().map(str::to_owned)),
+        // The hit node lives in another frame's JavaScript world (an iframe over the target).
+        Err(Error::Internal(_)) => {
+            let tag = super::locator::describe_object(tab_id, &hit)
+                .await
+                .map(|i| i.tag)
+                .unwrap_or_else(|_| "element".to_owned());
+            Ok(Some(format!("<{tag}> in another frame")))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The topmost node at `point` (`DOM.getNodeForLocation`, pointer-events:none ignored) as an object in
+/// the action's group; `None` when there is none.
+pub async fn node_at(tab_id: i64, point: Point) -> Result<Option<String>> {
+    let response = cdp::send(
+        tab_id,
+        "DOM.getNodeForLocation",
+        json!({
+            "x": point.x.floor() as i64,
+            "y": point.y.floor() as i64,
+            "includeUserAgentShadowDOM": false,
+            "ignorePointerEventsNone": true,
+        }),
+    )
+    .await;
+    let backend = match response {
+        Ok(v) => v.get("backendNodeId").and_then(Value::as_i64),
+        Err(Error::Internal(m)) if m.contains("No node found") => None,
+        Err(e) => return Err(e),
+    };
+    match backend {
+        Some(b) => page::resolve_backend(tab_id, b).await,
+        None => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clip_quad_cuts_to_the_viewport() {
+        let q = [-10.0, 5.0, 50.0, 5.0, 50.0, 25.0, -10.0, 25.0];
+        assert_eq!(clip_quad(&q, (800.0, 600.0)), Some((0.0, 5.0, 50.0, 25.0)));
+    }
+
+    #[test]
+    fn clip_quad_drops_boxes_outside_or_empty() {
+        let below = [0.0, 700.0, 10.0, 700.0, 10.0, 720.0, 0.0, 720.0];
+        assert_eq!(clip_quad(&below, (800.0, 600.0)), None);
+        let flat = [0.0, 10.0, 10.0, 10.0, 10.0, 10.5, 0.0, 10.5];
+        assert_eq!(clip_quad(&flat, (800.0, 600.0)), None);
+        assert_eq!(clip_quad(&[1.0, 2.0], (800.0, 600.0)), None);
+    }
+
+    #[test]
+    fn candidates_start_at_the_centre_and_stay_inside() {
+        let c = candidates(10.0, 20.0, 110.0, 60.0);
+        assert_eq!(c[0], Point { x: 60.0, y: 40.0 });
+        for p in c {
+            assert!(
+                p.x >= 10.0 && p.x < 110.0 && p.y >= 20.0 && p.y < 60.0,
+                "{p:?}"
+            );
+        }
+    }
+}

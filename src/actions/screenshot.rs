@@ -1,0 +1,182 @@
+//! `screenshot {fullPage?, format?, quality?, maxWidth?}` (SPEC §4): `Page.captureScreenshot`, which also
+//! works for a tab in the minimized agent window (focus emulation is enabled on attach). `fullPage` captures
+//! the whole document (`captureBeyondViewport`, at most [`MAX_FULL_PAGE_HEIGHT`] CSS px tall); `maxWidth`
+//! scales the image down to at most that many pixels wide. `width`/`height` are read from the image itself.
+
+use crate::cdp;
+use crate::error::{Error, Result};
+use base64::Engine;
+use bua_protocol::{ImageFormat, Screenshot, ScreenshotResult};
+use serde_json::{json, Value};
+
+/// The tallest full-page capture, CSS px (GPU texture limits; longer pages are cut at the bottom).
+pub const MAX_FULL_PAGE_HEIGHT: f64 = 16_384.0;
+/// The largest image returned, bytes of base64 (the bridge frame cap is 16 MiB).
+pub const MAX_DATA_BYTES: usize = 12 * 1024 * 1024;
+/// `Page.captureScreenshot` time limit, ms (the action has 15 s).
+const CAPTURE_TIMEOUT_MS: u32 = 12_000;
+
+/// Image size in pixels from the first bytes of a PNG (IHDR) or JPEG (first SOFn marker).
+pub fn image_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    if bytes.len() >= 24 && bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        let w = u32::from_be_bytes([bytes[16], bytes[17], bytes[18], bytes[19]]);
+        let h = u32::from_be_bytes([bytes[20], bytes[21], bytes[22], bytes[23]]);
+        return Some((w, h));
+    }
+    if bytes.len() >= 4 && bytes[0] == 0xFF && bytes[1] == 0xD8 {
+        let mut i = 2;
+        while i + 9 < bytes.len() {
+            if bytes[i] != 0xFF {
+                i += 1;
+                continue;
+            }
+            let marker = bytes[i + 1];
+            if marker == 0xFF {
+                i += 1;
+                continue;
+            }
+            let len = usize::from(u16::from_be_bytes([bytes[i + 2], bytes[i + 3]]));
+            let is_sof = (0xC0..=0xCF).contains(&marker) && !matches!(marker, 0xC4 | 0xC8 | 0xCC);
+            if is_sof {
+                let h = u16::from_be_bytes([bytes[i + 5], bytes[i + 6]]);
+                let w = u16::from_be_bytes([bytes[i + 7], bytes[i + 8]]);
+                return Some((u32::from(w), u32::from(h)));
+            }
+            if matches!(marker, 0xD8 | 0x01 | 0xD0..=0xD7) {
+                i += 2;
+            } else {
+                i += 2 + len;
+            }
+        }
+    }
+    None
+}
+
+/// Decodes enough of a base64 image for [`image_size`]: PNG needs 24 bytes, a JPEG's SOF usually sits in
+/// the first few hundred; the whole image is decoded only when the prefix is not enough.
+fn decoded_size(data: &str) -> Option<(u32, u32)> {
+    let engine = base64::engine::general_purpose::STANDARD;
+    let prefix_len = data.len().min(64 * 1024) / 4 * 4;
+    engine
+        .decode(&data[..prefix_len])
+        .ok()
+        .and_then(|b| image_size(&b))
+        .or_else(|| engine.decode(data).ok().and_then(|b| image_size(&b)))
+}
+
+/// `screenshot`.
+///
+/// Errors: `invalid_action` when the image would be larger than the bridge can carry (use jpeg,
+/// `maxWidth` or no `fullPage`), `timeout` when Chrome produces no frame in time.
+pub async fn screenshot(tab_id: i64, action: &Screenshot) -> Result<ScreenshotResult> {
+    let metrics = cdp::send(tab_id, "Page.getLayoutMetrics", json!({})).await?;
+    let num = |p: &str| metrics.pointer(p).and_then(Value::as_f64);
+    let (vw, vh) = (
+        num("/cssLayoutViewport/clientWidth").unwrap_or(800.0),
+        num("/cssLayoutViewport/clientHeight").unwrap_or(600.0),
+    );
+    // Device pixels per CSS px: the deprecated device-px viewport over the CSS one.
+    let dpr = num("/layoutViewport/clientWidth")
+        .map(|d| d / vw)
+        .filter(|r| r.is_finite() && *r > 0.0)
+        .unwrap_or(1.0);
+    let (x, y, width, height) = if action.full_page {
+        let w = num("/cssContentSize/width").unwrap_or(vw).max(vw).ceil();
+        let h = num("/cssContentSize/height")
+            .unwrap_or(vh)
+            .clamp(1.0, MAX_FULL_PAGE_HEIGHT)
+            .ceil();
+        (0.0, 0.0, w, h)
+    } else {
+        (
+            num("/cssVisualViewport/pageX").unwrap_or(0.0),
+            num("/cssVisualViewport/pageY").unwrap_or(0.0),
+            vw,
+            vh,
+        )
+    };
+    let scale = match action.max_width {
+        Some(max) if width * dpr > f64::from(max) => f64::from(max) / (width * dpr),
+        _ => 1.0,
+    };
+    let mut params = json!({
+        "format": action.format.as_str(),
+        "fromSurface": true,
+        "captureBeyondViewport": action.full_page,
+    });
+    if action.full_page || scale < 1.0 {
+        params["clip"] =
+            json!({ "x": x, "y": y, "width": width, "height": height, "scale": scale });
+    }
+    if action.format == ImageFormat::Jpeg {
+        params["quality"] = json!(action.quality.unwrap_or(80).min(100));
+    }
+    super::dialogs::ensure_none(tab_id)?;
+    let shot = cdp::send_with_timeout(tab_id, "Page.captureScreenshot", params, CAPTURE_TIMEOUT_MS)
+        .await
+        .map_err(|e| match e {
+            Error::Timeout(_) => Error::Timeout(format!(
+                "tab {tab_id} produced no frame for the screenshot within {} s",
+                CAPTURE_TIMEOUT_MS / 1000
+            )),
+            other => other,
+        })?;
+    let data = shot
+        .get("data")
+        .and_then(Value::as_str)
+        .ok_or_else(|| Error::Internal("Page.captureScreenshot returned no data".into()))?
+        .to_owned();
+    if data.len() > MAX_DATA_BYTES {
+        return Err(Error::InvalidAction(format!(
+            "the screenshot is {} MB, more than the bridge carries; use format jpeg, a maxWidth, or fullPage:false",
+            data.len() / (1024 * 1024)
+        )));
+    }
+    let (w, h) = decoded_size(&data).unwrap_or((
+        (width * dpr * scale).round() as u32,
+        (height * dpr * scale).round() as u32,
+    ));
+    Ok(ScreenshotResult {
+        mime: action.format.mime().to_owned(),
+        data,
+        width: w,
+        height: h,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn png_size_from_ihdr() {
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+        png.extend_from_slice(&800u32.to_be_bytes());
+        png.extend_from_slice(&600u32.to_be_bytes());
+        assert_eq!(image_size(&png), Some((800, 600)));
+    }
+
+    #[test]
+    fn jpeg_size_from_sof0_after_app0() {
+        let mut jpg = vec![0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10];
+        jpg.extend_from_slice(&[0u8; 14]); // the rest of APP0 (16 bytes incl. length)
+        jpg.extend_from_slice(&[0xFF, 0xC0, 0x00, 0x11, 0x08, 0x02, 0x58, 0x03, 0x20, 0x03]);
+        assert_eq!(image_size(&jpg), Some((800, 600)));
+    }
+
+    #[test]
+    fn garbage_has_no_size() {
+        assert_eq!(image_size(b"GIF89a"), None);
+        assert_eq!(image_size(&[]), None);
+    }
+
+    #[test]
+    fn decoded_size_reads_base64() {
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+        png.extend_from_slice(&3u32.to_be_bytes());
+        png.extend_from_slice(&2u32.to_be_bytes());
+        png.extend_from_slice(&[0u8; 30]);
+        let data = base64::engine::general_purpose::STANDARD.encode(&png);
+        assert_eq!(decoded_size(&data), Some((3, 2)));
+    }
+}
