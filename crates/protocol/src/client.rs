@@ -59,6 +59,13 @@ impl ClientRequest {
     pub fn shape_result(&self, result: Value) -> Value {
         crate::v1::client_result(&self.method, result)
     }
+
+    /// The result to send back to a client of `dialect` (see
+    /// [`client_result_for`](crate::client_result_for)): v1-only methods in their v1 shape, shared
+    /// methods with the v1 snake_case keys added for [`ClientDialect::V1`](crate::ClientDialect::V1).
+    pub fn shape_result_for(&self, result: Value, dialect: crate::v1::ClientDialect) -> Value {
+        crate::v1::client_result_for(&self.method, &self.params, result, dialect)
+    }
 }
 
 /// Parses and validates a client's request frame. `id` must be a non-empty string, `method` a
@@ -240,6 +247,14 @@ pub enum ToClient {
     Reject(Reject),
     /// `{"type":"event","event":{…}}`: an extension event forwarded to the client.
     Event(Event),
+    /// `{"type":"event","event":{…},"dropped":N}`: an event forwarded to a slow subscriber after
+    /// the bridge dropped the `N` (≥ 1) oldest events that did not fit its buffer.
+    EventAfterDrop {
+        /// The event.
+        event: Event,
+        /// How many events were dropped just before this one.
+        dropped: u64,
+    },
     /// `{"id":…,"success":…}`
     Response(ClientResponse),
 }
@@ -259,6 +274,9 @@ impl ToClient {
                 serde_json::json!({"type": "reject", "error": r.error})
             }
             ToClient::Event(e) => serde_json::json!({"type": "event", "event": e.to_value()}),
+            ToClient::EventAfterDrop { event, dropped } => {
+                serde_json::json!({"type": "event", "event": event.to_value(), "dropped": dropped})
+            }
             ToClient::Response(r) => r.to_value(),
         }
     }
@@ -310,10 +328,17 @@ fn to_client_from_map(mut map: Map<String, Value>) -> Res<ToClient> {
             }))
         }
         "event" => {
-            let mut f = Fields::from_map("event", map, &["event"]);
+            let mut f = Fields::from_map("event", map, &["event", "dropped"]);
             f.check_unknown()?;
             let v = f.take("event").ok_or_else(|| f.err("event", "required"))?;
-            Ok(ToClient::Event(Event::from_value(&v)?))
+            let event = Event::from_value(&v)?;
+            match f.opt_int("dropped", 0, i64::MAX)? {
+                Some(n) if n > 0 => Ok(ToClient::EventAfterDrop {
+                    event,
+                    dropped: u64::try_from(n).unwrap_or(0),
+                }),
+                _ => Ok(ToClient::Event(event)),
+            }
         }
         other => Err(ErrorBody::invalid(format!(
             "type: unknown message type `{other}` (expected ack, reject, event or a response)"

@@ -60,7 +60,10 @@ pub use handshake::*;
 pub use locator::*;
 pub use result::*;
 pub use schema::*;
-pub use v1::{client_action, client_result, v4_method};
+pub use v1::{
+    client_action, client_result, client_result_for, is_v1_method, v4_method, ClientDialect,
+    V1_SERIALIZE,
+};
 
 /// The protocol version this crate speaks (SPEC §2).
 pub const PROTOCOL_VERSION: u32 = 4;

@@ -1,13 +1,19 @@
 //! v1-bridge compatibility for clients (SPEC §9): the v1 method names and parameters
-//! (`seeds/002`) as aliases of the v4 actions, and the v1 result shape of `list_tabs`.
+//! (`seeds/002`) as aliases of the v4 actions, and the v1 result shapes.
 //!
 //! * methods: `list_tabs` → `get_tabs`, `new_tab` → `open_tab` (`url` defaults to `about:blank`),
 //!   `close_auto_tabs` → `close_agent_tabs`, `run_script` → `evaluate` (`code` is an expression
-//!   whose value is returned), `clear` → `type` with empty text;
+//!   whose value is returned, serialised by the v1 rules), `clear` → `type` with empty text;
 //! * params: snake_case names (`tab_id`, `new_tab`, `wait_load`, …) → their camelCase v4 names;
 //!   `target: {by: css|text|xpath, value, index}` → the locator; `timeout` → `timeoutMs`
 //!   (`scrape`, `wait_for`; dropped elsewhere: v4 actions have fixed timeouts); scroll's `smooth`
 //!   is dropped; scrape's legacy `title`/`link`/`desc` → `fields`.
+//! * results ([`client_result_for`]): the v1-only methods answer in their v1 shape for every
+//!   client (`list_tabs` → `{tabs:[{tab_id, window_id, …}]}`, `new_tab` → `{tab_id, url, title,
+//!   active, …}`, `run_script` → `{result, tab_id?}`); the methods v1 and v4 share (`navigate`,
+//!   `click`, `close_tab`, …) answer a [`ClientDialect::V1`] client with the v4 result plus the v1
+//!   snake_case keys (`tab_id` next to `tabId`), and a [`ClientDialect::V4`] client with the v4
+//!   result unchanged.
 //!
 //! v4 requests go through unchanged, so a v4 client still gets the v4 validation messages.
 
@@ -77,11 +83,11 @@ pub fn client_action(method: &str, params: &Value) -> Result<Action, ErrorBody> 
                 if body.is_empty() {
                     return Err(invalid("params: code: must not be empty".into()));
                 }
-                // The expression's value is returned (v1 semantics); the newline keeps a
-                // trailing `// comment` from swallowing the parenthesis.
+                // The expression's value is returned (v1 semantics), serialised by the v1
+                // rules; the newline keeps a trailing `// comment` from swallowing the parenthesis.
                 p.insert(
                     "expression".into(),
-                    Value::String(format!("return (\n{body}\n);")),
+                    Value::String(format!("return {V1_SERIALIZE}(\n{body}\n);")),
                 );
             }
         }
@@ -202,29 +208,134 @@ fn legacy_scrape_fields(p: &mut Map<String, Value>) -> Result<(), ErrorBody> {
     Ok(())
 }
 
+/// The v1 serialiser `run_script` wraps its expression in (seeds/002 "序列化规则"): a function
+/// applied to the expression's value (a promise is awaited) that returns plain JSON —
+/// `null`/`undefined` → `null`; strings and booleans as is; numbers as is unless they are not
+/// finite or are integers beyond 2^53 (→ their string); `BigInt` → its string; a DOM element →
+/// `{__element: tag, id, class, text}` (text ≤ 200 chars); other nodes → `{__node, text}`;
+/// arrays, `NodeList`s, `HTMLCollection`s and `Set`s → arrays; `Map`s → arrays of `[key, value]`;
+/// a cycle → `"[Circular]"`; deeper than 32 levels → `"[Too deep]"`; functions → `"[Function name]"`.
+pub const V1_SERIALIZE: &str = r#"((v) => { const seen = new WeakSet(); const ser = (x, d) => { if (x === null || x === undefined) return null; const t = typeof x; if (t === 'string' || t === 'boolean') return x; if (t === 'number') return (Number.isFinite(x) && !(Number.isInteger(x) && !Number.isSafeInteger(x))) ? x : String(x); if (t === 'bigint' || t === 'symbol') return String(x); if (t === 'function') return '[Function' + (x.name ? ' ' + x.name : '') + ']'; if (typeof Element !== 'undefined' && x instanceof Element) { const c = typeof x.className === 'string' ? x.className : x.getAttribute('class'); return {__element: x.tagName.toLowerCase(), id: x.id || null, class: c || null, text: String(x.innerText ?? x.textContent ?? '').trim().slice(0, 200)}; } if (typeof Node !== 'undefined' && x instanceof Node) return {__node: x.nodeName.toLowerCase(), text: String(x.textContent ?? '').trim().slice(0, 200)}; if (seen.has(x)) return '[Circular]'; if (d > 32) return '[Too deep]'; seen.add(x); try { if (x instanceof Date) return isNaN(x) ? null : x.toISOString(); if (Array.isArray(x) || x instanceof Set || (typeof NodeList !== 'undefined' && x instanceof NodeList) || (typeof HTMLCollection !== 'undefined' && x instanceof HTMLCollection)) return Array.from(x, (e) => ser(e, d + 1)); if (x instanceof Map) return Array.from(x, ([k, e]) => [ser(k, d + 1), ser(e, d + 1)]); if (typeof x.toJSON === 'function') return ser(x.toJSON(), d + 1); const o = {}; for (const k of Object.keys(x)) o[k] = ser(x[k], d + 1); return o; } finally { seen.delete(x); } }; return Promise.resolve(v).then((r) => ser(r, 0)); })"#;
+
+/// Which result shapes a client reads (SPEC §9): decided once per connection, from its `hello`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClientDialect {
+    /// A v1-bridge client: its `hello` carries no `protocolVersion` (the v1 hello, SPEC §2).
+    /// Results of the methods v1 and v4 share gain the v1 snake_case keys (`tab_id`,
+    /// `window_id`, `at_end`, …) next to the v4 camelCase ones, so both kinds of reader work.
+    V1,
+    /// A client that declared `protocolVersion` 4: v4 results exactly as SPEC §4 gives them.
+    V4,
+}
+
+/// Whether `method` is a v1-only name (`list_tabs`, `new_tab`, `close_auto_tabs`, `run_script`,
+/// `clear`): these answer in their v1 result shape whatever the client's dialect.
+pub fn is_v1_method(method: &str) -> bool {
+    matches!(
+        method,
+        "list_tabs" | "new_tab" | "close_auto_tabs" | "run_script" | "clear"
+    )
+}
+
 /// Reshapes a v4 result for a v1 method: `list_tabs` answers `{tabs:[{tab_id, window_id, url,
 /// title, active, …}]}` (snake_case keys); every other method's result is returned as is.
+/// Same as [`client_result_for`] with no params and [`ClientDialect::V4`].
 pub fn client_result(method: &str, result: Value) -> Value {
-    if method != "list_tabs" {
-        return result;
-    }
-    match result {
-        Value::Object(mut m) => {
-            if let Some(Value::Array(tabs)) = m.remove("tabs") {
-                let tabs = tabs
-                    .into_iter()
-                    .map(|t| match t {
-                        Value::Object(tab) => Value::Object(
-                            tab.into_iter()
-                                .map(|(k, v)| (camel_to_snake(&k), v))
-                                .collect(),
-                        ),
-                        other => other,
-                    })
-                    .collect();
-                m.insert("tabs".into(), Value::Array(tabs));
+    client_result_for(method, &Value::Null, result, ClientDialect::V4)
+}
+
+/// The result a client gets for `method` called with `params`, from the v4 `result` (SPEC §9,
+/// seeds/002 result shapes):
+///
+/// * `list_tabs` → `{tabs:[{tab_id, window_id, window_state, url, title, active, agent_owned, session}]}`;
+/// * `new_tab` → the `open_tab` result with snake_case keys: `{tab_id, window_id, domain}`, plus
+///   `url`, `title`, `active` when the bridge added them (it looks the tab up after opening it);
+/// * `run_script` → `{result: <the expression's value>, tab_id?}` (`tab_id` when the request
+///   named it or the extension reported it); a value over 8 KB gives `{result: <preview>,
+///   truncated: true, …}`; a value that could not be serialised gives its description;
+/// * `clear` and `close_auto_tabs` → snake_case keys (`{element, value, tab_id}`, `{closed}`);
+/// * any other method: unchanged for [`ClientDialect::V4`]; for [`ClientDialect::V1`] the
+///   top-level camelCase keys also appear in snake_case (`{clicked, tabId, tab_id}`).
+pub fn client_result_for(
+    method: &str,
+    params: &Value,
+    result: Value,
+    dialect: ClientDialect,
+) -> Value {
+    match method {
+        "list_tabs" => match result {
+            Value::Object(mut m) => {
+                if let Some(Value::Array(tabs)) = m.remove("tabs") {
+                    let tabs = tabs.into_iter().map(snake_keys).collect();
+                    m.insert("tabs".into(), Value::Array(tabs));
+                }
+                Value::Object(m)
             }
-            Value::Object(m)
+            other => other,
+        },
+        "new_tab" | "clear" | "close_auto_tabs" => snake_keys(result),
+        "run_script" => run_script_result(params, result),
+        _ => match dialect {
+            ClientDialect::V4 => result,
+            ClientDialect::V1 => with_snake_aliases(result),
+        },
+    }
+}
+
+/// `{type, value}` / `{type, description}` / `{type, truncated, preview}` → `{result, tab_id?}`.
+fn run_script_result(params: &Value, result: Value) -> Value {
+    let Value::Object(mut m) = result else {
+        return result;
+    };
+    let mut out = Map::new();
+    let value = if let Some(v) = m.remove("value") {
+        v
+    } else if m.get("truncated").and_then(Value::as_bool) == Some(true) {
+        out.insert("truncated".into(), Value::Bool(true));
+        m.remove("preview").unwrap_or(Value::Null)
+    } else if let Some(d) = m.remove("description") {
+        d
+    } else {
+        // `undefined` (no value at all) reads as null, as in v1.
+        Value::Null
+    };
+    out.insert("result".into(), value);
+    let tab = m
+        .remove("tabId")
+        .or_else(|| m.remove("tab_id"))
+        .or_else(|| params.get("tab_id").cloned())
+        .or_else(|| params.get("tabId").cloned())
+        .filter(|v| !v.is_null());
+    if let Some(tab) = tab {
+        out.insert("tab_id".into(), tab);
+    }
+    Value::Object(out)
+}
+
+/// An object's top-level keys in snake_case (`tabId` → `tab_id`); other values unchanged.
+fn snake_keys(v: Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.into_iter()
+                .map(|(k, v)| (camel_to_snake(&k), v))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+/// An object with each camelCase top-level key also present in snake_case (both kept).
+fn with_snake_aliases(v: Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut out = m.clone();
+            for (k, v) in m {
+                let snake = camel_to_snake(&k);
+                if snake != k && !out.contains_key(&snake) {
+                    out.insert(snake, v);
+                }
+            }
+            Value::Object(out)
         }
         other => other,
     }

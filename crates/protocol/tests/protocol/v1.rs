@@ -47,7 +47,7 @@ fn run_script_returns_the_value_of_its_expression() {
     assert_eq!(
         a,
         Action::Evaluate(Evaluate {
-            expression: "return (\ndocument.title\n);".into(),
+            expression: format!("return {V1_SERIALIZE}(\ndocument.title\n);"),
             tab_id: Some(7)
         })
     );
@@ -163,4 +163,91 @@ fn list_tabs_answers_in_the_v1_shape() {
         ClientRequest::new("1", "get_tabs", json!({})).shape_result(v4.clone()),
         v4
     );
+}
+
+#[test]
+fn v1_only_methods_answer_in_their_v1_shape_for_every_dialect() {
+    for dialect in [ClientDialect::V1, ClientDialect::V4] {
+        let new_tab = ClientRequest::new("1", "new_tab", json!({"url": "https://example.com"}));
+        assert_eq!(
+            new_tab.shape_result_for(
+                json!({"tabId": 8, "windowId": 2, "domain": "example.com", "url": "https://example.com/", "title": "Example", "active": true}),
+                dialect
+            ),
+            json!({"tab_id": 8, "window_id": 2, "domain": "example.com", "url": "https://example.com/", "title": "Example", "active": true})
+        );
+        let run = ClientRequest::new("1", "run_script", json!({"code": "1+1", "tab_id": 7}));
+        assert_eq!(
+            run.shape_result_for(
+                json!({"type": "object", "value": [{"text": "Example"}]}),
+                dialect
+            ),
+            json!({"result": [{"text": "Example"}], "tab_id": 7})
+        );
+        let run = ClientRequest::new("1", "run_script", json!({"code": "undefined"}));
+        assert_eq!(
+            run.shape_result_for(json!({"type": "undefined"}), dialect),
+            json!({"result": null})
+        );
+        assert_eq!(
+            run.shape_result_for(json!({"type": "string", "truncated": true, "preview": "\"aaa…[truncated 9 chars]"}), dialect),
+            json!({"result": "\"aaa…[truncated 9 chars]", "truncated": true})
+        );
+        let close = ClientRequest::new("1", "close_auto_tabs", json!({}));
+        assert_eq!(
+            close.shape_result_for(json!({"closed": [7, 9]}), dialect),
+            json!({"closed": [7, 9]})
+        );
+    }
+}
+
+#[test]
+fn shared_methods_gain_snake_case_keys_only_for_v1_clients() {
+    let r = ClientRequest::new("1", "click", json!({"selector": "#submit"}));
+    let v4 = json!({"clicked": {"tag": "button", "id": "submit"}, "tabId": 7});
+    assert_eq!(r.shape_result_for(v4.clone(), ClientDialect::V4), v4);
+    assert_eq!(
+        r.shape_result_for(v4.clone(), ClientDialect::V1),
+        json!({"clicked": {"tag": "button", "id": "submit"}, "tabId": 7, "tab_id": 7})
+    );
+    let w = ClientRequest::new("1", "close_agent_window", json!({}));
+    assert_eq!(
+        w.shape_result_for(
+            json!({"closed": false, "windowId": null}),
+            ClientDialect::V1
+        ),
+        json!({"closed": false, "windowId": null, "window_id": null})
+    );
+    // Values inside results (scrape items) keep their keys.
+    let s = ClientRequest::new("1", "scrape", json!({"item": "li"}));
+    assert_eq!(
+        s.shape_result_for(
+            json!({"count": 1, "items": [{"myField": "x"}], "tabId": 3}),
+            ClientDialect::V1
+        ),
+        json!({"count": 1, "items": [{"myField": "x"}], "tabId": 3, "tab_id": 3})
+    );
+}
+
+#[test]
+fn forwarded_events_may_carry_a_dropped_counter() {
+    let text = r#"{"type":"event","event":{"type":"tab_closed","tabId":3},"dropped":5}"#;
+    let parsed = parse_to_client(text).unwrap();
+    assert_eq!(
+        parsed,
+        ToClient::EventAfterDrop {
+            event: Event::TabClosed { tab_id: 3 },
+            dropped: 5
+        }
+    );
+    assert_eq!(parse_to_client(&parsed.to_json()).unwrap(), parsed);
+    let zero = r#"{"type":"event","event":{"type":"tab_closed","tabId":3},"dropped":0}"#;
+    assert_eq!(
+        parse_to_client(zero).unwrap(),
+        ToClient::Event(Event::TabClosed { tab_id: 3 })
+    );
+    assert!(parse_to_client(
+        r#"{"type":"event","event":{"type":"tab_closed","tabId":3},"dropped":-1}"#
+    )
+    .is_err());
 }
