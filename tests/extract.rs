@@ -1,0 +1,300 @@
+//! End-to-end tests of `extract` (issue 5, "Done when" 3–4; SPEC §5) in real headless Chromium with
+//! the built extension and the real bridge, on the fixture pages of `tests/fixtures/extract/`.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::time::Duration;
+
+use bua_bridge::BridgeClient;
+use serde_json::{json, Value};
+use support::{eventually, Browser, FixtureServer};
+
+/// Opens `path` of the fixture server in a new agent tab; returns the tab id.
+async fn open(client: &BridgeClient, path: &str) -> i64 {
+    let url = FixtureServer::shared().url(path);
+    let r = client
+        .call("open_tab", json!({ "url": url }))
+        .await
+        .unwrap_or_else(|e| panic!("open_tab {url}: {e}"));
+    r["tabId"].as_i64().expect("tabId")
+}
+
+async fn extract(client: &BridgeClient, tab: i64) -> Value {
+    client
+        .call("extract", json!({ "tabId": tab }))
+        .await
+        .expect("extract")
+}
+
+async fn eval(client: &BridgeClient, tab: i64, expression: &str) -> Value {
+    let r = client
+        .call(
+            "evaluate",
+            json!({ "tabId": tab, "expression": expression }),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("evaluate {expression}: {e}"));
+    r["value"].clone()
+}
+
+/// The uid of the first element with this role and name.
+fn uid_of(result: &Value, role: &str, name: &str) -> String {
+    result["elements"]
+        .as_array()
+        .and_then(|els| {
+            els.iter()
+                .find(|e| e["role"] == role && e["name"] == name)
+                .and_then(|e| e["uid"].as_str())
+        })
+        .unwrap_or_else(|| panic!("no {role} {name:?} in {:#}", result["elements"]))
+        .to_string()
+}
+
+fn error_code(err: &bua_bridge::Error) -> &'static str {
+    err.code().as_str()
+}
+
+async fn close(client: &BridgeClient, tab: i64) {
+    let _ = client.call("close_tab", json!({ "tabId": tab })).await;
+}
+
+#[tokio::test]
+async fn uids_are_stable_between_two_extracts_of_an_unchanged_page() {
+    let client = Browser::shared().client().await;
+    let tab = open(&client, "/extract/uids.html").await;
+    let first = extract(&client, tab).await;
+    let second = extract(&client, tab).await;
+    assert_eq!(first["elements"], second["elements"]);
+    let uid = uid_of(&first, "button", "Increment");
+    assert_eq!(uid, uid_of(&second, "button", "Increment"));
+    client
+        .call("click", json!({ "tabId": tab, "uid": uid }))
+        .await
+        .expect("click by a uid of the first extract");
+    assert_eq!(
+        eval(
+            &client,
+            tab,
+            "return document.querySelector('#inc').dataset.clicks"
+        )
+        .await,
+        "1"
+    );
+    close(&client, tab).await;
+}
+
+#[tokio::test]
+async fn main_frame_navigation_makes_old_uids_stale() {
+    let client = Browser::shared().client().await;
+    let tab = open(&client, "/extract/uids.html").await;
+    let uid = uid_of(&extract(&client, tab).await, "button", "Increment");
+    // A navigation the page makes itself (not the `navigate` action) also clears the cache.
+    eval(
+        &client,
+        tab,
+        "location.assign('/extract/uids.html?again=1'); return 0",
+    )
+    .await;
+    let navigated = eventually(Duration::from_secs(10), || async {
+        let href = eval(&client, tab, "return location.href").await;
+        href.as_str()
+            .is_some_and(|h| h.ends_with("again=1"))
+            .then_some(())
+    })
+    .await;
+    assert!(navigated.is_some(), "the page did not navigate");
+    let err = client
+        .call("click", json!({ "tabId": tab, "uid": uid }))
+        .await
+        .expect_err("a uid from before the navigation");
+    assert_eq!(error_code(&err), "element_stale", "{err}");
+    // And after `navigate`.
+    let uid = uid_of(&extract(&client, tab).await, "button", "Increment");
+    let url = FixtureServer::shared().url("/extract/uids.html");
+    client
+        .call("navigate", json!({ "tabId": tab, "url": url }))
+        .await
+        .expect("navigate");
+    let err = client
+        .call("click", json!({ "tabId": tab, "uid": uid }))
+        .await
+        .expect_err("a uid from before navigate");
+    assert_eq!(error_code(&err), "element_stale", "{err}");
+    close(&client, tab).await;
+}
+
+#[tokio::test]
+async fn push_state_keeps_uids_and_a_rerendered_node_is_stale_not_its_look_alike() {
+    let client = Browser::shared().client().await;
+    let tab = open(&client, "/extract/uids.html").await;
+    let uid = uid_of(&extract(&client, tab).await, "button", "Increment");
+    eval(
+        &client,
+        tab,
+        "history.pushState({}, '', '/extract/uids.html#/route-2'); return 0",
+    )
+    .await;
+    client
+        .call("click", json!({ "tabId": tab, "uid": uid }))
+        .await
+        .expect("a uid survives a pushState route change");
+    assert_eq!(
+        eval(
+            &client,
+            tab,
+            "return document.querySelector('#inc').dataset.clicks"
+        )
+        .await,
+        "1"
+    );
+    eval(&client, tab, "rerender(); return 0").await;
+    let err = client
+        .call("click", json!({ "tabId": tab, "uid": uid }))
+        .await
+        .expect_err("the node of this uid was replaced");
+    assert_eq!(error_code(&err), "element_stale", "{err}");
+    assert_eq!(
+        eval(
+            &client,
+            tab,
+            "return document.querySelector('#inc').dataset.clicks"
+        )
+        .await,
+        "0",
+        "the look-alike must not be clicked"
+    );
+    close(&client, tab).await;
+}
+
+#[tokio::test]
+async fn five_thousand_rows_give_exactly_200_elements_with_the_visible_top_buttons() {
+    let client = Browser::shared().client().await;
+    let tab = open(&client, "/extract/rows.html").await;
+    let r = extract(&client, tab).await;
+    let els = r["elements"].as_array().expect("elements");
+    assert_eq!(els.len(), 200);
+    assert_eq!(r["truncated"]["elements"], true);
+    assert!(
+        r["totalElements"].as_u64().unwrap_or(0) >= 5000,
+        "{}",
+        r["totalElements"]
+    );
+    for name in ["Top one", "Top two", "Top three"] {
+        let e = els
+            .iter()
+            .find(|e| e["name"] == name)
+            .unwrap_or_else(|| panic!("{name} missing"));
+        assert_eq!(e["visible"], true);
+    }
+    let uids: Vec<&str> = els.iter().filter_map(|e| e["uid"].as_str()).collect();
+    let expected: Vec<String> = (0..200).map(|i| format!("e{i}")).collect();
+    assert_eq!(
+        uids,
+        expected.iter().map(String::as_str).collect::<Vec<_>>()
+    );
+    close(&client, tab).await;
+}
+
+#[tokio::test]
+async fn a_two_megabyte_page_is_capped_at_50_kb_text_and_30_kb_markdown() {
+    let client = Browser::shared().client().await;
+    let tab = open(&client, "/extract/big.html").await;
+    let r = extract(&client, tab).await;
+    let text = r["text"].as_str().expect("text");
+    let markdown = r["markdown"].as_str().expect("markdown");
+    assert!(
+        text.len() <= 50 * 1024 && text.len() > 49 * 1024,
+        "{}",
+        text.len()
+    );
+    assert!(
+        markdown.len() <= 30 * 1024 && markdown.len() > 29 * 1024,
+        "{}",
+        markdown.len()
+    );
+    assert_eq!(r["truncated"]["text"], true);
+    assert_eq!(r["truncated"]["markdown"], true);
+    assert!(markdown.starts_with("0 Lorem ipsum"), "{}", &markdown[..60]);
+    close(&client, tab).await;
+}
+
+#[tokio::test]
+async fn buttons_in_open_and_closed_shadow_roots_and_a_frame_are_listed_and_clickable() {
+    let client = Browser::shared().client().await;
+    let tab = open(&client, "/extract/controls.html").await;
+    // The frame loads after the page's own load event on slow machines: wait for its button.
+    let r = eventually(Duration::from_secs(10), || async {
+        let r = extract(&client, tab).await;
+        let has = r["elements"]
+            .as_array()
+            .is_some_and(|els| els.iter().any(|e| e["name"] == "Frame button"));
+        has.then_some(r)
+    })
+    .await
+    .expect("the frame's button is listed");
+    let names: Vec<&str> = r["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            "Light button",
+            "Open shadow button",
+            "Closed shadow button",
+            "Frame button"
+        ]
+    );
+    for name in ["Open shadow button", "Closed shadow button", "Frame button"] {
+        let uid = uid_of(&r, "button", name);
+        client
+            .call("click", json!({ "tabId": tab, "uid": uid }))
+            .await
+            .unwrap_or_else(|e| panic!("click {name}: {e}"));
+    }
+    assert_eq!(
+        eval(&client, tab, "return clicks.join(',')").await,
+        "open,closed,frame"
+    );
+    assert!(r["markdown"]
+        .as_str()
+        .unwrap()
+        .contains("# Controls in shadow roots and a frame"));
+    close(&client, tab).await;
+}
+
+#[tokio::test]
+async fn a_design_system_password_input_on_a_sign_in_page_is_an_auth_wall() {
+    let client = Browser::shared().client().await;
+    let tab = open(&client, "/extract/signin.html").await;
+    let r = extract(&client, tab).await;
+    assert_eq!(r["obstacle"]["type"], "auth_wall", "{:#}", r);
+    assert_eq!(r["obstacle"]["confidence"], "high");
+    close(&client, tab).await;
+}
+
+#[tokio::test]
+async fn a_news_page_with_a_log_in_link_in_its_nav_has_no_obstacle() {
+    let client = Browser::shared().client().await;
+    let tab = open(&client, "/extract/news.html").await;
+    let r = extract(&client, tab).await;
+    assert!(r.get("obstacle").is_none(), "{:#}", r["obstacle"]);
+    let markdown = r["markdown"].as_str().unwrap();
+    assert!(
+        markdown.starts_with("# Council approves new park\n\nThe council voted"),
+        "{markdown}"
+    );
+    assert!(
+        !markdown.contains("Log in"),
+        "nav is not content: {markdown}"
+    );
+    assert!(r["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["role"] == "link" && e["name"] == "Log in"));
+    close(&client, tab).await;
+}

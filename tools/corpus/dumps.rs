@@ -1,0 +1,125 @@
+//! Dev loop for `extract` on the corpus without the extension: runs the pure pipeline
+//! ([`bua_extension::extract::page::analyze`]) on the CDP responses that `tools/corpus/dump.py` saved
+//! from real Chromium (default `/tmp/corpus-dumps`, or `$BUA_CORPUS_DUMPS`), prints per page markdown
+//! recall, size ratio and obstacle, the per-folder confusion tables, and asserts issue 5's thresholds.
+//! `$BUA_CORPUS_ONLY=<substring>` limits the pages; `$BUA_CORPUS_OUT=<dir>` writes each page's
+//! markdown, expected text and elements there.
+//!
+//! ```text
+//! python3 tools/corpus/dump.py
+//! cargo test -p bua-extension --release --test corpus_dumps -- --ignored --nocapture
+//! ```
+
+#[path = "metrics.rs"]
+mod metrics;
+
+use std::path::{Path, PathBuf};
+
+use bua_extension::extract::page::{analyze, PageInputs};
+use metrics::{measure, summarise, FOLDERS};
+
+fn dumps_dir() -> PathBuf {
+    std::env::var_os("BUA_CORPUS_DUMPS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/tmp/corpus-dumps"))
+}
+
+fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    v.retain(|p| p.extension().is_some_and(|e| e == "json"));
+    v.sort();
+    v
+}
+
+fn obstacle_label(v: &bua_extension::extract::obstacle::Verdict) -> (String, String) {
+    use bua_extension::extract::obstacle::{Confidence, ObstacleKind};
+    let kind = match v.kind {
+        ObstacleKind::AuthWall => "auth_wall",
+        ObstacleKind::Captcha => "captcha",
+        ObstacleKind::AccessDenied => "access_denied",
+    };
+    let conf = match v.confidence {
+        Confidence::Low => "low",
+        Confidence::High => "high",
+    };
+    (
+        format!("{kind}/{conf}"),
+        format!("L{}: {}", v.layer, v.message),
+    )
+}
+
+#[test]
+#[ignore = "needs dumps from tools/corpus/dump.py"]
+fn corpus_dumps_native() {
+    let root = dumps_dir();
+    let only = std::env::var("BUA_CORPUS_ONLY").ok();
+    let out_dir = std::env::var("BUA_CORPUS_OUT").ok();
+    let mut reports = Vec::new();
+    for folder in FOLDERS {
+        for path in json_files(&root.join(folder)) {
+            let name = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("")
+                .to_string();
+            if only
+                .as_deref()
+                .is_some_and(|o| !format!("{folder}/{name}").contains(o))
+            {
+                continue;
+            }
+            let raw = std::fs::read_to_string(&path).expect("readable dump");
+            let page: serde_json::Value = serde_json::from_str(&raw).expect("dump is JSON");
+            let mut trees = vec![page["ax"]["main"].clone()];
+            for f in page["ax"]["frames"].as_array().into_iter().flatten() {
+                if f.get("nodes").is_some() {
+                    trees.push(f["nodes"].clone());
+                }
+            }
+            let input = PageInputs {
+                url: page["url"].as_str().unwrap_or(""),
+                title: page["title"].as_str().unwrap_or(""),
+                inner_text: page["innerText"].as_str().unwrap_or(""),
+                viewport: (
+                    page["viewport"]["width"].as_f64().unwrap_or(1280.0),
+                    page["viewport"]["height"].as_f64().unwrap_or(800.0),
+                ),
+                snapshot: &page["snapshot"],
+                ax_trees: &trees,
+            };
+            let result = analyze(&input).expect("dump analyses");
+            let expected = page["expectedText"].as_str();
+            reports.push(measure(
+                folder,
+                &name,
+                &result.markdown.text,
+                expected,
+                result.obstacle.as_ref().map(obstacle_label),
+            ));
+            if let Some(dir) = &out_dir {
+                let dir = Path::new(dir).join(folder);
+                let _ = std::fs::create_dir_all(&dir);
+                let _ = std::fs::write(dir.join(format!("{name}.md")), &result.markdown.text);
+                if let Some(e) = expected {
+                    let _ = std::fs::write(dir.join(format!("{name}.expected.txt")), e);
+                }
+                let els: Vec<String> = result
+                    .elements
+                    .elements
+                    .iter()
+                    .map(|e| {
+                        format!(
+                            "{} {:?} {:?} vis={:?} type={:?} form={:?} rendered={}",
+                            e.role, e.name, e.value, e.visible, e.input_type, e.form, e.rendered
+                        )
+                    })
+                    .collect();
+                let _ = std::fs::write(dir.join(format!("{name}.elements.txt")), els.join("\n"));
+            }
+        }
+    }
+    let failures = summarise(&reports);
+    assert!(failures.is_empty(), "thresholds missed: {failures:#?}");
+}
