@@ -64,9 +64,20 @@ impl From<String> for Endpoint {
 
 type Reply = oneshot::Sender<Result<Value>>;
 
+/// One event as the bridge forwarded it (SPEC §9 event stream).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForwardedEvent {
+    /// The event, e.g. `{"type":"session_started","tabId":3,…}` (SPEC §8).
+    pub event: Value,
+    /// How many older events the bridge dropped for this (slow) subscriber just before this one.
+    pub dropped: u64,
+}
+
 struct Inner {
     pending: Mutex<HashMap<String, Reply>>,
     events: broadcast::Sender<Value>,
+    frames: broadcast::Sender<ForwardedEvent>,
+    dropped: AtomicU64,
     next_id: AtomicU64,
 }
 
@@ -101,14 +112,16 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 impl BridgeClient {
     /// Connects to the bridge at `endpoint` (a port or a `ws://` URL) with the pairing `token` and
-    /// completes the handshake (SPEC §2, client role, no `Origin`).
+    /// completes the handshake (SPEC §2, client role, no `Origin`). The `hello` declares protocol
+    /// version 4, so results come in the v4 shape (v1-only method names still answer in v1 shape;
+    /// see [`bua_protocol::ClientDialect`]).
     ///
     /// Errors: [`Error::Rejected`] (`unauthorized`, `protocol_version_mismatch`), [`Error::WebSocket`]
     /// when nothing listens or the upgrade is refused, [`Error::Timeout`] after [`CONNECT_TIMEOUT`].
     pub async fn connect(endpoint: impl Into<Endpoint>, token: &str) -> Result<Self> {
         Self::connect_with_hello(
             endpoint,
-            json!({"type": "hello", "role": "client", "name": "bua-bridge-client", "token": token}),
+            json!({"type": "hello", "role": "client", "name": "bua-bridge-client", "protocolVersion": bua_protocol::PROTOCOL_VERSION, "token": token}),
         )
         .await
     }
@@ -192,9 +205,12 @@ impl BridgeClient {
             .to_string();
 
         let (events, _) = broadcast::channel(1024);
+        let (frames, _) = broadcast::channel(1024);
         let inner = Arc::new(Inner {
             pending: Mutex::new(HashMap::new()),
             events,
+            frames,
+            dropped: AtomicU64::new(0),
             next_id: AtomicU64::new(1),
         });
         let (tx, mut rx) = mpsc::channel::<Message>(256);
@@ -316,6 +332,17 @@ impl BridgeClient {
         self.inner.events.subscribe()
     }
 
+    /// Like [`BridgeClient::events`], with each event's `dropped` count (events the bridge dropped
+    /// for this subscriber just before it, because it read too slowly).
+    pub fn forwarded_events(&self) -> broadcast::Receiver<ForwardedEvent> {
+        self.inner.frames.subscribe()
+    }
+
+    /// Total events the bridge reported dropped for this client so far (sum of `dropped`).
+    pub fn dropped_events(&self) -> u64 {
+        self.inner.dropped.load(Ordering::Relaxed)
+    }
+
     /// Whether the connection to the bridge is still open.
     pub fn is_open(&self) -> bool {
         !self.reader.is_finished()
@@ -329,9 +356,14 @@ fn route(inner: &Inner, text: &str) {
         return;
     };
     if value.get("type").and_then(Value::as_str) == Some("event") {
-        let _ = inner
-            .events
-            .send(value.get("event").cloned().unwrap_or(Value::Null));
+        let event = value.get("event").cloned().unwrap_or(Value::Null);
+        let dropped = value.get("dropped").and_then(Value::as_u64).unwrap_or(0);
+        inner.dropped.fetch_add(dropped, Ordering::Relaxed);
+        let _ = inner.frames.send(ForwardedEvent {
+            event: event.clone(),
+            dropped,
+        });
+        let _ = inner.events.send(event);
         return;
     }
     let id = match value.get("id") {

@@ -16,8 +16,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use bua_protocol::{
-    Ack, Action, ClientResponse, ErrorBody, ErrorCode, FromExtension, Reject, Request, Role,
-    ToExtension, MAX_FRAME_BYTES, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION,
+    Ack, Action, ClientDialect, ClientResponse, ErrorBody, ErrorCode, FromExtension, Reject,
+    Request, Role, ToExtension, MAX_FRAME_BYTES, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION,
 };
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
@@ -44,8 +44,12 @@ pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Capacity of each connection's outbound queue (messages); senders wait when it is full.
 const OUTBOUND_QUEUE: usize = 1024;
 
-/// Capacity of the event broadcast buffer (events); slower subscribers lose the oldest ones.
+/// Capacity of the event broadcast buffer (events). Each subscriber's forwarder drains it at once
+/// into its own [`ServerConfig::subscriber_buffer`], so it only lags when a forwarder task is starved.
 const EVENT_BUFFER: usize = 1024;
+
+/// Default of [`ServerConfig::subscriber_buffer`] (events).
+pub const DEFAULT_SUBSCRIBER_BUFFER: usize = 1024;
 
 /// Application close code sent to an extension connection replaced by a newer one (SPEC §2).
 pub const CLOSE_REPLACED: u16 = 4001;
@@ -61,6 +65,10 @@ pub struct ServerConfig {
     pub extension_id: Option<String>,
     /// The lowest protocol version accepted; versions above [`PROTOCOL_VERSION`] are refused too.
     pub min_protocol_version: u32,
+    /// Events kept per `subscribe_events` subscriber that has not read them yet (≥ 1). When a slow
+    /// subscriber's buffer is full the oldest event is dropped and counted; the next event it gets
+    /// carries `"dropped": N`. Requests and responses never wait for events.
+    pub subscriber_buffer: usize,
 }
 
 impl ServerConfig {
@@ -71,6 +79,7 @@ impl ServerConfig {
             token: token.into(),
             extension_id: None,
             min_protocol_version: MIN_PROTOCOL_VERSION,
+            subscriber_buffer: DEFAULT_SUBSCRIBER_BUFFER,
         }
     }
 }
@@ -109,6 +118,8 @@ pub struct Stats {
     pub invalid_frames: u64,
     /// Responses from the extension whose request had already timed out or was unknown.
     pub late_responses: u64,
+    /// Events dropped for slow `subscribe_events` subscribers (summed over subscribers).
+    pub dropped_events: u64,
 }
 
 #[derive(Default)]
@@ -121,6 +132,7 @@ struct Counters {
     rejects: AtomicU64,
     invalid_frames: AtomicU64,
     late_responses: AtomicU64,
+    dropped_events: AtomicU64,
 }
 
 impl Counters {
@@ -139,6 +151,7 @@ impl Counters {
             rejects: get(&self.rejects),
             invalid_frames: get(&self.invalid_frames),
             late_responses: get(&self.late_responses),
+            dropped_events: get(&self.dropped_events),
         }
     }
 }
@@ -416,9 +429,75 @@ async fn handle_connection(shared: Arc<Shared>, stream: TcpStream, peer: SocketA
 }
 
 /// What a connection is, once its handshake passed.
+#[derive(Clone)]
 enum Peer {
     Extension,
-    Client { client_id: String },
+    Client {
+        client_id: String,
+        /// v1 (no `protocolVersion` in `hello`) or v4: decides the result shapes (SPEC §9).
+        dialect: ClientDialect,
+    },
+}
+
+/// A subscriber's bounded event buffer (SPEC §9 event stream): the forwarder pushes without ever
+/// waiting, dropping the oldest event when full; the connection's writer sends events only when no
+/// response is waiting, so a subscriber that reads slowly never delays anyone's requests.
+struct EventQueue {
+    state: Mutex<EventQueueState>,
+    ready: tokio::sync::Notify,
+    capacity: usize,
+}
+
+#[derive(Default)]
+struct EventQueueState {
+    events: std::collections::VecDeque<Value>,
+    /// Dropped since the last event this subscriber was sent.
+    dropped: u64,
+}
+
+impl EventQueue {
+    fn new(capacity: usize) -> Self {
+        EventQueue {
+            state: Mutex::new(EventQueueState::default()),
+            ready: tokio::sync::Notify::new(),
+            capacity: capacity.max(1),
+        }
+    }
+
+    /// Queues `event`; returns how many older events were dropped to make room (0 or 1).
+    fn push(&self, event: Value) -> u64 {
+        let mut state = lock(&self.state);
+        let mut dropped = 0;
+        while state.events.len() >= self.capacity {
+            state.events.pop_front();
+            dropped += 1;
+        }
+        state.dropped += dropped;
+        state.events.push_back(event);
+        drop(state);
+        self.ready.notify_one();
+        dropped
+    }
+
+    /// Counts `n` events lost before they reached this queue (broadcast lag).
+    fn lost(&self, n: u64) {
+        lock(&self.state).dropped += n;
+    }
+
+    /// The next event frame: `{"type":"event","event":{…}}`, with `"dropped":N` when events were
+    /// dropped since the previous one.
+    fn pop_frame(&self) -> Option<Message> {
+        let mut state = lock(&self.state);
+        let event = state.events.pop_front()?;
+        let dropped = std::mem::take(&mut state.dropped);
+        drop(state);
+        let frame = if dropped > 0 {
+            json!({"type": "event", "event": event, "dropped": dropped})
+        } else {
+            json!({"type": "event", "event": event})
+        };
+        Some(Message::text(frame.to_string()))
+    }
 }
 
 struct Connection {
@@ -430,6 +509,8 @@ struct Connection {
     closed: CancellationToken,
     /// Whether `subscribe_events` already started a forwarder on this connection.
     subscribed: std::sync::atomic::AtomicBool,
+    /// This connection's event buffer (used once it subscribed).
+    events: Arc<EventQueue>,
 }
 
 impl Connection {
@@ -442,8 +523,26 @@ impl Connection {
     ) {
         let (mut sink, mut stream) = ws.split();
         let (tx, mut rx) = mpsc::channel::<Message>(OUTBOUND_QUEUE);
+        let events = Arc::new(EventQueue::new(shared.config.subscriber_buffer));
+        let queue = events.clone();
         let writer = tokio::spawn(async move {
-            while let Some(message) = rx.recv().await {
+            // Responses (and handshake/close frames) first; events only when none is waiting.
+            loop {
+                let message = match rx.try_recv() {
+                    Ok(m) => m,
+                    Err(mpsc::error::TryRecvError::Disconnected) => break,
+                    Err(mpsc::error::TryRecvError::Empty) => match queue.pop_frame() {
+                        Some(frame) => frame,
+                        None => tokio::select! {
+                            biased;
+                            m = rx.recv() => match m {
+                                Some(m) => m,
+                                None => break,
+                            },
+                            _ = queue.ready.notified() => continue,
+                        },
+                    },
+                };
                 let closing = matches!(message, Message::Close(_));
                 if sink.send(message).await.is_err() || closing {
                     break;
@@ -458,6 +557,7 @@ impl Connection {
             peer,
             closed: CancellationToken::new(),
             subscribed: std::sync::atomic::AtomicBool::new(false),
+            events,
         };
         let role = tokio::select! {
             _ = shared.shutdown.cancelled() => None,
@@ -599,8 +699,15 @@ impl Connection {
                     client_id: Some(client_id.clone()),
                 })))
                 .await;
-                tracing::info!(peer = %self.peer, %client_id, name = ?hello.name, "client connected");
-                Some(Peer::Client { client_id })
+                // A v1-bridge hello carries no protocol version (SPEC §2): that client reads the
+                // v1 result keys too.
+                let dialect = if hello.protocol_version.is_some() {
+                    ClientDialect::V4
+                } else {
+                    ClientDialect::V1
+                };
+                tracing::info!(peer = %self.peer, %client_id, name = ?hello.name, ?dialect, "client connected");
+                Some(Peer::Client { client_id, dialect })
             }
             OriginClass::Extension(extension_id) => {
                 Counters::bump(&self.shared.counters.extension_acks);
@@ -671,9 +778,7 @@ impl Connection {
                 None => break,
                 Some(Ok(Message::Text(text))) => match &role {
                     Peer::Extension => self.on_extension_text(text.as_str()).await,
-                    Peer::Client { client_id } => {
-                        self.on_client_text(client_id, text.as_str()).await
-                    }
+                    Peer::Client { .. } => self.on_client_text(&role, text.as_str()).await,
                 },
                 Some(Ok(Message::Binary(_))) => {
                     let error = ErrorBody::invalid(
@@ -703,7 +808,7 @@ impl Connection {
         }
         match role {
             Peer::Extension => self.extension_gone(close_reason.as_deref()),
-            Peer::Client { client_id } => {
+            Peer::Client { client_id, .. } => {
                 tracing::info!(%client_id, reason = ?close_reason, "client disconnected");
             }
         }
@@ -779,15 +884,13 @@ impl Connection {
         }
     }
 
-    async fn on_client_text(&self, client_id: &str, text: &str) {
+    async fn on_client_text(&self, role: &Peer, text: &str) {
+        let Peer::Client { client_id, dialect } = role else {
+            return;
+        };
         let request = match bua_protocol::parse_client_request(text) {
             Ok(r) => r,
-            Err(frame) => {
-                let role = Peer::Client {
-                    client_id: client_id.to_string(),
-                };
-                return self.on_invalid_frame(&role, frame.id, frame.error).await;
-            }
+            Err(frame) => return self.on_invalid_frame(role, frame.id, frame.error).await,
         };
         let id = request.id.clone();
         match request.method.as_str() {
@@ -804,20 +907,23 @@ impl Connection {
             _ => {
                 let action = match request.to_action() {
                     Ok(a) => a,
-                    Err(error) => {
-                        let role = Peer::Client {
-                            client_id: client_id.to_string(),
-                        };
-                        return self.on_invalid_frame(&role, Some(id), error).await;
-                    }
+                    Err(error) => return self.on_invalid_frame(role, Some(id), error).await,
                 };
                 // Each request runs on its own task so a slow action never blocks the next frame.
                 let shared = self.shared.clone();
                 let tx = self.tx.clone();
-                let owner = client_id.to_string();
+                let owner = client_id.clone();
+                let dialect = *dialect;
                 tokio::spawn(async move {
-                    let response = match dispatch(&shared, &owner, action).await {
-                        Ok(result) => ClientResponse::Ok { id, result },
+                    let outcome = match dispatch(&shared, &owner, action).await {
+                        Ok(result) => Ok(v1_follow_up(&shared, &owner, &request, result).await),
+                        Err(e) => Err(e),
+                    };
+                    let response = match outcome {
+                        Ok(result) => ClientResponse::Ok {
+                            id,
+                            result: request.shape_result_for(result, dialect),
+                        },
                         Err(error) => ClientResponse::Err {
                             id,
                             error: error.message,
@@ -830,7 +936,8 @@ impl Connection {
         }
     }
 
-    /// `subscribe_events`: forwards every later extension event as `{"type":"event","event":{…}}`.
+    /// `subscribe_events`: forwards every later extension event as `{"type":"event","event":{…}}`
+    /// through this connection's bounded [`EventQueue`] (oldest dropped and counted when full).
     /// A second `subscribe_events` on the same connection is answered the same way but starts no
     /// second forwarder (events are never duplicated).
     async fn subscribe_events(&self, id: String) {
@@ -844,29 +951,78 @@ impl Connection {
         if !first {
             return;
         }
-        let tx = self.tx.clone();
+        let queue = self.events.clone();
         let closed = self.closed.clone();
+        let shared = self.shared.clone();
+        let peer = self.peer;
         tokio::spawn(async move {
+            let mut warned = false;
             loop {
                 let received = tokio::select! {
                     _ = closed.cancelled() => break,
                     r = rx.recv() => r,
                 };
-                match received {
-                    Ok(event) => {
-                        let frame = json!({"type": "event", "event": event});
-                        if tx.send(Message::text(frame.to_string())).await.is_err() {
-                            break;
-                        }
-                    }
+                let dropped = match received {
+                    Ok(event) => queue.push(event),
                     Err(broadcast::error::RecvError::Lagged(n)) => {
-                        tracing::warn!(dropped = n, "a slow event subscriber lost events");
+                        queue.lost(n);
+                        n
                     }
                     Err(broadcast::error::RecvError::Closed) => break,
+                };
+                if dropped > 0 {
+                    shared
+                        .counters
+                        .dropped_events
+                        .fetch_add(dropped, Ordering::Relaxed);
+                    if !warned {
+                        warned = true;
+                        tracing::warn!(%peer, "a slow event subscriber is losing its oldest events");
+                    }
                 }
             }
         });
     }
+}
+
+/// Bridge-side completions of v1 results that need a second look at the browser: `new_tab`
+/// answers `{tab_id, url, title, active}` in v1, but `open_tab` gives `{tabId, windowId, domain}`,
+/// so the new tab is looked up with `get_tabs` (best effort: without it the result stays as is).
+async fn v1_follow_up(
+    shared: &Arc<Shared>,
+    owner: &str,
+    request: &bua_protocol::ClientRequest,
+    mut result: Value,
+) -> Value {
+    if request.method != "new_tab" {
+        return result;
+    }
+    let Some(tab_id) = result.get("tabId").and_then(Value::as_i64) else {
+        return result;
+    };
+    let tabs = match dispatch(shared, owner, Action::GetTabs).await {
+        Ok(tabs) => tabs,
+        Err(e) => {
+            tracing::debug!(error = %e, "new_tab: get_tabs for the v1 result failed");
+            return result;
+        }
+    };
+    let tab = tabs
+        .get("tabs")
+        .and_then(Value::as_array)
+        .and_then(|tabs| {
+            tabs.iter()
+                .find(|t| t.get("tabId").and_then(Value::as_i64) == Some(tab_id))
+        })
+        .cloned();
+    if let (Some(tab), Value::Object(m)) = (tab, &mut result) {
+        for key in ["url", "title", "active"] {
+            if let Some(v) = tab.get(key) {
+                m.insert(key.to_string(), v.clone());
+            }
+        }
+    }
+    result
 }
 
 fn role_name(role: &Role) -> &'static str {

@@ -1,0 +1,494 @@
+//! Native tests of the bridge's client side (SPEC §9) with a fake extension: v1 result shapes per
+//! client dialect, owner stamping, `new_tab`'s v1 result, and the event stream's bounded
+//! per-subscriber buffer (a slow subscriber never blocks requests; drops are counted). No browser.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bua_bridge::server::{self, ServerConfig, ServerHandle};
+use bua_bridge::{BridgeClient, Error};
+use bua_protocol::ErrorCode;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+const TOKEN: &str = "client-api-token-0123456789";
+const EXT_ID: &str = "obbcebjpclnphmijagoggibdnbknjkao";
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+async fn start_server(subscriber_buffer: usize) -> ServerHandle {
+    let mut config = ServerConfig::loopback(0, TOKEN);
+    config.subscriber_buffer = subscriber_buffer;
+    server::start(config).await.expect("server starts")
+}
+
+async fn raw_connect(server: &ServerHandle, origin: Option<&str>) -> Ws {
+    let mut request = server.url().into_client_request().expect("request");
+    if let Some(origin) = origin {
+        request
+            .headers_mut()
+            .insert("origin", HeaderValue::from_str(origin).expect("header"));
+    }
+    let (ws, _) = tokio_tungstenite::connect_async(request)
+        .await
+        .expect("upgrade");
+    ws
+}
+
+async fn next_json(ws: &mut Ws) -> Value {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("a frame within 10 s")
+            .expect("open")
+            .expect("frame");
+        match message {
+            Message::Text(t) => return serde_json::from_str(t.as_str()).expect("JSON"),
+            Message::Close(f) => panic!("closed: {f:?}"),
+            _ => continue,
+        }
+    }
+}
+
+async fn send_json(ws: &mut Ws, v: Value) {
+    ws.send(Message::text(v.to_string())).await.expect("send");
+}
+
+/// A raw client that says the v1 hello (no protocolVersion), as a v1-bridge program does.
+async fn v1_client(server: &ServerHandle) -> Ws {
+    let mut ws = raw_connect(server, None).await;
+    send_json(
+        &mut ws,
+        json!({"type":"hello","role":"client","name":"bridge-client","token":TOKEN}),
+    )
+    .await;
+    let ack = next_json(&mut ws).await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+    ws
+}
+
+/// A fake extension answering every request with `answer(action, owner)`; `events` lets the test
+/// push event frames through the same connection. Returns the sender for events.
+async fn fake_extension(
+    server: &ServerHandle,
+    answer: impl Fn(&Value, &str) -> Value + Send + 'static,
+) -> mpsc::UnboundedSender<Value> {
+    let mut ws = raw_connect(server, Some(&format!("chrome-extension://{EXT_ID}"))).await;
+    send_json(
+        &mut ws,
+        json!({"type":"hello","role":"extension","protocolVersion":4,"extensionVersion":"0.1.0","name":"chrome-main","token":TOKEN}),
+    )
+    .await;
+    assert_eq!(next_json(&mut ws).await["type"], "ack");
+    let (mut sink, mut stream) = ws.split();
+    let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Value>();
+    tokio::spawn(async move {
+        while let Some(v) = out_rx.recv().await {
+            if sink.send(Message::text(v.to_string())).await.is_err() {
+                break;
+            }
+        }
+    });
+    let (event_tx, mut event_rx) = mpsc::unbounded_channel::<Value>();
+    let replies = out_tx.clone();
+    tokio::spawn(async move {
+        while let Some(Ok(message)) = stream.next().await {
+            let Message::Text(text) = message else {
+                continue;
+            };
+            let Ok(frame) = serde_json::from_str::<Value>(text.as_str()) else {
+                continue;
+            };
+            if frame["type"] != "request" {
+                continue;
+            }
+            let owner = frame["owner"].as_str().unwrap_or_default().to_string();
+            let result = answer(&frame["action"], &owner);
+            let _ = replies.send(json!({"type":"response","id":frame["id"],"result":result}));
+        }
+    });
+    tokio::spawn(async move {
+        while let Some(event) = event_rx.recv().await {
+            if out_tx.send(json!({"type":"event","event":event})).is_err() {
+                break;
+            }
+        }
+    });
+    // Wait until the bridge has installed the extension.
+    server
+        .wait_for_extension(Duration::from_secs(5))
+        .await
+        .expect("extension installed");
+    event_tx
+}
+
+fn tab(tab_id: i64, url: &str, title: &str) -> Value {
+    json!({"tabId": tab_id, "windowId": 1, "windowState": "minimized", "url": url, "title": title,
+           "active": true, "agentOwned": true, "session": false})
+}
+
+/// The fake browser's answers: enough of SPEC §4 to check the bridge's reshaping.
+fn answer(action: &Value, owner: &str) -> Value {
+    match action["type"].as_str().unwrap_or_default() {
+        "get_tabs" => {
+            json!({"tabs": [tab(7, "http://127.0.0.1/a", "A"), tab(8, "http://127.0.0.1/new", "New page")]})
+        }
+        "open_tab" => json!({"tabId": 8, "windowId": 1, "domain": "127.0.0.1"}),
+        "navigate" => json!({"tabId": 7, "url": action["url"], "title": "Example"}),
+        "click" => {
+            json!({"clicked": {"tag": "button", "id": "submit", "text": "提交"}, "tabId": 7})
+        }
+        "close_agent_tabs" => {
+            json!({"closed": [8], "owner": action["owner"].as_str().unwrap_or(owner)})
+        }
+        "close_agent_window" => json!({"closed": true, "windowId": 5}),
+        "evaluate" => {
+            json!({"type": "object", "value": [{"text": "Example", "href": "https://example.com/"}]})
+        }
+        "scroll" => json!({"scrolled": {"dx": 0, "dy": 800}, "atEnd": false, "tabId": 7}),
+        other => json!({"echo": other}),
+    }
+}
+
+async fn v1_call(ws: &mut Ws, id: &str, method: &str, params: Value) -> Value {
+    send_json(ws, json!({"id": id, "method": method, "params": params})).await;
+    loop {
+        let v = next_json(ws).await;
+        if v["id"] == id {
+            return v;
+        }
+    }
+}
+
+#[tokio::test]
+async fn ping_is_answered_without_an_extension_and_actions_get_no_extension() {
+    let server = start_server(16).await;
+    let mut ws = v1_client(&server).await;
+    assert_eq!(
+        v1_call(&mut ws, "p1", "ping", json!({})).await,
+        json!({"id":"p1","success":true,"result":{"pong":true}})
+    );
+    for (method, params) in [
+        ("list_tabs", json!({})),
+        (
+            "navigate",
+            json!({"url": "https://example.com", "tab_id": 7}),
+        ),
+        ("run_script", json!({"code": "1"})),
+    ] {
+        let r = v1_call(&mut ws, "x", method, params).await;
+        assert_eq!(r["success"], false, "{r}");
+        assert_eq!(r["code"], "no_extension", "{method}: {r}");
+        assert!(
+            r["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("no extension is connected")),
+            "{r}"
+        );
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn v1_clients_get_v1_keys_and_v4_clients_get_v4_results() {
+    let server = start_server(16).await;
+    let _ext = fake_extension(&server, answer).await;
+    let mut v1 = v1_client(&server).await;
+
+    let r = v1_call(&mut v1, "a", "list_tabs", json!({})).await;
+    assert_eq!(r["success"], true, "{r}");
+    assert_eq!(r["result"]["tabs"][0]["tab_id"], 7, "{r}");
+    assert_eq!(r["result"]["tabs"][0]["window_id"], 1, "{r}");
+    assert!(r["result"]["tabs"][0].get("tabId").is_none(), "{r}");
+
+    let r = v1_call(
+        &mut v1,
+        "b",
+        "navigate",
+        json!({"url": "https://example.com", "tab_id": 7}),
+    )
+    .await;
+    assert_eq!(
+        r["result"],
+        json!({"tab_id": 7, "tabId": 7, "url": "https://example.com", "title": "Example"})
+    );
+
+    // new_tab: the bridge looks the new tab up so the v1 result has url/title/active.
+    let r = v1_call(
+        &mut v1,
+        "c",
+        "new_tab",
+        json!({"url": "http://127.0.0.1/new"}),
+    )
+    .await;
+    assert_eq!(
+        r["result"],
+        json!({"tab_id": 8, "window_id": 1, "domain": "127.0.0.1", "url": "http://127.0.0.1/new",
+               "title": "New page", "active": true})
+    );
+
+    let r = v1_call(
+        &mut v1,
+        "d",
+        "run_script",
+        json!({"code": "document.title", "tab_id": 7}),
+    )
+    .await;
+    assert_eq!(
+        r["result"],
+        json!({"result": [{"text": "Example", "href": "https://example.com/"}], "tab_id": 7})
+    );
+
+    let r = v1_call(&mut v1, "e", "close_agent_window", json!({})).await;
+    assert_eq!(
+        r["result"],
+        json!({"closed": true, "windowId": 5, "window_id": 5})
+    );
+
+    let r = v1_call(
+        &mut v1,
+        "f",
+        "scroll",
+        json!({"dx": 0, "dy": 800, "target": {"by": "css", "value": "#list"}, "smooth": true, "tab_id": 7}),
+    )
+    .await;
+    assert_eq!(r["result"]["at_end"], false, "{r}");
+    assert_eq!(r["result"]["tab_id"], 7, "{r}");
+
+    // The library client declares protocol 4: shared methods answer in the v4 shape only.
+    let v4 = BridgeClient::connect(server.port(), TOKEN)
+        .await
+        .expect("ack");
+    let r = v4
+        .call(
+            "navigate",
+            json!({"url": "https://example.com", "tabId": 7}),
+        )
+        .await
+        .expect("ok");
+    assert_eq!(
+        r,
+        json!({"tabId": 7, "url": "https://example.com", "title": "Example"})
+    );
+    // …but a v1-only name still answers in its v1 shape.
+    let r = v4.call("list_tabs", json!({})).await.expect("ok");
+    assert_eq!(r["tabs"][1]["tab_id"], 8, "{r}");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn each_client_is_stamped_as_the_owner_of_its_requests() {
+    let server = start_server(16).await;
+    let _ext = fake_extension(&server, answer).await;
+    let a = BridgeClient::connect(server.port(), TOKEN)
+        .await
+        .expect("a");
+    let b = BridgeClient::connect(server.port(), TOKEN)
+        .await
+        .expect("b");
+    let ra = a.call("close_auto_tabs", json!({})).await.expect("a");
+    let rb = b.call("close_agent_tabs", json!({})).await.expect("b");
+    assert_eq!(ra["owner"], a.client_id(), "{ra}");
+    assert_eq!(rb["owner"], b.client_id(), "{rb}");
+    // An explicit owner goes through as the action's own parameter.
+    let r = a
+        .call("close_auto_tabs", json!({"owner": "mcp-1234-abcd"}))
+        .await
+        .expect("explicit");
+    assert_eq!(r["owner"], "mcp-1234-abcd");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_slow_subscriber_never_blocks_requests_and_sees_how_many_events_it_lost() {
+    const EVENTS: i64 = 8_000;
+    const BUFFER: usize = 64;
+    let server = start_server(BUFFER).await;
+    let events = fake_extension(&server, answer).await;
+
+    // The slow subscriber: subscribes, then stops reading its socket.
+    let mut slow = v1_client(&server).await;
+    let ack = v1_call(&mut slow, "s", "subscribe_events", json!({})).await;
+    assert_eq!(ack["result"], json!({"subscribed": true}));
+    // A fast subscriber reads everything as it comes.
+    let fast = BridgeClient::connect(server.port(), TOKEN)
+        .await
+        .expect("fast");
+    let mut fast_events = fast.forwarded_events();
+    fast.call("subscribe_events", json!({})).await.expect("sub");
+    let fast_seen = Arc::new(AtomicU64::new(0));
+    let fast_dropped = Arc::new(AtomicU64::new(0));
+    // The newest event the fast subscriber has seen: the flood waits for it, so the bridge is never
+    // saturated by the extension side and any request delay would come from the slow subscriber.
+    let fast_last = Arc::new(AtomicU64::new(0));
+    let (seen, dropped, newest) = (fast_seen.clone(), fast_dropped.clone(), fast_last.clone());
+    let fast_reader = tokio::spawn(async move {
+        loop {
+            match fast_events.recv().await {
+                Ok(e) => {
+                    seen.fetch_add(1, Ordering::Relaxed);
+                    dropped.fetch_add(e.dropped, Ordering::Relaxed);
+                    let tab_id = e.event["tabId"].as_u64().unwrap_or(0);
+                    newest.fetch_max(tab_id, Ordering::Relaxed);
+                    if tab_id == EVENTS as u64 {
+                        break;
+                    }
+                }
+                // This test's own in-process channel lagging counts as dropped too.
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
+                    dropped.fetch_add(n, Ordering::Relaxed);
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+            }
+        }
+    });
+
+    // Flood ~1.5 KB events, in batches paced by the fast subscriber, while another client keeps
+    // making requests. 12 MB is far more than the slow subscriber's socket buffers hold.
+    let requester = BridgeClient::connect(server.port(), TOKEN)
+        .await
+        .expect("requester");
+    let padding = format!("http://127.0.0.1/{}", "p".repeat(1500));
+    let newest = fast_last.clone();
+    let flood = tokio::spawn(async move {
+        for tab_id in 1..=EVENTS {
+            let event = json!({"type": "domain_blocked", "domain": "127.0.0.1", "url": padding, "tabId": tab_id});
+            if events.send(event).is_err() {
+                break;
+            }
+            if tab_id % 200 == 0 {
+                let deadline = Instant::now() + Duration::from_secs(10);
+                while newest.load(Ordering::Relaxed) < tab_id as u64 && Instant::now() < deadline {
+                    tokio::time::sleep(Duration::from_millis(2)).await;
+                }
+            }
+        }
+    });
+    let mut worst = Duration::ZERO;
+    let mut requests = 0;
+    while !flood.is_finished() {
+        let started = Instant::now();
+        let r = requester
+            .call_timeout("get_tabs", json!({}), Duration::from_secs(5))
+            .await
+            .expect("requests are answered while events flood a slow subscriber");
+        assert_eq!(r["tabs"][0]["tabId"], 7);
+        worst = worst.max(started.elapsed());
+        requests += 1;
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    flood.await.expect("flood");
+    // Generous for a loaded 2-core machine; typical is a few ms.
+    assert!(
+        worst < Duration::from_secs(3),
+        "a request took {worst:?} while a slow subscriber was flooded"
+    );
+    tokio::time::timeout(Duration::from_secs(20), fast_reader)
+        .await
+        .expect("the fast subscriber got the last event")
+        .expect("join");
+    eprintln!(
+        "[measure] worst latency of {requests} requests during a {EVENTS}-event flood: {worst:?}; fast subscriber saw {} events, {} dropped",
+        fast_seen.load(Ordering::Relaxed),
+        fast_dropped.load(Ordering::Relaxed)
+    );
+    assert_eq!(
+        fast_seen.load(Ordering::Relaxed) + fast_dropped.load(Ordering::Relaxed),
+        EVENTS as u64,
+        "every event is either delivered or counted as dropped"
+    );
+
+    // Now the slow subscriber asks something before reading anything: its answer overtakes the
+    // events still queued for it in the bridge. Then it reads: events in order, the oldest dropped
+    // and counted, nothing unaccounted for, the newest kept.
+    send_json(
+        &mut slow,
+        json!({"id": "late-ping", "method": "ping", "params": {}}),
+    )
+    .await;
+    let mut received = 0u64;
+    let mut dropped_total = 0u64;
+    let mut last = 0i64;
+    let mut saw_drop_marker = false;
+    let mut pong_after: Option<u64> = None;
+    while last < EVENTS || pong_after.is_none() {
+        let frame = next_json(&mut slow).await;
+        if frame["id"] == "late-ping" {
+            assert_eq!(frame["result"], json!({"pong": true}));
+            pong_after = Some(received);
+            continue;
+        }
+        assert_eq!(frame["type"], "event", "{frame}");
+        let tab_id = frame["event"]["tabId"].as_i64().expect("tabId");
+        assert!(
+            tab_id > last,
+            "events arrive in order: {tab_id} after {last}"
+        );
+        let dropped = frame.get("dropped").and_then(Value::as_u64).unwrap_or(0);
+        assert_eq!(
+            tab_id - last - 1,
+            dropped as i64,
+            "the dropped counter says exactly how many events are missing before {tab_id}"
+        );
+        saw_drop_marker |= dropped > 0;
+        dropped_total += dropped;
+        received += 1;
+        last = tab_id;
+    }
+    assert!(saw_drop_marker, "a slow subscriber must have lost events");
+    assert_eq!(received + dropped_total, EVENTS as u64);
+    assert!(
+        server.stats().dropped_events >= dropped_total,
+        "{:?}",
+        server.stats()
+    );
+    let pong_after = pong_after.unwrap_or(received);
+    assert!(
+        pong_after < received,
+        "the answer to the subscriber's own request must overtake the events queued in the bridge \
+         (it came after all {received} events)"
+    );
+    eprintln!(
+        "[measure] slow subscriber (buffer {BUFFER}): {received} events delivered, {dropped_total} dropped; \
+         its ping answer overtook {} queued events",
+        received - pong_after
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn invalid_v1_params_name_the_field() {
+    let server = start_server(16).await;
+    let mut ws = v1_client(&server).await;
+    let r = v1_call(
+        &mut ws,
+        "t",
+        "click",
+        json!({"target": {"by": "id", "value": "x"}}),
+    )
+    .await;
+    assert_eq!(r["code"], "invalid_action", "{r}");
+    assert!(
+        r["error"].as_str().is_some_and(|e| e.contains("target.by")),
+        "{r}"
+    );
+    let client = BridgeClient::connect(server.port(), TOKEN)
+        .await
+        .expect("ack");
+    let err = client
+        .call("click", json!({"uid": "e1", "index": 2}))
+        .await
+        .expect_err("invalid");
+    assert!(
+        matches!(&err, Error::Remote { code: ErrorCode::InvalidAction, message } if message.contains("index")),
+        "{err}"
+    );
+    server.shutdown().await;
+}
