@@ -65,6 +65,26 @@ pub async fn send_command(
     serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
 }
 
+/// Like [`send_command`], but returns the result as JSON text (`JSON.stringify` on the JS side). For
+/// big results (DOM snapshots, AX trees: megabytes) this is much faster than converting the object
+/// property by property, and the caller can deserialize straight into its own types.
+pub async fn send_command_json(
+    tab_id: i64,
+    method: &str,
+    params: &serde_json::Value,
+) -> std::result::Result<String, String> {
+    let t = target(tab_id).map_err(|e| e.to_string())?;
+    let p = to_js(params).map_err(|e| e.to_string())?;
+    let promise = send_command_js(&t, method, &p).map_err(|e| js_message(&e))?;
+    let value = JsFuture::from(promise).await.map_err(|e| js_message(&e))?;
+    if value.is_undefined() || value.is_null() {
+        return Ok("null".to_string());
+    }
+    js_sys::JSON::stringify(&value)
+        .map(String::from)
+        .map_err(|e| js_message(&e))
+}
+
 /// One entry of `chrome.debugger.getTargets()`.
 #[derive(Clone, Debug, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -216,6 +216,16 @@ impl AxTree {
         })
     }
 
+    /// Parses a whole `Accessibility.getFullAXTree` response (`{"nodes": [...]}`) given as JSON text.
+    pub fn from_response_json(text: &str) -> Result<AxTree, AxError> {
+        #[derive(Deserialize)]
+        struct Response {
+            nodes: Vec<RawAxNode>,
+        }
+        let r: Response = serde_json::from_str(text)?;
+        Ok(AxTree { nodes: r.nodes })
+    }
+
     fn root_frame(&self) -> Option<&str> {
         self.nodes
             .iter()

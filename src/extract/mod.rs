@@ -37,7 +37,7 @@ const TEXT_SLICE_UNITS: usize = text::TEXT_MAX_BYTES + 1024;
 const SNAPSHOT_TIMEOUT_MS: u32 = 15_000;
 
 /// Runs `extract` on `tab_id` (SPEC §5): fetches URL, title, viewport and `innerText`, the DOM snapshot
-/// and the AX trees of the main frame and its same-origin frames, converts them with [`page::analyze`],
+/// and the AX trees of the main frame and its same-origin frames, converts them with [`page::analyze_parsed`],
 /// and replaces the tab's uid cache with the new elements (`e0`, `e1`, … in document order).
 ///
 /// Errors: whatever a CDP command gives ([`Error::Timeout`], [`Error::SessionNotFound`], …), and
@@ -75,44 +75,41 @@ pub async fn extract(tab_id: i64) -> Result<ExtractResult> {
         value.get("height").and_then(|v| v.as_f64()).unwrap_or(0.0),
     );
 
-    let snapshot = cdp::send_with_timeout(
+    // Snapshot and AX trees are megabytes on big pages: fetched as JSON text and parsed straight
+    // into the pure modules' types.
+    let snapshot = send_text(
         tab_id,
         "DOMSnapshot.captureSnapshot",
         snapshot::capture_params(),
-        SNAPSHOT_TIMEOUT_MS,
     )
     .await?;
-    let mut trees = vec![ax_nodes(
-        cdp::send_with_timeout(
-            tab_id,
-            "Accessibility.getFullAXTree",
-            serde_json::json!({}),
-            SNAPSHOT_TIMEOUT_MS,
-        )
-        .await?,
-    )];
-    if let Ok(frame_tree) = cdp::send(tab_id, "Page.getFrameTree", serde_json::json!({})).await {
-        let mut frames = Vec::new();
-        child_frames(frame_tree.get("frameTree"), &mut frames);
-        for frame_id in frames.into_iter().take(MAX_FRAMES) {
-            // Cross-origin (out-of-process) frames are not reachable from this target: skipped.
-            let params = serde_json::json!({ "frameId": frame_id });
-            if let Ok(r) = cdp::send(tab_id, "Accessibility.getFullAXTree", params).await {
-                trees.push(ax_nodes(r));
+    let dom = snapshot::Dom::from_snapshot_json(&snapshot)
+        .map_err(|e| Error::Internal(format!("extract on tab {tab_id}: {e}")))?;
+    drop(snapshot);
+    let main_tree = send_text(tab_id, "Accessibility.getFullAXTree", serde_json::json!({})).await?;
+    let mut trees = vec![ax::AxTree::from_response_json(&main_tree)
+        .map_err(|e| Error::Internal(format!("extract on tab {tab_id}: {e}")))?];
+    drop(main_tree);
+    // Same-origin frames whose content the snapshot has; cross-origin (out-of-process) frames are
+    // not reachable from this target.
+    let frames: Vec<String> = dom
+        .documents
+        .iter()
+        .skip(1)
+        .filter(|d| d.attached && !d.frame_id.is_empty())
+        .map(|d| d.frame_id.clone())
+        .take(MAX_FRAMES)
+        .collect();
+    for frame_id in frames {
+        let params = serde_json::json!({ "frameId": frame_id });
+        if let Ok(text) = send_text(tab_id, "Accessibility.getFullAXTree", params).await {
+            if let Ok(tree) = ax::AxTree::from_response_json(&text) {
+                trees.push(tree);
             }
         }
     }
 
-    let input = page::PageInputs {
-        url: &url,
-        title: &title,
-        inner_text: &inner_text,
-        viewport,
-        snapshot: &snapshot,
-        ax_trees: &trees,
-    };
-    let result = page::analyze(&input)
-        .map_err(|e| Error::Internal(format!("extract on tab {tab_id}: {e}")))?;
+    let result = page::analyze_parsed(&url, &title, &inner_text, viewport, &dom, &trees);
     let uids = UIDS.with(|u| u.borrow_mut().replace(tab_id, &result.elements.elements));
     Ok(to_protocol(
         url,
@@ -180,40 +177,6 @@ pub fn resolve_uid(tab_id: i64, uid: &str) -> Result<i64> {
         .ok_or_else(|| stale(tab_id, uid))
 }
 
-/// [`resolve_uid`], then checks that the node is still in the document (an SPA re-render replaces
-/// nodes without a navigation) and returns it as a CDP `Runtime.RemoteObjectId` too.
-///
-/// Errors: [`Error::ElementStale`] when the uid is unknown or its node left the document.
-pub async fn resolve_uid_connected(tab_id: i64, uid: &str) -> Result<(i64, String)> {
-    let backend = resolve_uid(tab_id, uid)?;
-    let resolved = cdp::send(
-        tab_id,
-        "DOM.resolveNode",
-        serde_json::json!({ "backendNodeId": backend }),
-    )
-    .await
-    .map_err(|_| stale(tab_id, uid))?;
-    let object_id = resolved
-        .pointer("/object/objectId")
-        .and_then(|v| v.as_str())
-        .ok_or_else(|| stale(tab_id, uid))?
-        .to_string();
-    let connected = cdp::send(
-        tab_id,
-        "Runtime.callFunctionOn",
-        serde_json::json!({
-            "objectId": object_id,
-            "functionDeclaration": "function() { return this.isConnected; }",
-            "returnByValue": true,
-        }),
-    )
-    .await?;
-    if connected.pointer("/result/value").and_then(|v| v.as_bool()) != Some(true) {
-        return Err(stale(tab_id, uid));
-    }
-    Ok((backend, object_id))
-}
-
 /// Forgets `tab_id`'s uids: main-frame navigation (`Page.frameNavigated` without `parentId`) and
 /// `navigate` (SPEC §5). SPA route changes (`Page.navigatedWithinDocument`) keep them.
 pub fn invalidate(tab_id: i64) {
@@ -239,25 +202,25 @@ fn listen_for_navigations() {
     });
 }
 
-fn ax_nodes(response: serde_json::Value) -> serde_json::Value {
-    match response {
-        serde_json::Value::Object(mut m) => m.remove("nodes").unwrap_or_default(),
-        _ => serde_json::Value::Null,
-    }
-}
-
-/// Frame ids of every descendant frame of a `Page.getFrameTree` `frameTree`, in tree order.
-fn child_frames(tree: Option<&serde_json::Value>, out: &mut Vec<String>) {
-    let Some(children) = tree
-        .and_then(|t| t.get("childFrames"))
-        .and_then(|c| c.as_array())
-    else {
-        return;
-    };
-    for child in children {
-        if let Some(id) = child.pointer("/frame/id").and_then(|v| v.as_str()) {
-            out.push(id.to_string());
+/// One CDP command whose (big) result is wanted as JSON text, with the snapshot timeout.
+async fn send_text(tab_id: i64, method: &str, params: serde_json::Value) -> Result<String> {
+    let call = crate::chrome::debugger::send_command_json(tab_id, method, &params);
+    match cdp::with_timeout(SNAPSHOT_TIMEOUT_MS, call).await {
+        Some(Ok(text)) => Ok(text),
+        Some(Err(message))
+            if message.contains("Debugger is not attached")
+                || message.contains("No tab with given id") =>
+        {
+            cdp::forget(tab_id);
+            Err(Error::SessionNotFound(format!(
+                "the debugger was detached from tab {tab_id} during {method}; call the action again to re-attach"
+            )))
         }
-        child_frames(Some(child), out);
+        Some(Err(message)) => Err(Error::Internal(format!(
+            "CDP {method} failed on tab {tab_id}: {message}"
+        ))),
+        None => Err(Error::Timeout(format!(
+            "CDP {method} on tab {tab_id} did not answer within {SNAPSHOT_TIMEOUT_MS} ms"
+        ))),
     }
 }

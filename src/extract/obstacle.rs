@@ -179,7 +179,57 @@ pub fn classify(input: &ObstacleInput<'_>) -> Option<Verdict> {
         };
         return verdict(AuthWall, confidence, 4, message.into());
     }
-    soft_layer(&head)
+    if let Some(v) = soft_layer(&head) {
+        return Some(v);
+    }
+    // An identifier-first sign-in page (the password comes on the next step): the title or URL reads
+    // as sign-in, the page is short, and it asks for an email, username or phone number.
+    let identifier = input
+        .elements
+        .iter()
+        .any(|e| e.rendered && is_identifier_field(e));
+    if short && identifier && reads_as_sign_in(&url, &title) && !reads_as_sign_up(&url, &title) {
+        return verdict(
+            AuthWall,
+            Low,
+            5,
+            "a sign-in page asking for the account name".into(),
+        );
+    }
+    None
+}
+
+/// Words of a sign-in identifier field.
+const IDENTIFIER_WORDS: &[&str] = &[
+    "email",
+    "e-mail",
+    "username",
+    "user name",
+    "user id",
+    "login",
+    "phone",
+    "account",
+    "benutzername",
+    "courriel",
+    "identifiant",
+    "correo",
+    "usuário",
+    "utente",
+    "邮箱",
+    "用户名",
+    "メールアドレス",
+];
+
+fn is_identifier_field(e: &AxElement) -> bool {
+    e.role.eq_ignore_ascii_case("textbox")
+        && (matches!(e.input_type.as_deref(), Some("email" | "tel"))
+            || e.autocomplete
+                .as_deref()
+                .is_some_and(|a| a.contains("username") || a.contains("email"))
+            || any_word(
+                &normalise(&e.name.as_deref().unwrap_or("").to_lowercase()),
+                IDENTIFIER_WORDS,
+            ))
 }
 
 /// Layer 5: soft sign-in text.
@@ -519,33 +569,61 @@ enum FormKind {
     Registration,
 }
 
-/// The forms (elements grouped by their `<form>`; formless ones together) that hold a password
-/// field a user could reach, by kind.
+/// Text fields read before a password field as part of its form.
+const FIELDS_BEFORE: usize = 3;
+/// Text fields read after a password field (and its confirmation) as part of its form.
+const FIELDS_AFTER: usize = 2;
+
+/// The password forms of the page, by kind. A form is a run of password fields (a password and its
+/// confirmation) with the few text fields just before and after it in the same `<form>` — not the
+/// whole `<form>`, which on some sites wraps the entire page. Forms whose password fields are all
+/// out of reach (collapsed menus) are left out.
 fn password_forms(elements: &[AxElement]) -> Vec<FormKind> {
-    let mut groups: Vec<(Option<i64>, Vec<&AxElement>)> = Vec::new();
-    for e in elements {
-        match groups.iter_mut().find(|(f, _)| *f == e.form) {
-            Some((_, g)) => g.push(e),
-            None => groups.push((e.form, vec![e])),
+    let fields: Vec<&AxElement> = elements
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.role.to_ascii_lowercase().as_str(),
+                "textbox" | "searchbox"
+            )
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut run_end = 0;
+    let mut k = 0;
+    while k < fields.len() {
+        if !is_password_field(fields[k]) {
+            k += 1;
+            continue;
         }
-    }
-    groups
-        .into_iter()
-        .filter_map(|(_, g)| {
-            let passwords: Vec<&&AxElement> = g.iter().filter(|e| is_password_field(e)).collect();
-            if !passwords.iter().any(|e| e.rendered) {
-                return None;
-            }
+        let form = fields[k].form;
+        let mut j = k;
+        while j < fields.len() && is_password_field(fields[j]) && fields[j].form == form {
+            j += 1;
+        }
+        let passwords = &fields[k..j];
+        let before = fields[run_end.max(k.saturating_sub(FIELDS_BEFORE))..k]
+            .iter()
+            .filter(|e| e.form == form);
+        let after = fields[j..]
+            .iter()
+            .take_while(|e| e.form == form && !is_password_field(e))
+            .take(FIELDS_AFTER);
+        let mut around = before.chain(after);
+        if passwords.iter().any(|e| e.rendered) {
             let registration = passwords.len() >= 2
                 || passwords.iter().any(|e| is_new_password(e))
-                || g.iter().any(|e| is_personal_details_field(e));
-            Some(if registration {
+                || around.any(|e| is_personal_details_field(e));
+            out.push(if registration {
                 FormKind::Registration
             } else {
                 FormKind::SignIn
-            })
-        })
-        .collect()
+            });
+        }
+        run_end = j;
+        k = j;
+    }
+    out
 }
 
 /// Fields a sign-up form asks for and a sign-in form does not.

@@ -67,15 +67,35 @@ pub fn analyze(input: &PageInputs<'_>) -> Result<PageExtract, PageError> {
             Err(_) => {}
         }
     }
-    let viewport = dom.viewport_rect(input.viewport.0, input.viewport.1);
-    let all = ax::interactive_elements(&trees, &dom, viewport);
+    Ok(analyze_parsed(
+        input.url,
+        input.title,
+        input.inner_text,
+        input.viewport,
+        &dom,
+        &trees,
+    ))
+}
+
+/// [`analyze`] on an already parsed snapshot and AX trees (main frame first); see [`PageInputs`]
+/// for the other arguments.
+pub fn analyze_parsed(
+    url: &str,
+    title: &str,
+    inner_text: &str,
+    viewport: (f64, f64),
+    dom: &Dom,
+    trees: &[AxTree],
+) -> PageExtract {
+    let viewport = dom.viewport_rect(viewport.0, viewport.1);
+    let all = ax::interactive_elements(trees, dom, viewport);
     let elements = ax::select(&all, ax::MAX_ELEMENTS);
-    let markdown = markdown::to_markdown(&dom);
+    let markdown = markdown::to_markdown(dom);
     // The classifier reads every interactive element, not only the capped list: a sign-in form below
     // 300 links is still a sign-in form.
     let obstacle = obstacle::classify(&ObstacleInput {
-        url: input.url,
-        title: input.title,
+        url,
+        title,
         markdown: &markdown.text,
         elements: &all,
         captcha_frame: dom.has_captcha_frame(),
@@ -84,14 +104,14 @@ pub fn analyze(input: &PageInputs<'_>) -> Result<PageExtract, PageError> {
             .iter()
             .any(|a| obstacle::is_interstitial_url(a)),
     });
-    let (text, text_truncated) = text::cap_text(input.inner_text);
-    Ok(PageExtract {
+    let (text, text_truncated) = text::cap_text(inner_text);
+    PageExtract {
         text,
         text_truncated,
         markdown,
         elements,
         obstacle,
-    })
+    }
 }
 
 #[cfg(test)]

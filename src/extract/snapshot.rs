@@ -673,7 +673,16 @@ impl Dom {
     /// Errors: [`SnapshotError::Json`] when the value is not a snapshot, [`SnapshotError::NoDocument`]
     /// when it holds no document.
     pub fn from_snapshot(value: &serde_json::Value) -> Result<Dom, SnapshotError> {
-        let raw = RawSnapshot::deserialize(value)?;
+        Dom::from_raw(RawSnapshot::deserialize(value)?)
+    }
+
+    /// [`Dom::from_snapshot`] from the response as JSON text (the fast path for big pages: no
+    /// intermediate `serde_json::Value`).
+    pub fn from_snapshot_json(text: &str) -> Result<Dom, SnapshotError> {
+        Dom::from_raw(serde_json::from_str(text)?)
+    }
+
+    fn from_raw(raw: RawSnapshot) -> Result<Dom, SnapshotError> {
         if raw
             .documents
             .first()
@@ -762,7 +771,9 @@ impl Dom {
         }
         let mut cur = self.nodes[id].parent;
         while let Some(p) = cur {
-            if let Some(l) = &self.nodes[p].layout {
+            // `html`/`body` clip to the viewport (scroll locks under a modal), not to a container.
+            let root = matches!(self.nodes[p].tag(), Some("html" | "body"));
+            if let Some(l) = self.nodes[p].layout.as_ref().filter(|_| !root) {
                 if l.style.clips() && !l.bounds.intersects(&rect) {
                     return false;
                 }
