@@ -77,13 +77,16 @@ async fn answer(tab_id: i64, dialog: &Value) -> Result<()> {
 /// Runs `work` while answering every dialog the tab raises meanwhile (SPEC §7: evaluate, and our own
 /// navigations so a `beforeunload` guard cannot wedge them). A dialog already open is answered first.
 pub async fn answering<T>(tab_id: i64, work: impl Future<Output = Result<T>>) -> Result<T> {
+    // The next waiter is always registered before a dialog is answered: the page may raise the next one
+    // (alert → confirm → prompt) before the answer's response arrives.
+    let mut opening = opening_waiter(tab_id);
     answer_open(tab_id).await?;
     let mut work = std::pin::pin!(work);
     loop {
-        let opening = events::wait(tab_id, |method, _| method == "Page.javascriptDialogOpening");
         match select(work.as_mut(), opening).await {
             Either::Left((result, _)) => return result,
             Either::Right((Ok(Some((_, dialog))), _)) => {
+                opening = opening_waiter(tab_id);
                 crate::log::info(&format!(
                     "tab {tab_id}: answering {} automatically",
                     describe(&dialog)
@@ -94,6 +97,10 @@ pub async fn answering<T>(tab_id: i64, work: impl Future<Output = Result<T>>) ->
             Either::Right(_) => return work.await,
         }
     }
+}
+
+fn opening_waiter(tab_id: i64) -> futures::channel::oneshot::Receiver<Option<(String, Value)>> {
+    events::wait(tab_id, |method, _| method == "Page.javascriptDialogOpening")
 }
 
 /// What [`race`] saw first.
@@ -109,7 +116,7 @@ pub enum Raced<T> {
 /// Sends one CDP command that may make the page raise a dialog (input events): returns as soon as either
 /// the command answers or a dialog opens, so the action never waits for the user.
 pub async fn race(tab_id: i64, method: &str, params: Value) -> Result<Raced<Value>> {
-    let opening = events::wait(tab_id, |method, _| method == "Page.javascriptDialogOpening");
+    let opening = opening_waiter(tab_id);
     let command = std::pin::pin!(cdp::send(tab_id, method, params));
     match select(command, opening).await {
         Either::Left((result, _)) => Ok(Raced::Done(result?)),

@@ -40,7 +40,12 @@ pub async fn dispatch(owner: Option<String>, action: Action) -> Result<serde_jso
         Action::ActivateTab(p) => json(super::tabs::activate_tab(p.tab_id).await?),
         Action::CloseTab(p) => {
             let tab_id = session::resolve_tab(&owner, p.tab_id).await?;
-            json(super::tabs::close_tab(tab_id).await?)
+            if cdp::is_attached(tab_id) {
+                // A `beforeunload` guard holds `tabs.remove` until someone answers it: answer it (SPEC §7).
+                json(super::dialogs::answering(tab_id, super::tabs::close_tab(tab_id)).await?)
+            } else {
+                json(super::tabs::close_tab(tab_id).await?)
+            }
         }
         Action::Navigate(mut p) if p.tab_id.is_none() && session::sessions().await?.is_empty() => {
             // No session anywhere: the navigation opens a tab in the agent window (SPEC §6).

@@ -22,7 +22,7 @@ use bua_protocol::{
 use serde_json::json;
 
 /// How long an input action waits for a navigation it may have started to begin, ms.
-const NAV_GRACE_MS: u32 = 150;
+const NAV_GRACE_MS: u32 = 50;
 /// How long `click` waits for a navigation it started to load, ms (the action has 10 s).
 const CLICK_LOAD_BUDGET_MS: u32 = 7_000;
 /// The same for `type {submit}` and `press_key {waitLoad}` (the action has 15 s).

@@ -37,9 +37,9 @@ const HIT_CHECK: &str = r#"function(hit) {
     const p = getComputedStyle(n).position;
     if (p === 'fixed' || p === 'sticky') { box = n; break; }
   }
-  if (box !== e) {
-    d += ' inside <' + box.localName + (box.id ? ' id="' + box.id + '"' : '') + '> (' + getComputedStyle(box).position + ')';
-  }
+  if (box !== e) d += ' inside <' + box.localName + (box.id ? ' id="' + box.id + '"' : '') + '>';
+  const pos = getComputedStyle(box).position;
+  if (pos === 'fixed' || pos === 'sticky') d += ' (a ' + pos + ' overlay)';
   const text = (box.innerText || '').replace(/\s+/g, ' ').trim();
   if (text) d += ' "' + (text.length > 80 ? text.slice(0, 79) + '…' : text) + '"';
   return d;
@@ -78,27 +78,23 @@ pub fn clip_quad(quad: &[f64], viewport: (f64, f64)) -> Option<(f64, f64, f64, f
     (right - left >= 1.0 && bottom - top >= 1.0).then_some((left, top, right, bottom))
 }
 
-/// Scrolls `element` into view and returns a point on it that is not covered by another element.
+/// Scrolls `element` into view (unless it is already entirely in view) and returns a point on it that is
+/// not covered by another element.
 ///
 /// Errors: `element_not_found` (no box: hidden, `display:none`, zero size, or outside the viewport
 /// after scrolling), `element_obstructed` (every candidate point is covered; names the cover),
 /// `element_stale` / `element_not_found` when it left the document.
 pub async fn clickable_point(tab_id: i64, element: &Element) -> Result<Point> {
-    let scrolled = cdp::send(
-        tab_id,
-        "DOM.scrollIntoViewIfNeeded",
-        json!({ "objectId": element.object_id }),
-    )
-    .await;
-    if let Err(Error::Internal(m)) = &scrolled {
-        if m.contains("detached") || m.contains("not found") || m.contains("No node") {
-            return Err(element.gone(tab_id));
-        }
-        // Other refusals (e.g. a node without layout object) surface below as "no box".
-    } else {
-        scrolled?;
-    }
     let viewport = page::viewport(tab_id).await?;
+    let quads = content_quads(tab_id, element).await?;
+    if quads.iter().any(|q| inside(q, viewport)) {
+        // In view by its box; an inner scroller may still clip it, then scrolling helps.
+        match point_on(tab_id, element, &quads, viewport).await {
+            Err(Error::ElementObstructed(_) | Error::ElementNotFound(_)) => {}
+            other => return other,
+        }
+    }
+    scroll_into_view(tab_id, element).await?;
     // Smooth scrolling moves the element for a while: wait until two reads agree.
     let mut quads = content_quads(tab_id, element).await?;
     for _ in 0..20 {
@@ -109,6 +105,16 @@ pub async fn clickable_point(tab_id: i64, element: &Element) -> Result<Point> {
         }
         quads = again;
     }
+    point_on(tab_id, element, &quads, viewport).await
+}
+
+/// The first candidate point of the element's quads (clipped to the viewport) that a click would reach.
+async fn point_on(
+    tab_id: i64,
+    element: &Element,
+    quads: &[Vec<f64>],
+    viewport: (f64, f64),
+) -> Result<Point> {
     let rects: Vec<_> = quads
         .iter()
         .filter_map(|q| clip_quad(q, viewport))
@@ -135,6 +141,35 @@ pub async fn clickable_point(tab_id: i64, element: &Element) -> Result<Point> {
          banner or dialog click its accept/close button; extract lists it), then retry",
         element.label
     )))
+}
+
+async fn scroll_into_view(tab_id: i64, element: &Element) -> Result<()> {
+    let scrolled = cdp::send(
+        tab_id,
+        "DOM.scrollIntoViewIfNeeded",
+        json!({ "objectId": element.object_id }),
+    )
+    .await;
+    match scrolled {
+        Ok(_) => Ok(()),
+        Err(Error::Internal(m))
+            if m.contains("detached") || m.contains("not found") || m.contains("No node") =>
+        {
+            Err(element.gone(tab_id))
+        }
+        // Other refusals (e.g. a node without a layout object) surface as "no visible box".
+        Err(Error::Internal(_)) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether a quad lies entirely inside the viewport (then there is nothing to scroll).
+fn inside(quad: &[f64], viewport: (f64, f64)) -> bool {
+    quad.len() == 8
+        && quad
+            .chunks(2)
+            .all(|p| p[0] >= 0.0 && p[1] >= 0.0 && p[0] <= viewport.0 && p[1] <= viewport.1)
+        && clip_quad(quad, viewport).is_some()
 }
 
 async fn content_quads(tab_id: i64, element: &Element) -> Result<Vec<Vec<f64>>> {

@@ -133,7 +133,10 @@ pub async fn send_with_timeout(
 }
 
 fn command_error(tab_id: i64, method: &str, message: &str) -> Error {
-    if message.contains("Debugger is not attached") || message.contains("No tab with given id") {
+    if message.contains("Debugger is not attached")
+        || message.contains("No tab with given id")
+        || message.contains("Detached while handling command")
+    {
         forget(tab_id);
         return Error::SessionNotFound(format!(
             "the debugger was detached from tab {tab_id} during {method}; call the action again to re-attach"

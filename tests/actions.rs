@@ -1,0 +1,1235 @@
+//! End-to-end tests of the browser actions (issue 4, "Done when" 1–4; SPEC §4, §7) in real headless
+//! Chromium with the built extension and the real `bua-bridge launch`, on the fixture pages of
+//! `tests/fixtures/actions/`, driven through the bridge's client API.
+//!
+//! One browser is shared by the whole file; every test works on its own agent tab(s), so tests run
+//! concurrently. Each test names the behaviour it checks and asserts the values the page reports.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use bua_bridge::BridgeClient;
+use bua_protocol::ErrorCode;
+use serde_json::{json, Value};
+use support::{eventually, get_tabs, note, Browser, FixtureServer};
+
+/// `http://127.0.0.1:<port>/actions/<path>`.
+fn url(path: &str) -> String {
+    FixtureServer::shared().url(&format!("/actions/{path}"))
+}
+
+/// A bridge client acting as one agent.
+struct Agent {
+    client: BridgeClient,
+}
+
+impl Agent {
+    async fn new() -> Agent {
+        let browser = Browser::shared();
+        static READY_AT: OnceLock<Instant> = OnceLock::new();
+        let ready_at = *READY_AT.get_or_init(Instant::now);
+        let client = browser.client().await;
+        // Right after READY the extension may still replace its first connection (it re-pairs); an action
+        // sent meanwhile gets `no_extension`. Let that settle before the tests start.
+        tokio::time::sleep(
+            (ready_at + Duration::from_secs(1)).saturating_duration_since(Instant::now()),
+        )
+        .await;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while let Err(e) = client.call("get_tabs", json!({})).await {
+            assert!(
+                e.code() == ErrorCode::NoExtension && Instant::now() < deadline,
+                "the extension is not answering: {e}"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        Agent { client }
+    }
+
+    /// Calls `method`; panics with the code and message when it fails.
+    async fn ok(&self, method: &str, params: Value) -> Value {
+        match self.client.call(method, params.clone()).await {
+            Ok(v) => v,
+            Err(e) => panic!("{method} {params} failed: {} {e}", e.code().as_str()),
+        }
+    }
+
+    /// Calls `method`, expecting an error; returns its code and message.
+    async fn err(&self, method: &str, params: Value) -> (ErrorCode, String) {
+        match self.client.call(method, params.clone()).await {
+            Ok(v) => panic!("{method} {params} unexpectedly succeeded: {v}"),
+            Err(e) => (e.code(), e.to_string()),
+        }
+    }
+
+    /// Opens `path` in a new agent tab and waits until it has loaded; returns the tab id.
+    async fn open(&self, path: &str) -> i64 {
+        let opened = self.ok("open_tab", json!({ "url": "about:blank" })).await;
+        let tab = opened["tabId"].as_i64().expect("tabId");
+        let nav = self
+            .ok("navigate", json!({ "tabId": tab, "url": url(path) }))
+            .await;
+        assert_eq!(nav["url"], url(path));
+        tab
+    }
+
+    /// `evaluate` → the value.
+    async fn eval(&self, tab: i64, expression: &str) -> Value {
+        let r = self
+            .ok(
+                "evaluate",
+                json!({ "tabId": tab, "expression": expression }),
+            )
+            .await;
+        r["value"].clone()
+    }
+
+    /// `document.getElementById(id).textContent`.
+    async fn text_of(&self, tab: i64, id: &str) -> String {
+        self.eval(
+            tab,
+            &format!("return document.getElementById({id:?}).textContent"),
+        )
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+    }
+
+    /// Polls `text_of` until it equals `want` (pages that update on a timer), or panics after 3 s.
+    async fn wait_text(&self, tab: i64, id: &str, want: &str) {
+        let deadline = Instant::now() + Duration::from_secs(3);
+        loop {
+            let last = self.text_of(tab, id).await;
+            if last == want {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "#{id} never read {want:?} (last: {last:?})"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    async fn close(&self, tab: i64) {
+        let _ = self.client.call("close_tab", json!({ "tabId": tab })).await;
+    }
+
+    /// `extract` → the uid of the element with `role` and accessible `name`.
+    async fn uid(&self, tab: i64, role: &str, name: &str) -> String {
+        let page = self.ok("extract", json!({ "tabId": tab })).await;
+        let elements = page["elements"].as_array().cloned().unwrap_or_default();
+        elements
+            .iter()
+            .find(|e| e["role"] == role && e["name"] == name)
+            .and_then(|e| e["uid"].as_str())
+            .map(str::to_owned)
+            .unwrap_or_else(|| panic!("no {role} {name:?} among {elements:?}"))
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// "Done when" 1: every action, happy path and main error
+
+#[tokio::test]
+async fn navigate_go_back_go_forward_reload_wait_for_load_and_report_url_and_title() {
+    let a = Agent::new().await;
+    let tab = a.open("index.html").await;
+    let nav = a
+        .ok(
+            "navigate",
+            json!({ "tabId": tab, "url": url("two.html?x=1") }),
+        )
+        .await;
+    assert_eq!(
+        nav,
+        json!({ "tabId": tab, "url": url("two.html?x=1"), "title": "Page Two" })
+    );
+    assert_eq!(a.text_of(tab, "query").await, "query=?x=1");
+
+    let back = a.ok("go_back", json!({ "tabId": tab })).await;
+    assert_eq!(
+        (back["url"].as_str(), back["title"].as_str()),
+        (Some(url("index.html").as_str()), Some("Actions Home"))
+    );
+    let forward = a.ok("go_forward", json!({ "tabId": tab })).await;
+    assert_eq!(forward["title"], "Page Two");
+    a.eval(tab, "window.marker = 42; return 1").await;
+    let reloaded = a.ok("reload", json!({ "tabId": tab })).await;
+    assert_eq!(reloaded["url"], url("two.html?x=1"));
+    assert_eq!(
+        a.eval(tab, "return typeof window.marker").await,
+        "undefined"
+    );
+
+    // Main errors: an unloadable URL, no history in that direction, a tab that does not exist.
+    let (code, message) = a
+        .err(
+            "navigate",
+            json!({ "tabId": tab, "url": "http://127.0.0.1:1/" }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::InvalidAction, "{message}");
+    assert!(message.contains("net::ERR_"), "{message}");
+    let (code, message) = a.err("go_forward", json!({ "tabId": tab })).await;
+    assert_eq!(code, ErrorCode::InvalidAction, "{message}");
+    assert!(message.contains("no next page"), "{message}");
+    let (code, _) = a.err("reload", json!({ "tabId": 987_654_321 })).await;
+    assert_eq!(code, ErrorCode::TabNotFound);
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn tab_actions_list_activate_close_and_close_agent_tabs_and_window() {
+    let a = Agent::new().await;
+    let one = a.open("index.html").await;
+    let two = a.open("two.html").await;
+    let tabs = get_tabs(&a.client).await.expect("get_tabs");
+    let mine: Vec<&Value> = tabs
+        .iter()
+        .filter(|t| t["tabId"] == one || t["tabId"] == two)
+        .collect();
+    assert_eq!(mine.len(), 2, "{tabs:?}");
+    assert!(
+        mine.iter()
+            .all(|t| t["agentOwned"] == true && t["session"] == true),
+        "{mine:?}"
+    );
+    assert!(mine.iter().any(|t| t["title"] == "Page Two"));
+
+    let active = a.ok("activate_tab", json!({ "tabId": one })).await;
+    assert_eq!(
+        active,
+        json!({ "tabId": one, "url": url("index.html"), "title": "Actions Home", "active": true })
+    );
+    let (code, _) = a.err("activate_tab", json!({ "tabId": 987_654_321 })).await;
+    assert_eq!(code, ErrorCode::TabNotFound);
+
+    let closed = a.ok("close_tab", json!({ "tabId": one })).await;
+    assert_eq!(closed, json!({ "closed": true, "tabId": one }));
+    let (code, _) = a.err("close_tab", json!({ "tabId": one })).await;
+    assert!(
+        matches!(code, ErrorCode::TabNotFound | ErrorCode::SessionNotFound),
+        "{code:?}"
+    );
+
+    let closed = a.ok("close_agent_tabs", json!({})).await;
+    assert_eq!(closed, json!({ "closed": [two] }));
+    // Nothing left: the agent window went with its last tab.
+    let none = a.ok("close_agent_window", json!({})).await;
+    assert_eq!(none, json!({ "closed": false, "windowId": null }));
+    let three = a.open("index.html").await;
+    let window = a.ok("close_agent_window", json!({})).await;
+    assert_eq!(window["closed"], true, "{window}");
+    let gone = eventually(Duration::from_secs(5), || async {
+        let tabs = get_tabs(&a.client).await.ok()?;
+        (!tabs.iter().any(|t| t["tabId"] == three)).then_some(())
+    })
+    .await;
+    assert!(gone.is_some(), "tab {three} survived close_agent_window");
+}
+
+#[tokio::test]
+async fn click_uses_real_mouse_events_and_reports_the_element() {
+    let a = Agent::new().await;
+    let tab = a.open("index.html").await;
+    let r = a
+        .ok("click", json!({ "tabId": tab, "selector": "#counter" }))
+        .await;
+    assert_eq!(
+        r,
+        json!({ "clicked": { "tag": "button", "role": "button", "id": "counter", "text": "Click me" }, "tabId": tab })
+    );
+    a.ok("click", json!({ "tabId": tab, "text": "Clicked 1" }))
+        .await;
+    a.ok(
+        "click",
+        json!({ "tabId": tab, "xpath": "//button[@id='counter']" }),
+    )
+    .await;
+    assert_eq!(a.text_of(tab, "counter").await, "Clicked 3");
+    assert_eq!(a.text_of(tab, "trust").await, "true true true ");
+
+    // A link navigates in the same tab and the click waits for the new page.
+    let r = a
+        .ok("click", json!({ "tabId": tab, "text": "Go to page two" }))
+        .await;
+    assert_eq!(r["tabId"], tab);
+    assert_eq!(a.eval(tab, "return document.title").await, "Page Two");
+    a.ok("go_back", json!({ "tabId": tab })).await;
+
+    let (code, message) = a
+        .err("click", json!({ "tabId": tab, "selector": "#missing" }))
+        .await;
+    assert_eq!(code, ErrorCode::ElementNotFound);
+    assert!(message.contains("extract"), "{message}");
+    let (code, message) = a
+        .err(
+            "click",
+            json!({ "tabId": tab, "selector": "button", "index": 5 }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::ElementNotFound);
+    assert!(message.contains("index 5 is out of range"), "{message}");
+    let (code, message) = a
+        .err("click", json!({ "tabId": tab, "selector": "#hidden-p" }))
+        .await;
+    assert_eq!(code, ErrorCode::ElementNotFound);
+    assert!(message.contains("no visible box"), "{message}");
+    let (code, message) = a
+        .err("click", json!({ "tabId": tab, "selector": "button[" }))
+        .await;
+    assert_eq!(code, ErrorCode::InvalidAction);
+    assert!(message.contains("not a valid selector"), "{message}");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn click_at_clicks_the_viewport_point() {
+    let a = Agent::new().await;
+    let tab = a.open("controls.html").await;
+    let r = a
+        .ok("click_at", json!({ "tabId": tab, "x": 650, "y": 395 }))
+        .await;
+    assert_eq!(r["clicked"]["id"], "box");
+    assert_eq!(
+        (r["x"].as_f64(), r["y"].as_f64()),
+        (Some(650.0), Some(395.0))
+    );
+    assert_eq!(a.text_of(tab, "box").await, "box clicked at 650,395");
+    let (code, message) = a
+        .err("click_at", json!({ "tabId": tab, "x": 50_000, "y": 10 }))
+        .await;
+    assert_eq!(code, ErrorCode::InvalidAction);
+    assert!(message.contains("outside"), "{message}");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn hover_moves_the_mouse_over_the_element() {
+    let a = Agent::new().await;
+    let tab = a.open("index.html").await;
+    let r = a
+        .ok(
+            "hover",
+            json!({ "tabId": tab, "selector": "#hover-target" }),
+        )
+        .await;
+    assert_eq!(r["hovered"]["id"], "hover-target");
+    assert_eq!(r["tabId"], tab);
+    assert_eq!(a.text_of(tab, "hover-target").await, "Hovered!");
+    let (code, _) = a
+        .err(
+            "hover",
+            json!({ "tabId": tab, "text": "No such text anywhere" }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::ElementNotFound);
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn type_replaces_or_appends_reads_back_and_submits() {
+    let a = Agent::new().await;
+    let tab = a.open("controls.html").await;
+    let r = a
+        .ok(
+            "type",
+            json!({ "tabId": tab, "selector": "#name", "text": "Alice" }),
+        )
+        .await;
+    assert_eq!(r["value"], "Alice");
+    assert_eq!(r["element"]["id"], "name");
+    let r = a
+        .ok(
+            "type",
+            json!({ "tabId": tab, "selector": "#name", "text": " B.", "clear": false }),
+        )
+        .await;
+    assert_eq!(r["value"], "Alice B.");
+    // The keys were real: select-all + Backspace for the clear.
+    assert!(a
+        .text_of(tab, "keys")
+        .await
+        .contains("ctrl+a(t) Backspace(t)"));
+    // Typing into a label types into its control.
+    let r = a
+        .ok(
+            "type",
+            json!({ "tabId": tab, "locator": { "text": "Name" }, "text": "Zed" }),
+        )
+        .await;
+    assert_eq!(r["value"], "Zed");
+    let r = a
+        .ok(
+            "type",
+            json!({ "tabId": tab, "selector": "#notes", "text": "line one\nline two" }),
+        )
+        .await;
+    assert_eq!(r["value"], "line one\nline two");
+
+    let (code, message) = a
+        .err(
+            "type",
+            json!({ "tabId": tab, "selector": "#agree", "text": "x" }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::InvalidAction);
+    assert!(message.contains("not a text field"), "{message}");
+
+    // submit presses Enter: the GET form goes to two.html?q=…
+    a.ok(
+        "type",
+        json!({ "tabId": tab, "selector": "#name", "text": "find me", "submit": true }),
+    )
+    .await;
+    assert_eq!(a.eval(tab, "return document.title").await, "Page Two");
+    assert_eq!(a.text_of(tab, "query").await, "query=?q=find+me&size=s");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn press_key_sends_trusted_keys_with_modifiers_and_waits_for_load() {
+    let a = Agent::new().await;
+    let tab = a.open("controls.html").await;
+    let r = a
+        .ok("press_key", json!({ "tabId": tab, "key": "k", "modifiers": ["ctrl", "shift"], "selector": "#notes" }))
+        .await;
+    assert_eq!(r["key"], "k");
+    assert_eq!(r["modifiers"], json!(["ctrl", "shift"]));
+    assert_eq!(r["element"]["id"], "notes");
+    a.ok("press_key", json!({ "tabId": tab, "key": "Escape" }))
+        .await;
+    let keys = a.text_of(tab, "keys").await;
+    assert!(
+        keys.contains("ctrl+shift+K(t)") || keys.contains("ctrl+shift+k(t)"),
+        "{keys}"
+    );
+    assert!(keys.contains("Escape(t)"), "{keys}");
+
+    let (code, message) = a
+        .err("press_key", json!({ "tabId": tab, "key": "Hyper" }))
+        .await;
+    assert_eq!(code, ErrorCode::InvalidAction);
+    assert!(message.contains("KeyboardEvent.key"), "{message}");
+
+    let r = a
+        .ok(
+            "press_key",
+            json!({ "tabId": tab, "key": "Enter", "selector": "#name", "waitLoad": true }),
+        )
+        .await;
+    assert_eq!(r["element"]["id"], "name");
+    assert_eq!(a.eval(tab, "return document.title").await, "Page Two");
+    assert_eq!(a.text_of(tab, "query").await, "query=?q=prefilled&size=s");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn scroll_moves_the_window_or_a_container_and_reports_the_end() {
+    let a = Agent::new().await;
+    let tab = a.open("controls.html").await;
+    let r = a.ok("scroll", json!({ "tabId": tab, "dy": 300 })).await;
+    assert_eq!(
+        r,
+        json!({ "scrolled": { "dx": 0.0, "dy": 300.0 }, "atEnd": false, "tabId": tab })
+    );
+    assert_eq!(a.eval(tab, "return scrollY").await, 300);
+    let r = a.ok("scroll", json!({ "tabId": tab, "toEnd": true })).await;
+    assert_eq!(r["atEnd"], true);
+    let r = a
+        .ok(
+            "scroll",
+            json!({ "tabId": tab, "selector": "#list", "dy": 100 }),
+        )
+        .await;
+    assert_eq!(r["scrolled"]["dy"], 100.0);
+    assert_eq!(r["atEnd"], false);
+    let r = a
+        .ok(
+            "scroll",
+            json!({ "tabId": tab, "selector": "#list", "toEnd": true }),
+        )
+        .await;
+    assert_eq!(r["atEnd"], true);
+    assert_eq!(a.eval(tab, "const l = document.getElementById('list'); return l.scrollTop + l.clientHeight >= l.scrollHeight - 1").await, true);
+    let (code, _) = a
+        .err(
+            "scroll",
+            json!({ "tabId": tab, "selector": "#nope", "dy": 10 }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::ElementNotFound);
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn select_option_fires_change_and_refuses_a_disabled_option() {
+    let a = Agent::new().await;
+    let tab = a.open("controls.html").await;
+    let r = a
+        .ok(
+            "select_option",
+            json!({ "tabId": tab, "selector": "#color", "value": "g" }),
+        )
+        .await;
+    assert_eq!(
+        r,
+        json!({ "selected": [{ "value": "g", "label": "Green" }], "tabId": tab })
+    );
+    let r = a
+        .ok(
+            "select_option",
+            json!({ "tabId": tab, "selector": "#color", "label": "red" }),
+        )
+        .await;
+    assert_eq!(r["selected"], json!([{ "value": "r", "label": "Red" }]));
+    assert_eq!(a.text_of(tab, "log").await, "change:g change:r ");
+    let r = a
+        .ok(
+            "select_option",
+            json!({ "tabId": tab, "selector": "#multi", "index": [0, 2] }),
+        )
+        .await;
+    assert_eq!(
+        r["selected"],
+        json!([{ "value": "1", "label": "One" }, { "value": "3", "label": "Three" }])
+    );
+
+    let (code, message) = a
+        .err(
+            "select_option",
+            json!({ "tabId": tab, "selector": "#color", "value": "b" }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::InvalidAction);
+    assert!(message.contains("disabled"), "{message}");
+    assert_eq!(
+        a.eval(tab, "return document.getElementById('color').value")
+            .await,
+        "r"
+    );
+    let (code, message) = a
+        .err(
+            "select_option",
+            json!({ "tabId": tab, "selector": "#color", "value": "purple" }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::ElementNotFound);
+    assert!(message.contains("\"Green\" (\"g\")"), "{message}");
+    let (code, _) = a
+        .err(
+            "select_option",
+            json!({ "tabId": tab, "selector": "#name", "value": "x" }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::InvalidAction);
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn check_toggles_checkboxes_and_radios_with_real_clicks() {
+    let a = Agent::new().await;
+    let tab = a.open("controls.html").await;
+    let r = a
+        .ok("check", json!({ "tabId": tab, "text": "I agree" }))
+        .await;
+    assert_eq!(r["checked"], true);
+    assert_eq!(r["element"]["id"], "agree");
+    assert_eq!(
+        a.eval(tab, "return document.getElementById('agree').checked")
+            .await,
+        true
+    );
+    let r = a
+        .ok(
+            "check",
+            json!({ "tabId": tab, "selector": "#agree", "checked": false }),
+        )
+        .await;
+    assert_eq!(r["checked"], false);
+    let r = a
+        .ok("check", json!({ "tabId": tab, "selector": "#large" }))
+        .await;
+    assert_eq!(
+        (r["checked"].as_bool(), r["element"]["id"].as_str()),
+        (Some(true), Some("large"))
+    );
+    assert_eq!(
+        a.eval(tab, "return document.getElementById('small').checked")
+            .await,
+        false
+    );
+
+    let (code, message) = a
+        .err("check", json!({ "tabId": tab, "selector": "#name" }))
+        .await;
+    assert_eq!(code, ErrorCode::InvalidAction);
+    assert!(message.contains("not a checkbox"), "{message}");
+    let (code, _) = a
+        .err(
+            "check",
+            json!({ "tabId": tab, "selector": "#large", "checked": false }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::InvalidAction);
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn set_value_reaches_controls_typing_cannot_and_fires_input_and_change() {
+    let a = Agent::new().await;
+    let tab = a.open("controls.html").await;
+    let r = a
+        .ok(
+            "set_value",
+            json!({ "tabId": tab, "selector": "#when", "value": "2024-05-06" }),
+        )
+        .await;
+    assert_eq!(r["value"], "2024-05-06");
+    assert_eq!(r["element"]["type"], "date");
+    assert_eq!(a.text_of(tab, "log").await, "date-input date-change ");
+    let r = a
+        .ok(
+            "set_value",
+            json!({ "tabId": tab, "selector": "#vol", "value": "7" }),
+        )
+        .await;
+    assert_eq!(r["value"], "7");
+    let (code, message) = a
+        .err(
+            "set_value",
+            json!({ "tabId": tab, "selector": "#agree", "value": "on" }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::InvalidAction);
+    assert!(message.contains("use check"), "{message}");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn wait_for_sees_late_elements_text_and_hiding_and_times_out() {
+    let a = Agent::new().await;
+    let tab = a.open("index.html").await;
+    let r = a
+        .ok(
+            "wait_for",
+            json!({ "tabId": tab, "selector": "#late", "timeoutMs": 5000 }),
+        )
+        .await;
+    assert_eq!(r["found"], true);
+    assert!(r["elapsedMs"].as_u64().is_some());
+    let r = a
+        .ok(
+            "wait_for",
+            json!({ "tabId": tab, "textContains": "Late button" }),
+        )
+        .await;
+    assert_eq!(r["found"], true);
+    let r = a
+        .ok(
+            "wait_for",
+            json!({ "tabId": tab, "selector": "#hidden-p", "state": "hidden" }),
+        )
+        .await;
+    assert_eq!(r["found"], true);
+    let r = a
+        .ok(
+            "wait_for",
+            json!({ "tabId": tab, "selector": "#hidden-p", "state": "attached" }),
+        )
+        .await;
+    assert_eq!(r["found"], true);
+
+    let started = Instant::now();
+    let (code, message) = a
+        .err(
+            "wait_for",
+            json!({ "tabId": tab, "selector": "#never", "timeoutMs": 400 }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::Timeout);
+    assert!(message.contains("400 ms"), "{message}");
+    assert!(started.elapsed() < Duration::from_secs(2));
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn extract_uids_drive_actions_and_go_stale_after_navigation() {
+    let a = Agent::new().await;
+    let tab = a.open("index.html").await;
+    let uid = a.uid(tab, "button", "Click me").await;
+    let r = a.ok("click", json!({ "tabId": tab, "uid": uid })).await;
+    assert_eq!(r["clicked"]["id"], "counter");
+    assert_eq!(a.text_of(tab, "counter").await, "Clicked 1");
+    a.ok("navigate", json!({ "tabId": tab, "url": url("two.html") }))
+        .await;
+    let (code, message) = a.err("click", json!({ "tabId": tab, "uid": uid })).await;
+    assert_eq!(code, ErrorCode::ElementStale);
+    assert!(message.contains("extract"), "{message}");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn scrape_returns_items_with_absolute_links_and_waits_for_them() {
+    let a = Agent::new().await;
+    let tab = a.open("scrape.html").await;
+    let r = a
+        .ok(
+            "scrape",
+            json!({ "tabId": tab, "item": ".result", "fields": { "title": "h3", "url": "a@href", "desc": ".desc", "img": "img@src" } }),
+        )
+        .await;
+    assert_eq!(r["count"], 3);
+    let items = r["items"].as_array().expect("items");
+    assert_eq!(
+        items[0],
+        json!({ "title": "First result", "url": FixtureServer::shared().url("/actions/two.html?r=1"), "desc": "One description", "img": null })
+    );
+    assert_eq!(items[1]["url"], url("two.html?r=2"));
+    assert_eq!(items[1]["img"], url("img/pic.png"));
+    assert_eq!(items[2]["url"], "https://example.com/x");
+    let r = a
+        .ok(
+            "scrape",
+            json!({ "tabId": tab, "item": ".result h3", "limit": 2 }),
+        )
+        .await;
+    assert_eq!(
+        r["items"],
+        json!([{ "text": "First result" }, { "text": "Second result" }])
+    );
+    let r = a
+        .ok(
+            "scrape",
+            json!({ "tabId": tab, "item": ".late-item", "timeoutMs": 3000 }),
+        )
+        .await;
+    assert_eq!(r["items"], json!([{ "text": "arrived" }]));
+    let r = a
+        .ok(
+            "scrape",
+            json!({ "tabId": tab, "item": ".none", "timeoutMs": 300 }),
+        )
+        .await;
+    assert_eq!(r["count"], 0);
+
+    let (code, message) = a
+        .err("scrape", json!({ "tabId": tab, "item": "div[" }))
+        .await;
+    assert_eq!(code, ErrorCode::InvalidAction);
+    assert!(message.contains("not a valid CSS selector"), "{message}");
+    a.close(tab).await;
+}
+
+fn image_bytes(r: &Value) -> Vec<u8> {
+    base64::engine::general_purpose::STANDARD
+        .decode(r["data"].as_str().expect("data"))
+        .expect("base64")
+}
+
+#[tokio::test]
+async fn screenshot_captures_a_tab_in_the_minimized_agent_window() {
+    let a = Agent::new().await;
+    let tab = a.open("long.html").await;
+    let state = get_tabs(&a.client)
+        .await
+        .expect("get_tabs")
+        .into_iter()
+        .find(|t| t["tabId"] == tab)
+        .map(|t| t["windowState"].clone());
+    note(&format!("screenshot tab window state: {state:?}"));
+    let (w, h) = {
+        let v = a.eval(tab, "return [innerWidth, innerHeight]").await;
+        (v[0].as_u64().unwrap_or(0), v[1].as_u64().unwrap_or(0))
+    };
+    let r = a.ok("screenshot", json!({ "tabId": tab })).await;
+    assert_eq!(r["mime"], "image/png");
+    let png = image_bytes(&r);
+    assert!(png.starts_with(b"\x89PNG"));
+    assert_eq!(
+        (r["width"].as_u64(), r["height"].as_u64()),
+        (Some(w), Some(h))
+    );
+
+    let r = a
+        .ok(
+            "screenshot",
+            json!({ "tabId": tab, "fullPage": true, "format": "jpeg", "quality": 50 }),
+        )
+        .await;
+    assert_eq!(r["mime"], "image/jpeg");
+    assert!(image_bytes(&r).starts_with(&[0xFF, 0xD8]));
+    assert_eq!(
+        r["height"].as_u64(),
+        Some(2004),
+        "four 500px blocks + borders"
+    );
+    let r = a
+        .ok("screenshot", json!({ "tabId": tab, "maxWidth": 200 }))
+        .await;
+    assert_eq!(r["width"].as_u64(), Some(200));
+
+    let (code, _) = a.err("screenshot", json!({ "tabId": 987_654_321 })).await;
+    assert_eq!(code, ErrorCode::TabNotFound);
+    a.close(tab).await;
+}
+
+// ------------------------------------------------------------------------------------------------
+// "Done when" 3: evaluate exactly as SPEC §7
+
+#[tokio::test]
+async fn evaluate_returns_values_descriptions_truncation_and_errors_per_spec() {
+    let a = Agent::new().await;
+    let tab = a.open("index.html").await;
+    let eval = |expression: &str| {
+        a.ok(
+            "evaluate",
+            json!({ "tabId": tab, "expression": expression }),
+        )
+    };
+    assert_eq!(
+        eval("return document.title").await,
+        json!({ "type": "string", "value": "Actions Home" })
+    );
+    assert_eq!(
+        eval("document.title").await,
+        json!({ "type": "undefined", "value": null })
+    );
+    assert_eq!(
+        eval("return document.getElementById('counter')").await,
+        json!({ "type": "object", "description": "button#counter" })
+    );
+    assert_eq!(
+        eval("return new Map([[1, 2]])").await,
+        json!({ "type": "object", "description": "Map(1)" })
+    );
+    assert_eq!(
+        eval("return { a: [1, 'x', null], b: true }").await,
+        json!({ "type": "object", "value": { "a": [1, "x", null], "b": true } })
+    );
+    assert_eq!(
+        eval("return Promise.resolve(7)").await,
+        json!({ "type": "number", "value": 7 })
+    );
+    let big = eval("return 'x'.repeat(100 * 1024)").await;
+    assert_eq!(big["type"], "string");
+    assert_eq!(big["truncated"], true);
+    let preview = big["preview"].as_str().expect("preview");
+    // The JSON string is 102 402 chars with its quotes; the first 8 192 are kept.
+    assert!(
+        preview.ends_with("…[truncated 94210 chars]"),
+        "{}",
+        &preview[preview.len() - 40..]
+    );
+    assert_eq!(preview.len(), 8192 + "…[truncated 94210 chars]".len());
+
+    let (code, message) = a
+        .err(
+            "evaluate",
+            json!({ "tabId": tab, "expression": "throw new Error('boom here')" }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::InvalidAction);
+    assert!(message.contains("Error: boom here"), "{message}");
+    let (code, message) = a
+        .err(
+            "evaluate",
+            json!({ "tabId": tab, "expression": "return nope.x" }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::InvalidAction);
+    assert!(message.contains("nope is not defined"), "{message}");
+
+    assert_eq!(
+        eval("return navigator.webdriver").await,
+        json!({ "type": "boolean", "value": false })
+    );
+    // And on a freshly loaded document too (the script is installed for new documents).
+    a.ok("navigate", json!({ "tabId": tab, "url": url("two.html") }))
+        .await;
+    assert_eq!(
+        eval("return navigator.webdriver").await,
+        json!({ "type": "boolean", "value": false })
+    );
+    a.close(tab).await;
+}
+
+// ------------------------------------------------------------------------------------------------
+// "Done when" 2: the kinds of page agents fail on in the field
+
+#[tokio::test]
+async fn controlled_input_keeps_typed_text_and_enables_save() {
+    let a = Agent::new().await;
+    let tab = a.open("controlled.html").await;
+    let r = a
+        .ok(
+            "type",
+            json!({ "tabId": tab, "selector": "#username", "text": "neo" }),
+        )
+        .await;
+    assert_eq!(r["value"], "neo");
+    // Several renders later the state still has it, so the value survives and Save is enabled.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(a.text_of(tab, "state").await, "state=\"neo\"");
+    assert_eq!(
+        a.eval(tab, "return document.getElementById('username').value")
+            .await,
+        "neo"
+    );
+    assert_eq!(
+        a.eval(tab, "return document.getElementById('save').disabled")
+            .await,
+        false
+    );
+    a.ok("click", json!({ "tabId": tab, "text": "Save" })).await;
+    a.wait_text(tab, "saved", "saved:neo").await;
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn model_driven_contenteditable_editor_gets_the_text() {
+    let a = Agent::new().await;
+    let tab = a.open("editor.html").await;
+    let r = a
+        .ok(
+            "type",
+            json!({ "tabId": tab, "selector": "#editor", "text": "Hello world" }),
+        )
+        .await;
+    assert_eq!(r["value"], "Hello world");
+    assert_eq!(a.text_of(tab, "model").await, "model=\"Hello world\"");
+    let r = a
+        .ok("type", json!({ "tabId": tab, "uid": a.uid(tab, "textbox", "Message body").await, "text": "!", "clear": false }))
+        .await;
+    assert_eq!(r["value"], "Hello world!");
+    assert_eq!(a.text_of(tab, "model").await, "model=\"Hello world!\"");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn typing_the_password_leaves_the_focus_stealing_email_intact() {
+    let a = Agent::new().await;
+    let tab = a.open("login.html").await;
+    let r = a
+        .ok(
+            "type",
+            json!({ "tabId": tab, "selector": "#password", "text": "s3cret!" }),
+        )
+        .await;
+    assert_eq!(r["value"], "s3cret!");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(
+        a.eval(tab, "return [document.getElementById('email').value, document.getElementById('password').value]").await,
+        json!(["user@example.com", "s3cret!"])
+    );
+    // And the page got its focus back afterwards (the lock is lifted).
+    assert_eq!(
+        a.eval(tab, "return document.activeElement.id").await,
+        "email"
+    );
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn buttons_in_open_and_closed_shadow_roots_are_clicked() {
+    let a = Agent::new().await;
+    let tab = a.open("shadow.html").await;
+    a.ok(
+        "click",
+        json!({ "tabId": tab, "text": "Open shadow button" }),
+    )
+    .await;
+    let closed = a.uid(tab, "button", "Closed shadow button").await;
+    let r = a.ok("click", json!({ "tabId": tab, "uid": closed })).await;
+    assert_eq!(r["clicked"]["id"], "closed-btn");
+    assert_eq!(a.text_of(tab, "result").await, "open(true) closed(true) ");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn same_origin_iframe_input_and_button_work_by_uid() {
+    let a = Agent::new().await;
+    let tab = a.open("frame_outer.html").await;
+    let city = a.uid(tab, "textbox", "City").await;
+    let go = a.uid(tab, "button", "Go").await;
+    let r = a
+        .ok(
+            "type",
+            json!({ "tabId": tab, "uid": city, "text": "Paris" }),
+        )
+        .await;
+    assert_eq!(r["value"], "Paris");
+    a.ok("click", json!({ "tabId": tab, "uid": go })).await;
+    assert_eq!(
+        a.eval(tab, "return document.getElementById('inner').contentDocument.getElementById('out').textContent").await,
+        "went to Paris"
+    );
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn cookie_banner_obstructs_the_click_until_accepted() {
+    let a = Agent::new().await;
+    let tab = a.open("banner.html").await;
+    let (code, message) = a
+        .err("click", json!({ "tabId": tab, "selector": "#buy" }))
+        .await;
+    assert_eq!(code, ErrorCode::ElementObstructed);
+    assert!(message.contains("cookie-banner"), "{message}");
+    assert!(message.contains("fixed"), "{message}");
+    assert_eq!(a.text_of(tab, "bought").await, "");
+    a.ok("click", json!({ "tabId": tab, "text": "Accept all" }))
+        .await;
+    a.ok("click", json!({ "tabId": tab, "selector": "#buy" }))
+        .await;
+    assert_eq!(a.text_of(tab, "bought").await, "bought");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn row_below_the_fold_of_an_inner_scroller_is_clicked_by_uid() {
+    let a = Agent::new().await;
+    let tab = a.open("scroller.html").await;
+    let uid = a.uid(tab, "button", "Open order 77").await;
+    assert_eq!(
+        a.eval(tab, "return document.getElementById('rows').scrollTop")
+            .await,
+        0
+    );
+    a.ok("click", json!({ "tabId": tab, "uid": uid })).await;
+    assert_eq!(a.text_of(tab, "picked").await, "opened 77");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn target_blank_link_opens_in_the_same_tab_unless_new_tab() {
+    let a = Agent::new().await;
+    let tab = a.open("index.html").await;
+    let before = get_tabs(&a.client).await.expect("get_tabs").len();
+    let r = a
+        .ok("click", json!({ "tabId": tab, "selector": "#blank" }))
+        .await;
+    assert_eq!(r["tabId"], tab);
+    assert_eq!(a.eval(tab, "return location.search").await, "?from=blank");
+    assert_eq!(get_tabs(&a.client).await.expect("get_tabs").len(), before);
+    a.ok("go_back", json!({ "tabId": tab })).await;
+    // The page's own target survives the click.
+    assert_eq!(
+        a.eval(tab, "return document.getElementById('blank').target")
+            .await,
+        "_blank"
+    );
+
+    let r = a
+        .ok(
+            "click",
+            json!({ "tabId": tab, "selector": "#blank", "newTab": true }),
+        )
+        .await;
+    let new_tab = r["tabId"].as_i64().expect("tabId");
+    assert_ne!(new_tab, tab);
+    assert_eq!(a.eval(tab, "return document.title").await, "Actions Home");
+    let opened = eventually(Duration::from_secs(5), || async {
+        let tabs = get_tabs(&a.client).await.ok()?;
+        tabs.into_iter()
+            .find(|t| t["tabId"] == new_tab && t["url"] == url("two.html?from=blank"))
+    })
+    .await
+    .expect("the new tab");
+    assert_eq!(opened["agentOwned"], true);
+    a.close(new_tab).await;
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn dialogs_are_answered_during_evaluate_and_never_hang_a_click() {
+    let a = Agent::new().await;
+    let tab = a.open("dialogs.html").await;
+    let r = a
+        .ok("evaluate", json!({ "tabId": tab, "expression": "return [alert('hi'), confirm('sure?'), prompt('name?', 'x')]" }))
+        .await;
+    assert_eq!(r, json!({ "type": "object", "value": [null, false, null] }));
+
+    // An alert raised by a click: the click returns at once…
+    let started = Instant::now();
+    let r = a
+        .ok("click", json!({ "tabId": tab, "selector": "#alert-btn" }))
+        .await;
+    assert_eq!(r["clicked"]["id"], "alert-btn");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    // …the next page action reports the open dialog instead of waiting for a timeout…
+    let started = Instant::now();
+    let (code, message) = a
+        .err("click", json!({ "tabId": tab, "selector": "#alert-btn" }))
+        .await;
+    assert_eq!(code, ErrorCode::ElementObstructed);
+    assert!(message.contains("alert(\"Saved!\")"), "{message}");
+    assert!(started.elapsed() < Duration::from_secs(3));
+    // …and evaluate answers it, after which the page runs on.
+    assert_eq!(a.text_of(tab, "after").await, "after alert");
+    a.ok("click", json!({ "tabId": tab, "text": "after alert" }))
+        .await;
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn beforeunload_guard_does_not_wedge_navigate_or_close_tab() {
+    let a = Agent::new().await;
+    let tab = a.open("guard.html").await;
+    // Typing gives the page the user activation a beforeunload prompt needs.
+    a.ok(
+        "type",
+        json!({ "tabId": tab, "selector": "#draft", "text": "unsaved" }),
+    )
+    .await;
+    let started = Instant::now();
+    let r = a
+        .ok("navigate", json!({ "tabId": tab, "url": url("two.html") }))
+        .await;
+    assert_eq!(r["title"], "Page Two");
+    assert!(started.elapsed() < Duration::from_secs(5));
+
+    a.ok(
+        "navigate",
+        json!({ "tabId": tab, "url": url("guard.html") }),
+    )
+    .await;
+    a.ok(
+        "type",
+        json!({ "tabId": tab, "selector": "#draft", "text": "unsaved" }),
+    )
+    .await;
+    let started = Instant::now();
+    let r = a.ok("close_tab", json!({ "tabId": tab })).await;
+    assert_eq!(r, json!({ "closed": true, "tabId": tab }));
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let tabs = get_tabs(&a.client).await.expect("get_tabs");
+    assert!(!tabs.iter().any(|t| t["tabId"] == tab), "{tabs:?}");
+}
+
+// ------------------------------------------------------------------------------------------------
+// "Done when" 4: volume and concurrency
+
+/// One mixed action of the soak tests: `(method, params)` for step `i` on `tab`.
+fn mixed_action(i: usize, tab: i64) -> (&'static str, Value) {
+    match i % 10 {
+        0 => ("click", json!({ "tabId": tab, "selector": "#name" })),
+        1 => (
+            "type",
+            json!({ "tabId": tab, "selector": "#name", "text": format!("v{i}") }),
+        ),
+        2 => (
+            "evaluate",
+            json!({ "tabId": tab, "expression": "return document.getElementById('name').value" }),
+        ),
+        3 => (
+            "select_option",
+            json!({ "tabId": tab, "selector": "#color", "index": [i % 2] }),
+        ),
+        4 => (
+            "check",
+            json!({ "tabId": tab, "selector": "#agree", "checked": i % 4 == 0 }),
+        ),
+        5 => (
+            "scroll",
+            json!({ "tabId": tab, "selector": "#list", "dy": if i % 20 == 5 { 50 } else { -50 } }),
+        ),
+        6 => ("hover", json!({ "tabId": tab, "text": "Name" })),
+        7 => (
+            "press_key",
+            json!({ "tabId": tab, "key": "ArrowLeft", "selector": "#name" }),
+        ),
+        8 => (
+            "wait_for",
+            json!({ "tabId": tab, "selector": "#list", "timeoutMs": 1000 }),
+        ),
+        _ => ("scrape", json!({ "tabId": tab, "item": "#color option" })),
+    }
+}
+
+#[tokio::test]
+async fn five_hundred_sequential_mixed_actions_on_one_tab_all_succeed() {
+    let a = Agent::new().await;
+    let tab = a.open("controls.html").await;
+    let started = Instant::now();
+    let mut per_method: std::collections::BTreeMap<&str, (u32, Duration, Duration)> =
+        Default::default();
+    for i in 0..500 {
+        let (method, params) = mixed_action(i, tab);
+        let t = Instant::now();
+        let r = a.ok(method, params).await;
+        if method == "type" {
+            assert_eq!(r["value"], format!("v{i}"));
+        }
+        let took = t.elapsed();
+        let entry = per_method.entry(method).or_default();
+        entry.0 += 1;
+        entry.1 += took;
+        entry.2 = entry.2.max(took);
+    }
+    let total = started.elapsed();
+    let breakdown: Vec<String> = per_method
+        .iter()
+        .map(|(m, (n, sum, max))| {
+            format!(
+                "{m} {:.0}/{:.0}",
+                sum.as_secs_f64() * 1000.0 / f64::from(*n),
+                max.as_secs_f64() * 1000.0
+            )
+        })
+        .collect();
+    note(&format!(
+        "500 sequential mixed actions: {:.1} s total, {:.1} ms mean; per action mean/max ms: {}",
+        total.as_secs_f64(),
+        total.as_secs_f64() * 1000.0 / 500.0,
+        breakdown.join(", ")
+    ));
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn four_clients_on_four_agent_tabs_work_concurrently() {
+    let started = Instant::now();
+    let mut workers = Vec::new();
+    for w in 0..4 {
+        workers.push(tokio::spawn(async move {
+            let a = Agent::new().await;
+            let tab = a.open("controls.html").await;
+            for i in 0..40 {
+                let (method, params) = mixed_action(i + w, tab);
+                let r = a.ok(method, params).await;
+                if method == "type" {
+                    assert_eq!(r["value"], format!("v{}", i + w));
+                }
+            }
+            let closed = a.ok("close_agent_tabs", json!({})).await;
+            assert_eq!(
+                closed["closed"],
+                json!([tab]),
+                "each client closes only its own tab"
+            );
+            tab
+        }));
+    }
+    let mut tabs = Vec::new();
+    for w in workers {
+        tabs.push(w.await.expect("worker"));
+    }
+    tabs.sort();
+    tabs.dedup();
+    assert_eq!(tabs.len(), 4);
+    note(&format!(
+        "4 clients × 40 mixed actions on 4 agent tabs: {:.1} s",
+        started.elapsed().as_secs_f64()
+    ));
+}
