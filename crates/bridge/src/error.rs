@@ -84,6 +84,9 @@ pub enum Error {
     /// `launch` could not start or pair the browser.
     #[error("launch: {0}")]
     Launch(String),
+    /// The MCP server (`bua-bridge mcp`) could not start or serve stdio.
+    #[error("MCP: {0}")]
+    Mcp(String),
     /// JSON (de)serialisation failed.
     #[error("JSON: {0}")]
     Json(#[from] serde_json::Error),

@@ -12,14 +12,18 @@
 //! * [`client`] — [`client::BridgeClient`], the client library used by the CLI, the MCP server and the tests.
 //! * [`devtools`] — a small Chrome DevTools Protocol client over the browser's DevTools WebSocket.
 //! * [`launch`] — `bua-bridge launch`: server + Chromium with the unpacked extension, paired automatically.
+//! * [`mcp`] — `bua-bridge mcp`: an MCP server on stdio with one `browser` tool (rmcp).
+//! * [`cli`] — the friendly client subcommands (`tabs`, `open`, `extract`, `click`, …) as functions.
 //! * [`origin`], [`token`] — the pure rules of SPEC §2 (Origin classes, extension ids, pairing tokens).
 //!
 //! All fallible functions return [`Error`]; protocol-level failures carry the SPEC §8 error code.
 
+pub mod cli;
 pub mod client;
 pub mod devtools;
 pub mod error;
 pub mod launch;
+pub mod mcp;
 pub mod origin;
 pub mod server;
 pub mod token;

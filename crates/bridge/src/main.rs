@@ -4,16 +4,31 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use bua_bridge::cli::{self, Connection, LocatorArgs, Output, Request};
 use bua_bridge::launch::{LaunchOptions, TokenSource};
-use bua_bridge::{server, token, BridgeClient, Error, ServerConfig};
-use clap::{Parser, Subcommand};
-use serde_json::{json, Value};
+use bua_bridge::{server, token, Error, ServerConfig};
+use clap::{Args, Parser, Subcommand};
+use serde_json::{json, Map, Value};
 
 #[derive(Parser)]
 #[command(
     name = "bua-bridge",
     version,
-    about = "The native end of BUA Browser Bridge: server, launcher and client"
+    about = "The native end of BUA Browser Bridge: server, launcher, client CLI and MCP server",
+    after_help = "Examples:
+  bua-bridge serve                              # then pair the extension with the printed token
+  bua-bridge launch --headless                  # or: server + Chromium, paired automatically
+  bua-bridge open https://example.com           # {\"tabId\":12,\"windowId\":3,\"domain\":\"example.com\"}
+  bua-bridge extract --tab 12 --elements --pretty
+  bua-bridge click e3 --tab 12
+  bua-bridge type e5 'hello' --tab 12 --submit
+  bua-bridge eval 'return document.title' --tab 12
+  bua-bridge screenshot -o page.png --tab 12
+  bua-bridge events
+  bua-bridge mcp                                # MCP server on stdio for AI agents
+
+Client commands print JSON (--pretty for people) and exit 1 with {\"code\",\"error\"} on failure.
+They connect to --port (default 9225) with the token from --token, --token-file or ~/.config/bua/token."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -44,29 +59,195 @@ enum Command {
         min_protocol_version: Option<u32>,
     },
     /// Send one request to a running bridge and print its JSON result.
-    #[command(
-        after_help = "Examples:\n  bua-bridge call ping\n  bua-bridge call get_tabs\n  bua-bridge call open_tab '{\"url\":\"https://example.com\"}'"
-    )]
+    #[command(after_help = "Examples:
+  bua-bridge call ping
+  bua-bridge call get_tabs
+  bua-bridge call open_tab '{\"url\":\"https://example.com\"}'
+  bua-bridge call click '{\"uid\":\"e3\",\"tabId\":12}'
+  bua-bridge call list_tabs            # v1-bridge names work too
+
+Exit status 1 on failure, with {\"code\":\"…\",\"error\":\"…\"} on stdout.")]
     Call {
-        /// The method: an action type (get_tabs, open_tab, click, …) or ping.
+        /// The method: an action type (get_tabs, open_tab, click, …), ping, or a v1 name (list_tabs, new_tab, …).
         method: String,
         /// The params as a JSON object.
         params: Option<String>,
+        #[command(flatten)]
+        conn: ConnArgs,
+    },
+    /// List the browser's tabs (get_tabs).
+    #[command(after_help = "Examples:\n  bua-bridge tabs\n  bua-bridge tabs --pretty")]
+    Tabs {
+        #[command(flatten)]
+        conn: ConnArgs,
+    },
+    /// Open a URL in a new tab in the agent window (open_tab); prints {tabId, windowId, domain}.
+    #[command(
+        after_help = "Examples:\n  bua-bridge open https://example.com\n  bua-bridge open https://example.com --focus   # in your own window"
+    )]
+    Open {
+        /// Absolute URL.
+        url: String,
+        /// Open in the focused window instead of the agent window.
+        #[arg(long)]
+        focus: bool,
+        #[command(flatten)]
+        conn: ConnArgs,
+    },
+    /// Navigate a tab and wait for the load (navigate); prints {tabId, url, title}.
+    #[command(after_help = "Examples:\n  bua-bridge navigate https://example.com --tab 12")]
+    Navigate {
+        /// Absolute URL.
+        url: String,
+        /// The tab (default: the agent's tab, SPEC §6).
+        #[arg(long)]
+        tab: Option<i64>,
+        #[command(flatten)]
+        conn: ConnArgs,
+    },
+    /// Read a page (extract): text, markdown, interactive elements with uids, obstacle.
+    #[command(after_help = "Examples:
+  bua-bridge extract --tab 12                      # the whole result as JSON
+  bua-bridge extract --tab 12 --markdown > page.md # the page as Markdown text
+  bua-bridge extract --tab 12 --elements --pretty  # uids to click: e0  button  \"Sign in\"")]
+    Extract {
+        /// The tab.
+        #[arg(long)]
+        tab: Option<i64>,
+        /// Print only the Markdown, as plain text.
+        #[arg(long, conflicts_with = "elements")]
+        markdown: bool,
+        /// Print only the interactive elements (with --pretty: one per line).
+        #[arg(long)]
+        elements: bool,
+        #[command(flatten)]
+        conn: ConnArgs,
+    },
+    /// Click an element (click): by uid from extract, or --selector / --text / --xpath.
+    #[command(after_help = "Examples:
+  bua-bridge click e3 --tab 12
+  bua-bridge click --selector '#submit' --tab 12
+  bua-bridge click --text 'Sign in' --index 1
+  bua-bridge click e7 --new-tab                    # open a link in a new agent tab")]
+    Click {
+        /// A uid from the latest extract (e.g. e3).
+        uid: Option<String>,
+        #[command(flatten)]
+        locator: LocatorFlags,
+        /// Open a clicked link in a new agent tab.
+        #[arg(long)]
+        new_tab: bool,
+        /// The tab.
+        #[arg(long)]
+        tab: Option<i64>,
+        #[command(flatten)]
+        conn: ConnArgs,
+    },
+    /// Type text into an element (type): `type <uid> <text>`, or `type --selector S <text>`.
+    #[command(after_help = "Examples:
+  bua-bridge type e5 'alice@example.com' --tab 12
+  bua-bridge type --selector '#q' 'rust websockets' --submit
+  bua-bridge type e5 ' more' --no-clear")]
+    Type {
+        /// `<uid> <text>`, or just `<text>` with --selector / --text / --xpath.
+        #[arg(num_args = 1..=2, required = true, value_names = ["UID", "TEXT"])]
+        args: Vec<String>,
+        #[command(flatten)]
+        locator: LocatorFlags,
+        /// Keep the current value (default: select all and delete first).
+        #[arg(long)]
+        no_clear: bool,
+        /// Press Enter after typing.
+        #[arg(long)]
+        submit: bool,
+        /// The tab.
+        #[arg(long)]
+        tab: Option<i64>,
+        #[command(flatten)]
+        conn: ConnArgs,
+    },
+    /// Run JavaScript in the page (evaluate). The code is a function body: use `return`.
+    #[command(after_help = "Examples:
+  bua-bridge eval 'return document.title' --tab 12
+  bua-bridge eval 'return [...document.links].map(a => a.href)' --pretty")]
+    Eval {
+        /// A function body, e.g. `return document.title`.
+        js: String,
+        /// The tab.
+        #[arg(long)]
+        tab: Option<i64>,
+        #[command(flatten)]
+        conn: ConnArgs,
+    },
+    /// Save a screenshot of a tab (screenshot) to a file.
+    #[command(after_help = "Examples:
+  bua-bridge screenshot -o page.png --tab 12
+  bua-bridge screenshot -o full.jpg --format jpeg --quality 80 --full-page")]
+    Screenshot {
+        /// Where to write the image.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// The whole page instead of the viewport.
+        #[arg(long)]
+        full_page: bool,
+        /// png (default) or jpeg.
+        #[arg(long)]
+        format: Option<String>,
+        /// JPEG quality 0-100.
+        #[arg(long)]
+        quality: Option<u8>,
+        /// Scale down to at most this width (px).
+        #[arg(long)]
+        max_width: Option<u32>,
+        /// The tab.
+        #[arg(long)]
+        tab: Option<i64>,
+        #[command(flatten)]
+        conn: ConnArgs,
+    },
+    /// Follow the event stream (session_started, session_ended, …): one JSON line per event.
+    #[command(after_help = "Examples:
+  bua-bridge events                 # until Ctrl-C
+  bua-bridge events --count 2       # stop after two events
+  bua-bridge events --seconds 30
+
+An event that follows a gap carries \"dropped\": N (events the bridge dropped because this reader was slow).")]
+    Events {
+        /// Stop after this many events.
+        #[arg(long)]
+        count: Option<u64>,
+        /// Stop after this many seconds.
+        #[arg(long)]
+        seconds: Option<u64>,
+        #[command(flatten)]
+        conn: ConnArgs,
+    },
+    /// Print the JSON Schema of the browser action union (the MCP tool's inputSchema).
+    #[command(after_help = "Example:\n  bua-bridge schema --pretty > browser.schema.json")]
+    Schema {
+        /// Indent the JSON.
+        #[arg(long)]
+        pretty: bool,
+    },
+    /// Serve MCP on stdio: one `browser` tool for AI agents (connects to a bridge, or starts one).
+    #[command(after_help = "Example MCP client config:
+  {\"mcpServers\": {\"browser\": {\"command\": \"bua-bridge\", \"args\": [\"mcp\"]}}}
+
+The bridge on --port is used when one answers; otherwise one is started in-process on that port,
+with the token from --token / --token-file / ~/.config/bua/token (created if missing).")]
+    Mcp {
         /// Bridge port on 127.0.0.1.
         #[arg(long, default_value_t = 9225)]
         port: u16,
-        /// Full bridge URL (overrides --port).
-        #[arg(long)]
-        url: Option<String>,
         /// Pairing token (default: read from --token-file).
         #[arg(long, conflicts_with = "token_file")]
         token: Option<String>,
         /// Pairing token file. Default: ~/.config/bua/token.
         #[arg(long)]
         token_file: Option<PathBuf>,
-        /// Pretty-print the JSON.
+        /// Never start a bridge in-process; fail tool calls while none answers.
         #[arg(long)]
-        pretty: bool,
+        no_serve: bool,
     },
     /// Start the bridge and Chromium with the extension, paired; print READY and serve until stopped.
     #[command(after_help = "Example:\n  bua-bridge launch --headless --port 0 --extension ./dist")]
@@ -102,6 +283,66 @@ enum Command {
         #[arg(long, hide = true)]
         min_protocol_version: Option<u32>,
     },
+}
+
+/// How client subcommands reach the bridge, and how they print.
+#[derive(Args, Debug, Clone)]
+struct ConnArgs {
+    /// Bridge port on 127.0.0.1.
+    #[arg(long, default_value_t = 9225)]
+    port: u16,
+    /// Full bridge URL (overrides --port).
+    #[arg(long)]
+    url: Option<String>,
+    /// Pairing token (default: read from --token-file).
+    #[arg(long, conflicts_with = "token_file")]
+    token: Option<String>,
+    /// Pairing token file. Default: ~/.config/bua/token.
+    #[arg(long)]
+    token_file: Option<PathBuf>,
+    /// Pretty-print (indented JSON; readable element lists).
+    #[arg(long)]
+    pretty: bool,
+}
+
+impl ConnArgs {
+    fn connection(&self) -> Connection {
+        Connection {
+            port: self.port,
+            url: self.url.clone(),
+            token: self.token.clone(),
+            token_file: self.token_file.clone(),
+        }
+    }
+}
+
+/// `--selector` / `--text` / `--xpath` / `--index` of element-taking subcommands.
+#[derive(Args, Debug, Clone)]
+struct LocatorFlags {
+    /// CSS selector.
+    #[arg(long)]
+    selector: Option<String>,
+    /// Visible text (exact match first, then substring).
+    #[arg(long)]
+    text: Option<String>,
+    /// XPath.
+    #[arg(long)]
+    xpath: Option<String>,
+    /// 0-based index among matches (not with a uid).
+    #[arg(long)]
+    index: Option<u32>,
+}
+
+impl LocatorFlags {
+    fn with_uid(&self, uid: Option<String>) -> LocatorArgs {
+        LocatorArgs {
+            uid,
+            selector: self.selector.clone(),
+            text: self.text.clone(),
+            xpath: self.xpath.clone(),
+            index: self.index,
+        }
+    }
 }
 
 fn init_logging(default: &str) {
@@ -144,14 +385,81 @@ fn main() -> ExitCode {
             Command::Call {
                 method,
                 params,
-                port,
-                url,
-                token,
-                token_file,
-                pretty,
+                conn,
             } => {
                 init_logging("warn");
-                call(method, params, port, url, token, token_file, pretty).await
+                let params: Value = match params.as_deref().map(serde_json::from_str) {
+                    None => Value::Null,
+                    Some(Ok(v)) => v,
+                    Some(Err(e)) => {
+                        return cli::fail(
+                            &cli::Failure::invalid(format!("params: not valid JSON: {e}")),
+                            conn.pretty,
+                        )
+                    }
+                };
+                cli::run(
+                    &conn.connection(),
+                    Request::json(&method, params),
+                    conn.pretty,
+                )
+                .await
+            }
+            Command::Events {
+                count,
+                seconds,
+                conn,
+            } => {
+                init_logging("warn");
+                cli::follow_events(
+                    &conn.connection(),
+                    count,
+                    seconds.map(std::time::Duration::from_secs),
+                    conn.pretty,
+                )
+                .await
+            }
+            Command::Schema { pretty } => {
+                println!("{}", cli::to_text(&bua_protocol::json_schema(), pretty));
+                ExitCode::SUCCESS
+            }
+            Command::Mcp {
+                port,
+                token,
+                token_file,
+                no_serve,
+            } => {
+                // stdout is the MCP channel: logs go to stderr, and only this crate's info.
+                init_logging("warn,bua_bridge=info");
+                let token = match token {
+                    Some(t) => t,
+                    None => match token_path(token_file).and_then(|p| token::load_or_create(&p)) {
+                        Ok(t) => t,
+                        Err(e) => return report(Err(e)),
+                    },
+                };
+                report(
+                    bua_bridge::mcp::serve_stdio(bua_bridge::mcp::McpOptions {
+                        port,
+                        token,
+                        start_bridge: !no_serve,
+                    })
+                    .await,
+                )
+            }
+            friendly @ (Command::Tabs { .. }
+            | Command::Open { .. }
+            | Command::Navigate { .. }
+            | Command::Extract { .. }
+            | Command::Click { .. }
+            | Command::Type { .. }
+            | Command::Eval { .. }
+            | Command::Screenshot { .. }) => {
+                init_logging("warn");
+                match friendly_request(friendly) {
+                    Ok((conn, request)) => cli::run(&conn.connection(), request, conn.pretty).await,
+                    Err((failure, pretty)) => cli::fail(&failure, pretty),
+                }
             }
             Command::Launch {
                 port,
@@ -254,64 +562,120 @@ async fn serve(
     Ok(())
 }
 
-async fn call(
-    method: String,
-    params: Option<String>,
-    port: u16,
-    url: Option<String>,
-    token: Option<String>,
-    token_file: Option<PathBuf>,
-    pretty: bool,
-) -> ExitCode {
-    let print = |v: &Value| {
-        let text = if pretty {
-            serde_json::to_string_pretty(v)
-        } else {
-            serde_json::to_string(v)
-        };
-        println!("{}", text.unwrap_or_else(|_| v.to_string()));
+/// The request of a friendly subcommand, and its connection flags.
+fn friendly_request(command: Command) -> Result<(ConnArgs, Request), (cli::Failure, bool)> {
+    let obj = |v: Value| match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
     };
-    let fail = |code: &str, message: String| {
-        print(&json!({"code": code, "error": message}));
-        ExitCode::FAILURE
-    };
-    let params: Value = match params.as_deref().map(serde_json::from_str) {
-        None => Value::Null,
-        Some(Ok(v)) => v,
-        Some(Err(e)) => return fail("invalid_action", format!("params: not valid JSON: {e}")),
-    };
-    let token = match token {
-        Some(t) => t,
-        None => match token_path(token_file).and_then(|p| token::read(&p)) {
-            Ok(t) => t,
-            Err(e) => {
-                return fail(
-                    "unauthorized",
-                    format!("{e} (pass --token or --token-file)"),
-                )
+    match command {
+        Command::Tabs { conn } => Ok((conn, Request::json("get_tabs", json!({})))),
+        Command::Open { url, focus, conn } => {
+            let mut p = obj(json!({"url": url}));
+            if focus {
+                p.insert("focus".into(), Value::Bool(true));
             }
-        },
-    };
-    let endpoint: bua_bridge::client::Endpoint = match url {
-        Some(u) => u.into(),
-        None => port.into(),
-    };
-    let url = endpoint.url();
-    let client = match BridgeClient::connect(endpoint, &token).await {
-        Ok(c) => c,
-        Err(e @ (Error::WebSocket(_) | Error::Io { .. } | Error::Timeout { .. })) => {
-            return fail(
-                e.code().as_str(),
-                format!("cannot reach bua-bridge at {url} ({e}); start it with `bua-bridge serve` or `bua-bridge launch`"),
-            )
+            Ok((conn, Request::json("open_tab", Value::Object(p))))
         }
-        Err(e) => return fail(e.code().as_str(), e.to_string()),
-    };
-    match client.call(&method, params).await {
-        Ok(result) => {
-            print(&result);
-            ExitCode::SUCCESS
+        Command::Navigate { url, tab, conn } => Ok((
+            conn,
+            Request::json("navigate", cli::with_tab(obj(json!({"url": url})), tab)),
+        )),
+        Command::Extract {
+            tab,
+            markdown,
+            elements,
+            conn,
+        } => {
+            let output = if markdown {
+                Output::Markdown
+            } else if elements {
+                Output::Elements
+            } else {
+                Output::Json
+            };
+            let request = Request {
+                method: "extract".into(),
+                params: cli::with_tab(Map::new(), tab),
+                output,
+            };
+            Ok((conn, request))
         }
-        Err(e) => fail(e.code().as_str(), e.to_string()),
+        Command::Click {
+            uid,
+            locator,
+            new_tab,
+            tab,
+            conn,
+        } => {
+            let mut p = Map::new();
+            if let Err(f) = locator.with_uid(uid).write(&mut p, false) {
+                return Err((f, conn.pretty));
+            }
+            if new_tab {
+                p.insert("newTab".into(), Value::Bool(true));
+            }
+            Ok((conn, Request::json("click", cli::with_tab(p, tab))))
+        }
+        Command::Type {
+            mut args,
+            locator,
+            no_clear,
+            submit,
+            tab,
+            conn,
+        } => {
+            let text = args.pop().unwrap_or_default();
+            let uid = args.pop();
+            let mut p = Map::new();
+            if let Err(f) = locator.with_uid(uid).write(&mut p, true) {
+                return Err((f, conn.pretty));
+            }
+            p.insert("text".into(), Value::String(text));
+            if no_clear {
+                p.insert("clear".into(), Value::Bool(false));
+            }
+            if submit {
+                p.insert("submit".into(), Value::Bool(true));
+            }
+            Ok((conn, Request::json("type", cli::with_tab(p, tab))))
+        }
+        Command::Eval { js, tab, conn } => Ok((
+            conn,
+            Request::json(
+                "evaluate",
+                cli::with_tab(obj(json!({"expression": js})), tab),
+            ),
+        )),
+        Command::Screenshot {
+            output,
+            full_page,
+            format,
+            quality,
+            max_width,
+            tab,
+            conn,
+        } => {
+            let mut p = Map::new();
+            if full_page {
+                p.insert("fullPage".into(), Value::Bool(true));
+            }
+            if let Some(f) = format {
+                p.insert("format".into(), Value::String(f));
+            }
+            if let Some(q) = quality {
+                p.insert("quality".into(), json!(q));
+            }
+            if let Some(w) = max_width {
+                p.insert("maxWidth".into(), json!(w));
+            }
+            let request = Request {
+                method: "screenshot".into(),
+                params: cli::with_tab(p, tab),
+                output: Output::ScreenshotTo(output),
+            };
+            Ok((conn, request))
+        }
+        _ => Err((cli::Failure::invalid("not a client subcommand"), false)),
     }
 }

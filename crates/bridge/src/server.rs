@@ -915,9 +915,10 @@ impl Connection {
                 let owner = client_id.clone();
                 let dialect = *dialect;
                 tokio::spawn(async move {
-                    let outcome = match dispatch(&shared, &owner, action).await {
-                        Ok(result) => Ok(v1_follow_up(&shared, &owner, &request, result).await),
-                        Err(e) => Err(e),
+                    let outcome = if request.method == "new_tab" {
+                        v1_new_tab(&shared, &owner, action).await
+                    } else {
+                        dispatch(&shared, &owner, action).await
                     };
                     let response = match outcome {
                         Ok(result) => ClientResponse::Ok {
@@ -985,44 +986,87 @@ impl Connection {
     }
 }
 
-/// Bridge-side completions of v1 results that need a second look at the browser: `new_tab`
-/// answers `{tab_id, url, title, active}` in v1, but `open_tab` gives `{tabId, windowId, domain}`,
-/// so the new tab is looked up with `get_tabs` (best effort: without it the result stays as is).
-async fn v1_follow_up(
+/// v1 `new_tab {url}` answers `{tab_id, url, title, active}` for the *loaded* page, but `open_tab`
+/// answers `{tabId, windowId, domain}` as soon as the tab exists. So the bridge opens the agent tab
+/// on `about:blank`, then `navigate`s it (which waits for the load, SPEC §4) and reads `active`
+/// from `get_tabs`. A navigation that fails (e.g. `domain_blocked`) closes the blank tab again and
+/// returns the navigation's error.
+async fn v1_new_tab(
     shared: &Arc<Shared>,
     owner: &str,
-    request: &bua_protocol::ClientRequest,
-    mut result: Value,
-) -> Value {
-    if request.method != "new_tab" {
-        return result;
-    }
-    let Some(tab_id) = result.get("tabId").and_then(Value::as_i64) else {
-        return result;
+    action: Action,
+) -> std::result::Result<Value, ErrorBody> {
+    let Action::OpenTab(open) = action else {
+        return dispatch(shared, owner, action).await;
     };
-    let tabs = match dispatch(shared, owner, Action::GetTabs).await {
-        Ok(tabs) => tabs,
-        Err(e) => {
-            tracing::debug!(error = %e, "new_tab: get_tabs for the v1 result failed");
-            return result;
-        }
+    let url = open.url.clone();
+    let blank = url == "about:blank";
+    let opened = dispatch(
+        shared,
+        owner,
+        Action::OpenTab(bua_protocol::OpenTab {
+            url: "about:blank".into(),
+            focus: open.focus,
+        }),
+    )
+    .await?;
+    let Some(tab_id) = opened.get("tabId").and_then(Value::as_i64) else {
+        return Ok(opened);
     };
-    let tab = tabs
-        .get("tabs")
-        .and_then(Value::as_array)
-        .and_then(|tabs| {
-            tabs.iter()
-                .find(|t| t.get("tabId").and_then(Value::as_i64) == Some(tab_id))
-        })
-        .cloned();
-    if let (Some(tab), Value::Object(m)) = (tab, &mut result) {
-        for key in ["url", "title", "active"] {
-            if let Some(v) = tab.get(key) {
-                m.insert(key.to_string(), v.clone());
+    let mut result = opened;
+    if !blank {
+        let navigate = Action::Navigate(bua_protocol::Navigate {
+            url,
+            tab_id: Some(tab_id),
+        });
+        match dispatch(shared, owner, navigate).await {
+            Ok(nav) => {
+                if let (Value::Object(m), Value::Object(n)) = (&mut result, nav) {
+                    for key in ["url", "title"] {
+                        if let Some(v) = n.get(key) {
+                            m.insert(key.to_string(), v.clone());
+                        }
+                    }
+                    if let Some(domain) = m
+                        .get("url")
+                        .and_then(Value::as_str)
+                        .and_then(|u| url::Url::parse(u).ok())
+                        .and_then(|u| u.host_str().map(str::to_string))
+                    {
+                        m.insert("domain".into(), Value::String(domain));
+                    }
+                }
+            }
+            Err(e) => {
+                let close = Action::CloseTab(bua_protocol::TabOnly {
+                    tab_id: Some(tab_id),
+                });
+                if let Err(close_error) = dispatch(shared, owner, close).await {
+                    tracing::debug!(%tab_id, error = %close_error, "new_tab: closing the blank tab failed");
+                }
+                return Err(e);
             }
         }
     }
-    result
+    if let Ok(tabs) = dispatch(shared, owner, Action::GetTabs).await {
+        let tab = tabs
+            .get("tabs")
+            .and_then(Value::as_array)
+            .and_then(|tabs| {
+                tabs.iter()
+                    .find(|t| t.get("tabId").and_then(Value::as_i64) == Some(tab_id))
+            })
+            .cloned();
+        if let (Some(tab), Value::Object(m)) = (tab, &mut result) {
+            for key in ["url", "title", "active"] {
+                if let Some(v) = tab.get(key) {
+                    // The navigation's url/title are the loaded page's; keep them.
+                    m.entry(key.to_string()).or_insert_with(|| v.clone());
+                }
+            }
+        }
+    }
+    Ok(result)
 }
 
 fn role_name(role: &Role) -> &'static str {

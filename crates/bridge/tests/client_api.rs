@@ -141,7 +141,8 @@ fn answer(action: &Value, owner: &str) -> Value {
             json!({"tabs": [tab(7, "http://127.0.0.1/a", "A"), tab(8, "http://127.0.0.1/new", "New page")]})
         }
         "open_tab" => json!({"tabId": 8, "windowId": 1, "domain": "127.0.0.1"}),
-        "navigate" => json!({"tabId": 7, "url": action["url"], "title": "Example"}),
+        "navigate" => json!({"tabId": action["tabId"], "url": action["url"], "title": "Example"}),
+        "close_tab" => json!({"closed": true, "tabId": action["tabId"]}),
         "click" => {
             json!({"clicked": {"tag": "button", "id": "submit", "text": "提交"}, "tabId": 7})
         }
@@ -220,7 +221,8 @@ async fn v1_clients_get_v1_keys_and_v4_clients_get_v4_results() {
         json!({"tab_id": 7, "tabId": 7, "url": "https://example.com", "title": "Example"})
     );
 
-    // new_tab: the bridge looks the new tab up so the v1 result has url/title/active.
+    // new_tab: the bridge opens a blank agent tab, navigates it (waiting for the load) and looks
+    // it up, so the v1 result has the loaded page's url and title, and `active`.
     let r = v1_call(
         &mut v1,
         "c",
@@ -231,7 +233,7 @@ async fn v1_clients_get_v1_keys_and_v4_clients_get_v4_results() {
     assert_eq!(
         r["result"],
         json!({"tab_id": 8, "window_id": 1, "domain": "127.0.0.1", "url": "http://127.0.0.1/new",
-               "title": "New page", "active": true})
+               "title": "Example", "active": true})
     );
 
     let r = v1_call(

@@ -1,0 +1,268 @@
+//! `bua-bridge mcp`: an MCP server on stdio (SPEC §9) built on `rmcp`, the official Rust MCP SDK.
+//!
+//! It exposes exactly one tool, `browser`, whose `inputSchema` is [`bua_protocol::json_schema`]:
+//! the tool input *is* one action object (`{"type":"click","uid":"e3"}`). Each call is validated
+//! with [`Action::from_value`] (a refusal is a tool error `invalid_action` naming the field), sent
+//! to the bridge as one client request, and answered as a text block holding the result JSON —
+//! for `screenshot` an image block plus a text block with `{mime, width, height}`. Failures are tool
+//! errors (`isError: true`) whose text is `{"code":…,"message":…}` (SPEC §8).
+//!
+//! The server reaches the browser through a bridge: it connects to `ws://127.0.0.1:<port>` with
+//! the pairing token; when nothing listens there it starts one in-process on that port (the
+//! extension, paired with the same token file, connects to it by itself).
+
+use std::sync::Arc;
+
+use bua_protocol::{json_schema, Action, ErrorCode};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig as McpConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{json, Map, Value};
+use tokio::sync::Mutex;
+
+use crate::client::{BridgeClient, Endpoint};
+use crate::error::{Error, Result};
+use crate::server::{self, ServerConfig, ServerHandle};
+
+/// The one tool's name.
+pub const TOOL_NAME: &str = "browser";
+
+/// Where and how `bua-bridge mcp` reaches the bridge.
+#[derive(Debug, Clone)]
+pub struct McpOptions {
+    /// Bridge port on 127.0.0.1 (default 9225); also the port of an in-process bridge.
+    pub port: u16,
+    /// The pairing token.
+    pub token: String,
+    /// Start a bridge in-process when none answers on `port` (default true).
+    pub start_bridge: bool,
+}
+
+/// The tool description: the agent contract (SPEC §4–§8, seeds/000 and seeds/003) in a few lines,
+/// then what each error code means and what to do about it ([`ErrorCode::advice`]).
+pub fn tool_description() -> String {
+    let mut text = String::from(
+        "Drive the user's own Chrome (logged-in sessions, real input through chrome.debugger). \
+The input is ONE action object, e.g. {\"type\":\"open_tab\",\"url\":\"https://example.com\"} or \
+{\"type\":\"click\",\"uid\":\"e3\",\"tabId\":12}.\n\
+Contract:\n\
+- One action per call; multi-step work is several calls. Read each result before the next call.\n\
+- Start with open_tab (it opens in the agent's own minimized window) and keep the tabId it returns; \
+pass that tabId to every later action on that page.\n\
+- Call extract to read a page: url, title, text, markdown, elements [{uid, role, name}] and obstacle. \
+Prefer uids from the latest extract to address elements (click, type, select_option, check, …); \
+selector/text/xpath are fallbacks. uids die when the page navigates: extract again.\n\
+- obstacle {type: auth_wall|captcha|access_denied, confidence}: high = stop the plan and tell the user \
+(do not try to get around it); low = a hint: try one alternative, then stop.\n\
+- evaluate runs a function body: use `return` (a bare expression gives undefined).\n\
+- screenshot returns an image. wait_for waits for an element or text (timeoutMs ≤ 30000).\n\
+- When done, close_agent_tabs (or close_agent_window) closes only the tabs this agent opened.\n\
+- Errors come back as tool errors {\"code\",\"message\"}; the message says what to do next. \
+Never resend the same failing action unchanged.\n\
+Error codes:\n",
+    );
+    for code in ErrorCode::all() {
+        if matches!(
+            code,
+            ErrorCode::ProtocolVersionMismatch | ErrorCode::Unauthorized
+        ) {
+            continue;
+        }
+        text.push_str(&format!("- {}: {}\n", code.as_str(), code.advice()));
+    }
+    text
+}
+
+/// The `browser` tool: name, description, and the protocol's JSON Schema as `inputSchema`.
+pub fn browser_tool() -> Tool {
+    let schema = match json_schema() {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    Tool::new(TOOL_NAME, tool_description(), Arc::new(schema)).with_title("Browser")
+}
+
+/// The MCP handler: one `browser` tool backed by a [`BridgeClient`], reconnected when it drops.
+pub struct BrowserMcp {
+    options: McpOptions,
+    client: Mutex<Option<Arc<BridgeClient>>>,
+    /// A bridge this process started because none answered; kept alive while serving.
+    bridge: Mutex<Option<ServerHandle>>,
+}
+
+impl BrowserMcp {
+    /// A handler that connects lazily (first tool call) or eagerly with [`BrowserMcp::connect`].
+    pub fn new(options: McpOptions) -> Self {
+        BrowserMcp {
+            options,
+            client: Mutex::new(None),
+            bridge: Mutex::new(None),
+        }
+    }
+
+    /// The connected client, connecting (and, if nothing listens, starting a bridge) first.
+    ///
+    /// Errors: the bridge refused the token ([`Error::Rejected`]), or no bridge could be reached
+    /// nor started (the port is taken by something else).
+    pub async fn connect(&self) -> Result<Arc<BridgeClient>> {
+        let mut slot = self.client.lock().await;
+        if let Some(client) = slot.as_ref().filter(|c| c.is_open()) {
+            return Ok(client.clone());
+        }
+        let endpoint = Endpoint::Port(self.options.port);
+        let client = match BridgeClient::connect(endpoint.clone(), &self.options.token).await {
+            Ok(c) => c,
+            Err(Error::WebSocket(e)) if self.options.start_bridge && is_refused(&e) => {
+                self.start_bridge().await?;
+                BridgeClient::connect(endpoint, &self.options.token).await?
+            }
+            Err(e) => return Err(e),
+        };
+        tracing::info!(client_id = client.client_id(), "connected to the bridge");
+        let client = Arc::new(client);
+        *slot = Some(client.clone());
+        Ok(client)
+    }
+
+    async fn start_bridge(&self) -> Result<()> {
+        let mut bridge = self.bridge.lock().await;
+        if bridge.is_some() {
+            return Ok(());
+        }
+        let config = ServerConfig::loopback(self.options.port, self.options.token.clone());
+        let handle = server::start(config).await?;
+        tracing::info!(
+            port = handle.port(),
+            "no bridge answered: started one in-process; the extension connects to it by itself"
+        );
+        *bridge = Some(handle);
+        Ok(())
+    }
+
+    /// Runs one tool call: validate → bridge → MCP content. Never fails at the MCP level for a
+    /// problem with the action or the browser; those are tool errors.
+    pub async fn run(&self, arguments: Option<Map<String, Value>>) -> CallToolResult {
+        let input = Value::Object(arguments.unwrap_or_default());
+        let action = match Action::from_value(&input) {
+            Ok(a) => a,
+            Err(e) => return tool_error(e.code, &e.message),
+        };
+        let client = match self.connect().await {
+            Ok(c) => c,
+            Err(e) => {
+                return tool_error(
+                    e.code(),
+                    &format!(
+                        "cannot reach bua-bridge on port {} ({e}); start it with `bua-bridge serve` or `bua-bridge launch`",
+                        self.options.port
+                    ),
+                )
+            }
+        };
+        let name = action.name();
+        let mut params = action.to_value();
+        if let Value::Object(m) = &mut params {
+            m.remove("type");
+        }
+        match client.call(name, params).await {
+            Ok(result) => success(&action, result),
+            Err(e) => tool_error(e.code(), &e.to_string()),
+        }
+    }
+}
+
+fn is_refused(e: &tokio_tungstenite::tungstenite::Error) -> bool {
+    matches!(e, tokio_tungstenite::tungstenite::Error::Io(io)
+        if io.kind() == std::io::ErrorKind::ConnectionRefused)
+}
+
+/// A tool error: `isError: true`, text `{"code":"…","message":"…"}`.
+fn tool_error(code: ErrorCode, message: &str) -> CallToolResult {
+    let body = json!({"code": code.as_str(), "message": message});
+    CallToolResult::error(vec![ContentBlock::text(body.to_string())])
+}
+
+/// A success: the result JSON as text; `screenshot` as an image block plus its metadata.
+fn success(action: &Action, result: Value) -> CallToolResult {
+    if matches!(action, Action::Screenshot(_)) {
+        let data = result.get("data").and_then(Value::as_str);
+        let mime = result
+            .get("mime")
+            .and_then(Value::as_str)
+            .unwrap_or("image/png");
+        if let Some(data) = data {
+            let mut meta = result.clone();
+            if let Value::Object(m) = &mut meta {
+                m.remove("data");
+            }
+            return CallToolResult::success(vec![
+                ContentBlock::image(data, mime),
+                ContentBlock::text(meta.to_string()),
+            ]);
+        }
+    }
+    CallToolResult::success(vec![ContentBlock::text(result.to_string())])
+}
+
+impl ServerHandler for BrowserMcp {
+    fn get_info(&self) -> McpConfig {
+        McpConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("bua-bridge", crate::SERVER_VERSION))
+            .with_instructions(
+                "One tool, `browser`: one browser action per call in the user's Chrome. \
+                 open_tab → keep its tabId → extract → act by uid → extract again.",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> std::result::Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(vec![browser_tool()]))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        (name == TOOL_NAME).then(browser_tool)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> std::result::Result<CallToolResponse, McpError> {
+        if request.name != TOOL_NAME {
+            return Err(McpError::invalid_params(
+                format!(
+                    "unknown tool `{}`: the only tool is `{TOOL_NAME}`",
+                    request.name
+                ),
+                None,
+            ));
+        }
+        Ok(self.run(request.arguments).await.into())
+    }
+}
+
+/// Serves MCP on stdin/stdout until the client closes stdin. Connects to the bridge first (starting
+/// one if none answers) so a misconfiguration shows at once on stderr; a bridge that cannot be
+/// reached yet is retried on each tool call.
+pub async fn serve_stdio(options: McpOptions) -> Result<()> {
+    let handler = BrowserMcp::new(options);
+    if let Err(e) = handler.connect().await {
+        tracing::warn!(error = %e, "no bridge yet; tool calls will retry");
+    }
+    let running = handler
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| Error::Mcp(format!("initialisation failed: {e}")))?;
+    let reason = running
+        .waiting()
+        .await
+        .map_err(|e| Error::Mcp(format!("the service task failed: {e}")))?;
+    tracing::info!(?reason, "MCP client went away");
+    Ok(())
+}

@@ -1,0 +1,81 @@
+"""A real MCP client (the official Python MCP SDK) driving `bua-bridge mcp` over stdio.
+
+Used by tests/mcp.rs, which makes the venv (`pip install mcp`) and asserts on what this prints.
+It runs a short agent session and prints one JSON report on stdout:
+
+    python3 mcp_client.py <bua-bridge> <port> <token> <fixture-url>
+
+Steps: initialize → list_tools → open_tab(fixture) → extract → click(uid of the "Count" button)
+→ evaluate (read the counter) → screenshot → an invalid action (click with uid + index) → an
+action with no type. Each tool call is reported as {isError, content:[{type, text | mimeType, bytes}]};
+tool errors are data here, not exceptions. The Rust test decides what is right.
+"""
+
+import asyncio
+import base64
+import json
+import sys
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+
+def content_report(result):
+    items = []
+    for block in result.content:
+        kind = getattr(block, "type", None)
+        if kind == "text":
+            items.append({"type": "text", "text": block.text})
+        elif kind == "image":
+            raw = base64.b64decode(block.data)
+            items.append({"type": "image", "mimeType": block.mime_type, "bytes": len(raw), "magic": raw[:8].hex()})
+        else:
+            items.append({"type": str(kind)})
+    return {"isError": bool(result.is_error), "content": items}
+
+
+def first_json(report):
+    for item in report["content"]:
+        if item["type"] == "text":
+            return json.loads(item["text"])
+    return None
+
+
+async def main():
+    bridge, port, token, fixture = sys.argv[1:5]
+    params = StdioServerParameters(command=bridge, args=["mcp", "--port", port, "--token", token, "--no-serve"])
+    report = {"steps": {}}
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            init = await session.initialize()
+            report["serverInfo"] = {"name": init.server_info.name, "version": init.server_info.version}
+            report["instructions"] = init.instructions
+            tools = await session.list_tools()
+            report["tools"] = [
+                {"name": t.name, "description": t.description, "inputSchema": t.input_schema} for t in tools.tools
+            ]
+
+            async def call(step, arguments):
+                result = await session.call_tool("browser", arguments)
+                report["steps"][step] = content_report(result)
+                return report["steps"][step]
+
+            opened = first_json(await call("open_tab", {"type": "open_tab", "url": fixture}))
+            tab_id = opened["tabId"]
+            page = first_json(await call("extract", {"type": "extract", "tabId": tab_id}))
+            button = next(e for e in page["elements"] if e.get("name") == "Count")
+            report["clicked_uid"] = button["uid"]
+            await call("click", {"type": "click", "uid": button["uid"], "tabId": tab_id})
+            await call(
+                "evaluate",
+                {"type": "evaluate", "expression": "return document.querySelector('#count').textContent", "tabId": tab_id},
+            )
+            await call("screenshot", {"type": "screenshot", "tabId": tab_id})
+            await call("invalid", {"type": "click", "uid": "e1", "index": 2, "tabId": tab_id})
+            await call("untyped", {"uid": "e1"})
+            await call("close_agent_tabs", {"type": "close_agent_tabs"})
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
