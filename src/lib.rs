@@ -16,6 +16,7 @@ pub mod extract;
 pub mod log;
 pub mod session;
 pub mod settings;
+pub mod ui;
 pub mod windows;
 
 pub use error::{Error, Result};

@@ -18,6 +18,7 @@
 //! | `set_blocklist` | `entries:[string]` | `{blocklist, invalid:[{entry, message}]}` |
 //! | `get_settings` | — | [`Settings`] |
 //! | `set_settings` | any of [`Settings`]' fields | [`Settings`] after the change |
+//! | `reconnect` | — | `{reconnecting:true}`: drops the bridge connection (and a fatal state) and re-pairs now |
 //!
 //! Changing the blocklist ends the sessions on newly blocked domains before the answer (`domain_blocked`).
 
@@ -75,6 +76,9 @@ pub enum UiCommand {
     GetSettings,
     /// Changes some settings.
     SetSettings(SettingsPatch),
+    /// The options page's "Save and test connection" with unchanged settings: re-pair now, even after a fatal
+    /// reject (the user acted, SPEC §2).
+    Reconnect,
 }
 
 /// The user settings (SPEC §2, §6, §10).
@@ -200,6 +204,10 @@ pub async fn handle(command: UiCommand) -> Result<Value> {
         UiCommand::SetSettings(patch) => {
             apply_settings(&patch).await?;
             serde_json::to_value(read_settings().await?)?
+        }
+        UiCommand::Reconnect => {
+            crate::bridge::settings_changed();
+            json!({ "reconnecting": true })
         }
     })
 }

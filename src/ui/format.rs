@@ -1,0 +1,590 @@
+//! Pure view logic of the popup and options pages (SPEC §10): what the user reads, computed from the worker's
+//! data without touching the DOM, so `cargo test` checks every string natively.
+//!
+//! Times are ms since the Unix epoch (`Date.now()`); `tz_offset_min` is JavaScript's
+//! `Date.prototype.getTimezoneOffset()` (minutes to add to local time to get UTC, e.g. `-60` in Paris in winter).
+
+use crate::bridge::ConnectionState;
+use crate::session::history::{HistoryEntry, HistoryKind};
+use crate::session::model::{Session, SessionOwner};
+use bua_protocol::{EndReason, ErrorCode};
+
+/// Rows per page of the audit log table (1000 entries = 20 pages).
+pub const LOG_PAGE_SIZE: usize = 50;
+
+/// A session's age, or any elapsed time, compact: `"now"`, `"12 s"`, `"3 min"`, `"1 h 5 min"`, `"2 d 3 h"`.
+pub fn age(ms: f64) -> String {
+    let s = (ms.max(0.0) / 1000.0).floor() as u64;
+    match s {
+        0 => "now".to_owned(),
+        1..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min", s / 60),
+        3600..=86_399 => hours_minutes(s),
+        _ => {
+            let (d, h) = (s / 86_400, (s % 86_400) / 3600);
+            if h == 0 {
+                format!("{d} d")
+            } else {
+                format!("{d} d {h} h")
+            }
+        }
+    }
+}
+
+fn hours_minutes(s: u64) -> String {
+    let (h, m) = (s / 3600, (s % 3600) / 60);
+    if m == 0 {
+        format!("{h} h")
+    } else {
+        format!("{h} h {m} min")
+    }
+}
+
+/// A session's duration, one step more precise than [`age`]: `"0 s"`, `"0.4 s"`, `"45 s"`, `"3 min 20 s"`, `"1 h 5 min"`.
+pub fn duration(ms: f64) -> String {
+    let ms = ms.max(0.0);
+    if ms < 9_950.0 {
+        let tenths = (ms / 100.0).round() / 10.0;
+        return if tenths.fract() == 0.0 {
+            format!("{tenths:.0} s")
+        } else {
+            format!("{tenths:.1} s")
+        };
+    }
+    let s = (ms / 1000.0).round() as u64;
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => {
+            let (m, rest) = (s / 60, s % 60);
+            if rest == 0 {
+                format!("{m} min")
+            } else {
+                format!("{m} min {rest} s")
+            }
+        }
+        _ => hours_minutes(s),
+    }
+}
+
+/// `"1 action"`, `"5 actions"`.
+pub fn actions(n: u32) -> String {
+    if n == 1 {
+        "1 action".to_owned()
+    } else {
+        format!("{n} actions")
+    }
+}
+
+/// The audit log's words for an end reason (SPEC §6).
+pub fn reason_label(reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::TabClosed => "tab closed",
+        EndReason::UserStopped => "stopped by you",
+        EndReason::SystemIdle => "system idle",
+        EndReason::ScreenLocked => "screen locked",
+        EndReason::DomainBlocked => "domain blocked",
+        EndReason::GlobalStop => "stopped with Stop all",
+        EndReason::ExtensionReload => "extension reloaded",
+    }
+}
+
+/// `"agent tab"` or `"your tab"`.
+pub fn owner_label(owner: SessionOwner) -> &'static str {
+    match owner {
+        SessionOwner::Agent => "agent tab",
+        SessionOwner::User => "your tab",
+    }
+}
+
+/// A session's domain for display (`"(no domain)"` for `about:blank` and the like).
+pub fn domain_label(domain: &str) -> &str {
+    if domain.is_empty() {
+        "(no domain)"
+    } else {
+        domain
+    }
+}
+
+/// Civil date and time of a local timestamp.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Civil {
+    year: i64,
+    month: u32,
+    day: u32,
+    hour: u32,
+    minute: u32,
+    second: u32,
+}
+
+/// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (H. Hinnant's `civil_from_days`).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+fn civil(at_ms: f64, tz_offset_min: i32) -> Civil {
+    let local_s = (at_ms / 1000.0).floor() as i64 - i64::from(tz_offset_min) * 60;
+    let (days, secs) = (local_s.div_euclid(86_400), local_s.rem_euclid(86_400));
+    let (year, month, day) = civil_from_days(days);
+    Civil {
+        year,
+        month,
+        day,
+        hour: (secs / 3600) as u32,
+        minute: ((secs % 3600) / 60) as u32,
+        second: (secs % 60) as u32,
+    }
+}
+
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+
+/// The When column: `"14:03:22"` today, `"Nov 29, 14:03:22"` earlier this year, `"2023-11-29 14:03"` before.
+pub fn when(at_ms: f64, now_ms: f64, tz_offset_min: i32) -> String {
+    let (t, now) = (civil(at_ms, tz_offset_min), civil(now_ms, tz_offset_min));
+    let time = format!("{:02}:{:02}:{:02}", t.hour, t.minute, t.second);
+    if (t.year, t.month, t.day) == (now.year, now.month, now.day) {
+        time
+    } else if t.year == now.year {
+        format!("{} {}, {time}", MONTHS[(t.month - 1) as usize], t.day)
+    } else {
+        format!(
+            "{}-{:02}-{:02} {:02}:{:02}",
+            t.year, t.month, t.day, t.hour, t.minute
+        )
+    }
+}
+
+/// The full local timestamp for a `<time>` title and `datetime`-like display: `"2025-11-30 14:03:22"`.
+pub fn timestamp(at_ms: f64, tz_offset_min: i32) -> String {
+    let t = civil(at_ms, tz_offset_min);
+    format!(
+        "{}-{:02}-{:02} {:02}:{:02}:{:02}",
+        t.year, t.month, t.day, t.hour, t.minute, t.second
+    )
+}
+
+/// How the connection state looks: a coloured dot (`tone`), a headline, a detail line, and for a fatal state the
+/// fix and whether to offer the options page (SPEC §2, §10).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConnectionView {
+    /// `"ok"`, `"busy"` or `"error"` (a CSS class).
+    pub tone: &'static str,
+    /// `"Connected"`, `"Connecting…"`, `"Version mismatch"`, `"Pairing rejected"`, `"Connection refused"`.
+    pub headline: String,
+    /// The URL, or the bridge's message.
+    pub detail: String,
+    /// What the user has to do (fatal states only).
+    pub fix: Option<String>,
+}
+
+impl ConnectionView {
+    /// The view of a stored state; `None` (nothing stored yet) reads as connecting to the default URL.
+    pub fn of(state: Option<&ConnectionState>) -> ConnectionView {
+        match state {
+            None => ConnectionView {
+                tone: "busy",
+                headline: "Connecting…".to_owned(),
+                detail: format!(
+                    "Waiting for bua-bridge at {}",
+                    crate::settings::DEFAULT_BACKEND_URL
+                ),
+                fix: None,
+            },
+            Some(ConnectionState::Connecting { url }) => ConnectionView {
+                tone: "busy",
+                headline: "Connecting…".to_owned(),
+                detail: format!("Waiting for bua-bridge at {url}"),
+                fix: None,
+            },
+            Some(ConnectionState::Connected { url }) => ConnectionView {
+                tone: "ok",
+                headline: "Connected".to_owned(),
+                detail: url.clone(),
+                fix: None,
+            },
+            Some(ConnectionState::Fatal { code, message, fix }) => ConnectionView {
+                tone: "error",
+                headline: match code {
+                    ErrorCode::ProtocolVersionMismatch => "Version mismatch",
+                    ErrorCode::Unauthorized => "Pairing rejected",
+                    _ => "Connection refused",
+                }
+                .to_owned(),
+                detail: message.clone(),
+                fix: Some(fix.clone()),
+            },
+        }
+    }
+}
+
+/// One row of the popup's session list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionRow {
+    /// The key.
+    pub tab_id: i64,
+    /// `"shop.example"`.
+    pub domain: String,
+    /// `"agent"` or `"user"` (a CSS class and the badge text).
+    pub owner: &'static str,
+    /// `"tab 12 · 3 min · 5 actions"`.
+    pub meta: String,
+    /// The Stop button's accessible name: `"Stop the session on shop.example (tab 12)"`.
+    pub stop_label: String,
+}
+
+impl SessionRow {
+    /// The row of `session` at `now_ms`.
+    pub fn of(session: &Session, now_ms: f64) -> SessionRow {
+        let domain = domain_label(&session.domain).to_owned();
+        SessionRow {
+            tab_id: session.tab_id,
+            owner: session.owner.as_str(),
+            meta: format!(
+                "tab {} · {} · {}",
+                session.tab_id,
+                age(now_ms - session.started_at),
+                actions(session.action_count)
+            ),
+            stop_label: format!("Stop the session on {domain} (tab {})", session.tab_id),
+            domain,
+        }
+    }
+}
+
+/// One row of the audit log table: When / Event / Domain + tabId / Detail (SPEC §10).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogRow {
+    /// [`when`].
+    pub when: String,
+    /// [`timestamp`], for the cell's title.
+    pub timestamp: String,
+    /// `"START"` or `"END"`.
+    pub event: &'static str,
+    /// `"start"` or `"end"` (a CSS class: the two are coloured differently).
+    pub event_class: &'static str,
+    /// The domain.
+    pub domain: String,
+    /// `"tab 12"`.
+    pub tab: String,
+    /// START: `"agent tab · cli-1"` / `"your tab"`; END: `"stopped by you · 3 min 20 s · 5 actions"`.
+    pub detail: String,
+}
+
+impl LogRow {
+    /// The row of one audit log entry.
+    pub fn of(entry: &HistoryEntry, now_ms: f64, tz_offset_min: i32) -> LogRow {
+        let (event, event_class) = match entry.event {
+            HistoryKind::Start => ("START", "start"),
+            HistoryKind::End => ("END", "end"),
+        };
+        let detail = match entry.event {
+            HistoryKind::Start => match &entry.agent_owner {
+                Some(owner) if entry.owner == SessionOwner::Agent => {
+                    format!("{} · {owner}", owner_label(entry.owner))
+                }
+                _ => owner_label(entry.owner).to_owned(),
+            },
+            HistoryKind::End => {
+                let mut parts = vec![entry.reason.map(reason_label).unwrap_or("ended").to_owned()];
+                if let Some(ms) = entry.duration_ms {
+                    parts.push(duration(ms));
+                }
+                if let Some(n) = entry.action_count {
+                    parts.push(actions(n));
+                }
+                parts.join(" · ")
+            }
+        };
+        LogRow {
+            when: when(entry.at, now_ms, tz_offset_min),
+            timestamp: timestamp(entry.at, tz_offset_min),
+            event,
+            event_class,
+            domain: domain_label(&entry.domain).to_owned(),
+            tab: format!("tab {}", entry.tab_id),
+            detail,
+        }
+    }
+}
+
+/// One page of a list of `total` rows: the half-open index range and its label.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PageView {
+    /// First row index (0-based).
+    pub start: usize,
+    /// One past the last row index.
+    pub end: usize,
+    /// The page actually shown (clamped).
+    pub page: usize,
+    /// `"1–50 of 1000"`, `"No entries"`.
+    pub label: String,
+    /// Whether a newer (previous) page exists.
+    pub has_newer: bool,
+    /// Whether an older (next) page exists.
+    pub has_older: bool,
+}
+
+/// Page `page` (0 = newest) of `total` rows, `size` per page; a page past the end is clamped to the last one.
+pub fn page(total: usize, page: usize, size: usize) -> PageView {
+    let size = size.max(1);
+    let pages = total.div_ceil(size).max(1);
+    let page = page.min(pages - 1);
+    let start = (page * size).min(total);
+    let end = (start + size).min(total);
+    PageView {
+        start,
+        end,
+        page,
+        label: if total == 0 {
+            "No entries".to_owned()
+        } else {
+            format!("{}–{} of {total}", start + 1, end)
+        },
+        has_newer: page > 0,
+        has_older: end < total,
+    }
+}
+
+/// What adding `raw` to the blocklist would do, shown while typing: `Ok("Blocks bücher.example → xn--…")`
+/// or `Err(reason)`; `Ok("")` for an empty field.
+pub fn blocklist_preview(raw: &str, list: &[String]) -> Result<String, String> {
+    if raw.trim().is_empty() {
+        return Ok(String::new());
+    }
+    match crate::blocklist::normalize_entry(raw) {
+        Ok(entry) if list.contains(&entry) => Err(format!("{entry} is already blocked")),
+        Ok(entry) => Ok(format!("Will block {entry} and all its subdomains")),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The idle timeout field shows minutes: `1800` → `"30"`, `15` → `"0.25"`, `90` → `"1.5"`.
+pub fn idle_minutes(seconds: u32) -> String {
+    let minutes = f64::from(seconds) / 60.0;
+    let text = format!("{minutes:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+/// Parses the idle timeout field (minutes, decimals allowed) into seconds within 15 … 86400
+/// (Chrome's `idle.setDetectionInterval` minimum is 15 s).
+pub fn parse_idle_minutes(text: &str) -> Result<u32, String> {
+    let minutes: f64 = text
+        .trim()
+        .replace(',', ".")
+        .parse()
+        .map_err(|_| format!("`{}` is not a number of minutes", text.trim()))?;
+    let seconds = (minutes * 60.0).round();
+    if !seconds.is_finite() || !(15.0..=86_400.0).contains(&seconds) {
+        return Err("Use 0.25 to 1440 minutes (15 s to 24 h)".to_owned());
+    }
+    Ok(seconds as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ages_are_compact_and_round_down() {
+        assert_eq!(age(-5.0), "now");
+        assert_eq!(age(999.0), "now");
+        assert_eq!(age(12_400.0), "12 s");
+        assert_eq!(age(59_999.0), "59 s");
+        assert_eq!(age(60_000.0), "1 min");
+        assert_eq!(age(3_599_000.0), "59 min");
+        assert_eq!(age(3_600_000.0), "1 h");
+        assert_eq!(age(3_900_000.0), "1 h 5 min");
+        assert_eq!(age(2.0 * 86_400_000.0), "2 d");
+        assert_eq!(age(2.0 * 86_400_000.0 + 3.0 * 3_600_000.0), "2 d 3 h");
+    }
+
+    #[test]
+    fn durations_keep_seconds_under_an_hour() {
+        assert_eq!(duration(0.0), "0 s");
+        assert_eq!(duration(420.0), "0.4 s");
+        assert_eq!(duration(1_000.0), "1 s");
+        assert_eq!(duration(2_345.0), "2.3 s");
+        assert_eq!(duration(45_000.0), "45 s");
+        assert_eq!(duration(200_000.0), "3 min 20 s");
+        assert_eq!(duration(180_000.0), "3 min");
+        assert_eq!(duration(3_900_000.0), "1 h 5 min");
+    }
+
+    #[test]
+    fn when_shows_the_time_today_and_the_date_otherwise_in_local_time() {
+        // 2025-11-30 13:03:22 UTC; Paris is UTC+1 in winter (getTimezoneOffset() = -60).
+        let at = 1_764_507_802_000.0;
+        assert_eq!(timestamp(at, 0), "2025-11-30 13:03:22");
+        assert_eq!(timestamp(at, -60), "2025-11-30 14:03:22");
+        assert_eq!(when(at, at + 60_000.0, -60), "14:03:22");
+        assert_eq!(when(at, at + 86_400_000.0, -60), "Nov 30, 14:03:22");
+        assert_eq!(when(at, at + 400.0 * 86_400_000.0, -60), "2025-11-30 14:03");
+        // Local midnight decides "today", not UTC's: 23:30 UTC on Nov 30 is Dec 1 in Paris.
+        let late = 1_764_545_400_000.0; // 2025-11-30 23:30:00 UTC
+        assert_eq!(timestamp(late, -60), "2025-12-01 00:30:00");
+        assert_eq!(when(late, late + 3_600_000.0, -60), "00:30:00");
+        assert_eq!(timestamp(0.0, 0), "1970-01-01 00:00:00");
+        assert_eq!(timestamp(951_782_400_000.0, 0), "2000-02-29 00:00:00");
+    }
+
+    #[test]
+    fn fatal_states_say_what_went_wrong_and_how_to_fix_it() {
+        let fatal = |code, message: &str| {
+            ConnectionState::fatal(bua_protocol::ErrorBody::new(code, message.to_owned()))
+        };
+        let v = ConnectionView::of(Some(&fatal(
+            ErrorCode::ProtocolVersionMismatch,
+            "bridge needs protocol 5",
+        )));
+        assert_eq!(
+            (v.tone, v.headline.as_str(), v.detail.as_str()),
+            ("error", "Version mismatch", "bridge needs protocol 5")
+        );
+        assert!(v
+            .fix
+            .as_deref()
+            .is_some_and(|f| f.starts_with("Update the extension")));
+        let v = ConnectionView::of(Some(&fatal(ErrorCode::Unauthorized, "wrong token")));
+        assert_eq!(v.headline, "Pairing rejected");
+        assert!(v.fix.as_deref().is_some_and(|f| f.starts_with("Re-pair")));
+
+        let v = ConnectionView::of(Some(&ConnectionState::Connected {
+            url: "ws://127.0.0.1:9225".into(),
+        }));
+        assert_eq!(
+            (v.tone, v.headline.as_str(), v.detail.as_str(), v.fix),
+            ("ok", "Connected", "ws://127.0.0.1:9225", None)
+        );
+        let v = ConnectionView::of(None);
+        assert_eq!((v.tone, v.headline.as_str()), ("busy", "Connecting…"));
+        assert_eq!(v.detail, "Waiting for bua-bridge at ws://127.0.0.1:9225");
+    }
+
+    fn session(owner: SessionOwner, domain: &str) -> Session {
+        Session {
+            tab_id: 12,
+            domain: domain.into(),
+            started_at: 1_000.0,
+            last_action_at: 5_000.0,
+            action_count: 5,
+            owner,
+            agent_owner: None,
+        }
+    }
+
+    #[test]
+    fn a_session_row_names_domain_tab_owner_age_and_count() {
+        let row = SessionRow::of(&session(SessionOwner::Agent, "shop.example"), 181_000.0);
+        assert_eq!(
+            row,
+            SessionRow {
+                tab_id: 12,
+                domain: "shop.example".into(),
+                owner: "agent",
+                meta: "tab 12 · 3 min · 5 actions".into(),
+                stop_label: "Stop the session on shop.example (tab 12)".into(),
+            }
+        );
+        let row = SessionRow::of(&session(SessionOwner::User, ""), 1_000.0);
+        assert_eq!((row.owner, row.domain.as_str()), ("user", "(no domain)"));
+        assert_eq!(row.meta, "tab 12 · now · 5 actions");
+    }
+
+    #[test]
+    fn log_rows_show_start_owner_and_end_reason_duration_count() {
+        let start = HistoryEntry {
+            event: HistoryKind::Start,
+            at: 1_764_507_802_000.0,
+            tab_id: 7,
+            domain: "docs.example".into(),
+            owner: SessionOwner::Agent,
+            agent_owner: Some("cli-3f".into()),
+            reason: None,
+            duration_ms: None,
+            action_count: None,
+        };
+        let row = LogRow::of(&start, 1_764_507_802_000.0, 0);
+        assert_eq!(
+            (
+                row.event,
+                row.event_class,
+                row.domain.as_str(),
+                row.tab.as_str()
+            ),
+            ("START", "start", "docs.example", "tab 7")
+        );
+        assert_eq!(row.detail, "agent tab · cli-3f");
+        assert_eq!(row.when, "13:03:22");
+        let end = HistoryEntry {
+            event: HistoryKind::End,
+            reason: Some(EndReason::UserStopped),
+            duration_ms: Some(200_000.0),
+            action_count: Some(1),
+            ..start
+        };
+        let row = LogRow::of(&end, 1_764_507_802_000.0, 0);
+        assert_eq!((row.event, row.event_class), ("END", "end"));
+        assert_eq!(row.detail, "stopped by you · 3 min 20 s · 1 action");
+    }
+
+    #[test]
+    fn pages_of_fifty_cover_a_thousand_rows() {
+        let first = page(1000, 0, LOG_PAGE_SIZE);
+        assert_eq!(
+            (first.start, first.end, first.label.as_str()),
+            (0, 50, "1–50 of 1000")
+        );
+        assert!(!first.has_newer && first.has_older);
+        let last = page(1000, 19, LOG_PAGE_SIZE);
+        assert_eq!((last.start, last.end), (950, 1000));
+        assert!(last.has_newer && !last.has_older);
+        // Past the end (the log shrank): clamped to the last page.
+        let clamped = page(120, 7, LOG_PAGE_SIZE);
+        assert_eq!((clamped.page, clamped.start, clamped.end), (2, 100, 120));
+        let empty = page(0, 3, LOG_PAGE_SIZE);
+        assert_eq!(
+            (empty.start, empty.end, empty.label.as_str()),
+            (0, 0, "No entries")
+        );
+        assert!(!empty.has_newer && !empty.has_older);
+    }
+
+    #[test]
+    fn the_blocklist_preview_shows_the_normalised_entry_or_the_reason() {
+        let list = vec!["bank.example".to_owned()];
+        assert_eq!(blocklist_preview("  ", &list), Ok(String::new()));
+        assert_eq!(
+            blocklist_preview("HTTPS://*.Bücher.Example:8443/path", &list),
+            Ok("Will block xn--bcher-kva.example and all its subdomains".into())
+        );
+        assert_eq!(
+            blocklist_preview("https://bank.example/login", &list),
+            Err("bank.example is already blocked".into())
+        );
+        let err = blocklist_preview("not a domain", &list).expect_err("spaces");
+        assert!(err.contains("is not a domain"), "{err}");
+    }
+
+    #[test]
+    fn the_idle_timeout_is_edited_in_minutes_and_kept_in_seconds() {
+        assert_eq!(idle_minutes(1800), "30");
+        assert_eq!(idle_minutes(15), "0.25");
+        assert_eq!(idle_minutes(90), "1.5");
+        assert_eq!(parse_idle_minutes("30"), Ok(1800));
+        assert_eq!(parse_idle_minutes(" 0,25 "), Ok(15));
+        assert_eq!(parse_idle_minutes("1440"), Ok(86_400));
+        assert!(parse_idle_minutes("0.1").is_err());
+        assert!(parse_idle_minutes("2000").is_err());
+        assert!(parse_idle_minutes("soon").is_err());
+    }
+}
