@@ -10,6 +10,10 @@ use bua_bridge::BridgeClient;
 use serde_json::{json, Value};
 use support::{eventually, Browser, FixtureServer};
 
+/// The tests share one browser, and fixture pages of one site share a renderer process: a 5,000-row
+/// AX tree being built stalls every other tab's commands. They run one at a time.
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 /// Opens `path` of the fixture server in a new agent tab; returns the tab id.
 async fn open(client: &BridgeClient, path: &str) -> i64 {
     let url = FixtureServer::shared().url(path);
@@ -61,6 +65,7 @@ async fn close(client: &BridgeClient, tab: i64) {
 
 #[tokio::test]
 async fn uids_are_stable_between_two_extracts_of_an_unchanged_page() {
+    let _serial = SERIAL.lock().await;
     let client = Browser::shared().client().await;
     let tab = open(&client, "/extract/uids.html").await;
     let first = extract(&client, tab).await;
@@ -86,6 +91,7 @@ async fn uids_are_stable_between_two_extracts_of_an_unchanged_page() {
 
 #[tokio::test]
 async fn main_frame_navigation_makes_old_uids_stale() {
+    let _serial = SERIAL.lock().await;
     let client = Browser::shared().client().await;
     let tab = open(&client, "/extract/uids.html").await;
     let uid = uid_of(&extract(&client, tab).await, "button", "Increment");
@@ -126,6 +132,7 @@ async fn main_frame_navigation_makes_old_uids_stale() {
 
 #[tokio::test]
 async fn push_state_keeps_uids_and_a_rerendered_node_is_stale_not_its_look_alike() {
+    let _serial = SERIAL.lock().await;
     let client = Browser::shared().client().await;
     let tab = open(&client, "/extract/uids.html").await;
     let uid = uid_of(&extract(&client, tab).await, "button", "Increment");
@@ -169,6 +176,7 @@ async fn push_state_keeps_uids_and_a_rerendered_node_is_stale_not_its_look_alike
 
 #[tokio::test]
 async fn five_thousand_rows_give_exactly_200_elements_with_the_visible_top_buttons() {
+    let _serial = SERIAL.lock().await;
     let client = Browser::shared().client().await;
     let tab = open(&client, "/extract/rows.html").await;
     let r = extract(&client, tab).await;
@@ -198,6 +206,7 @@ async fn five_thousand_rows_give_exactly_200_elements_with_the_visible_top_butto
 
 #[tokio::test]
 async fn a_two_megabyte_page_is_capped_at_50_kb_text_and_30_kb_markdown() {
+    let _serial = SERIAL.lock().await;
     let client = Browser::shared().client().await;
     let tab = open(&client, "/extract/big.html").await;
     let r = extract(&client, tab).await;
@@ -221,6 +230,7 @@ async fn a_two_megabyte_page_is_capped_at_50_kb_text_and_30_kb_markdown() {
 
 #[tokio::test]
 async fn buttons_in_open_and_closed_shadow_roots_and_a_frame_are_listed_and_clickable() {
+    let _serial = SERIAL.lock().await;
     let client = Browser::shared().client().await;
     let tab = open(&client, "/extract/controls.html").await;
     // The frame loads after the page's own load event on slow machines: wait for its button.
@@ -268,6 +278,7 @@ async fn buttons_in_open_and_closed_shadow_roots_and_a_frame_are_listed_and_clic
 
 #[tokio::test]
 async fn a_design_system_password_input_on_a_sign_in_page_is_an_auth_wall() {
+    let _serial = SERIAL.lock().await;
     let client = Browser::shared().client().await;
     let tab = open(&client, "/extract/signin.html").await;
     let r = extract(&client, tab).await;
@@ -278,6 +289,7 @@ async fn a_design_system_password_input_on_a_sign_in_page_is_an_auth_wall() {
 
 #[tokio::test]
 async fn a_news_page_with_a_log_in_link_in_its_nav_has_no_obstacle() {
+    let _serial = SERIAL.lock().await;
     let client = Browser::shared().client().await;
     let tab = open(&client, "/extract/news.html").await;
     let r = extract(&client, tab).await;

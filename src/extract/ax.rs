@@ -311,6 +311,229 @@ pub fn interactive_elements(trees: &[AxTree], dom: &Dom, viewport: Rect) -> Vec<
         .collect()
 }
 
+/// The interactive elements of a page read from the DOM snapshot alone, for pages too big for
+/// `Accessibility.getFullAXTree` within the `extract` timeout (tens of thousands of nodes: building
+/// and shipping their AX tree takes longer than the action may). Roles follow the HTML-AAM mapping
+/// (explicit ARIA `role` first), names the usual order (`aria-label`, `aria-labelledby`, `<label>`,
+/// text content, `alt` of an image inside, `title`, `placeholder`); hidden, `aria-hidden` and
+/// `inert` subtrees are skipped. Document order; `viewport` as in [`interactive_elements`].
+pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
+    let ids: HashMap<&str, usize> = dom
+        .nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| Some((n.attr("id")?, i)))
+        .collect();
+    let mut labels_for: HashMap<&str, usize> = HashMap::new();
+    for (i, n) in dom.nodes.iter().enumerate() {
+        if n.tag() == Some("label") {
+            if let Some(f) = n.attr("for") {
+                labels_for.entry(f).or_insert(i);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut hidden = vec![false; dom.nodes.len()];
+    for (i, node) in dom.nodes.iter().enumerate() {
+        let parent_hidden = node.parent.is_some_and(|p| hidden[p]);
+        let own = node.attr("aria-hidden").is_some_and(|v| v.trim() == "true")
+            || node.attr("inert").is_some()
+            || node
+                .tag()
+                .is_some_and(|t| matches!(t, "script" | "style" | "template" | "head"));
+        hidden[i] = parent_hidden || own;
+        if hidden[i] {
+            continue;
+        }
+        let Some(role) = dom_role(node) else { continue };
+        let Some(layout) = node.layout.as_ref() else {
+            continue;
+        };
+        if layout.style.is_invisible() {
+            continue;
+        }
+        let name = dom_name(dom, i, &ids, &labels_for).and_then(|n| label(&n));
+        let value = dom
+            .input_values
+            .get(&node.backend_node_id)
+            .filter(|_| {
+                matches!(
+                    role,
+                    "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider"
+                )
+            })
+            .filter(|_| {
+                node.attr("type")
+                    .is_none_or(|t| !t.eq_ignore_ascii_case("password"))
+            })
+            .and_then(|v| label(v));
+        let attr = |n: &str| {
+            node.attr(n)
+                .map(|v| v.trim().to_ascii_lowercase())
+                .filter(|v| !v.is_empty())
+        };
+        out.push(AxElement {
+            role: role.to_string(),
+            name,
+            value,
+            visible: Some(layout.bounds.intersects(&viewport)),
+            backend_node_id: node.backend_node_id,
+            input_type: attr("type").filter(|_| node.tag() == Some("input")),
+            autocomplete: attr("autocomplete"),
+            form: dom
+                .enclosing(i, "form")
+                .map(|f| dom.nodes[f].backend_node_id),
+            rendered: dom.is_rendered(i),
+        });
+    }
+    out
+}
+
+/// The role of an element by its ARIA `role` or its HTML semantics, when it is interactive.
+fn dom_role(node: &super::snapshot::DomNode) -> Option<&'static str> {
+    let tag = node.tag()?;
+    if let Some(role) = node.attr("role").and_then(|r| r.split_whitespace().next()) {
+        let role = role.to_ascii_lowercase();
+        if let Some(r) = INTERACTIVE_ROLES.iter().find(|r| **r == role) {
+            return Some(r);
+        }
+        if matches!(role.as_str(), "none" | "presentation") && node.attr("tabindex").is_none() {
+            return None;
+        }
+    }
+    let input_type = node
+        .attr("type")
+        .map(|t| t.trim().to_ascii_lowercase())
+        .unwrap_or_default();
+    let role = match tag {
+        "a" | "area" if node.attr("href").is_some() => "link",
+        "button" | "summary" => "button",
+        "select" if node.attr("multiple").is_some() => "listbox",
+        "select" => "combobox",
+        "textarea" => "textbox",
+        "input" => match input_type.as_str() {
+            "hidden" => return None,
+            "button" | "submit" | "reset" | "image" | "file" => "button",
+            "checkbox" => "checkbox",
+            "radio" => "radio",
+            "range" => "slider",
+            "number" => "spinbutton",
+            "search" => "searchbox",
+            _ if node.attr("list").is_some() => "combobox",
+            _ => "textbox",
+        },
+        _ if node.attr("contenteditable").is_some_and(|v| {
+            v.is_empty()
+                || v.eq_ignore_ascii_case("true")
+                || v.eq_ignore_ascii_case("plaintext-only")
+        }) =>
+        {
+            "textbox"
+        }
+        _ if node
+            .attr("tabindex")
+            .is_some_and(|t| t.trim().parse::<i32>().is_ok_and(|t| t >= 0)) =>
+        {
+            "generic"
+        }
+        _ => return None,
+    };
+    Some(role)
+}
+
+/// The accessible name of DOM node `i`, by the usual precedence (a simplification of accname).
+fn dom_name(
+    dom: &Dom,
+    i: usize,
+    ids: &HashMap<&str, usize>,
+    labels_for: &HashMap<&str, usize>,
+) -> Option<String> {
+    let node = &dom.nodes[i];
+    let nonempty = |s: String| Some(s).filter(|s| !s.trim().is_empty());
+    if let Some(l) = node
+        .attr("aria-label")
+        .map(str::to_string)
+        .and_then(nonempty)
+    {
+        return Some(l);
+    }
+    if let Some(refs) = node.attr("aria-labelledby") {
+        let text: Vec<String> = refs
+            .split_whitespace()
+            .filter_map(|r| ids.get(r))
+            .map(|&r| text_of(dom, r))
+            .collect();
+        if let Some(t) = nonempty(text.join(" ")) {
+            return Some(t);
+        }
+    }
+    let tag = node.tag().unwrap_or("");
+    if matches!(tag, "input" | "select" | "textarea") {
+        let input_type = node.attr("type").unwrap_or("").to_ascii_lowercase();
+        if matches!(input_type.as_str(), "submit" | "button" | "reset") {
+            return node
+                .attr("value")
+                .map(str::to_string)
+                .and_then(nonempty)
+                .or_else(|| {
+                    Some(
+                        if input_type == "reset" {
+                            "Reset"
+                        } else {
+                            "Submit"
+                        }
+                        .to_string(),
+                    )
+                    .filter(|_| input_type != "button")
+                });
+        }
+        let label = node
+            .attr("id")
+            .and_then(|id| labels_for.get(id))
+            .map(|&l| text_of(dom, l))
+            .or_else(|| dom.enclosing(i, "label").map(|l| text_of(dom, l)));
+        if let Some(l) = label.and_then(nonempty) {
+            return Some(l);
+        }
+        return [
+            node.attr("title"),
+            node.attr("placeholder"),
+            node.attr("alt"),
+        ]
+        .into_iter()
+        .flatten()
+        .map(str::to_string)
+        .find_map(nonempty);
+    }
+    nonempty(text_of(dom, i)).or_else(|| node.attr("title").map(str::to_string).and_then(nonempty))
+}
+
+/// Rendered text of a subtree, `alt` of images included, whitespace collapsed (at most ~200 chars read).
+fn text_of(dom: &Dom, id: usize) -> String {
+    let mut out = String::new();
+    let mut stack = vec![id];
+    while let Some(i) = stack.pop() {
+        if out.len() > 4 * MAX_LABEL_CHARS {
+            break;
+        }
+        let n = &dom.nodes[i];
+        match &n.kind {
+            super::snapshot::NodeKind::Text(t) if n.layout.is_some() => {
+                out.push_str(t);
+                out.push(' ');
+            }
+            super::snapshot::NodeKind::Element { tag, .. } if tag == "img" => {
+                out.push_str(n.attr("alt").unwrap_or(""));
+                out.push(' ');
+            }
+            super::snapshot::NodeKind::Element { tag, .. }
+                if matches!(tag.as_str(), "script" | "style") => {}
+            _ => stack.extend(n.children.iter().rev()),
+        }
+    }
+    super::markdown::collapse(&out)
+}
+
 /// Caps `all` at `cap` elements (SPEC §5): when more qualify, the visible ones first, then the
 /// earliest others, the result kept in document order.
 pub fn select(all: &[AxElement], cap: usize) -> ElementList {
@@ -728,6 +951,82 @@ mod tests {
             (few.total, few.truncated, few.elements.len()),
             (10, false, 10)
         );
+    }
+
+    #[test]
+    fn big_pages_read_their_elements_from_the_dom() {
+        let d = dom(
+            "https://a.test/",
+            vec![
+                e(
+                    "a",
+                    &[("href", "/x")],
+                    vec![t("Home "), e("img", &[("alt", "icon")], vec![])],
+                ),
+                e("a", &[], vec![t("No href")]),
+                e("label", &[("for", "q")], vec![t("Query")]),
+                e("input", &[("id", "q"), ("type", "search")], vec![]),
+                e(
+                    "label",
+                    &[],
+                    vec![t("Email"), e("input", &[("type", "email")], vec![])],
+                ),
+                e(
+                    "input",
+                    &[("type", "password"), ("placeholder", "Password")],
+                    vec![],
+                ),
+                e("input", &[("type", "submit")], vec![]),
+                e("input", &[("type", "hidden")], vec![]),
+                e(
+                    "div",
+                    &[("role", "button"), ("aria-label", "Close dialog")],
+                    vec![t("x")],
+                ),
+                e("span", &[("id", "lbl")], vec![t("Named by id")]),
+                e(
+                    "div",
+                    &[("tabindex", "0"), ("aria-labelledby", "lbl")],
+                    vec![],
+                ),
+                e(
+                    "div",
+                    &[("contenteditable", "true"), ("aria-label", "Editor")],
+                    vec![],
+                ),
+                e(
+                    "div",
+                    &[("aria-hidden", "true")],
+                    vec![e("button", &[], vec![t("Hidden")])],
+                ),
+                e("button", &[("style", "display:none")], vec![t("Gone")]),
+                e("select", &[], vec![e("option", &[], vec![t("One")])]),
+                e("button", &[("style", "top:5000")], vec![t("Far")]),
+            ],
+        );
+        let got = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+        let pairs: Vec<(&str, Option<&str>)> = got
+            .iter()
+            .map(|e| (e.role.as_str(), e.name.as_deref()))
+            .collect();
+        assert_eq!(
+            pairs,
+            vec![
+                ("link", Some("Home icon")),
+                ("searchbox", Some("Query")),
+                ("textbox", Some("Email")),
+                ("textbox", Some("Password")),
+                ("button", Some("Submit")),
+                ("button", Some("Close dialog")),
+                ("generic", Some("Named by id")),
+                ("textbox", Some("Editor")),
+                ("combobox", None),
+                ("button", Some("Far")),
+            ]
+        );
+        assert_eq!(got[3].input_type.as_deref(), Some("password"));
+        assert_eq!(got[0].visible, Some(true));
+        assert_eq!(got[9].visible, Some(false));
     }
 
     #[test]

@@ -86,30 +86,37 @@ pub async fn extract(tab_id: i64) -> Result<ExtractResult> {
     let dom = snapshot::Dom::from_snapshot_json(&snapshot)
         .map_err(|e| Error::Internal(format!("extract on tab {tab_id}: {e}")))?;
     drop(snapshot);
-    let main_tree = send_text(tab_id, "Accessibility.getFullAXTree", serde_json::json!({})).await?;
-    let mut trees = vec![ax::AxTree::from_response_json(&main_tree)
-        .map_err(|e| Error::Internal(format!("extract on tab {tab_id}: {e}")))?];
-    drop(main_tree);
-    // Same-origin frames whose content the snapshot has; cross-origin (out-of-process) frames are
-    // not reachable from this target.
-    let frames: Vec<String> = dom
-        .documents
-        .iter()
-        .skip(1)
-        .filter(|d| d.attached && !d.frame_id.is_empty())
-        .map(|d| d.frame_id.clone())
-        .take(MAX_FRAMES)
-        .collect();
-    for frame_id in frames {
-        let params = serde_json::json!({ "frameId": frame_id });
-        if let Ok(text) = send_text(tab_id, "Accessibility.getFullAXTree", params).await {
-            if let Ok(tree) = ax::AxTree::from_response_json(&text) {
-                trees.push(tree);
+    let mut trees = Vec::new();
+    if page::uses_ax_tree(&dom) {
+        let main_tree =
+            send_text(tab_id, "Accessibility.getFullAXTree", serde_json::json!({})).await?;
+        trees.push(
+            ax::AxTree::from_response_json(&main_tree)
+                .map_err(|e| Error::Internal(format!("extract on tab {tab_id}: {e}")))?,
+        );
+        drop(main_tree);
+        // Same-origin frames whose content the snapshot has; cross-origin (out-of-process) frames
+        // are not reachable from this target.
+        let frames: Vec<String> = dom
+            .documents
+            .iter()
+            .skip(1)
+            .filter(|d| d.attached && !d.frame_id.is_empty())
+            .map(|d| d.frame_id.clone())
+            .take(MAX_FRAMES)
+            .collect();
+        for frame_id in frames {
+            let params = serde_json::json!({ "frameId": frame_id });
+            if let Ok(text) = send_text(tab_id, "Accessibility.getFullAXTree", params).await {
+                if let Ok(tree) = ax::AxTree::from_response_json(&text) {
+                    trees.push(tree);
+                }
             }
         }
     }
 
-    let result = page::analyze_parsed(&url, &title, &inner_text, viewport, &dom, &trees);
+    let trees = page::uses_ax_tree(&dom).then_some(&trees[..]);
+    let result = page::analyze_parsed(&url, &title, &inner_text, viewport, &dom, trees);
     let uids = UIDS.with(|u| u.borrow_mut().replace(tab_id, &result.elements.elements));
     Ok(to_protocol(
         url,

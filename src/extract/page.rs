@@ -10,6 +10,17 @@ use super::obstacle::{self, ObstacleInput, Verdict};
 use super::snapshot::{Dom, SnapshotError};
 use super::text;
 
+/// Pages with more DOM nodes than this (all frames) take their elements from the DOM snapshot
+/// ([`ax::dom_elements`]) instead of `Accessibility.getFullAXTree`: building and shipping an AX
+/// tree that big (5,000 interactive rows: 40,000 AX nodes, 18 MB of JSON) takes longer than the
+/// 20 s the action has.
+pub const AX_TREE_MAX_DOM_NODES: usize = 20_000;
+
+/// Whether `extract` should fetch the AX trees of this page (see [`AX_TREE_MAX_DOM_NODES`]).
+pub fn uses_ax_tree(dom: &Dom) -> bool {
+    dom.nodes.len() <= AX_TREE_MAX_DOM_NODES
+}
+
 /// What the page gave us over CDP.
 #[derive(Debug, Clone, Copy)]
 pub struct PageInputs<'a> {
@@ -23,7 +34,8 @@ pub struct PageInputs<'a> {
     pub viewport: (f64, f64),
     /// The result of `DOMSnapshot.captureSnapshot` with [`super::snapshot::capture_params`].
     pub snapshot: &'a serde_json::Value,
-    /// The `nodes` of `Accessibility.getFullAXTree`: main frame first, then same-origin frames.
+    /// The `nodes` of `Accessibility.getFullAXTree`: main frame first, then same-origin frames
+    /// (ignored when the page is too big for the AX tree: [`uses_ax_tree`]).
     pub ax_trees: &'a [serde_json::Value],
 }
 
@@ -60,7 +72,12 @@ pub enum PageError {
 pub fn analyze(input: &PageInputs<'_>) -> Result<PageExtract, PageError> {
     let dom = Dom::from_snapshot(input.snapshot)?;
     let mut trees = Vec::with_capacity(input.ax_trees.len());
-    for (i, nodes) in input.ax_trees.iter().enumerate() {
+    let ax_trees = if uses_ax_tree(&dom) {
+        input.ax_trees
+    } else {
+        &[]
+    };
+    for (i, nodes) in ax_trees.iter().enumerate() {
         match AxTree::from_nodes(nodes) {
             Ok(t) => trees.push(t),
             Err(e) if i == 0 => return Err(e.into()),
@@ -73,22 +90,25 @@ pub fn analyze(input: &PageInputs<'_>) -> Result<PageExtract, PageError> {
         input.inner_text,
         input.viewport,
         &dom,
-        &trees,
+        uses_ax_tree(&dom).then_some(&trees[..]),
     ))
 }
 
-/// [`analyze`] on an already parsed snapshot and AX trees (main frame first); see [`PageInputs`]
-/// for the other arguments.
+/// [`analyze`] on an already parsed snapshot and AX trees (main frame first; `None` when the page
+/// is too big for them, [`uses_ax_tree`]); see [`PageInputs`] for the other arguments.
 pub fn analyze_parsed(
     url: &str,
     title: &str,
     inner_text: &str,
     viewport: (f64, f64),
     dom: &Dom,
-    trees: &[AxTree],
+    trees: Option<&[AxTree]>,
 ) -> PageExtract {
     let viewport = dom.viewport_rect(viewport.0, viewport.1);
-    let all = ax::interactive_elements(trees, dom, viewport);
+    let all = match trees {
+        Some(trees) => ax::interactive_elements(trees, dom, viewport),
+        None => ax::dom_elements(dom, viewport),
+    };
     let elements = ax::select(&all, ax::MAX_ELEMENTS);
     let markdown = markdown::to_markdown(dom);
     // The classifier reads every interactive element, not only the capped list: a sign-in form below

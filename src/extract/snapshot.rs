@@ -225,6 +225,8 @@ pub struct Dom {
     pub by_backend: HashMap<i64, usize>,
     /// The resolved `action` URL of every `<form>` that has one.
     pub form_actions: Vec<String>,
+    /// `backendNodeId` → current value of `<input>` / `<textarea>` elements (`inputValue`, `textValue`).
+    pub input_values: HashMap<i64, String>,
 }
 
 // ---- raw snapshot shape (only the fields used) ----
@@ -263,6 +265,8 @@ struct RawNodes {
     attributes: Vec<Vec<i64>>,
     content_document_index: RareIntegers,
     pseudo_type: RareStrings,
+    input_value: RareStrings,
+    text_value: RareStrings,
 }
 
 #[derive(Deserialize, Default)]
@@ -305,6 +309,7 @@ struct DocRows {
     shadow_type: HashMap<usize, String>,
     content_doc: HashMap<usize, usize>,
     pseudo: Vec<bool>,
+    values: HashMap<usize, String>,
     layout: HashMap<usize, (Rect, Style)>,
 }
 
@@ -422,6 +427,11 @@ fn decode(doc: &RawDocument, strings: &[String]) -> DocRows {
         shadow_type: rare_strings(&doc.nodes.shadow_root_type),
         content_doc,
         pseudo,
+        values: {
+            let mut v = rare_strings(&doc.nodes.input_value);
+            v.extend(rare_strings(&doc.nodes.text_value));
+            v
+        },
         layout,
     }
 }
@@ -537,6 +547,9 @@ impl Composer<'_> {
             tag: tag.clone(),
             attrs: row.attrs[i].clone(),
         };
+        if let Some(v) = row.values.get(&i) {
+            self.dom.input_values.insert(backend, v.clone());
+        }
         let id = self.push(kind, backend, d, layout.clone());
         self.attach(parent, id);
 
