@@ -87,7 +87,8 @@ Exit status 1 on failure, with {\"code\":\"…\",\"error\":\"…\"} on stdout.")
     )]
     Open {
         /// Absolute URL.
-        url: String,
+        #[arg(value_name = "URL")]
+        page_url: String,
         /// Open in the focused window instead of the agent window.
         #[arg(long)]
         focus: bool,
@@ -98,7 +99,8 @@ Exit status 1 on failure, with {\"code\":\"…\",\"error\":\"…\"} on stdout.")
     #[command(after_help = "Examples:\n  bua-bridge navigate https://example.com --tab 12")]
     Navigate {
         /// Absolute URL.
-        url: String,
+        #[arg(value_name = "URL")]
+        page_url: String,
         /// The tab (default: the agent's tab, SPEC §6).
         #[arg(long)]
         tab: Option<i64>,
@@ -570,16 +572,27 @@ fn friendly_request(command: Command) -> Result<(ConnArgs, Request), (cli::Failu
     };
     match command {
         Command::Tabs { conn } => Ok((conn, Request::json("get_tabs", json!({})))),
-        Command::Open { url, focus, conn } => {
-            let mut p = obj(json!({"url": url}));
+        Command::Open {
+            page_url,
+            focus,
+            conn,
+        } => {
+            let mut p = obj(json!({ "url": page_url }));
             if focus {
                 p.insert("focus".into(), Value::Bool(true));
             }
             Ok((conn, Request::json("open_tab", Value::Object(p))))
         }
-        Command::Navigate { url, tab, conn } => Ok((
+        Command::Navigate {
+            page_url,
+            tab,
             conn,
-            Request::json("navigate", cli::with_tab(obj(json!({"url": url})), tab)),
+        } => Ok((
+            conn,
+            Request::json(
+                "navigate",
+                cli::with_tab(obj(json!({ "url": page_url })), tab),
+            ),
         )),
         Command::Extract {
             tab,
@@ -677,5 +690,55 @@ fn friendly_request(command: Command) -> Result<(ConnArgs, Request), (cli::Failu
             Ok((conn, request))
         }
         _ => Err((cli::Failure::invalid("not a client subcommand"), false)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        // Catches duplicate argument ids (e.g. a positional `url` next to `--url`) at test time.
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn friendly_subcommands_build_their_requests() {
+        let parse = |args: &[&str]| {
+            let cli = Cli::try_parse_from(args).expect("parses");
+            friendly_request(cli.command).map_err(|(f, _)| f)
+        };
+        let (_, r) = parse(&["bua-bridge", "click", "e3", "--tab", "12", "--new-tab"]).unwrap();
+        assert_eq!(r.method, "click");
+        assert_eq!(r.params, json!({"uid": "e3", "tabId": 12, "newTab": true}));
+        let (_, r) = parse(&["bua-bridge", "type", "--text", "Email", "a@b", "--submit"]).unwrap();
+        assert_eq!(r.method, "type");
+        assert_eq!(
+            r.params,
+            json!({"locator": {"text": "Email"}, "text": "a@b", "submit": true})
+        );
+        let (conn, r) = parse(&[
+            "bua-bridge",
+            "open",
+            "https://example.com",
+            "--port",
+            "1234",
+        ])
+        .unwrap();
+        assert_eq!(conn.port, 1234);
+        assert_eq!(r.params, json!({"url": "https://example.com"}));
+        let (_, r) = parse(&["bua-bridge", "extract", "--markdown"]).unwrap();
+        assert_eq!(r.output, Output::Markdown);
+        assert_eq!(r.params, json!({}));
+        let (_, r) = parse(&["bua-bridge", "screenshot", "-o", "x.png", "--full-page"]).unwrap();
+        assert_eq!(r.output, Output::ScreenshotTo(PathBuf::from("x.png")));
+        assert_eq!(r.params, json!({"fullPage": true}));
+        let f = parse(&["bua-bridge", "click", "e3", "--selector", "#a"]).unwrap_err();
+        assert_eq!(f.code, "invalid_action");
+        assert!(
+            Cli::try_parse_from(["bua-bridge", "extract", "--markdown", "--elements"]).is_err()
+        );
     }
 }

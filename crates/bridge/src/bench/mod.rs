@@ -1,0 +1,66 @@
+//! `bua-bench` (issue 8): extract, actions and the service worker measured side by side with the CDP
+//! floor and Playwright's `ariaSnapshot()`, in one run, on one machine.
+//!
+//! * [`pages`] — the generated pages (1k/10k/50k elements, 100/1,000/5,000 controls).
+//! * [`http`] — the page server both browsers load from.
+//! * [`rawcdp`] — the CDP floor: commands straight to the browser's DevTools endpoint.
+//! * [`peer`] — the Playwright peer (`bench/aria.mjs`) as a JSON-lines subprocess.
+//! * [`run`] — the measurement phases.
+//! * [`report`] — the Markdown report (`docs/BENCHMARKS.md`), [`machine`] — what it ran on.
+//! * [`stats`] — median and p95.
+
+pub mod http;
+pub mod machine;
+pub mod pages;
+pub mod peer;
+pub mod rawcdp;
+pub mod report;
+pub mod run;
+pub mod stats;
+
+/// Every way the benchmark can fail.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// The bridge, the launch or the DevTools helper failed.
+    #[error(transparent)]
+    Bridge(#[from] bua_bridge::Error),
+    /// A CDP command answered with an error.
+    #[error("CDP {method}: {message}")]
+    Cdp {
+        /// The CDP method.
+        method: String,
+        /// CDP's message.
+        message: String,
+    },
+    /// A file or process operation failed.
+    #[error("{context}: {source}")]
+    Io {
+        /// What was being done.
+        context: String,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The Playwright peer failed.
+    #[error("Playwright peer: {0}")]
+    Peer(String),
+    /// A connection ended early.
+    #[error("connection closed: {0}")]
+    Closed(String),
+    /// Something did not happen in time.
+    #[error("timed out: {0}")]
+    Timeout(String),
+    /// An answer did not have the expected shape.
+    #[error("unexpected answer: {0}")]
+    Unexpected(String),
+}
+
+impl BenchError {
+    /// An [`BenchError::Io`] with its context.
+    pub fn io(context: impl Into<String>, source: std::io::Error) -> Self {
+        BenchError::Io {
+            context: context.into(),
+            source,
+        }
+    }
+}

@@ -1,0 +1,218 @@
+//! Generated benchmark pages (issue 8): an ordinary-looking document with an exact number of
+//! elements and of interactive controls, and the small page the action round trips run on.
+//!
+//! A page is a header with navigation links, a `<main>` with a heading, a row of two fixed controls
+//! (`#bench-click`, `#bench-input`), a table-like list of rows each holding one control (button, link,
+//! labelled text field or labelled checkbox, in turn), article-like filler blocks (headings, paragraphs
+//! with inline markup, lists) up to the element count, and a footer. Text is drawn from a fixed word
+//! list by a fixed pseudo-random sequence, so every run serves the same bytes.
+
+/// One generated page's size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageSpec {
+    /// Short name used in URLs and the report, e.g. `10k`.
+    pub name: &'static str,
+    /// Elements in the document (`document.getElementsByTagName('*').length`), `<html>` included.
+    pub elements: usize,
+    /// Interactive controls: links with `href`, buttons, text fields and checkboxes.
+    pub interactive: usize,
+}
+
+/// The three sizes of issue 8: 1k/10k/50k DOM elements with 100/1,000/5,000 interactive elements.
+pub const SIZES: [PageSpec; 3] = [
+    PageSpec {
+        name: "1k",
+        elements: 1_000,
+        interactive: 100,
+    },
+    PageSpec {
+        name: "10k",
+        elements: 10_000,
+        interactive: 1_000,
+    },
+    PageSpec {
+        name: "50k",
+        elements: 50_000,
+        interactive: 5_000,
+    },
+];
+
+const WORDS: [&str; 32] = [
+    "account", "browser", "network", "session", "report", "value", "render", "market", "signal",
+    "quarter", "harbour", "engine", "garden", "window", "column", "ledger", "voltage", "river",
+    "summary", "forest", "planet", "metric", "bridge", "cursor", "letter", "station", "theory",
+    "module", "harvest", "pattern", "lantern", "orbit",
+];
+
+/// A tiny deterministic word source (LCG), so pages are identical from run to run.
+struct Words(u64);
+
+impl Words {
+    fn next(&mut self) -> &'static str {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        WORDS[((self.0 >> 33) % WORDS.len() as u64) as usize]
+    }
+
+    fn sentence(&mut self, n: usize) -> String {
+        let mut s = String::new();
+        for i in 0..n {
+            if i > 0 {
+                s.push(' ');
+            }
+            s.push_str(self.next());
+        }
+        s
+    }
+}
+
+/// HTML being written, with a count of the elements opened so far.
+struct Doc {
+    html: String,
+    elements: usize,
+}
+
+impl Doc {
+    /// Appends markup that opens `elements` elements.
+    fn push(&mut self, markup: &str, elements: usize) {
+        self.html.push_str(markup);
+        self.elements += elements;
+    }
+}
+
+/// Navigation links in the header (interactive).
+const NAV_LINKS: usize = 5;
+/// Interactive controls outside the rows: the navigation links and the two fixed controls.
+const FIXED_CONTROLS: usize = NAV_LINKS + 2;
+
+/// The HTML of a page with exactly `spec.elements` elements and `spec.interactive` controls.
+///
+/// Sizes too small for the page frame are raised to its minimum (the frame alone has 20 elements and
+/// `FIXED_CONTROLS` controls); each control row adds up to four elements, so `elements` must be at
+/// least about four times `interactive` to be met exactly.
+pub fn generate(spec: &PageSpec) -> String {
+    let mut words = Words(spec.elements as u64 * 31 + spec.interactive as u64);
+    let rows = spec.interactive.saturating_sub(FIXED_CONTROLS);
+    let mut doc = Doc {
+        html: String::with_capacity(spec.elements * 48),
+        elements: 0,
+    };
+    doc.push(
+        &format!(
+            "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Generated page: {} elements, {} controls</title>\
+             <style>body{{font:14px/1.4 sans-serif;margin:0 16px}}.row{{display:flex;gap:8px;padding:2px 0}}\
+             .row span{{min-width:80px}}nav a{{margin-right:12px}}.card{{border-top:1px solid #ddd}}</style></head>\n<body>",
+            spec.elements, spec.interactive
+        ),
+        6,
+    );
+    doc.push("<header><nav>", 2);
+    for (i, label) in ["Home", "Products", "Pricing", "Docs", "Contact"]
+        .iter()
+        .enumerate()
+    {
+        doc.push(&format!("<a href=\"/nav/{i}\">{label}</a>"), 1);
+    }
+    doc.push("</nav></header>\n<main>", 1);
+    doc.push("<h1>Generated benchmark page</h1>", 1);
+    doc.push(
+        "<section id=\"bench-controls\"><button id=\"bench-click\" onclick=\"this.dataset.n=(+this.dataset.n||0)+1\">Bench click</button> \
+         <input id=\"bench-input\" aria-label=\"Bench input\"></section>\n",
+        3,
+    );
+    for i in 0..rows {
+        let label = format!("{} {}", words.next(), i);
+        let (control, n) = match i % 4 {
+            0 => (format!("<button type=\"button\">Open {label}</button>"), 1),
+            1 => (format!("<a href=\"/item/{i}\">Item {label}</a>"), 1),
+            2 => (
+                format!("<input type=\"text\" aria-label=\"Note {label}\" value=\"\">"),
+                1,
+            ),
+            _ => (
+                format!("<label><input type=\"checkbox\"> Select {label}</label>"),
+                2,
+            ),
+        };
+        doc.push(
+            &format!("<div class=\"row\"><span>Row {i}</span>{control}</div>\n"),
+            2 + n,
+        );
+    }
+    // Filler up to the element count, leaving room for the footer (2 elements).
+    let target = spec.elements.max(doc.elements + 2);
+    let mut block = 0usize;
+    while doc.elements + 2 < target {
+        let left = target - 2 - doc.elements;
+        let text = words.sentence(8);
+        if left >= 9 {
+            // 9 elements: div, h3, p, b, i, ul, li ×3.
+            let (a, b, c) = (words.next(), words.next(), words.next());
+            doc.push(
+                &format!(
+                    "<div class=\"card\"><h3>Section {block}: {a}</h3><p>{text} <b>{b}</b> and <i>{c}</i>.</p>\
+                     <ul><li>{a}</li><li>{b}</li><li>{c}</li></ul></div>\n"
+                ),
+                9,
+            );
+        } else {
+            doc.push(&format!("<p>{text}</p>\n"), 1);
+        }
+        block += 1;
+    }
+    doc.push("</main>\n<footer><p>Generated for bua-bench.</p></footer>\n</body></html>\n", 2);
+    doc.html
+}
+
+/// The page the action round trips run on: a button that counts its clicks, a text field, and a
+/// little text. Clicking changes no layout, so every click does the same work.
+pub fn actions_page() -> String {
+    "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>bua-bench actions</title></head><body>\
+     <h1>Actions</h1><p>Clicks so far: <output id=\"count\">0</output></p>\
+     <button id=\"bench-click\" onclick=\"document.getElementById('count').value=+document.getElementById('count').value+1\">Bench click</button>\
+     <input id=\"bench-input\" aria-label=\"Bench input\"></body></html>\n"
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Start tags in `html` (`<x` not followed by `/` or `!`).
+    fn count_elements(html: &str) -> usize {
+        let b = html.as_bytes();
+        (0..b.len().saturating_sub(1))
+            .filter(|&i| b[i] == b'<' && b[i + 1].is_ascii_alphabetic())
+            .count()
+    }
+
+    fn count_controls(html: &str) -> usize {
+        html.matches("<a href=").count()
+            + html.matches("<button").count()
+            + html.matches("<input").count()
+    }
+
+    #[test]
+    fn every_size_has_exactly_its_element_and_control_counts() {
+        for spec in SIZES {
+            let html = generate(&spec);
+            assert_eq!(count_elements(&html), spec.elements, "{}", spec.name);
+            assert_eq!(count_controls(&html), spec.interactive, "{}", spec.name);
+        }
+    }
+
+    #[test]
+    fn pages_are_the_same_on_every_call() {
+        assert_eq!(generate(&SIZES[0]), generate(&SIZES[0]));
+        assert!(generate(&SIZES[0]).contains("id=\"bench-click\""));
+    }
+
+    #[test]
+    fn the_actions_page_has_the_two_controls() {
+        let html = actions_page();
+        assert_eq!(count_controls(&html), 2);
+        assert!(html.contains("aria-label=\"Bench input\""));
+    }
+}

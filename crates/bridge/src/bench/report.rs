@@ -1,0 +1,585 @@
+//! The report: one Markdown document (machine, date, the targets of issue 8 with pass/miss, the
+//! tables behind them, and notes on every miss), written to `docs/BENCHMARKS.md` and printed.
+
+use std::fmt::Write as _;
+
+use super::machine::MachineInfo;
+use super::run::{PageRun, Results};
+use super::stats::{self, median, ratio, summarize};
+
+/// Sizes of the extension's wasm module.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WasmSize {
+    /// `dist/pkg/bua_extension_bg.wasm`, bytes.
+    pub raw: u64,
+    /// The same, `gzip -9`, bytes.
+    pub gzip: Option<u64>,
+}
+
+/// Everything the report needs besides the measurements.
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// The machine.
+    pub machine: MachineInfo,
+    /// The wasm module's size.
+    pub wasm: WasmSize,
+    /// The wasm profile the extension was built with (`release` unless `BUA_WASM_PROFILE` says else).
+    pub wasm_profile: String,
+    /// The command line that made the report.
+    pub command: String,
+}
+
+/// Issue 8's goals.
+pub mod goals {
+    /// extract ≤ 1.5 × the CDP floor at 1,000 interactive elements (p50).
+    pub const FLOOR_1K: f64 = 1.5;
+    /// extract ≤ 2 × the CDP floor at 5,000 interactive elements (p50).
+    pub const FLOOR_5K: f64 = 2.0;
+    /// extract time / ariaSnapshot time on the corpus median: < 1.
+    pub const ARIA_TIME: f64 = 1.0;
+    /// (markdown + elements) bytes / aria snapshot bytes on the corpus median.
+    pub const ARIA_BYTES: f64 = 0.6;
+    /// click by uid p50 / its bare CDP commands p50.
+    pub const CLICK: f64 = 3.0;
+    /// Service-worker cold start to ack, ms (median).
+    pub const COLD_MS: f64 = 300.0;
+    /// wasm raw size, bytes (1.5 MB).
+    pub const WASM_BYTES: f64 = 1_500_000.0;
+    /// Heap after 1,000 actions / heap after 100.
+    pub const LEAK: f64 = 1.2;
+}
+
+/// One row of the targets table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    /// What is measured.
+    pub what: String,
+    /// The measured value as shown.
+    pub measured: String,
+    /// The goal as shown.
+    pub goal: String,
+    /// `Some(true)` met, `Some(false)` missed, `None` not measured.
+    pub met: Option<bool>,
+}
+
+fn ms(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+fn x(v: Option<f64>) -> String {
+    v.map_or_else(|| "–".to_string(), |v| format!("{v:.2}×"))
+}
+
+fn kb(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        format!("{:.1} MB", bytes as f64 / (1u64 << 20) as f64)
+    } else {
+        format!("{:.1} KB", bytes as f64 / 1024.0)
+    }
+}
+
+fn p50(v: &[f64]) -> Option<f64> {
+    median(v)
+}
+
+fn p50_p95(v: &[f64]) -> String {
+    summarize(v).map_or_else(
+        || "–".to_string(),
+        |s| format!("{} / {}", ms(s.p50), ms(s.p95)),
+    )
+}
+
+/// Per-page medians over the corpus: (extract ms, aria ms, time ratio, bytes ratio), each the
+/// median across pages of the per-page value.
+pub fn corpus_medians(pages: &[PageRun]) -> CorpusMedians {
+    let per = |f: &dyn Fn(&PageRun) -> Option<f64>| {
+        let v: Vec<f64> = pages.iter().filter_map(f).collect();
+        median(&v)
+    };
+    CorpusMedians {
+        pages: pages.len(),
+        extract_ms: per(&|p| p50(&p.extract_ms)),
+        floor_ms: per(&|p| p50(&p.floor_ms)),
+        aria_ms: per(&|p| p50(&p.aria_ms)),
+        time_ratio: per(&|p| ratio(p50(&p.extract_ms)?, p50(&p.aria_ms)?)),
+        floor_ratio: per(&|p| ratio(p50(&p.extract_ms)?, p50(&p.floor_ms)?)),
+        out_bytes: per(&|p| Some(p.out_bytes as f64)),
+        aria_bytes: per(&|p| (p.aria_bytes > 0).then_some(p.aria_bytes as f64)),
+        bytes_ratio: per(&|p| ratio(p.out_bytes as f64, p.aria_bytes as f64)),
+        faster_pages: pages
+            .iter()
+            .filter(|p| {
+                matches!((p50(&p.extract_ms), p50(&p.aria_ms)), (Some(e), Some(a)) if e < a)
+            })
+            .count(),
+    }
+}
+
+/// Medians across the corpus pages.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CorpusMedians {
+    /// Pages measured.
+    pub pages: usize,
+    /// Median of per-page extract p50, ms.
+    pub extract_ms: Option<f64>,
+    /// Median of per-page CDP floor p50, ms.
+    pub floor_ms: Option<f64>,
+    /// Median of per-page ariaSnapshot p50, ms.
+    pub aria_ms: Option<f64>,
+    /// Median of per-page extract / aria time.
+    pub time_ratio: Option<f64>,
+    /// Median of per-page extract / floor time.
+    pub floor_ratio: Option<f64>,
+    /// Median of per-page (markdown + elements) bytes.
+    pub out_bytes: Option<f64>,
+    /// Median of per-page aria snapshot bytes.
+    pub aria_bytes: Option<f64>,
+    /// Median of per-page bytes ratio.
+    pub bytes_ratio: Option<f64>,
+    /// Pages where extract was faster than ariaSnapshot.
+    pub faster_pages: usize,
+}
+
+fn page<'a>(results: &'a Results, name: &str) -> Option<&'a PageRun> {
+    results.generated.iter().find(|p| p.name == name)
+}
+
+fn floor_ratio(p: &PageRun) -> Option<f64> {
+    ratio(p50(&p.extract_ms)?, p50(&p.floor_ms)?)
+}
+
+/// The targets of issue 8, evaluated on `results`.
+pub fn targets(results: &Results, ctx: &Context) -> Vec<Target> {
+    let mut out = Vec::new();
+    let mut push = |what: &str, value: Option<f64>, shown: String, goal: String, ok: &dyn Fn(f64) -> bool| {
+        out.push(Target {
+            what: what.to_string(),
+            measured: if value.is_some() { shown } else { "not measured".into() },
+            goal,
+            met: value.map(ok),
+        });
+    };
+    let r1 = page(results, "10k").and_then(floor_ratio);
+    push(
+        "extract / CDP floor, 1,000 controls (10k page), p50",
+        r1,
+        x(r1),
+        format!("≤ {:.1}×", goals::FLOOR_1K),
+        &|v| v <= goals::FLOOR_1K,
+    );
+    let r5 = page(results, "50k").and_then(floor_ratio);
+    push(
+        "extract / CDP floor, 5,000 controls (50k page), p50",
+        r5,
+        x(r5),
+        format!("≤ {:.1}×", goals::FLOOR_5K),
+        &|v| v <= goals::FLOOR_5K,
+    );
+    let c = corpus_medians(&results.corpus);
+    push(
+        "extract / ariaSnapshot() time, corpus median",
+        c.time_ratio,
+        format!(
+            "{} ({} vs {} ms)",
+            x(c.time_ratio),
+            c.extract_ms.map_or("–".into(), ms),
+            c.aria_ms.map_or("–".into(), ms)
+        ),
+        "< 1× (faster)".into(),
+        &|v| v < goals::ARIA_TIME,
+    );
+    push(
+        "(markdown + elements) / aria snapshot bytes, corpus median",
+        c.bytes_ratio,
+        x(c.bytes_ratio),
+        format!("≤ {:.1}×", goals::ARIA_BYTES),
+        &|v| v <= goals::ARIA_BYTES,
+    );
+    let click = results.actions.first().and_then(|a| ratio(p50(&a.bridge_ms)?, p50(&a.bare_ms)?));
+    push(
+        "click by uid / its bare CDP commands, p50",
+        click,
+        x(click),
+        format!("≤ {:.0}×", goals::CLICK),
+        &|v| v <= goals::CLICK,
+    );
+    let cold = median(&results.cold_worker_ms);
+    push(
+        "service-worker cold start (worker start) → ack, median",
+        cold,
+        format!("{} ms", cold.map_or("–".into(), ms)),
+        format!("≤ {:.0} ms", goals::COLD_MS),
+        &|v| v <= goals::COLD_MS,
+    );
+    let wasm = (ctx.wasm.raw > 0).then_some(ctx.wasm.raw as f64);
+    push(
+        "wasm size, raw",
+        wasm,
+        format!(
+            "{:.2} MB ({} bytes)",
+            ctx.wasm.raw as f64 / 1e6,
+            ctx.wasm.raw
+        ),
+        "≤ 1.5 MB".into(),
+        &|v| v <= goals::WASM_BYTES,
+    );
+    let leak = match (results.heap.first(), results.heap.last()) {
+        (Some(a), Some(b)) if results.heap.len() >= 2 => ratio(b.used, a.used),
+        _ => None,
+    };
+    push(
+        "worker JS heap after 1,000 actions / after 100",
+        leak,
+        x(leak),
+        format!("≤ {:.1}×", goals::LEAK),
+        &|v| v <= goals::LEAK,
+    );
+    out
+}
+
+/// Renders the whole report. `notes` are the explanations of missed targets (Markdown paragraphs).
+pub fn render(results: &Results, ctx: &Context, notes: &[String]) -> String {
+    let mut s = String::new();
+    let m = &ctx.machine;
+    let _ = writeln!(s, "# Benchmarks\n");
+    let _ = writeln!(
+        s,
+        "Made by `./build.sh bench` (`crates/bridge/src/bin/bua-bench.rs`, the Playwright peer in `bench/`) on \
+         **{}**, one run, every tool side by side on the same pages from the same local server. \
+         Regenerate with `./build.sh bench`; this file is overwritten.\n",
+        m.date
+    );
+    let _ = writeln!(s, "| machine | |\n| --- | --- |");
+    let _ = writeln!(s, "| CPU | {} ({} cores) |", m.cpu, m.cores);
+    let _ = writeln!(s, "| memory | {:.1} GiB |", m.memory_gib);
+    let _ = writeln!(s, "| OS | {} |", m.os);
+    let _ = writeln!(s, "| load average at start | {} |", m.load);
+    let _ = writeln!(s, "| Chromium | {} (`--headless=new`) |", results.chromium);
+    match &results.playwright {
+        Some((browser, version)) => {
+            let _ = writeln!(
+                s,
+                "| Playwright | playwright-core {version}, Node {}, its own Chromium {browser} |",
+                m.node
+            );
+        }
+        None => {
+            let _ = writeln!(s, "| Playwright | not run |");
+        }
+    }
+    let _ = writeln!(s, "| extension | wasm `{}` profile; {} |", ctx.wasm_profile, m.rustc);
+    let _ = writeln!(
+        s,
+        "| run | `{}`; {:.0} s of measurement; launch to first ack {} ms; viewport {}×{} |",
+        ctx.command,
+        results.wall_s,
+        ms(results.launch_ms),
+        results.viewport.0,
+        results.viewport.1
+    );
+
+    let _ = writeln!(s, "\n## Targets (issue 8)\n");
+    let _ = writeln!(s, "| target | measured | goal | |\n| --- | --- | --- | --- |");
+    for t in targets(results, ctx) {
+        let mark = match t.met {
+            Some(true) => "met",
+            Some(false) => "**missed**",
+            None => "–",
+        };
+        let _ = writeln!(s, "| {} | {} | {} | {} |", t.what, t.measured, t.goal, mark);
+    }
+
+    let _ = writeln!(s, "\n## 1. extract vs the CDP floor (generated pages)\n");
+    let _ = writeln!(
+        s,
+        "The floor is what any CDP tool must pay for the same page: one `Runtime.evaluate` of \
+         `document.body.innerText` plus `Accessibility.getFullAXTree`, sent straight to the browser's DevTools \
+         WebSocket (one connection, flat session on the same tab), timed from the write to the arrival of the \
+         whole answer frame (not parsed). extract is a `BridgeClient` call: client → bridge → extension → \
+         `chrome.debugger` → … → parsed result. Times in ms, p50 / p95 over {} runs per tool, runs interleaved.\n",
+        results.generated.first().map_or(0, |p| p.extract_ms.len())
+    );
+    let _ = writeln!(
+        s,
+        "| page | DOM elements | controls (`totalElements`) | extract | CDP floor | extract / floor (p50) | (p95) |\n\
+         | --- | --- | --- | --- | --- | --- | --- |"
+    );
+    for p in &results.generated {
+        let p95 = match (
+            summarize(&p.extract_ms),
+            summarize(&p.floor_ms),
+        ) {
+            (Some(e), Some(f)) => ratio(e.p95, f.p95),
+            _ => None,
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            p.name,
+            p.dom_elements,
+            p.extract_total_elements,
+            p50_p95(&p.extract_ms),
+            p50_p95(&p.floor_ms),
+            x(floor_ratio(p)),
+            x(p95)
+        );
+    }
+    let c = corpus_medians(&results.corpus);
+    if c.pages > 0 {
+        let _ = writeln!(
+            s,
+            "| corpus ({} pages, median of per-page p50) | | | {} | {} | {} | |",
+            c.pages,
+            c.extract_ms.map_or("–".into(), ms),
+            c.floor_ms.map_or("–".into(), ms),
+            x(c.floor_ratio)
+        );
+    }
+
+    let _ = writeln!(s, "\n### Where extract's time goes\n");
+    let _ = writeln!(
+        s,
+        "The CDP commands the extension sends for one extract, replayed raw on the same tab (medians): its first \
+         `Runtime.evaluate` (URL, title, viewport, `innerText`), `DOMSnapshot.captureSnapshot` (5 computed styles, \
+         DOM rects) and, on pages of ≤ 20,000 DOM nodes, `Accessibility.getFullAXTree` (bigger pages take their \
+         elements from the snapshot). *Rest* = extract p50 − those: the `chrome.debugger` hop into the worker \
+         (Chrome parses each answer into a JS object), `JSON.stringify` of it, serde parsing and the pure \
+         extract in WASM, the result's JSON, and the bridge."
+    );
+    let _ = writeln!(
+        s,
+        "\n| page | evaluate | captureSnapshot | getFullAXTree | CDP total | extract p50 | rest | snapshot / AX answer |\n\
+         | --- | --- | --- | --- | --- | --- | --- | --- |"
+    );
+    for p in &results.generated {
+        if let Some(prof) = &p.profile {
+            let e = p50(&p.extract_ms).unwrap_or(0.0);
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {}{} | {} | {} | {} | {} / {} |",
+                p.name,
+                ms(prof.eval_ms),
+                ms(prof.snapshot_ms),
+                ms(prof.ax_ms),
+                if prof.uses_ax { "" } else { " (not used)" },
+                ms(prof.cdp_ms()),
+                ms(e),
+                ms(e - prof.cdp_ms()),
+                kb(prof.snapshot_bytes),
+                kb(prof.ax_bytes)
+            );
+        }
+    }
+
+    let _ = writeln!(s, "\n## 2. extract vs Playwright `ariaSnapshot()`\n");
+    let _ = writeln!(
+        s,
+        "Playwright (`page.locator('body').ariaSnapshot()`, timed inside Node) runs in its own headless Chromium \
+         on the same URL, in the same run, interleaved with ours. Bytes: extract's `markdown` plus its `elements` \
+         as JSON (capped at 200 elements, as an agent receives them) against the snapshot's YAML.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| page | extract p50 / p95 | ariaSnapshot p50 / p95 | time ratio (p50) | extract bytes | aria bytes | bytes ratio |\n\
+         | --- | --- | --- | --- | --- | --- | --- |"
+    );
+    for p in &results.generated {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            p.name,
+            p50_p95(&p.extract_ms),
+            p50_p95(&p.aria_ms),
+            x(p50(&p.extract_ms).zip(p50(&p.aria_ms)).and_then(|(a, b)| ratio(a, b))),
+            kb(p.out_bytes),
+            kb(p.aria_bytes),
+            x(ratio(p.out_bytes as f64, p.aria_bytes as f64))
+        );
+    }
+    if c.pages > 0 {
+        let _ = writeln!(
+            s,
+            "| **corpus**, median of {} pages | {} | {} | {} | {} | {} | {} |",
+            c.pages,
+            c.extract_ms.map_or("–".into(), ms),
+            c.aria_ms.map_or("–".into(), ms),
+            x(c.time_ratio),
+            c.out_bytes.map_or("–".into(), |b| kb(b as usize)),
+            c.aria_bytes.map_or("–".into(), |b| kb(b as usize)),
+            x(c.bytes_ratio)
+        );
+        let _ = writeln!(
+            s,
+            "\nCorpus: `corpus/readability/*/source.html`, {} runs per page and tool after one warm-up; per page the \
+             p50, then the median across pages (ratios are per page, then the median). extract was faster than \
+             ariaSnapshot() on {} of {} pages.",
+            results.corpus.first().map_or(0, |p| p.extract_ms.len()),
+            c.faster_pages,
+            c.pages
+        );
+        let mut slow: Vec<&PageRun> = results.corpus.iter().collect();
+        slow.sort_by(|a, b| {
+            let r = |p: &PageRun| ratio(p50(&p.extract_ms).unwrap_or(0.0), p50(&p.aria_ms).unwrap_or(0.0)).unwrap_or(0.0);
+            r(b).total_cmp(&r(a))
+        });
+        let _ = writeln!(
+            s,
+            "\n<details><summary>Every corpus page</summary>\n\n| page | DOM elements | controls | extract p50 | floor p50 | aria p50 | extract / aria | extract bytes | aria bytes |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+        );
+        for p in slow {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                p.name,
+                p.dom_elements,
+                p.extract_total_elements,
+                p50(&p.extract_ms).map_or("–".into(), ms),
+                p50(&p.floor_ms).map_or("–".into(), ms),
+                p50(&p.aria_ms).map_or("–".into(), ms),
+                x(p50(&p.extract_ms).zip(p50(&p.aria_ms)).and_then(|(a, b)| ratio(a, b))),
+                kb(p.out_bytes),
+                kb(p.aria_bytes)
+            );
+        }
+        let _ = writeln!(s, "\n</details>");
+    }
+
+    let _ = writeln!(s, "\n## 3. Action round trips\n");
+    let _ = writeln!(
+        s,
+        "From a `BridgeClient` (client → bridge → extension → `chrome.debugger` and back) against the bare CDP \
+         commands the action needs, sent straight to DevTools on the same tab; interleaved, {} round trips each \
+         after 5 warm-ups, on a small page. Times in ms.\n",
+        results.actions.first().map_or(0, |a| a.bridge_ms.len())
+    );
+    let _ = writeln!(
+        s,
+        "| action | bridge p50 / p95 | bare CDP | bare p50 / p95 | ratio p50 | ratio p95 |\n| --- | --- | --- | --- | --- | --- |"
+    );
+    for a in &results.actions {
+        let (b, r) = (summarize(&a.bridge_ms), summarize(&a.bare_ms));
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} |",
+            a.name,
+            p50_p95(&a.bridge_ms),
+            a.bare,
+            p50_p95(&a.bare_ms),
+            x(b.zip(r).and_then(|(b, r)| ratio(b.p50, r.p50))),
+            x(b.zip(r).and_then(|(b, r)| ratio(b.p95, r.p95)))
+        );
+    }
+
+    let _ = writeln!(s, "\n## 4. The service worker\n");
+    let _ = writeln!(s, "| measure | value |\n| --- | --- |");
+    let _ = writeln!(
+        s,
+        "| wasm (`dist/pkg/bua_extension_bg.wasm`) | {} bytes raw ({:.2} MB), {} gzip -9 |",
+        ctx.wasm.raw,
+        ctx.wasm.raw as f64 / 1e6,
+        ctx.wasm
+            .gzip
+            .map_or("–".to_string(), |g| format!("{g} bytes ({:.2} MB)", g as f64 / 1e6))
+    );
+    let cold = |v: &[f64]| {
+        summarize(v).map_or("–".to_string(), |s| {
+            format!(
+                "median {} ms, max {} ms ({} starts: {})",
+                ms(s.p50),
+                ms(s.max),
+                s.n,
+                v.iter().map(|t| format!("{t:.0}")).collect::<Vec<_>>().join(", ")
+            )
+        })
+    };
+    let _ = writeln!(
+        s,
+        "| cold start: worker target created → bridge `ack` | {} |",
+        cold(&results.cold_worker_ms)
+    );
+    let _ = writeln!(
+        s,
+        "| cold start: wake (a tab opens, worker stopped) → `ack` | {} |",
+        cold(&results.cold_wake_ms)
+    );
+    for h in &results.heap {
+        let _ = writeln!(
+            s,
+            "| JS heap after {} actions (after GC) | used {}, total {}{} |",
+            h.after_actions,
+            kb(h.used as usize),
+            kb(h.total as usize),
+            h.backing
+                .map_or(String::new(), |b| format!(", ArrayBuffers (wasm memory) {}", kb(b as usize)))
+        );
+    }
+    if !results.leak_mix.is_empty() {
+        let _ = writeln!(s, "| leak-check actions | {} |", results.leak_mix);
+    }
+    let _ = writeln!(
+        s,
+        "\nCold start: the worker is stopped by closing its DevTools target; once the bridge has seen the \
+         extension go, a new tab wakes it (`tabs.onUpdated`). *Worker target created* is Chrome's \
+         `Target.targetCreated` for the worker script, so that time is ours: script start, wasm compile and \
+         instantiate, `start()`, the storage read, the WebSocket connect and `hello` → `ack`."
+    );
+
+    if !notes.is_empty() {
+        let _ = writeln!(s, "\n## Notes on missed targets\n");
+        for n in notes {
+            let _ = writeln!(s, "{n}\n");
+        }
+    }
+    if !results.failures.is_empty() {
+        let _ = writeln!(s, "\n## Failures in this run\n");
+        for f in &results.failures {
+            let _ = writeln!(s, "- {f}");
+        }
+    }
+    s
+}
+
+/// Explanations of missed targets, from the measured profile.
+pub fn notes(results: &Results, ctx: &Context) -> Vec<String> {
+    let mut notes = Vec::new();
+    for t in targets(results, ctx) {
+        if t.met != Some(false) {
+            continue;
+        }
+        let note = if t.what.starts_with("extract / CDP floor") {
+            let name = if t.what.contains("1,000") { "10k" } else { "50k" };
+            match page(results, name).and_then(|p| Some((p, p.profile.as_ref()?))) {
+                Some((p, prof)) => {
+                    let e = p50(&p.extract_ms).unwrap_or(0.0);
+                    let floor = p50(&p.floor_ms).unwrap_or(0.0);
+                    format!(
+                        "**{}** ({name} page): extract p50 {} ms against a floor of {} ms. Its own CDP commands take {} ms \
+                         (evaluate {} + captureSnapshot {}{}), so {} ms ({:.0} %) is spent after CDP answered: the \
+                         `chrome.debugger` hop, JSON and WASM. The snapshot is the part the floor does not have: it is \
+                         what the markdown is made from.",
+                        t.what,
+                        ms(e),
+                        ms(floor),
+                        ms(prof.cdp_ms()),
+                        ms(prof.eval_ms),
+                        ms(prof.snapshot_ms),
+                        if prof.uses_ax { format!(" + getFullAXTree {}", ms(prof.ax_ms)) } else { String::new() },
+                        ms(e - prof.cdp_ms()),
+                        stats::ratio(e - prof.cdp_ms(), e).unwrap_or(0.0) * 100.0
+                    )
+                }
+                None => format!("**{}**: no profile was taken.", t.what),
+            }
+        } else {
+            format!("**{}**: measured {}, goal {}.", t.what, t.measured, t.goal)
+        };
+        notes.push(note);
+    }
+    notes
+}

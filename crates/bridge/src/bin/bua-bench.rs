@@ -1,0 +1,167 @@
+//! `bua-bench` (issue 8): measures extract, the actions and the service worker against the CDP floor
+//! and Playwright's `ariaSnapshot()` in one run, writes `docs/BENCHMARKS.md` and prints the same
+//! report. Run it through `./build.sh bench`, which builds the release extension first.
+
+#[path = "../bench/mod.rs"]
+mod bench;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use bench::pages::SIZES;
+use bench::report::{self, Context, WasmSize};
+use bench::run::{self, Options};
+use bench::BenchError;
+
+/// Benchmarks of BUA Browser Bridge against the CDP floor and Playwright (issue 8).
+#[derive(Debug, Parser)]
+#[command(name = "bua-bench", version)]
+struct Cli {
+    /// The built extension (`dist/` from `./build.sh`).
+    #[arg(long, default_value = "dist")]
+    extension: PathBuf,
+    /// Chromium for both browsers.
+    #[arg(long, default_value = "/usr/bin/chromium")]
+    chrome: PathBuf,
+    /// Runs per generated page and tool (issue 8 asks for at least 20).
+    #[arg(long, default_value_t = 20)]
+    runs: usize,
+    /// Warm-up runs per generated page and tool.
+    #[arg(long, default_value_t = 2)]
+    warmup: usize,
+    /// Runs of the raw CDP commands that break an extract down, per generated page.
+    #[arg(long, default_value_t = 5)]
+    profile_runs: usize,
+    /// Only these generated sizes (comma-separated: 1k,10k,50k).
+    #[arg(long, value_delimiter = ',')]
+    sizes: Vec<String>,
+    /// The readability corpus (folders with `source.html`).
+    #[arg(long, default_value = "/work/shared/corpus/readability")]
+    corpus: PathBuf,
+    /// Skip the corpus.
+    #[arg(long)]
+    no_corpus: bool,
+    /// Only the first N corpus pages (by name).
+    #[arg(long)]
+    corpus_limit: Option<usize>,
+    /// Runs per corpus page and tool.
+    #[arg(long, default_value_t = 3)]
+    corpus_runs: usize,
+    /// Round trips per action.
+    #[arg(long, default_value_t = 50)]
+    action_runs: usize,
+    /// Service-worker cold starts.
+    #[arg(long, default_value_t = 5)]
+    cold_starts: usize,
+    /// Actions in the leak check.
+    #[arg(long, default_value_t = 1000)]
+    leak_actions: usize,
+    /// Skip the Playwright peer.
+    #[arg(long)]
+    no_playwright: bool,
+    /// Node.js for the Playwright peer.
+    #[arg(long, default_value = "node")]
+    node: String,
+    /// The Playwright peer script.
+    #[arg(long, default_value = "bench/aria.mjs")]
+    peer: PathBuf,
+    /// Where to write the report (`-` = print only).
+    #[arg(long, default_value = "docs/BENCHMARKS.md")]
+    out: PathBuf,
+}
+
+fn wasm_size(extension: &Path) -> WasmSize {
+    let file = extension.join("pkg").join("bua_extension_bg.wasm");
+    let raw = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
+    // gzip -9 as build.sh reports it; no compression crate is needed for one number.
+    let gzip = std::process::Command::new("gzip")
+        .args(["-9", "-c"])
+        .arg(&file)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| o.stdout.len() as u64);
+    WasmSize { raw, gzip }
+}
+
+async fn main_async(cli: Cli) -> Result<(), BenchError> {
+    let sizes = if cli.sizes.is_empty() {
+        SIZES.to_vec()
+    } else {
+        SIZES
+            .iter()
+            .filter(|s| cli.sizes.iter().any(|n| n == s.name))
+            .copied()
+            .collect()
+    };
+    let opts = Options {
+        extension: cli.extension.clone(),
+        chrome: cli.chrome.clone(),
+        runs: cli.runs,
+        warmup: cli.warmup,
+        profile_runs: cli.profile_runs,
+        sizes,
+        corpus: (!cli.no_corpus).then(|| cli.corpus.clone()),
+        corpus_limit: cli.corpus_limit,
+        corpus_runs: cli.corpus_runs,
+        action_runs: cli.action_runs,
+        cold_starts: cli.cold_starts,
+        leak_actions: cli.leak_actions,
+        peer: (!cli.no_playwright).then(|| (cli.node.clone(), cli.peer.clone())),
+    };
+    let machine = bench::machine::collect(&cli.node);
+    let ctx = Context {
+        machine,
+        wasm: wasm_size(&cli.extension),
+        wasm_profile: std::env::var("BUA_WASM_PROFILE").unwrap_or_else(|_| "release".into()),
+        command: std::iter::once("bua-bench".to_string())
+            .chain(std::env::args().skip(1).filter(|a| !a.contains('/')))
+            .collect::<Vec<_>>()
+            .join(" "),
+    };
+    let results = run::run(&opts).await?;
+    let notes = report::notes(&results, &ctx);
+    let text = report::render(&results, &ctx, &notes);
+    println!("{text}");
+    if cli.out != Path::new("-") {
+        if let Some(dir) = cli.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| BenchError::io(format!("creating {}", dir.display()), e))?;
+        }
+        std::fs::write(&cli.out, &text)
+            .map_err(|e| BenchError::io(format!("writing {}", cli.out.display()), e))?;
+        eprintln!("[bench] wrote {}", cli.out.display());
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("BUA_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("bua-bench: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(main_async(cli)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("bua-bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

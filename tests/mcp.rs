@@ -1,0 +1,315 @@
+//! End-to-end tests of `bua-bridge mcp` (issue 7, "Done when" 1): a real MCP client — the official
+//! Python MCP SDK, installed into a venv under `target/` — starts `bua-bridge mcp` against a
+//! `launch`ed headless Chromium with the built extension, lists the one `browser` tool, and runs
+//! open_tab → extract → click(uid) → evaluate on a fixture page; an invalid action is a tool error.
+//! A second test speaks raw JSON-RPC to `bua-bridge mcp` with no bridge running and checks that it
+//! starts one in-process.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use bua_bridge::BridgeClient;
+use serde_json::{json, Value};
+use support::{bridge_bin, note, repo_root, Browser, FixtureServer};
+
+/// `<repo>/target/mcp-venv` with the `mcp` package, made once and reused by later runs.
+fn mcp_python() -> PathBuf {
+    let venv = repo_root().join("target").join("mcp-venv");
+    let python = venv.join("bin").join("python");
+    let has_mcp = |python: &PathBuf| {
+        Command::new(python)
+            .args(["-c", "import mcp"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if has_mcp(&python) {
+        return python;
+    }
+    let started = Instant::now();
+    let status = Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(&venv)
+        .status()
+        .expect("python3 -m venv (install python3-venv)");
+    assert!(
+        status.success(),
+        "python3 -m venv {} failed",
+        venv.display()
+    );
+    let output = Command::new(&python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "mcp",
+        ])
+        .output()
+        .expect("pip");
+    assert!(
+        output.status.success() && has_mcp(&python),
+        "pip install mcp failed:\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    note(&format!(
+        "made the MCP venv in {:.1} s",
+        started.elapsed().as_secs_f64()
+    ));
+    python
+}
+
+fn schema_output() -> Value {
+    let output = Command::new(bridge_bin())
+        .arg("schema")
+        .output()
+        .expect("bua-bridge schema");
+    assert!(output.status.success());
+    serde_json::from_slice(&output.stdout).expect("schema is JSON")
+}
+
+fn text_json(step: &Value) -> Value {
+    let text = step["content"]
+        .as_array()
+        .and_then(|c| c.iter().find(|i| i["type"] == "text"))
+        .and_then(|i| i["text"].as_str())
+        .unwrap_or_else(|| panic!("no text block in {step}"));
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("text is not JSON ({e}): {text}"))
+}
+
+#[test]
+fn the_python_mcp_sdk_lists_one_browser_tool_and_drives_a_fixture_page() {
+    let python = mcp_python();
+    let browser = Browser::shared();
+    let page = FixtureServer::shared().url("/clients/mcp.html");
+    let started = Instant::now();
+    let output = Command::new(&python)
+        .arg(repo_root().join("tests").join("mcp_client.py"))
+        .arg(bridge_bin())
+        .arg(browser.port.to_string())
+        .arg(&browser.token)
+        .arg(&page)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run the MCP client");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "the MCP client failed:\n{stderr}\nlaunch log:\n{}",
+        browser.logs()
+    );
+    note(&format!(
+        "Python MCP session (spawn, initialize, 8 tool calls, exit): {:.2} s",
+        started.elapsed().as_secs_f64()
+    ));
+    let report: Value = serde_json::from_slice(&output.stdout).expect("report JSON");
+
+    // Exactly one tool, `browser`, whose inputSchema is `bua-bridge schema`.
+    let tools = report["tools"].as_array().expect("tools");
+    assert_eq!(tools.len(), 1, "{tools:?}");
+    assert_eq!(tools[0]["name"], "browser");
+    assert_eq!(tools[0]["inputSchema"], schema_output());
+    let description = tools[0]["description"].as_str().unwrap_or_default();
+    for must in [
+        "One action per call",
+        "tabId",
+        "uid",
+        "high = stop",
+        "element_stale",
+        "domain_blocked",
+        "no_extension",
+    ] {
+        assert!(
+            description.contains(must),
+            "the description lacks {must:?}: {description}"
+        );
+    }
+    assert_eq!(report["serverInfo"]["name"], "bua-bridge");
+
+    let steps = &report["steps"];
+    for step in ["open_tab", "extract", "click", "evaluate", "screenshot"] {
+        assert_eq!(steps[step]["isError"], false, "{step}: {}", steps[step]);
+    }
+    let opened = text_json(&steps["open_tab"]);
+    let tab_id = opened["tabId"].as_i64().expect("tabId");
+    assert_eq!(opened["domain"], "127.0.0.1");
+    let extracted = text_json(&steps["extract"]);
+    assert_eq!(extracted["title"], "BUA MCP fixture");
+    assert!(
+        extracted["markdown"]
+            .as_str()
+            .is_some_and(|m| m.contains("# Counter")),
+        "{extracted}"
+    );
+    let uid = report["clicked_uid"].as_str().expect("uid");
+    assert!(uid.starts_with('e'), "{uid}");
+    let clicked = text_json(&steps["click"]);
+    assert_eq!(clicked["tabId"], tab_id);
+    assert_eq!(clicked["clicked"]["tag"], "button");
+    assert_eq!(clicked["clicked"]["id"], "inc");
+    // The click really happened: the page's counter reads 1.
+    assert_eq!(
+        text_json(&steps["evaluate"]),
+        json!({"type": "string", "value": "1"})
+    );
+    // screenshot: an image block (real PNG bytes) plus its metadata as text.
+    let shot = steps["screenshot"]["content"].as_array().expect("content");
+    assert_eq!(shot[0]["type"], "image", "{shot:?}");
+    assert_eq!(shot[0]["mimeType"], "image/png");
+    assert_eq!(shot[0]["magic"], "89504e470d0a1a0a", "PNG signature");
+    assert!(shot[0]["bytes"].as_u64().is_some_and(|b| b > 1000));
+    let meta = text_json(&steps["screenshot"]);
+    assert!(meta["width"].as_u64().is_some_and(|w| w > 100), "{meta}");
+    assert!(
+        meta.get("data").is_none(),
+        "the base64 is not repeated as text"
+    );
+
+    // An invalid action is a tool error carrying invalid_action and the field's name.
+    assert_eq!(steps["invalid"]["isError"], true, "{}", steps["invalid"]);
+    let err = text_json(&steps["invalid"]);
+    assert_eq!(err["code"], "invalid_action");
+    assert!(
+        err["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("index") && m.contains("uid")),
+        "{err}"
+    );
+    let err = text_json(&steps["untyped"]);
+    assert_eq!(steps["untyped"]["isError"], true);
+    assert_eq!(err["code"], "invalid_action");
+    assert!(
+        err["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("type: required")),
+        "{err}"
+    );
+    // Cleanup closed exactly the tab this MCP client (its own bridge client id) opened.
+    assert_eq!(
+        text_json(&steps["close_agent_tabs"]),
+        json!({"closed": [tab_id]})
+    );
+}
+
+/// A JSON-RPC peer on a child's stdio.
+struct Rpc {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Rpc {
+    fn send(&mut self, v: Value) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{v}").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    fn answer(&mut self, id: i64) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no answer to request {id} within 20 s"));
+            let v: Value = serde_json::from_str(&line).expect("JSON-RPC line");
+            if v["id"] == id {
+                return v;
+            }
+        }
+    }
+}
+
+impl Drop for Rpc {
+    fn drop(&mut self) {
+        self.stdin.take();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test]
+async fn mcp_starts_a_bridge_in_process_when_none_answers() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port");
+    let token = "mcp-standalone-token-0123456789";
+    let mut child = Command::new(bridge_bin())
+        .args(["mcp", "--port", &port.to_string(), "--token", token])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn bua-bridge mcp");
+    let stdout = child.stdout.take().expect("stdout");
+    let stdin = child.stdin.take();
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut rpc = Rpc {
+        child,
+        stdin,
+        lines,
+    };
+    rpc.send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw-test", "version": "1"}}}),
+    );
+    let init = rpc.answer(1);
+    assert_eq!(init["result"]["serverInfo"]["name"], "bua-bridge", "{init}");
+    assert!(
+        init["result"]["capabilities"]["tools"].is_object(),
+        "{init}"
+    );
+    rpc.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+
+    // The in-process bridge answers on the port with the given token…
+    let client = BridgeClient::connect(port, token)
+        .await
+        .expect("mcp started a bridge on the port");
+    assert_eq!(
+        client.call("ping", Value::Null).await.expect("pong"),
+        json!({"pong": true})
+    );
+    // …and, with no extension connected, a browser action is a tool error `no_extension`.
+    rpc.send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "browser", "arguments": {"type": "get_tabs"}}}));
+    let call = rpc.answer(2);
+    assert_eq!(call["result"]["isError"], true, "{call}");
+    let text = call["result"]["content"][0]["text"].as_str().expect("text");
+    let body: Value = serde_json::from_str(text).expect("JSON error body");
+    assert_eq!(body["code"], "no_extension", "{body}");
+    // An unknown tool name is a protocol error, not a tool result.
+    rpc.send(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "teleport", "arguments": {}}}));
+    let unknown = rpc.answer(3);
+    assert!(
+        unknown["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("teleport")),
+        "{unknown}"
+    );
+}
