@@ -351,8 +351,13 @@ async fn the_seeds_v1_examples_get_v1_shaped_results() {
         keys(&json!({"closed": 0, "window_id": 0, "windowId": 0})),
         "{r}"
     );
-    assert_eq!(r["closed"], false, "{r}");
-    assert_eq!(r["window_id"], Value::Null, "{r}");
+    // The window normally went with its last tab; if the extension had not forgotten it yet,
+    // this call closes exactly that window.
+    if r["closed"] == true {
+        assert_eq!(r["window_id"], tab["window_id"], "{r}");
+    } else {
+        assert_eq!(r["window_id"], Value::Null, "{r}");
+    }
     // close_auto_tabs {} → {closed:[…]}
     assert_eq!(
         v1.ok("close_auto_tabs", json!({})).await,
