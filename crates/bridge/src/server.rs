@@ -1157,3 +1157,50 @@ fn fail_pending(shared: &Shared, connection: Option<u64>, code: ErrorCode, messa
         let _ = p.reply.send(Err(ErrorBody::new(code, message)));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(m: Option<Message>) -> Value {
+        match m {
+            Some(Message::Text(t)) => serde_json::from_str(t.as_str()).unwrap_or(Value::Null),
+            other => panic!("expected a text frame, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_full_event_queue_drops_the_oldest_and_the_next_frame_says_how_many() {
+        let q = EventQueue::new(3);
+        for n in 1..=5 {
+            let dropped = q.push(json!({"type": "tab_closed", "tabId": n}));
+            assert_eq!(dropped, u64::from(n > 3), "push {n}");
+        }
+        // 1 and 2 were dropped; 3, 4, 5 are kept in order, the first carrying the count.
+        assert_eq!(
+            frame(q.pop_frame()),
+            json!({"type": "event", "event": {"type": "tab_closed", "tabId": 3}, "dropped": 2})
+        );
+        assert_eq!(
+            frame(q.pop_frame()),
+            json!({"type": "event", "event": {"type": "tab_closed", "tabId": 4}})
+        );
+        q.lost(7);
+        assert_eq!(
+            frame(q.pop_frame()),
+            json!({"type": "event", "event": {"type": "tab_closed", "tabId": 5}, "dropped": 7})
+        );
+        assert!(q.pop_frame().is_none());
+    }
+
+    #[test]
+    fn a_zero_capacity_queue_still_keeps_the_newest_event() {
+        let q = EventQueue::new(0);
+        q.push(json!({"n": 1}));
+        q.push(json!({"n": 2}));
+        assert_eq!(
+            frame(q.pop_frame()),
+            json!({"type": "event", "event": {"n": 2}, "dropped": 1})
+        );
+    }
+}
