@@ -202,6 +202,9 @@ async fn tab_actions_list_activate_close_and_close_agent_tabs_and_window() {
     );
     assert!(mine.iter().any(|t| t["title"] == "Page Two"));
 
+    let (code, message) = a.err("open_tab", json!({ "url": "not a url" })).await;
+    assert_eq!(code, ErrorCode::InvalidAction, "{message}");
+
     let active = a.ok("activate_tab", json!({ "tabId": one })).await;
     assert_eq!(
         active,
@@ -286,6 +289,32 @@ async fn click_uses_real_mouse_events_and_reports_the_element() {
         .await;
     assert_eq!(code, ErrorCode::InvalidAction);
     assert!(message.contains("not a valid selector"), "{message}");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn click_scrolls_the_page_to_an_element_below_the_fold_and_hit_tests_there() {
+    let a = Agent::new().await;
+    let tab = a.open("long.html").await;
+    assert_eq!(a.eval(tab, "return scrollY").await, 0);
+    let r = a
+        .ok("click", json!({ "tabId": tab, "text": "Deep button" }))
+        .await;
+    assert_eq!(r["clicked"]["id"], "deep");
+    assert_eq!(a.text_of(tab, "deep").await, "Deep clicked 1");
+    assert!(a.eval(tab, "return scrollY").await.as_f64() > Some(1000.0));
+    // click_at on the scrolled page: viewport coordinates, the element found under them.
+    let centre = a
+        .eval(tab, "const r = document.getElementById('deep').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]")
+        .await;
+    let r = a
+        .ok(
+            "click_at",
+            json!({ "tabId": tab, "x": centre[0], "y": centre[1] }),
+        )
+        .await;
+    assert_eq!(r["clicked"]["id"], "deep");
+    assert_eq!(a.text_of(tab, "deep").await, "Deep clicked 2");
     a.close(tab).await;
 }
 
@@ -778,6 +807,53 @@ async fn screenshot_captures_a_tab_in_the_minimized_agent_window() {
     let (code, _) = a.err("screenshot", json!({ "tabId": 987_654_321 })).await;
     assert_eq!(code, ErrorCode::TabNotFound);
     a.close(tab).await;
+}
+
+#[tokio::test]
+async fn attach_fails_on_chrome_pages_but_an_open_devtools_client_is_fine() {
+    let a = Agent::new().await;
+    let browser = Browser::shared();
+    let dt = browser.devtools().await;
+    // A tab whose page another DevTools client (this harness) is attached to still works.
+    let tab = a.open("index.html?devtools").await;
+    let target = dt
+        .find_target("page", |u| u == url("index.html?devtools"))
+        .await
+        .expect("targets")
+        .expect("the tab's target");
+    let session = dt.attach(&target.id).await.expect("attach DevTools");
+    a.ok("navigate", json!({ "tabId": tab, "url": url("two.html") }))
+        .await;
+    assert_eq!(a.eval(tab, "return document.title").await, "Page Two");
+    dt.detach(&session).await;
+    a.close(tab).await;
+
+    // chrome:// pages cannot be automated: debugger_attach_failed with Chrome's reason.
+    let page = dt
+        .open_page("chrome://version/")
+        .await
+        .expect("open chrome://version");
+    let chrome_tab = eventually(Duration::from_secs(5), || async {
+        let tabs = get_tabs(&a.client).await.ok()?;
+        tabs.into_iter()
+            .find(|t| {
+                t["url"]
+                    .as_str()
+                    .is_some_and(|u| u.starts_with("chrome://version"))
+            })
+            .and_then(|t| t["tabId"].as_i64())
+    })
+    .await
+    .expect("the chrome://version tab");
+    let (code, message) = a
+        .err(
+            "evaluate",
+            json!({ "tabId": chrome_tab, "expression": "return 1" }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::DebuggerAttachFailed, "{message}");
+    assert!(message.contains("chrome://"), "{message}");
+    let _ = dt.close_target(&page).await;
 }
 
 // ------------------------------------------------------------------------------------------------

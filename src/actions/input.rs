@@ -175,7 +175,8 @@ pub async fn click_element(tab_id: i64, element: &Element) -> Result<()> {
 ///
 /// Errors: `invalid_action` when the point is outside the viewport.
 pub async fn click_at(tab_id: i64, x: f64, y: f64) -> Result<ClickResult> {
-    let (width, height) = page::viewport(tab_id).await?;
+    let viewport = page::viewport(tab_id).await?;
+    let (width, height) = viewport.size();
     if x < 0.0 || y < 0.0 || x >= width || y >= height {
         return Err(Error::InvalidAction(format!(
             "({x}, {y}) is outside tab {tab_id}'s viewport ({width}×{height} CSS px); use coordinates inside it \
@@ -183,7 +184,7 @@ pub async fn click_at(tab_id: i64, x: f64, y: f64) -> Result<ClickResult> {
         )));
     }
     let point = Point { x, y };
-    let clicked = match pointer::node_at(tab_id, point).await? {
+    let clicked = match pointer::node_at(tab_id, point, viewport).await? {
         Some(object) => locator::describe_object(tab_id, &object).await?,
         None => ElementInfo {
             tag: "html".to_owned(),

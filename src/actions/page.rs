@@ -256,15 +256,40 @@ pub async fn main_frame_id(tab_id: i64) -> Result<String> {
         .ok_or_else(|| Error::Internal("Page.getFrameTree: no main frame".into()))
 }
 
-/// The layout viewport in CSS px: `(width, height)` (`Page.getLayoutMetrics` `cssLayoutViewport`).
-pub async fn viewport(tab_id: i64) -> Result<(f64, f64)> {
+/// The main frame's layout viewport (`Page.getLayoutMetrics` `cssLayoutViewport`), CSS px.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Viewport {
+    /// Visible width.
+    pub width: f64,
+    /// Visible height.
+    pub height: f64,
+    /// Horizontal scroll offset of the document.
+    pub page_x: f64,
+    /// Vertical scroll offset of the document.
+    pub page_y: f64,
+}
+
+impl Viewport {
+    /// `(width, height)`.
+    pub fn size(&self) -> (f64, f64) {
+        (self.width, self.height)
+    }
+}
+
+/// The tab's [`Viewport`] now.
+pub async fn viewport(tab_id: i64) -> Result<Viewport> {
     let m = cdp::send(tab_id, "Page.getLayoutMetrics", json!({})).await?;
     let num = |p: &str| m.pointer(p).and_then(Value::as_f64);
     match (
         num("/cssLayoutViewport/clientWidth"),
         num("/cssLayoutViewport/clientHeight"),
     ) {
-        (Some(w), Some(h)) => Ok((w, h)),
+        (Some(width), Some(height)) => Ok(Viewport {
+            width,
+            height,
+            page_x: num("/cssLayoutViewport/pageX").unwrap_or(0.0),
+            page_y: num("/cssLayoutViewport/pageY").unwrap_or(0.0),
+        }),
         _ => Err(Error::Internal(
             "Page.getLayoutMetrics: no cssLayoutViewport".into(),
         )),

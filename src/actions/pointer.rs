@@ -87,7 +87,7 @@ pub fn clip_quad(quad: &[f64], viewport: (f64, f64)) -> Option<(f64, f64, f64, f
 pub async fn clickable_point(tab_id: i64, element: &Element) -> Result<Point> {
     let viewport = page::viewport(tab_id).await?;
     let quads = content_quads(tab_id, element).await?;
-    if quads.iter().any(|q| inside(q, viewport)) {
+    if quads.iter().any(|q| inside(q, viewport.size())) {
         // In view by its box; an inner scroller may still clip it, then scrolling helps.
         match point_on(tab_id, element, &quads, viewport).await {
             Err(Error::ElementObstructed(_) | Error::ElementNotFound(_)) => {}
@@ -105,6 +105,7 @@ pub async fn clickable_point(tab_id: i64, element: &Element) -> Result<Point> {
         }
         quads = again;
     }
+    let viewport = page::viewport(tab_id).await?;
     point_on(tab_id, element, &quads, viewport).await
 }
 
@@ -113,11 +114,11 @@ async fn point_on(
     tab_id: i64,
     element: &Element,
     quads: &[Vec<f64>],
-    viewport: (f64, f64),
+    viewport: page::Viewport,
 ) -> Result<Point> {
     let rects: Vec<_> = quads
         .iter()
-        .filter_map(|q| clip_quad(q, viewport))
+        .filter_map(|q| clip_quad(q, viewport.size()))
         .collect();
     if rects.is_empty() {
         return Err(Error::ElementNotFound(format!(
@@ -129,7 +130,7 @@ async fn point_on(
     let mut cover = String::new();
     for (l, t, r, b) in rects {
         for point in candidates(l, t, r, b) {
-            match hit_check(tab_id, element, point).await? {
+            match hit_check(tab_id, element, point, viewport).await? {
                 None => return Ok(point),
                 Some(c) if cover.is_empty() => cover = c,
                 Some(_) => {}
@@ -204,8 +205,13 @@ async fn content_quads(tab_id: i64, element: &Element) -> Result<Vec<Vec<f64>>> 
 }
 
 /// `None` when a click at `point` reaches `element`; otherwise a description of what is on top.
-async fn hit_check(tab_id: i64, element: &Element, point: Point) -> Result<Option<String>> {
-    let Some(hit) = node_at(tab_id, point).await? else {
+async fn hit_check(
+    tab_id: i64,
+    element: &Element,
+    point: Point,
+    viewport: page::Viewport,
+) -> Result<Option<String>> {
+    let Some(hit) = node_at(tab_id, point, viewport).await? else {
         return Ok(Some("nothing (the point is outside the page)".to_owned()));
     };
     match element
@@ -225,15 +231,20 @@ async fn hit_check(tab_id: i64, element: &Element, point: Point) -> Result<Optio
     }
 }
 
-/// The topmost node at `point` (`DOM.getNodeForLocation`, pointer-events:none ignored) as an object in
-/// the action's group; `None` when there is none.
-pub async fn node_at(tab_id: i64, point: Point) -> Result<Option<String>> {
+/// The topmost node at the viewport `point` (`DOM.getNodeForLocation`, pointer-events:none ignored) as an
+/// object in the action's group; `None` when there is none. `DOM.getNodeForLocation` takes document
+/// coordinates, so the viewport's scroll offset is added.
+pub async fn node_at(
+    tab_id: i64,
+    point: Point,
+    viewport: page::Viewport,
+) -> Result<Option<String>> {
     let response = cdp::send(
         tab_id,
         "DOM.getNodeForLocation",
         json!({
-            "x": point.x.floor() as i64,
-            "y": point.y.floor() as i64,
+            "x": (point.x + viewport.page_x).floor() as i64,
+            "y": (point.y + viewport.page_y).floor() as i64,
             "includeUserAgentShadowDOM": false,
             "ignorePointerEventsNone": true,
         }),
