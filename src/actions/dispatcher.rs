@@ -70,16 +70,66 @@ async fn run_on_tab(owner: String, mut action: Action) -> Result<serde_json::Val
         session::check_url_allowed(target, Some(tab_id)).await?;
     }
     let url = url.to_owned();
+    let name = action.name();
+    let mut stages = Stages::new();
     session::run_in_flight(tab_id, async move {
         session::ensure_session(tab_id, &url, &owner).await?;
+        stages.mark("session");
         let _lock = cdp::lock::lock_tab(tab_id).await;
+        stages.mark("lock");
         cdp::ensure_attached(tab_id).await?;
+        stages.mark("attach");
         let ctx = Ctx { tab_id, owner };
         let result = super::run(&ctx, action).await;
+        stages.mark("run");
         session::record_action(tab_id).await;
+        stages.mark("record");
+        stages.warn_if_slow(name, tab_id);
         result
     })
     .await
+}
+
+/// Times the pipeline's stages, to name the slow one when an action takes long.
+struct Stages {
+    start: f64,
+    last: f64,
+    marks: Vec<(&'static str, f64)>,
+}
+
+/// An action slower than this (ms) is logged with its stage times.
+const SLOW_ACTION_MS: f64 = 3_000.0;
+
+impl Stages {
+    fn new() -> Self {
+        let now = session::now();
+        Stages {
+            start: now,
+            last: now,
+            marks: Vec::new(),
+        }
+    }
+
+    fn mark(&mut self, stage: &'static str) {
+        let now = session::now();
+        self.marks.push((stage, now - self.last));
+        self.last = now;
+    }
+
+    fn warn_if_slow(&self, action: &str, tab_id: i64) {
+        let total = self.last - self.start;
+        if total >= SLOW_ACTION_MS {
+            let stages: Vec<String> = self
+                .marks
+                .iter()
+                .map(|(s, ms)| format!("{s} {ms:.0} ms"))
+                .collect();
+            crate::log::warn(&format!(
+                "slow {action} on tab {tab_id}: {total:.0} ms ({})",
+                stages.join(", ")
+            ));
+        }
+    }
 }
 
 /// The page a tab is on or loading: `pendingUrl` while a navigation is pending (a fresh `open_tab` tab),

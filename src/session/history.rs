@@ -7,7 +7,9 @@
 //!
 //! This module is the only writer, and nothing calls it to record: it subscribes to the session event bus
 //! ([`install`]). Events are queued in memory and written by one flush task at a time, so entries keep their
-//! order and none is lost to an interleaved read-modify-write; a burst of events costs one storage write.
+//! order and none is lost to an interleaved read-modify-write; a burst of events costs one storage write per
+//! [`BURST_WRITE_INTERVAL_MS`]. The ring is cached in the worker as a JS array (loaded once per worker start),
+//! so this module must stay the only writer of the key.
 
 use super::bus::{self, SessionEvent};
 use super::model::SessionOwner;
@@ -22,6 +24,10 @@ use std::cell::{Cell, RefCell};
 pub const HISTORY_KEY: &str = "sessionHistory";
 /// Entries kept (the newest).
 pub const HISTORY_CAP: usize = 1000;
+/// During a burst of events, at most one write of the log per this many ms (the first write after a quiet
+/// period goes out at once). Chrome runs an extension's storage operations one after another, and a write of
+/// the whole 1000-entry log would otherwise hold up every session-table read behind it.
+pub const BURST_WRITE_INTERVAL_MS: u32 = 200;
 
 /// START or END.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,6 +134,9 @@ thread_local! {
     static QUEUE: RefCell<Vec<Op>> = const { RefCell::new(Vec::new()) };
     static FLUSHING: Cell<bool> = const { Cell::new(false) };
     static DRAINED: RefCell<Vec<oneshot::Sender<()>>> = const { RefCell::new(Vec::new()) };
+    /// The stored ring as a JS array, loaded once per worker: appending converts only the new entries, and
+    /// `storage.local.set` serialises the array natively (this module is the only writer of the key).
+    static RING: RefCell<Option<js_sys::Array>> = const { RefCell::new(None) };
 }
 
 /// Subscribes the audit log to the session bus (once per worker start).
@@ -151,9 +160,16 @@ fn enqueue(op: Op) {
     }
 }
 
-/// Writes queued operations until the queue is empty; only one flush runs at a time.
+/// Writes queued operations until the queue is empty; only one flush runs at a time. Same semantics as
+/// [`apply`], on the cached JS array.
 async fn flush() {
+    let mut first = true;
     loop {
+        if !first {
+            // A burst: let entries gather, and keep the storage backend free for the session table.
+            gloo_timers::future::TimeoutFuture::new(BURST_WRITE_INTERVAL_MS).await;
+        }
+        first = false;
         let ops: Vec<Op> = QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()));
         if ops.is_empty() {
             FLUSHING.with(|f| f.set(false));
@@ -162,23 +178,50 @@ async fn flush() {
             }
             return;
         }
-        let mut ring = stored().await;
+        let mut ring = ring().await;
         let count = ops.len();
-        apply(&mut ring, ops, HISTORY_CAP);
-        if let Err(e) = storage::set(HISTORY_KEY, &ring).await {
-            crate::log::warn(&format!("audit log: {count} entries not written: {e}"));
+        for op in ops {
+            match op {
+                Op::Append(entry) => match crate::chrome::to_js(&entry) {
+                    Ok(v) => {
+                        ring.push(&v);
+                    }
+                    Err(e) => crate::log::warn(&format!("audit log: entry not converted: {e}")),
+                },
+                Op::Clear => ring.set_length(0),
+            }
+        }
+        let len = ring.length();
+        if len as usize > HISTORY_CAP {
+            ring = ring.slice(len - HISTORY_CAP as u32, len);
+            RING.with(|r| *r.borrow_mut() = Some(ring.clone()));
+        }
+        if let Err(e) = storage::set_raw(HISTORY_KEY, &ring).await {
+            crate::log::warn(&format!("audit log: {count} operations not written: {e}"));
         }
     }
 }
 
-async fn stored() -> Vec<HistoryEntry> {
-    match storage::get::<Vec<HistoryEntry>>(HISTORY_KEY).await {
-        Ok(v) => v.unwrap_or_default(),
+/// The cached ring, read from storage on first use (an unreadable value starts a new log).
+async fn ring() -> js_sys::Array {
+    if let Some(ring) = RING.with(|r| r.borrow().clone()) {
+        return ring;
+    }
+    let ring = match storage::get_raw(HISTORY_KEY).await {
+        Ok(v) if js_sys::Array::is_array(&v) => js_sys::Array::from(&v),
+        Ok(v) => {
+            if !v.is_undefined() && !v.is_null() {
+                crate::log::warn("audit log has an unexpected shape, starting a new one");
+            }
+            js_sys::Array::new()
+        }
         Err(e) => {
             crate::log::warn(&format!("audit log unreadable, starting a new one: {e}"));
-            Vec::new()
+            js_sys::Array::new()
         }
-    }
+    };
+    // Another task may have loaded it meanwhile; keep the first.
+    RING.with(|r| r.borrow_mut().get_or_insert(ring).clone())
 }
 
 /// Waits until every queued entry is written.
@@ -191,10 +234,16 @@ pub async fn drained() {
     let _ = rx.await;
 }
 
-/// The log, newest first, with every entry emitted before the call written.
+/// The log, newest first, with every entry emitted before the call written. Entries that do not parse (a
+/// hand-edited log) are skipped.
 pub async fn read() -> Result<Vec<HistoryEntry>> {
     drained().await;
-    Ok(newest_first(&stored().await))
+    let ring = ring().await;
+    let entries: Vec<HistoryEntry> = ring
+        .iter()
+        .filter_map(|v| crate::chrome::from_js(&v).ok())
+        .collect();
+    Ok(newest_first(&entries))
 }
 
 #[cfg(test)]

@@ -167,6 +167,12 @@ fn blocked_error(entry: &str, url: &str, tab_id: Option<i64>) -> Error {
 /// `agent` session when the agent opened the tab.
 pub async fn ensure_session(tab_id: i64, url: &str, _owner: &str) -> Result<()> {
     let domain = crate::session_domain(url);
+    // The common case, a session on the same domain, needs no write (and no lock).
+    if let Some(existing) = session(tab_id).await {
+        if domain.is_empty() || existing.domain == domain {
+            return Ok(());
+        }
+    }
     let agent = windows::agent_tab(tab_id).await;
     let (owner, agent_owner) = match &agent {
         Some(t) => (SessionOwner::Agent, Some(t.owner.as_str())),

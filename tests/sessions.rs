@@ -1,0 +1,1106 @@
+//! End-to-end tests of the session model (issue 3, "Done when" 2–4; SPEC §6, §8) in real headless Chromium
+//! with the built extension and the real `bua-bridge launch`, driven through the bridge's client API.
+//!
+//! One browser is shared by the whole file. Tests that only touch their own tabs run concurrently, each on
+//! its own host name (`<name>.localhost`, which Chromium resolves to loopback, so every test gets its own
+//! domain on the one fixture server). Tests that act on every session (Stop all, idle, omitted `tabId`, the
+//! worker restart, the audit-log ring) take [`GATE`] exclusively.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::time::{Duration, Instant};
+
+use bua_bridge::devtools::DevTools;
+use bua_bridge::BridgeClient;
+use bua_protocol::ErrorCode;
+use serde_json::{json, Value};
+use support::{eventually, get_tabs, note, Browser, FixtureServer, Route};
+use tokio::sync::broadcast;
+
+/// Shared for tests that touch only their own tabs, exclusive for tests that act on every session.
+static GATE: tokio::sync::RwLock<()> = tokio::sync::RwLock::const_new(());
+
+const LIMIT: Duration = Duration::from_secs(10);
+
+/// `http://<host>.localhost:<port>/sessions/page.html?<tag>`.
+fn page_url(host: &str, tag: &str) -> String {
+    format!(
+        "http://{host}.localhost:{}/sessions/page.html?{tag}",
+        FixtureServer::shared().port()
+    )
+}
+
+/// The events a client receives after `subscribe_events`, with everything seen so far kept for assertions.
+struct Events {
+    rx: broadcast::Receiver<Value>,
+    seen: Vec<Value>,
+}
+
+impl Events {
+    async fn subscribe(client: &BridgeClient) -> Events {
+        let rx = client.events();
+        let answer = client
+            .call("subscribe_events", json!({}))
+            .await
+            .expect("subscribe_events");
+        assert_eq!(answer, json!({"subscribed": true}));
+        Events {
+            rx,
+            seen: Vec::new(),
+        }
+    }
+
+    fn pull(&mut self) {
+        while let Ok(e) = self.rx.try_recv() {
+            self.seen.push(e);
+        }
+    }
+
+    /// The first event (seen before or arriving within `limit`) for which `pred` holds.
+    async fn wait(&mut self, limit: Duration, pred: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + limit;
+        loop {
+            self.pull();
+            if let Some(e) = self.seen.iter().find(|e| pred(e)) {
+                return e.clone();
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                panic!(
+                    "no matching event within {limit:?}; seen: {}",
+                    serde_json::to_string_pretty(&self.seen).unwrap_or_default()
+                );
+            }
+            if let Ok(Ok(e)) = tokio::time::timeout(left, self.rx.recv()).await {
+                self.seen.push(e);
+            }
+        }
+    }
+
+    /// Collects for `dur`, then returns every event seen for which `pred` holds.
+    async fn settle(&mut self, dur: Duration, pred: impl Fn(&Value) -> bool) -> Vec<Value> {
+        tokio::time::sleep(dur).await;
+        self.pull();
+        self.seen.iter().filter(|e| pred(e)).cloned().collect()
+    }
+}
+
+fn is(event: &Value, kind: &str, tab_id: i64) -> bool {
+    event["type"] == kind && event["tabId"] == tab_id
+}
+
+fn ended(event: &Value, tab_id: i64, reason: &str) -> bool {
+    is(event, "session_ended", tab_id) && event["reason"] == reason
+}
+
+/// Opens `url` as a user tab (through DevTools, as if the user had) and returns `(targetId, tabId)`.
+async fn open_user_tab(dt: &DevTools, client: &BridgeClient, url: &str) -> (String, i64) {
+    let target = dt.open_page(url).await.expect("open a user tab");
+    let tab_id = tab_id_of(client, url).await;
+    (target, tab_id)
+}
+
+async fn tab_id_of(client: &BridgeClient, url: &str) -> i64 {
+    eventually(LIMIT, || async {
+        get_tabs(client)
+            .await
+            .ok()?
+            .into_iter()
+            .find(|t| t["url"] == url)
+            .and_then(|t| t["tabId"].as_i64())
+    })
+    .await
+    .unwrap_or_else(|| panic!("no tab with {url} in get_tabs"))
+}
+
+async fn tab_info(client: &BridgeClient, tab_id: i64) -> Option<Value> {
+    get_tabs(client)
+        .await
+        .ok()?
+        .into_iter()
+        .find(|t| t["tabId"] == tab_id)
+}
+
+/// One page action on `tab_id` through the whole pipeline: `evaluate` returning the title.
+async fn act(client: &BridgeClient, tab_id: i64) -> Result<Value, bua_bridge::Error> {
+    client
+        .call(
+            "evaluate",
+            json!({"tabId": tab_id, "expression": "return document.title"}),
+        )
+        .await
+}
+
+/// A popup/options command through the worker's `on_message` (SPEC §10 API of `session::api`).
+async fn ui(browser: &Browser, dt: &DevTools, command: Value) -> Value {
+    browser
+        .eval_in_worker(
+            dt,
+            &format!("buaReady.then(() => bua.on_message({command}))"),
+        )
+        .await
+}
+
+async fn sessions(browser: &Browser, dt: &DevTools) -> Vec<Value> {
+    ui(browser, dt, json!({"cmd": "list_sessions"})).await["sessions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+async fn session_of(browser: &Browser, dt: &DevTools, tab_id: i64) -> Option<Value> {
+    sessions(browser, dt)
+        .await
+        .into_iter()
+        .find(|s| s["tabId"] == tab_id)
+}
+
+async fn history(browser: &Browser, dt: &DevTools) -> Vec<Value> {
+    ui(browser, dt, json!({"cmd": "get_history"})).await["entries"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+// ---------------------------------------------------------------------------------------------
+// "Done when" 2: sessions, the agent window, the blocklist, the end reasons
+
+#[tokio::test]
+async fn the_first_action_on_a_tab_starts_one_session_with_one_session_started_event() {
+    let _shared = GATE.read().await;
+    let browser = Browser::shared();
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    let mut events = Events::subscribe(&client).await;
+    let url = page_url("first", "one");
+    let (target, tab) = open_user_tab(&dt, &client, &url).await;
+    assert_eq!(tab_info(&client, tab).await.expect("tab")["session"], false);
+
+    let title = act(&client, tab).await.expect("first action");
+    assert_eq!(
+        title,
+        json!({"type": "string", "value": "BUA sessions fixture"})
+    );
+    let started = events.wait(LIMIT, |e| is(e, "session_started", tab)).await;
+    assert_eq!(started["domain"], "first.localhost", "{started}");
+    assert_eq!(started["owner"], "user", "{started}");
+    assert!(
+        started["startedAt"].as_f64().is_some_and(|t| t > 1.6e12),
+        "{started}"
+    );
+
+    act(&client, tab).await.expect("second action");
+    act(&client, tab).await.expect("third action");
+    let starts = events
+        .settle(Duration::from_millis(500), |e| {
+            is(e, "session_started", tab)
+        })
+        .await;
+    assert_eq!(
+        starts.len(),
+        1,
+        "one session_started for three actions: {starts:?}"
+    );
+
+    let info = tab_info(&client, tab).await.expect("tab");
+    assert_eq!(
+        (info["session"].clone(), info["agentOwned"].clone()),
+        (json!(true), json!(false))
+    );
+    let session = session_of(browser, &dt, tab).await.expect("session listed");
+    assert_eq!(session["actionCount"], 3, "{session}");
+    assert_eq!(session["domain"], "first.localhost", "{session}");
+    assert_eq!(
+        session["startedAt"].as_f64(),
+        started["startedAt"].as_f64(),
+        "{session}"
+    );
+    dt.close_target(&target).await.expect("close");
+}
+
+#[tokio::test]
+async fn open_tab_uses_one_minimized_agent_window_that_never_takes_focus_and_closes_with_its_last_tab(
+) {
+    let _shared = GATE.read().await;
+    let browser = Browser::shared();
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    let mut events = Events::subscribe(&client).await;
+    let focus_js = "chrome.windows.getLastFocused().then(w => ({id: w.id, focused: w.focused}))";
+    let focused_before = browser.eval_in_worker(&dt, focus_js).await;
+
+    let first = client
+        .call("open_tab", json!({"url": page_url("agent", "a")}))
+        .await
+        .expect("open_tab");
+    let second = client
+        .call("open_tab", json!({"url": page_url("agent", "b")}))
+        .await
+        .expect("second open_tab");
+    let (tab_a, tab_b) = (
+        first["tabId"].as_i64().expect("tabId"),
+        second["tabId"].as_i64().expect("tabId"),
+    );
+    let window = first["windowId"].as_i64().expect("windowId");
+    assert_eq!(first["domain"], "agent.localhost", "{first}");
+    assert_eq!(
+        second["windowId"], window,
+        "two open_tabs share the agent window: {first} {second}"
+    );
+    assert_ne!(tab_a, tab_b);
+
+    let state = browser
+        .eval_in_worker(
+            &dt,
+            &format!("chrome.windows.get({window}, {{populate: true}}).then(w => ({{state: w.state, focused: w.focused, tabs: w.tabs.length}}))"),
+        )
+        .await;
+    assert_eq!(
+        state,
+        json!({"state": "minimized", "focused": false, "tabs": 2}),
+        "agent window"
+    );
+    let focused_after = browser.eval_in_worker(&dt, focus_js).await;
+    assert_eq!(
+        focused_after, focused_before,
+        "the user's focused window stays focused"
+    );
+    assert_ne!(focused_after["id"], window, "{focused_after}");
+
+    let stored = browser.storage_get(&dt, "buaWindowId").await;
+    assert_eq!(
+        stored[client.client_id()],
+        window,
+        "persisted per owner: {stored}"
+    );
+    for tab in [tab_a, tab_b] {
+        let started = events.wait(LIMIT, |e| is(e, "session_started", tab)).await;
+        assert_eq!(
+            (started["owner"].clone(), started["domain"].clone()),
+            (json!("agent"), json!("agent.localhost"))
+        );
+        let info = tab_info(&client, tab).await.expect("agent tab listed");
+        assert_eq!(info["agentOwned"], true, "{info}");
+        assert_eq!(info["session"], true, "{info}");
+        assert_eq!(info["windowState"], "minimized", "{info}");
+    }
+
+    // The agent tab works like any other (actions run although the window is minimized).
+    assert_eq!(
+        act(&client, tab_a).await.expect("action")["value"],
+        "BUA sessions fixture"
+    );
+
+    for tab in [tab_a, tab_b] {
+        let closed = client
+            .call("close_tab", json!({"tabId": tab}))
+            .await
+            .expect("close_tab");
+        assert_eq!(closed, json!({"closed": true, "tabId": tab}));
+        events.wait(LIMIT, |e| is(e, "tab_closed", tab)).await;
+        events.wait(LIMIT, |e| ended(e, tab, "tab_closed")).await;
+    }
+    let gone = eventually(LIMIT, || async {
+        let exists = browser
+            .eval_in_worker(
+                &dt,
+                &format!("chrome.windows.get({window}).then(() => true, () => false)"),
+            )
+            .await;
+        let stored = browser.storage_get(&dt, "buaWindowId").await;
+        (exists == json!(false) && stored.get(client.client_id()).is_none()).then_some(())
+    })
+    .await;
+    assert!(
+        gone.is_some(),
+        "the agent window closes with its last tab and is forgotten"
+    );
+
+    // The next open_tab creates a new agent window lazily.
+    let third = client
+        .call("open_tab", json!({"url": page_url("agent", "c")}))
+        .await
+        .expect("open_tab after the window closed");
+    assert_ne!(third["windowId"], window, "{third}");
+    let closed = client
+        .call("close_agent_window", json!({}))
+        .await
+        .expect("close_agent_window");
+    assert_eq!(
+        closed,
+        json!({"closed": true, "windowId": third["windowId"]})
+    );
+    let tab_c = third["tabId"].as_i64().expect("tabId");
+    events.wait(LIMIT, |e| ended(e, tab_c, "tab_closed")).await;
+}
+
+#[tokio::test]
+async fn open_tab_with_focus_opens_in_the_users_window() {
+    let _shared = GATE.read().await;
+    let browser = Browser::shared();
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    let user_window = browser
+        .eval_in_worker(&dt, "chrome.windows.getLastFocused().then(w => w.id)")
+        .await;
+    let opened = client
+        .call(
+            "open_tab",
+            json!({"url": page_url("focus", "x"), "focus": true}),
+        )
+        .await
+        .expect("open_tab focus");
+    assert_eq!(opened["windowId"], user_window, "{opened}");
+    let tab = opened["tabId"].as_i64().expect("tabId");
+    let info = tab_info(&client, tab).await.expect("listed");
+    assert_eq!(
+        (info["active"].clone(), info["agentOwned"].clone()),
+        (json!(true), json!(true)),
+        "{info}"
+    );
+    client
+        .call("close_tab", json!({"tabId": tab}))
+        .await
+        .expect("close");
+}
+
+#[tokio::test]
+async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session() {
+    let _shared = GATE.read().await;
+    let browser = Browser::shared();
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    let mut events = Events::subscribe(&client).await;
+    let added = ui(
+        browser,
+        &dt,
+        json!({"cmd": "add_blocked", "domain": "HTTPS://Refused.localhost:1/x"}),
+    )
+    .await;
+    assert!(
+        added["blocklist"]
+            .as_array()
+            .is_some_and(|l| l.contains(&json!("refused.localhost"))),
+        "normalised on the way in: {added}"
+    );
+    let invalid = ui(
+        browser,
+        &dt,
+        json!({"cmd": "add_blocked", "domain": "not a domain"}),
+    )
+    .await;
+    assert_eq!(invalid["error"]["code"], "invalid_action", "{invalid}");
+
+    let url = page_url("sub.refused", "blocked");
+    let (target, tab) = open_user_tab(&dt, &client, &url).await;
+    let err = act(&client, tab).await.err().expect("refused");
+    assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
+    assert!(err.to_string().contains("refused.localhost"), "{err}");
+    let event = events
+        .wait(LIMIT, |e| {
+            e["type"] == "domain_blocked" && e["tabId"] == tab
+        })
+        .await;
+    assert_eq!(
+        event,
+        json!({"type": "domain_blocked", "domain": "refused.localhost", "url": url, "tabId": tab})
+    );
+
+    // open_tab and navigate onto a blocked target are refused before anything opens.
+    let tabs_before = get_tabs(&client).await.expect("tabs").len();
+    let err = client
+        .call("open_tab", json!({"url": page_url("refused", "open")}))
+        .await
+        .err()
+        .expect("refused");
+    assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
+    let (ok_target, ok_tab) = open_user_tab(&dt, &client, &page_url("allowed", "nav")).await;
+    let err = client
+        .call(
+            "navigate",
+            json!({"tabId": ok_tab, "url": page_url("refused", "nav")}),
+        )
+        .await
+        .err()
+        .expect("refused");
+    assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
+
+    let starts = events
+        .settle(Duration::from_millis(300), |e| {
+            e["type"] == "session_started" && (e["tabId"] == tab || e["tabId"] == ok_tab)
+        })
+        .await;
+    assert!(
+        starts.is_empty(),
+        "no session for refused actions: {starts:?}"
+    );
+    assert!(session_of(browser, &dt, tab).await.is_none());
+    assert_eq!(
+        get_tabs(&client).await.expect("tabs").len(),
+        tabs_before + 1,
+        "open_tab opened nothing"
+    );
+    let blocked_events = events
+        .settle(Duration::ZERO, |e| {
+            e["type"] == "domain_blocked" && e["domain"] == "refused.localhost"
+        })
+        .await;
+    assert_eq!(
+        blocked_events.len(),
+        3,
+        "one event per refusal: {blocked_events:?}"
+    );
+
+    ui(
+        browser,
+        &dt,
+        json!({"cmd": "remove_blocked", "domain": "refused.localhost"}),
+    )
+    .await;
+    assert_eq!(
+        act(&client, tab).await.expect("allowed again")["value"],
+        "BUA sessions fixture"
+    );
+    dt.close_target(&target).await.expect("close");
+    dt.close_target(&ok_target).await.expect("close");
+}
+
+#[tokio::test]
+async fn adding_a_domain_to_the_blocklist_ends_its_sessions_as_domain_blocked() {
+    let _shared = GATE.read().await;
+    let browser = Browser::shared();
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    let mut events = Events::subscribe(&client).await;
+    let (t1, victim) = open_user_tab(&dt, &client, &page_url("victim", "1")).await;
+    let (t2, sub) = open_user_tab(&dt, &client, &page_url("www.victim", "2")).await;
+    let (t3, bystander) = open_user_tab(&dt, &client, &page_url("notvictim", "3")).await;
+    let agent = client
+        .call("open_tab", json!({"url": page_url("victim", "agent")}))
+        .await
+        .expect("open_tab")["tabId"]
+        .as_i64()
+        .expect("tabId");
+    for tab in [victim, sub, bystander, agent] {
+        act(&client, tab).await.expect("action");
+    }
+
+    // The options page's editor (or anything else) writes the list; the storage listener ends the sessions.
+    let added = ui(
+        browser,
+        &dt,
+        json!({"cmd": "add_blocked", "domain": "*.victim.localhost"}),
+    )
+    .await;
+    assert!(
+        added["blocklist"]
+            .as_array()
+            .is_some_and(|l| l.contains(&json!("victim.localhost"))),
+        "{added}"
+    );
+    for tab in [victim, sub, agent] {
+        let end = events
+            .wait(LIMIT, |e| ended(e, tab, "domain_blocked"))
+            .await;
+        assert_eq!(end["actionCount"], 1, "{end}");
+        events
+            .wait(LIMIT, |e| {
+                e["type"] == "domain_blocked"
+                    && e["tabId"] == tab
+                    && e["domain"] == "victim.localhost"
+            })
+            .await;
+    }
+    // The agent's own tab is closed by the cleanup; the user's tabs stay open, without a session.
+    events.wait(LIMIT, |e| is(e, "tab_closed", agent)).await;
+    assert!(tab_info(&client, agent).await.is_none(), "agent tab closed");
+    assert_eq!(
+        tab_info(&client, victim).await.expect("user tab stays")["session"],
+        false
+    );
+    let bystanders = events
+        .settle(Duration::from_millis(300), |e| {
+            is(e, "session_ended", bystander)
+        })
+        .await;
+    assert!(
+        bystanders.is_empty(),
+        "notvictim.localhost is not victim.localhost: {bystanders:?}"
+    );
+    assert!(session_of(browser, &dt, bystander).await.is_some());
+    let entries = history(browser, &dt).await;
+    assert!(
+        entries.iter().any(|h| h["event"] == "end"
+            && h["tabId"] == victim
+            && h["reason"] == "domain_blocked"),
+        "the audit log has the END"
+    );
+
+    ui(
+        browser,
+        &dt,
+        json!({"cmd": "remove_blocked", "domain": "victim.localhost"}),
+    )
+    .await;
+    for t in [t1, t2, t3] {
+        dt.close_target(&t).await.expect("close");
+    }
+}
+
+#[tokio::test]
+async fn a_session_tab_redirected_onto_a_blocked_host_is_ended() {
+    let _shared = GATE.read().await;
+    let browser = Browser::shared();
+    let fixtures = FixtureServer::shared();
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    let mut events = Events::subscribe(&client).await;
+    let blocked_target = page_url("redirect-target", "landed");
+    fixtures.route(
+        "/sessions/redirect-to-blocked",
+        Route::Redirect {
+            status: 302,
+            location: blocked_target.clone(),
+        },
+    );
+    ui(
+        browser,
+        &dt,
+        json!({"cmd": "add_blocked", "domain": "redirect-target.localhost"}),
+    )
+    .await;
+    let (target, tab) = open_user_tab(&dt, &client, &page_url("redirect-source", "start")).await;
+    act(&client, tab).await.expect("session on an allowed page");
+    events.wait(LIMIT, |e| is(e, "session_started", tab)).await;
+
+    // The page itself navigates to a URL that answers 302 onto the blocked host.
+    let session = dt.attach(&target).await.expect("attach");
+    let redirect = format!(
+        "http://redirect-source.localhost:{}/sessions/redirect-to-blocked",
+        fixtures.port()
+    );
+    dt.evaluate(
+        &session,
+        &format!("location.href = {}; true", json!(redirect)),
+    )
+    .await
+    .expect("navigate");
+    dt.detach(&session).await;
+
+    let end = events
+        .wait(LIMIT, |e| ended(e, tab, "domain_blocked"))
+        .await;
+    assert_eq!(end["domain"], "redirect-source.localhost", "{end}");
+    let blocked = events
+        .wait(LIMIT, |e| {
+            e["type"] == "domain_blocked" && e["tabId"] == tab
+        })
+        .await;
+    assert_eq!(blocked["domain"], "redirect-target.localhost", "{blocked}");
+    assert!(
+        blocked["url"]
+            .as_str()
+            .is_some_and(|u| u.starts_with(&blocked_target)),
+        "{blocked}"
+    );
+    assert!(fixtures
+        .hits()
+        .iter()
+        .any(|h| h == "/sessions/redirect-to-blocked"));
+    // The tab now sits on the blocked host: the next action is refused and starts nothing.
+    let err = act(&client, tab).await.err().expect("refused");
+    assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
+    assert!(session_of(browser, &dt, tab).await.is_none());
+    ui(
+        browser,
+        &dt,
+        json!({"cmd": "remove_blocked", "domain": "redirect-target.localhost"}),
+    )
+    .await;
+    dt.close_target(&target).await.expect("close");
+}
+
+#[tokio::test]
+async fn closing_a_tab_ends_its_session_as_tab_closed() {
+    let _shared = GATE.read().await;
+    let browser = Browser::shared();
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    let mut events = Events::subscribe(&client).await;
+    let (target, tab) = open_user_tab(&dt, &client, &page_url("closing", "x")).await;
+    act(&client, tab).await.expect("action");
+    act(&client, tab).await.expect("action");
+    dt.close_target(&target)
+        .await
+        .expect("the user closes the tab");
+    events.wait(LIMIT, |e| is(e, "tab_closed", tab)).await;
+    let end = events.wait(LIMIT, |e| ended(e, tab, "tab_closed")).await;
+    assert_eq!(end["actionCount"], 2, "{end}");
+    assert_eq!(end["domain"], "closing.localhost", "{end}");
+    let (started, ended_at) = (
+        end["startedAt"].as_f64().unwrap_or(0.0),
+        end["endedAt"].as_f64().unwrap_or(0.0),
+    );
+    assert!(ended_at >= started && started > 0.0, "{end}");
+    assert!(session_of(browser, &dt, tab).await.is_none());
+    let err = act(&client, tab).await.err().expect("gone");
+    assert_eq!(err.code(), ErrorCode::TabNotFound, "{err}");
+}
+
+#[tokio::test]
+async fn a_detach_from_outside_ends_the_session_as_user_stopped_and_the_next_action_reattaches() {
+    let _shared = GATE.read().await;
+    let browser = Browser::shared();
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    let mut events = Events::subscribe(&client).await;
+    let (target, tab) = open_user_tab(&dt, &client, &page_url("detach", "x")).await;
+    act(&client, tab).await.expect("action");
+    events.wait(LIMIT, |e| is(e, "session_started", tab)).await;
+
+    // Chrome really detaches, then reports it the way the infobar's Cancel does (debugger.onDetach).
+    browser
+        .eval_in_worker(
+            &dt,
+            &format!(
+                "chrome.debugger.detach({{tabId: {tab}}}).then(() => buaReady).then(() => bua.on_debugger_detach({{tabId: {tab}}}, 'canceled_by_user'))"
+            ),
+        )
+        .await;
+    let end = events.wait(LIMIT, |e| ended(e, tab, "user_stopped")).await;
+    assert_eq!(end["actionCount"], 1, "{end}");
+    assert_eq!(
+        tab_info(&client, tab).await.expect("the user's tab stays")["session"],
+        false
+    );
+
+    // The v3 hang bug: the next action must re-attach (not trust a stale "attached" flag) and work.
+    let started = Instant::now();
+    let title = client
+        .call_timeout(
+            "evaluate",
+            json!({"tabId": tab, "expression": "return document.title"}),
+            Duration::from_secs(5),
+        )
+        .await
+        .expect("the next action re-attaches and works");
+    assert_eq!(title["value"], "BUA sessions fixture");
+    note(&format!(
+        "action after an outside detach answered in {} ms",
+        started.elapsed().as_millis()
+    ));
+    let restarts = events
+        .settle(Duration::from_millis(300), |e| {
+            is(e, "session_started", tab)
+        })
+        .await;
+    assert_eq!(
+        restarts.len(),
+        2,
+        "a new session after user_stopped: {restarts:?}"
+    );
+
+    // The popup's per-session Stop goes through the same path.
+    let stopped = ui(browser, &dt, json!({"cmd": "stop_session", "tabId": tab})).await;
+    assert_eq!(stopped, json!({"stopped": true}));
+    let ends = events
+        .settle(Duration::from_millis(300), |e| {
+            ended(e, tab, "user_stopped")
+        })
+        .await;
+    assert_eq!(ends.len(), 2, "{ends:?}");
+    assert_eq!(
+        act(&client, tab).await.expect("works again")["value"],
+        "BUA sessions fixture"
+    );
+    dt.close_target(&target).await.expect("close");
+}
+
+#[tokio::test]
+async fn stop_all_ends_every_session_as_global_stop_and_the_bridge_sees_global_stop_first() {
+    let _exclusive = GATE.write().await;
+    let browser = Browser::shared();
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    let mut events = Events::subscribe(&client).await;
+    let (t1, a) = open_user_tab(&dt, &client, &page_url("stopall-a", "x")).await;
+    let (t2, b) = open_user_tab(&dt, &client, &page_url("stopall-b", "x")).await;
+    let agent = client
+        .call("open_tab", json!({"url": page_url("stopall-agent", "x")}))
+        .await
+        .expect("open_tab")["tabId"]
+        .as_i64()
+        .expect("tabId");
+    act(&client, a).await.expect("action");
+    act(&client, b).await.expect("action");
+    let count = sessions(browser, &dt).await.len();
+    assert!(count >= 3, "three sessions at least, got {count}");
+
+    let answer = ui(browser, &dt, json!({"cmd": "stop_all"})).await;
+    assert_eq!(answer, json!({"stopped": count}));
+    let global = events.wait(LIMIT, |e| e["type"] == "global_stop").await;
+    assert_eq!(global["sessionCount"], count, "{global}");
+    for tab in [a, b, agent] {
+        events.wait(LIMIT, |e| ended(e, tab, "global_stop")).await;
+    }
+    let order: Vec<&str> = events
+        .seen
+        .iter()
+        .filter(|e| e["type"] == "global_stop" || e["reason"] == "global_stop")
+        .filter_map(|e| e["type"].as_str())
+        .collect();
+    assert_eq!(
+        order.first(),
+        Some(&"global_stop"),
+        "global_stop before the session_ended: {order:?}"
+    );
+    assert_eq!(order.len(), count + 1, "{order:?}");
+    assert!(sessions(browser, &dt).await.is_empty());
+    events.wait(LIMIT, |e| is(e, "tab_closed", agent)).await;
+    assert!(
+        tab_info(&client, agent).await.is_none(),
+        "the agent tab is closed"
+    );
+    for t in [t1, t2] {
+        dt.close_target(&t).await.expect("close");
+    }
+}
+
+#[tokio::test]
+async fn idle_states_end_every_session_as_screen_locked_or_system_idle() {
+    let _exclusive = GATE.write().await;
+    let browser = Browser::shared();
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    let mut events = Events::subscribe(&client).await;
+    let (target, tab) = open_user_tab(&dt, &client, &page_url("idle", "x")).await;
+    let (target2, tab2) = open_user_tab(&dt, &client, &page_url("idle2", "x")).await;
+    let idle = |state: &str| {
+        format!(
+            "buaReady.then(() => bua.on_idle_state_changed({}))",
+            json!(state)
+        )
+    };
+
+    act(&client, tab).await.expect("action");
+    act(&client, tab2).await.expect("action");
+    let n = browser.eval_in_worker(&dt, &idle("active")).await;
+    assert_eq!(n, json!(0), "active ends nothing");
+    let n = browser.eval_in_worker(&dt, &idle("locked")).await;
+    assert!(n.as_u64().is_some_and(|n| n >= 2), "{n}");
+    events.wait(LIMIT, |e| ended(e, tab, "screen_locked")).await;
+    events
+        .wait(LIMIT, |e| ended(e, tab2, "screen_locked"))
+        .await;
+    assert!(sessions(browser, &dt).await.is_empty());
+
+    act(&client, tab).await.expect("action after unlock");
+    let n = browser.eval_in_worker(&dt, &idle("idle")).await;
+    assert!(n.as_u64().is_some_and(|n| n >= 1), "{n}");
+    events.wait(LIMIT, |e| ended(e, tab, "system_idle")).await;
+    let entries = history(browser, &dt).await;
+    let reasons: Vec<&Value> = entries
+        .iter()
+        .filter(|h| h["tabId"] == tab && h["event"] == "end")
+        .map(|h| &h["reason"])
+        .collect();
+    assert_eq!(
+        reasons,
+        vec![&json!("system_idle"), &json!("screen_locked")],
+        "newest first"
+    );
+
+    // The detection interval follows the setting (at least 15 s).
+    let set = ui(
+        browser,
+        &dt,
+        json!({"cmd": "set_settings", "idleTimeoutSeconds": 60}),
+    )
+    .await;
+    assert_eq!(set["idleTimeoutSeconds"], 60, "{set}");
+    let refused = ui(
+        browser,
+        &dt,
+        json!({"cmd": "set_settings", "idleTimeoutSeconds": 5}),
+    )
+    .await;
+    assert_eq!(refused["error"]["code"], "invalid_action", "{refused}");
+    dt.close_target(&target).await.expect("close");
+    dt.close_target(&target2).await.expect("close");
+}
+
+#[tokio::test]
+async fn an_omitted_tab_id_is_resolved_by_the_session_rules_or_names_the_candidates() {
+    let _exclusive = GATE.write().await;
+    let browser = Browser::shared();
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    ui(browser, &dt, json!({"cmd": "stop_all"})).await;
+    let omitted = json!({"expression": "return location.hostname"});
+
+    let err = client
+        .call("evaluate", omitted.clone())
+        .await
+        .err()
+        .expect("nothing to act on");
+    assert_eq!(err.code(), ErrorCode::SessionNotFound, "{err}");
+
+    // One user session: it is the only candidate.
+    let (t1, one) = open_user_tab(&dt, &client, &page_url("omit-one", "x")).await;
+    act(&client, one).await.expect("action");
+    let r = client
+        .call("evaluate", omitted.clone())
+        .await
+        .expect("the only session");
+    assert_eq!(r["value"], "omit-one.localhost");
+
+    // Two user sessions: session_not_found naming both tabs.
+    let (t2, two) = open_user_tab(&dt, &client, &page_url("omit-two", "x")).await;
+    act(&client, two).await.expect("action");
+    let err = client
+        .call("evaluate", omitted.clone())
+        .await
+        .err()
+        .expect("ambiguous");
+    assert_eq!(err.code(), ErrorCode::SessionNotFound, "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains(&format!("tab {one}")) && message.contains(&format!("tab {two}")),
+        "{message}"
+    );
+
+    // An agent tab is always a safe target: it wins over the user sessions.
+    let opened = client
+        .call("open_tab", json!({"url": page_url("omit-agent", "x")}))
+        .await
+        .expect("open_tab");
+    let r = eventually(LIMIT, || async {
+        let r = client.call("evaluate", omitted.clone()).await.ok()?;
+        (r["value"] == "omit-agent.localhost").then_some(r)
+    })
+    .await;
+    assert!(r.is_some(), "the agent tab {opened} was picked");
+    client
+        .call("close_agent_tabs", json!({}))
+        .await
+        .expect("close_agent_tabs");
+    ui(browser, &dt, json!({"cmd": "stop_all"})).await;
+    for t in [t1, t2] {
+        dt.close_target(&t).await.expect("close");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// "Done when" 3: a service-worker restart mid-session
+
+#[tokio::test]
+async fn after_the_service_worker_is_stopped_mid_session_the_session_continues_on_the_same_tab() {
+    let _exclusive = GATE.write().await;
+    let browser = Browser::shared();
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    let (target, tab) = open_user_tab(&dt, &client, &page_url("restart", "x")).await;
+    act(&client, tab).await.expect("action 1");
+    act(&client, tab).await.expect("action 2");
+    let before = session_of(browser, &dt, tab).await.expect("session");
+    assert_eq!(before["actionCount"], 2);
+    let history_before = history(browser, &dt).await;
+
+    let worker = browser.service_worker(&dt, LIMIT).await;
+    dt.close_target(&worker.id)
+        .await
+        .expect("stop the service worker");
+    let gone = eventually(LIMIT, || async {
+        match get_tabs(&client).await {
+            Err(e) if e.code() == ErrorCode::NoExtension => Some(()),
+            _ => None,
+        }
+    })
+    .await;
+    assert!(gone.is_some(), "the worker stopped\n{}", browser.logs());
+
+    // A browser event wakes it; it reconnects and reconciles.
+    let (waker, _) = open_user_tab(&dt, &client, &page_url("restart-waker", "x")).await;
+    let title = eventually(Duration::from_secs(15), || async {
+        act(&client, tab).await.ok()
+    })
+    .await
+    .unwrap_or_else(|| {
+        panic!(
+            "the action after the restart never worked\n{}",
+            browser.logs()
+        )
+    });
+    assert_eq!(title["value"], "BUA sessions fixture");
+
+    let after = session_of(browser, &dt, tab)
+        .await
+        .expect("the session survived");
+    assert_eq!(
+        after["startedAt"], before["startedAt"],
+        "the same session: {after}"
+    );
+    assert_eq!(after["actionCount"], 3, "the count continues: {after}");
+    let history_after = history(browser, &dt).await;
+    let mine: Vec<&Value> = history_after.iter().filter(|e| e["tabId"] == tab).collect();
+    assert_eq!(mine.len(), 1, "one START for the tab, no END: {mine:?}");
+    assert_eq!(mine[0]["event"], "start");
+    assert_eq!(
+        history_after, history_before,
+        "no entry added, lost or duplicated by the restart"
+    );
+
+    dt.close_target(&target).await.expect("close");
+    dt.close_target(&waker).await.expect("close");
+}
+
+// ---------------------------------------------------------------------------------------------
+// "Done when" 4: the audit-log ring
+
+#[tokio::test]
+async fn a_thousand_start_end_cycles_leave_exactly_the_newest_thousand_history_entries() {
+    let _exclusive = GATE.write().await;
+    let browser = Browser::shared();
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    // Tabs closed by earlier tests may still be ending their sessions: clear once everything is quiet.
+    ui(browser, &dt, json!({"cmd": "stop_all"})).await;
+    let cleared = eventually(LIMIT, || async {
+        let answer = ui(browser, &dt, json!({"cmd": "clear_history"})).await;
+        assert_eq!(answer, json!({"cleared": true}));
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        history(browser, &dt).await.is_empty().then_some(())
+    })
+    .await;
+    assert!(cleared.is_some(), "the audit log could be cleared");
+
+    // Four tabs, 250 cycles each, concurrently: action (START) then the popup's Stop (END).
+    const TABS: usize = 4;
+    const CYCLES: usize = 1000;
+    let mut targets = Vec::new();
+    let mut tabs = Vec::new();
+    for i in 0..TABS {
+        let (t, tab) = open_user_tab(&dt, &client, &page_url(&format!("ring{i}"), "x")).await;
+        targets.push(t);
+        tabs.push(tab);
+    }
+    let worker = browser.service_worker(&dt, LIMIT).await;
+    let sw = dt.attach(&worker.id).await.expect("attach to the worker");
+    // The worker's console warnings (slow actions name their slow stage) are reported with the numbers.
+    let mut console = dt.events();
+    dt.send("Runtime.enable", json!({}), Some(&sw))
+        .await
+        .expect("Runtime.enable");
+    let started = Instant::now();
+    let runs = tabs.iter().map(|&tab| {
+        let (client, dt, sw) = (&client, &dt, &sw);
+        async move {
+            for cycle in 0..CYCLES / TABS {
+                let t0 = Instant::now();
+                if let Err(e) = act(client, tab).await {
+                    panic!(
+                        "tab {tab} cycle {cycle}: action failed after {:?}: {e}",
+                        t0.elapsed()
+                    );
+                }
+                let stop = json!({"cmd": "stop_session", "tabId": tab});
+                let r = dt
+                    .evaluate(sw, &format!("buaReady.then(() => bua.on_message({stop}))"))
+                    .await
+                    .expect("stop");
+                assert_eq!(r, json!({"stopped": true}));
+            }
+        }
+    });
+    futures_util::future::join_all(runs).await;
+    let elapsed = started.elapsed();
+    dt.detach(&sw).await;
+    let mut slow = 0;
+    loop {
+        let e = match console.try_recv() {
+            Ok(e) => e,
+            Err(broadcast::error::TryRecvError::Lagged(_)) => continue,
+            Err(_) => break,
+        };
+        if e.method == "Runtime.consoleAPICalled" && e.params["type"] == "warning" {
+            let text = e
+                .params
+                .pointer("/args/0/value")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            if text.contains("slow ") {
+                slow += 1;
+                if slow <= 10 {
+                    note(&format!("worker: {text}"));
+                }
+            }
+        }
+    }
+    note(&format!("{slow} slow actions (≥ 3 s) during the cycles"));
+    note(&format!(
+        "{CYCLES} session start/end cycles through the bridge in {} ms ({:.1} ms per cycle, {TABS} tabs concurrently)",
+        elapsed.as_millis(),
+        elapsed.as_secs_f64() * 1000.0 / CYCLES as f64
+    ));
+
+    let entries = history(browser, &dt).await;
+    assert_eq!(
+        entries.len(),
+        1000,
+        "exactly the newest 1000 of {} entries",
+        2 * CYCLES
+    );
+    let stored = browser.storage_get(&dt, "sessionHistory").await;
+    assert_eq!(stored.as_array().map(Vec::len), Some(1000));
+    assert_eq!(
+        entries[0]["event"], "end",
+        "the newest entry is a Stop: {}",
+        entries[0]
+    );
+    assert!(entries
+        .iter()
+        .all(|e| e["event"] == "start" || e["reason"] == "user_stopped"));
+    // Per tab (whose cycles ran one after another), newest first and strictly alternating END/START: no entry
+    // lost, duplicated or out of order. Only a tab's oldest kept entry may be an END whose START fell off.
+    let mut per_tab = std::collections::HashMap::<i64, Vec<&Value>>::new();
+    for e in &entries {
+        per_tab
+            .entry(e["tabId"].as_i64().unwrap_or(-1))
+            .or_default()
+            .push(e);
+    }
+    assert_eq!(per_tab.len(), TABS, "{:?}", per_tab.keys());
+    let mut dangling = 0;
+    for (tab, seq) in &per_tab {
+        assert!(
+            seq.windows(2)
+                .all(|w| w[0]["at"].as_f64() >= w[1]["at"].as_f64()),
+            "tab {tab}: newest first"
+        );
+        let kinds: Vec<&str> = seq
+            .iter()
+            .map(|e| e["event"].as_str().unwrap_or(""))
+            .collect();
+        let body = if kinds.len() % 2 == 1 {
+            dangling += 1;
+            assert_eq!(kinds.last(), Some(&"end"), "tab {tab}: {kinds:?}");
+            &kinds[..kinds.len() - 1]
+        } else {
+            &kinds[..]
+        };
+        assert!(
+            body.chunks(2).all(|c| c == ["end", "start"]),
+            "tab {tab}: alternating END/START expected, got {kinds:?}"
+        );
+    }
+    let starts = entries.iter().filter(|e| e["event"] == "start").count();
+    assert_eq!(
+        2 * starts + dangling,
+        1000,
+        "{starts} START/END pairs plus {dangling} ENDs whose START fell off"
+    );
+    for t in targets {
+        dt.close_target(&t).await.expect("close");
+    }
+}
