@@ -402,6 +402,15 @@ async fn type_replaces_or_appends_reads_back_and_submits() {
         .await;
     assert_eq!(r["value"], "line one\nline two");
 
+    // A field that swallows ctrl+a is still cleared.
+    let r = a
+        .ok(
+            "type",
+            json!({ "tabId": tab, "selector": "#stubborn", "text": "new" }),
+        )
+        .await;
+    assert_eq!(r["value"], "new");
+
     let (code, message) = a
         .err(
             "type",
@@ -1214,7 +1223,7 @@ fn mixed_action(i: usize, tab: i64) -> (&'static str, Value) {
         ),
         4 => (
             "check",
-            json!({ "tabId": tab, "selector": "#agree", "checked": i % 4 == 0 }),
+            json!({ "tabId": tab, "selector": "#agree", "checked": i.is_multiple_of(4) }),
         ),
         5 => (
             "scroll",

@@ -113,6 +113,17 @@ const READ_VALUE: &str = r#"function() {
   return this.isContentEditable ? this.innerText.replace(/\n$/, '') : String(this.value ?? '');
 }"#;
 
+/// Selects the whole content of `this` text field or contenteditable.
+const SELECT_CONTENT: &str = r#"function() {
+  if (!this.isContentEditable && typeof this.select === 'function') { this.select(); return true; }
+  const range = this.ownerDocument.createRange();
+  range.selectNodeContents(this);
+  const sel = this.ownerDocument.getSelection();
+  sel.removeAllRanges();
+  sel.addRange(range);
+  return true;
+}"#;
+
 /// The element with the keyboard focus, through shadow roots and same-origin iframes.
 const ACTIVE_ELEMENT: &str = r#"(() => {
   let a = document.activeElement;
@@ -314,11 +325,20 @@ async fn type_locked(tab_id: i64, field: &Element, text: &str, clear: bool) -> R
         let backspace =
             keys::lookup("Backspace").ok_or_else(|| Error::Internal("no Backspace".into()))?;
         let current = field.call(tab_id, READ_VALUE, &[]).await?;
-        if current.as_str().is_some_and(|v| !v.is_empty())
-            && (!key_press(tab_id, &select_all, keys::mask(&[Modifier::Ctrl])).await?
-                || !key_press(tab_id, &backspace, 0).await?)
-        {
-            return Err(interrupted("clearing the field"));
+        if current.as_str().is_some_and(|v| !v.is_empty()) {
+            if !key_press(tab_id, &select_all, keys::mask(&[Modifier::Ctrl])).await?
+                || !key_press(tab_id, &backspace, 0).await?
+            {
+                return Err(interrupted("clearing the field"));
+            }
+            // Some fields ignore the select-all shortcut: select their content directly and delete again.
+            let left = field.call(tab_id, READ_VALUE, &[]).await?;
+            if left.as_str().is_some_and(|v| !v.is_empty()) {
+                field.call(tab_id, SELECT_CONTENT, &[]).await?;
+                if !key_press(tab_id, &backspace, 0).await? {
+                    return Err(interrupted("clearing the field"));
+                }
+            }
         }
     }
     if !text.is_empty() {

@@ -35,7 +35,9 @@ use serde::Serialize;
 /// debugger attached) and the requesting owner.
 #[derive(Clone, Debug)]
 pub struct Ctx {
+    /// The tab the action runs on (`chrome.tabs` id).
     pub tab_id: i64,
+    /// The requesting bridge client (`cli-…`), owner of any agent tab the action opens.
     pub owner: String,
 }
 
