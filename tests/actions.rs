@@ -945,6 +945,30 @@ async fn evaluate_returns_values_descriptions_truncation_and_errors_per_spec() {
     a.close(tab).await;
 }
 
+#[tokio::test]
+async fn evaluate_stops_an_endless_loop_and_the_tab_stays_usable() {
+    let a = Agent::new().await;
+    let tab = a.open("two.html").await;
+    let started = Instant::now();
+    let (code, message) = a
+        .err(
+            "evaluate",
+            json!({ "tabId": tab, "expression": "while (true) {}" }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::Timeout, "{message}");
+    assert!(
+        started.elapsed() < Duration::from_secs(12),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(a.eval(tab, "return document.title").await, "Page Two");
+    a.ok("click", json!({ "tabId": tab, "text": "Back home" }))
+        .await;
+    assert_eq!(a.eval(tab, "return document.title").await, "Actions Home");
+    a.close(tab).await;
+}
+
 // ------------------------------------------------------------------------------------------------
 // "Done when" 2: the kinds of page agents fail on in the field
 

@@ -20,6 +20,10 @@ use serde_json::{json, Value};
 /// The CDP time limit of one evaluate, ms (SPEC §7).
 pub const EVALUATE_TIMEOUT_MS: u32 = 10_000;
 
+/// When V8 terminates a script that is still running synchronously (an endless loop would otherwise hang the
+/// tab for good), ms.
+const TERMINATE_AFTER_MS: u32 = EVALUATE_TIMEOUT_MS - 500;
+
 /// `(() => {\n<expression>\n})()`: line breaks keep a trailing `//` comment from eating the `}`.
 pub fn wrap(expression: &str) -> String {
     format!("(() => {{\n{expression}\n}})()")
@@ -91,6 +95,7 @@ pub async fn evaluate(tab_id: i64, expression: &str) -> Result<EvaluateResult> {
 }
 
 async fn run(tab_id: i64, expression: &str) -> Result<EvaluateResult> {
+    let started = page::now_ms();
     let response = cdp::send_with_timeout(
         tab_id,
         "Runtime.evaluate",
@@ -102,13 +107,17 @@ async fn run(tab_id: i64, expression: &str) -> Result<EvaluateResult> {
             "userGesture": true,
             "replMode": false,
             // Stops a synchronous endless loop in the page itself (else the tab would hang for good).
-            "timeout": EVALUATE_TIMEOUT_MS - 500,
+            "timeout": TERMINATE_AFTER_MS,
         }),
         EVALUATE_TIMEOUT_MS,
     )
     .await
     .map_err(|e| match e {
         Error::Timeout(_) => too_slow(),
+        // V8 terminated the script at the `timeout` above; CDP reports that as a bare "Internal error".
+        Error::Internal(_) if page::now_ms() - started >= f64::from(TERMINATE_AFTER_MS) => {
+            too_slow()
+        }
         other => other,
     })?;
     let object = page::outcome(&response).map_err(thrown)?;
