@@ -86,11 +86,7 @@ run_demo() {
   build_extension
   build_bridge
   ensure_chromium
-  if [ -x target/debug/bua-bridge ] && target/debug/bua-bridge demo --help >/dev/null 2>&1; then
-    exec target/debug/bua-bridge demo --extension "$ROOT/dist" "$@"
-  fi
-  log "launching headless Chromium with the extension (Ctrl-C to stop)"
-  exec target/debug/bua-bridge launch --headless --port 0 --extension "$ROOT/dist"
+  exec target/debug/bua-bridge demo --extension "$ROOT/dist" --site "$ROOT/demo/site" --out "$ROOT/target/demo" "$@"
 }
 
 case "${1:-build}" in

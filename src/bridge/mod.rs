@@ -127,10 +127,12 @@ async fn connect() {
         Some(c.generation)
     });
     let Some(generation) = generation else { return };
-    state::store(&ConnectionState::Connecting {
+    // No await from here until the link is stored: a concurrent connect() (settings change, alarm, backoff)
+    // must see it, or two sockets would replace each other at the bridge.
+    let connecting = ConnectionState::Connecting {
         url: backend.url.clone(),
-    })
-    .await;
+    };
+    wasm_bindgen_futures::spawn_local(async move { state::store(&connecting).await });
     let socket = match WebSocket::new(&backend.url) {
         Ok(s) => s,
         Err(e) => {

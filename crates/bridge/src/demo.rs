@@ -33,7 +33,8 @@ pub struct DemoOptions {
 }
 
 /// What one step expects of the bridge's answer.
-type Check = Box<dyn FnOnce(std::result::Result<&Value, &Error>) -> std::result::Result<String, String>>;
+type Check =
+    Box<dyn FnOnce(std::result::Result<&Value, &Error>) -> std::result::Result<String, String>>;
 
 /// The transcript and the tally.
 struct Tour {
@@ -75,11 +76,17 @@ impl Tour {
         match outcome {
             Ok(s) => {
                 self.ok += 1;
-                println!("[{:>2}] {label:<13} {:<72}          OK    {s}", self.step, "");
+                println!(
+                    "[{:>2}] {label:<13} {:<72}          OK    {s}",
+                    self.step, ""
+                );
             }
             Err(e) => {
                 self.failed += 1;
-                println!("[{:>2}] {label:<13} {:<72}          FAIL  {e}", self.step, "");
+                println!(
+                    "[{:>2}] {label:<13} {:<72}          FAIL  {e}",
+                    self.step, ""
+                );
             }
         }
     }
@@ -88,7 +95,14 @@ impl Tour {
 /// Runs the demo; `Ok(true)` when every step passed.
 pub async fn run(opts: DemoOptions) -> Result<bool> {
     let started = Instant::now();
-    println!("BUA Browser Bridge demo — launching Chromium with the extension ({})…", if opts.headless { "headless" } else { "visible window" });
+    println!(
+        "BUA Browser Bridge demo — launching Chromium with the extension ({})…",
+        if opts.headless {
+            "headless"
+        } else {
+            "visible window"
+        }
+    );
     let mut launch_opts = LaunchOptions::new(&opts.extension_dir);
     launch_opts.headless = opts.headless;
     launch_opts.chrome = opts.chrome.clone();
@@ -100,7 +114,12 @@ pub async fn run(opts: DemoOptions) -> Result<bool> {
         launched.extension_id
     );
     let client = BridgeClient::connect(launched.server().port(), launched.server().token()).await?;
-    let mut tour = Tour { client, ok: 0, failed: 0, step: 0 };
+    let mut tour = Tour {
+        client,
+        ok: 0,
+        failed: 0,
+        step: 0,
+    };
     let outcome = if opts.urls.is_empty() {
         match StaticSite::start(&opts.site_dir).await {
             Ok(site) => full_tour(&mut tour, &launched, &site, &opts).await,
@@ -125,123 +144,284 @@ pub async fn run(opts: DemoOptions) -> Result<bool> {
 
 async fn visit_urls(tour: &mut Tour, urls: &[String]) {
     for url in urls {
-        let Some(opened) = tour.act("open_tab", json!({ "url": url }), expect_ok(|v| format!("tab {} ({})", v["tabId"], str_of(&v["domain"])))).await else {
+        let Some(opened) = tour
+            .act(
+                "open_tab",
+                json!({ "url": url }),
+                expect_ok(|v| format!("tab {} ({})", v["tabId"], str_of(&v["domain"]))),
+            )
+            .await
+        else {
             continue;
         };
         let tab = opened["tabId"].clone();
-        tour.act("extract", json!({ "tabId": tab }), expect_ok(summarize_extract)).await;
+        tour.act(
+            "extract",
+            json!({ "tabId": tab }),
+            expect_ok(summarize_extract),
+        )
+        .await;
     }
 }
 
-async fn full_tour(tour: &mut Tour, launched: &Launched, site: &StaticSite, opts: &DemoOptions) -> Result<()> {
+async fn full_tour(
+    tour: &mut Tour,
+    launched: &Launched,
+    site: &StaticSite,
+    opts: &DemoOptions,
+) -> Result<()> {
     // 1. An article: open it in the agent window and read it.
     let article = site.url("index.html");
     let Some(opened) = tour
-        .act("open_tab", json!({ "url": article }), expect_ok(|v| format!("tab {} in agent window {} ({})", v["tabId"], v["windowId"], str_of(&v["domain"]))))
+        .act(
+            "open_tab",
+            json!({ "url": article }),
+            expect_ok(|v| {
+                format!(
+                    "tab {} in agent window {} ({})",
+                    v["tabId"],
+                    v["windowId"],
+                    str_of(&v["domain"])
+                )
+            }),
+        )
         .await
     else {
         return Ok(());
     };
     let tab = opened["tabId"].clone();
     let page = tour
-        .act("extract", json!({ "tabId": tab }), check(|v| {
-            let md = str_of(&v["markdown"]);
-            if !md.contains("Tides of change") {
-                return Err(format!("the article heading is missing from the markdown: {}", clip(md, 80)));
-            }
-            if md.contains("We use cookies") {
-                return Err("the fixed cookie banner leaked into the markdown".into());
-            }
-            Ok(summarize_extract(v))
-        }))
+        .act(
+            "extract",
+            json!({ "tabId": tab }),
+            check(|v| {
+                let md = str_of(&v["markdown"]);
+                if !md.contains("Tides of change") {
+                    return Err(format!(
+                        "the article heading is missing from the markdown: {}",
+                        clip(md, 80)
+                    ));
+                }
+                if md.contains("We use cookies") {
+                    return Err("the fixed cookie banner leaked into the markdown".into());
+                }
+                Ok(summarize_extract(v))
+            }),
+        )
         .await;
 
     // 2. Follow a link by uid.
-    if let Some(uid) = page.as_ref().and_then(|p| find_uid(p, "link", "harbour shop")) {
-        tour.act("click", json!({ "tabId": tab, "uid": uid }), expect_ok(|v| format!("clicked <{}> {}", str_of(&v["clicked"]["tag"]), clip(str_of(&v["clicked"]["text"]), 40)))).await;
+    if let Some(uid) = page
+        .as_ref()
+        .and_then(|p| find_uid(p, "link", "harbour shop"))
+    {
+        tour.act(
+            "click",
+            json!({ "tabId": tab, "uid": uid }),
+            expect_ok(|v| {
+                format!(
+                    "clicked <{}> {}",
+                    str_of(&v["clicked"]["tag"]),
+                    clip(str_of(&v["clicked"]["text"]), 40)
+                )
+            }),
+        )
+        .await;
     } else {
-        tour.note("click", Err("no link named 'harbour shop' among the elements".into()));
+        tour.note(
+            "click",
+            Err("no link named 'harbour shop' among the elements".into()),
+        );
     }
-    tour.act("wait_for", json!({ "tabId": tab, "textContains": "Lighthouse print" }), expect_ok(|v| format!("found after {} ms", v["elapsedMs"]))).await;
+    tour.act(
+        "wait_for",
+        json!({ "tabId": tab, "textContains": "Lighthouse print" }),
+        expect_ok(|v| format!("found after {} ms", v["elapsedMs"])),
+    )
+    .await;
 
     // 3. Fill a form by uid and submit it.
     let shop = tour
-        .act("extract", json!({ "tabId": tab }), check(|v| {
-            if str_of(&v["title"]).contains("Harbour Shop") { Ok(summarize_extract(v)) } else { Err(format!("expected the shop page, got {:?}", v["title"])) }
-        }))
+        .act(
+            "extract",
+            json!({ "tabId": tab }),
+            check(|v| {
+                if str_of(&v["title"]).contains("Harbour Shop") {
+                    Ok(summarize_extract(v))
+                } else {
+                    Err(format!("expected the shop page, got {:?}", v["title"]))
+                }
+            }),
+        )
         .await;
     let uid_of = |role: &str, name: &str| shop.as_ref().and_then(|p| find_uid(p, role, name));
     match uid_of("textbox", "your name") {
         Some(uid) => {
-            tour.act("type", json!({ "tabId": tab, "uid": uid, "text": "Ada Lovelace" }), check(|v| {
-                if str_of(&v["value"]) == "Ada Lovelace" { Ok("value read back: \"Ada Lovelace\"".into()) } else { Err(format!("value read back: {}", v["value"])) }
-            })).await;
+            tour.act(
+                "type",
+                json!({ "tabId": tab, "uid": uid, "text": "Ada Lovelace" }),
+                check(|v| {
+                    if str_of(&v["value"]) == "Ada Lovelace" {
+                        Ok("value read back: \"Ada Lovelace\"".into())
+                    } else {
+                        Err(format!("value read back: {}", v["value"]))
+                    }
+                }),
+            )
+            .await;
         }
         None => tour.note("type", Err("no textbox named 'Your name'".into())),
     }
-    tour.act("select_option", json!({ "tabId": tab, "selector": "#frame", "label": "Oak" }), expect_ok(|v| format!("selected {}", v["selected"]))).await;
+    tour.act(
+        "select_option",
+        json!({ "tabId": tab, "selector": "#frame", "label": "Oak" }),
+        expect_ok(|v| format!("selected {}", v["selected"])),
+    )
+    .await;
     match uid_of("checkbox", "gift wrap") {
         Some(uid) => {
-            tour.act("check", json!({ "tabId": tab, "uid": uid }), expect_ok(|v| format!("checked: {}", v["checked"]))).await;
+            tour.act(
+                "check",
+                json!({ "tabId": tab, "uid": uid }),
+                expect_ok(|v| format!("checked: {}", v["checked"])),
+            )
+            .await;
         }
         None => tour.note("check", Err("no checkbox named 'Gift wrap'".into())),
     }
     match uid_of("button", "place order") {
         Some(uid) => {
-            tour.act("click", json!({ "tabId": tab, "uid": uid }), expect_ok(|v| format!("clicked <{}> {}", str_of(&v["clicked"]["tag"]), clip(str_of(&v["clicked"]["text"]), 40)))).await;
+            tour.act(
+                "click",
+                json!({ "tabId": tab, "uid": uid }),
+                expect_ok(|v| {
+                    format!(
+                        "clicked <{}> {}",
+                        str_of(&v["clicked"]["tag"]),
+                        clip(str_of(&v["clicked"]["text"]), 40)
+                    )
+                }),
+            )
+            .await;
         }
         None => tour.note("click", Err("no button named 'Place order'".into())),
     }
-    tour.act("extract", json!({ "tabId": tab }), check(|v| {
-        let md = str_of(&v["markdown"]);
-        match md.find("Thank you, Ada Lovelace") {
-            Some(at) => Ok(format!("confirmation in the markdown: \"{}\"", clip(&md[at..], 60))),
-            None => Err("the order confirmation is not in the markdown".into()),
-        }
-    })).await;
+    tour.act(
+        "extract",
+        json!({ "tabId": tab }),
+        check(|v| {
+            let md = str_of(&v["markdown"]);
+            match md.find("Thank you, Ada Lovelace") {
+                Some(at) => Ok(format!(
+                    "confirmation in the markdown: \"{}\"",
+                    clip(&md[at..], 60)
+                )),
+                None => Err("the order confirmation is not in the markdown".into()),
+            }
+        }),
+    )
+    .await;
     tour.act("evaluate", json!({ "tabId": tab, "expression": "return document.querySelector('#result').textContent" }), check(|v| {
         let text = str_of(&v["value"]);
         if text.contains("frame: oak") && text.contains("gift wrapped") { Ok(format!("{} {}", str_of(&v["type"]), clip(text, 60))) } else { Err(format!("unexpected page state: {v}")) }
     })).await;
 
     // 4. A sign-in page is flagged as a login wall.
-    tour.act("navigate", json!({ "tabId": tab, "url": site.url("signin.html") }), expect_ok(|v| format!("loaded \"{}\"", str_of(&v["title"])))).await;
-    tour.act("extract", json!({ "tabId": tab }), check(|v| {
-        match v.get("obstacle") {
-            Some(o) if o["type"] == "auth_wall" => Ok(format!("obstacle: auth_wall ({}) — {}", str_of(&o["confidence"]), clip(str_of(&o["message"]), 50))),
+    tour.act(
+        "navigate",
+        json!({ "tabId": tab, "url": site.url("signin.html") }),
+        expect_ok(|v| format!("loaded \"{}\"", str_of(&v["title"]))),
+    )
+    .await;
+    tour.act(
+        "extract",
+        json!({ "tabId": tab }),
+        check(|v| match v.get("obstacle") {
+            Some(o) if o["type"] == "auth_wall" => Ok(format!(
+                "obstacle: auth_wall ({}) — {}",
+                str_of(&o["confidence"]),
+                clip(str_of(&o["message"]), 50)
+            )),
             other => Err(format!("expected an auth_wall obstacle, got {other:?}")),
-        }
-    })).await;
+        }),
+    )
+    .await;
 
     // 5. A blocked domain is refused before anything loads.
     let blocked = "blocked.example";
-    tour.note("blocklist", ui_command(launched, json!({ "cmd": "add_blocked", "domain": blocked })).await.map(|_| format!("added {blocked} in the extension's blocklist")));
-    tour.act("open_tab", json!({ "url": format!("https://{blocked}/account") }), Box::new(|r| match r {
-        Err(e) if e.code() == ErrorCode::DomainBlocked => Ok(format!("refused: domain_blocked — {}", clip(&e.to_string(), 50))),
-        Err(e) => Err(format!("expected domain_blocked, got {e}")),
-        Ok(v) => Err(format!("expected domain_blocked, the tab opened: {v}")),
-    })).await;
+    tour.note(
+        "blocklist",
+        ui_command(launched, json!({ "cmd": "add_blocked", "domain": blocked }))
+            .await
+            .map(|_| format!("added {blocked} in the extension's blocklist")),
+    );
+    tour.act(
+        "open_tab",
+        json!({ "url": format!("https://{blocked}/account") }),
+        Box::new(|r| match r {
+            Err(e) if e.code() == ErrorCode::DomainBlocked => Ok(format!(
+                "refused: domain_blocked — {}",
+                clip(&e.to_string(), 50)
+            )),
+            Err(e) => Err(format!("expected domain_blocked, got {e}")),
+            Ok(v) => Err(format!("expected domain_blocked, the tab opened: {v}")),
+        }),
+    )
+    .await;
 
     // 6. A screenshot of the agent's tab, although its window is minimized.
     let shot_path = opts.out_dir.join("demo-screenshot.png");
-    tour.act("screenshot", json!({ "tabId": tab }), check(move |v| {
-        use base64::Engine;
-        let bytes = base64::engine::general_purpose::STANDARD.decode(str_of(&v["data"])).map_err(|e| format!("not base64: {e}"))?;
-        if !bytes.starts_with(b"\x89PNG") {
-            return Err("not a PNG".into());
-        }
-        std::fs::create_dir_all(shot_path.parent().unwrap_or(std::path::Path::new("."))).map_err(|e| e.to_string())?;
-        std::fs::write(&shot_path, &bytes).map_err(|e| e.to_string())?;
-        Ok(format!("{}×{} PNG, {} KB → {}", v["width"], v["height"], bytes.len() / 1024, shot_path.display()))
-    })).await;
+    tour.act(
+        "screenshot",
+        json!({ "tabId": tab }),
+        check(move |v| {
+            use base64::Engine;
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(str_of(&v["data"]))
+                .map_err(|e| format!("not base64: {e}"))?;
+            if !bytes.starts_with(b"\x89PNG") {
+                return Err("not a PNG".into());
+            }
+            std::fs::create_dir_all(shot_path.parent().unwrap_or(std::path::Path::new(".")))
+                .map_err(|e| e.to_string())?;
+            std::fs::write(&shot_path, &bytes).map_err(|e| e.to_string())?;
+            Ok(format!(
+                "{}×{} PNG, {} KB → {}",
+                v["width"],
+                v["height"],
+                bytes.len() / 1024,
+                shot_path.display()
+            ))
+        }),
+    )
+    .await;
 
     // 7. The user's red button: Stop all ends every session.
-    tour.note("stop_all", ui_command(launched, json!({ "cmd": "stop_all" })).await.map(|v| format!("popup Stop all: {} session(s) ended (global_stop)", v["stopped"])));
-    tour.act("get_tabs", json!({}), check(|v| {
-        let tabs = v["tabs"].as_array().cloned().unwrap_or_default();
-        let live = tabs.iter().filter(|t| t["session"] == true).count();
-        if live == 0 { Ok(format!("{} tab(s), no active session", tabs.len())) } else { Err(format!("{live} session(s) still active")) }
-    })).await;
+    tour.note(
+        "stop_all",
+        ui_command(launched, json!({ "cmd": "stop_all" }))
+            .await
+            .map(|v| {
+                format!(
+                    "popup Stop all: {} session(s) ended (global_stop)",
+                    v["stopped"]
+                )
+            }),
+    );
+    tour.act(
+        "get_tabs",
+        json!({}),
+        check(|v| {
+            let tabs = v["tabs"].as_array().cloned().unwrap_or_default();
+            let live = tabs.iter().filter(|t| t["session"] == true).count();
+            if live == 0 {
+                Ok(format!("{} tab(s), no active session", tabs.len()))
+            } else {
+                Err(format!("{live} session(s) still active"))
+            }
+        }),
+    )
+    .await;
     Ok(())
 }
 
@@ -250,7 +430,13 @@ async fn ui_command(launched: &Launched, command: Value) -> std::result::Result<
     let run = async {
         let cdp = DevTools::connect(&launched.devtools_url).await?;
         let worker_url = devtools::service_worker_url(&launched.extension_id);
-        let worker = cdp.wait_for_target("service_worker", |u| u == worker_url, Duration::from_secs(5)).await?;
+        let worker = cdp
+            .wait_for_target(
+                "service_worker",
+                |u| u == worker_url,
+                Duration::from_secs(5),
+            )
+            .await?;
         let expression = format!("buaReady.then(() => bua.on_message({command}))");
         cdp.evaluate_in_target(&worker.id, &expression).await
     };
@@ -274,9 +460,16 @@ fn expect_ok(f: impl FnOnce(&Value) -> String + 'static) -> Check {
 
 fn summarize_extract(v: &Value) -> String {
     let md = str_of(&v["markdown"]);
-    let first = md.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
+    let first = md
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or_default();
     let obstacle = match v.get("obstacle") {
-        Some(o) if !o.is_null() => format!("obstacle {} ({})", str_of(&o["type"]), str_of(&o["confidence"])),
+        Some(o) if !o.is_null() => format!(
+            "obstacle {} ({})",
+            str_of(&o["type"]),
+            str_of(&o["confidence"])
+        ),
         _ => "no obstacle".to_owned(),
     };
     format!(
@@ -321,7 +514,10 @@ mod tests {
             { "uid": "e1", "role": "link", "name": "Harbour shop" },
             { "uid": "e2", "role": "button", "name": "Harbour shop" }
         ]});
-        assert_eq!(find_uid(&page, "link", "harbour shop").as_deref(), Some("e1"));
+        assert_eq!(
+            find_uid(&page, "link", "harbour shop").as_deref(),
+            Some("e1")
+        );
         assert_eq!(find_uid(&page, "button", "harbour"), Some("e2".to_owned()));
         assert_eq!(find_uid(&page, "textbox", "name"), None);
     }

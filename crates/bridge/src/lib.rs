@@ -20,12 +20,14 @@
 
 pub mod cli;
 pub mod client;
+pub mod demo;
 pub mod devtools;
 pub mod error;
 pub mod launch;
 pub mod mcp;
 pub mod origin;
 pub mod server;
+pub mod site;
 pub mod token;
 
 pub use client::BridgeClient;

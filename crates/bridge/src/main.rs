@@ -37,6 +37,29 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the agent tour on the bundled demo site (or open_tab + extract on the given URLs).
+    #[command(
+        after_help = "Examples:\n  bua-bridge demo                          # the tour on the bundled demo site, headless unless $DISPLAY is set\n  bua-bridge demo https://example.org/      # open_tab + extract on each URL\n  ./build.sh demo                          # builds first, then runs this"
+    )]
+    Demo {
+        /// Pages to visit instead of the tour.
+        urls: Vec<String>,
+        /// The unpacked extension (built by ./build.sh).
+        #[arg(long, default_value = "dist")]
+        extension: PathBuf,
+        /// The demo site to serve.
+        #[arg(long, default_value = "demo/site")]
+        site: PathBuf,
+        /// Where the screenshot goes.
+        #[arg(long, default_value = "target/demo")]
+        out: PathBuf,
+        /// Chromium binary.
+        #[arg(long)]
+        chrome: Option<PathBuf>,
+        /// Force headless (default: headless unless a display is available).
+        #[arg(long)]
+        headless: bool,
+    },
     /// Run the bridge: the extension and local clients connect to it.
     #[command(
         after_help = "Example:\n  bua-bridge serve --port 9225\n  (then paste the printed token into the extension's options page)"
@@ -461,6 +484,31 @@ fn main() -> ExitCode {
                 match friendly_request(friendly) {
                     Ok((conn, request)) => cli::run(&conn.connection(), request, conn.pretty).await,
                     Err((failure, pretty)) => cli::fail(&failure, pretty),
+                }
+            }
+            Command::Demo {
+                urls,
+                extension,
+                site,
+                out,
+                chrome,
+                headless,
+            } => {
+                init_logging("warn");
+                let has_display = std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty())
+                    || std::env::var_os("WAYLAND_DISPLAY").is_some_and(|d| !d.is_empty());
+                let opts = bua_bridge::demo::DemoOptions {
+                    extension_dir: extension,
+                    site_dir: site,
+                    out_dir: out,
+                    chrome,
+                    headless: headless || !has_display,
+                    urls,
+                };
+                match bua_bridge::demo::run(opts).await {
+                    Ok(true) => ExitCode::SUCCESS,
+                    Ok(false) => ExitCode::FAILURE,
+                    Err(e) => report(Err(e)),
                 }
             }
             Command::Launch {

@@ -33,7 +33,11 @@ impl StaticSite {
 
     /// `http://127.0.0.1:<port>/<path>`.
     pub fn url(&self, path: &str) -> String {
-        format!("http://127.0.0.1:{}/{}", self.port, path.trim_start_matches('/'))
+        format!(
+            "http://127.0.0.1:{}/{}",
+            self.port,
+            path.trim_start_matches('/')
+        )
     }
 }
 
@@ -49,7 +53,14 @@ async fn serve_one(mut stream: TcpStream, root: &Path) -> std::io::Result<()> {
     // Read the request head (bodies are ignored: only GET and HEAD are served).
     while !buf[..len].windows(4).any(|w| w == b"\r\n\r\n") {
         if len == buf.len() {
-            return respond(&mut stream, 431, "text/plain", b"request head too large", false).await;
+            return respond(
+                &mut stream,
+                431,
+                "text/plain",
+                b"request head too large",
+                false,
+            )
+            .await;
         }
         let n = stream.read(&mut buf[len..]).await?;
         if n == 0 {
@@ -92,7 +103,11 @@ pub fn resolve(root: &Path, target: &str) -> Option<PathBuf> {
 }
 
 fn content_type(path: &Path) -> &'static str {
-    match path.extension().and_then(|e| e.to_str()).unwrap_or_default() {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or_default()
+    {
         "html" | "htm" => "text/html; charset=utf-8",
         "css" => "text/css",
         "js" | "mjs" => "text/javascript",
@@ -137,7 +152,10 @@ mod tests {
     fn paths_stay_inside_the_root() {
         let root = Path::new("/srv/site");
         assert_eq!(resolve(root, "/"), Some(root.join("index.html")));
-        assert_eq!(resolve(root, "/shop.html?x=1"), Some(root.join("shop.html")));
+        assert_eq!(
+            resolve(root, "/shop.html?x=1"),
+            Some(root.join("shop.html"))
+        );
         assert_eq!(resolve(root, "/a/"), Some(root.join("a/index.html")));
         assert_eq!(resolve(root, "/../etc/passwd"), None);
         assert_eq!(resolve(root, "/a/../../b"), None);
