@@ -384,6 +384,19 @@ impl<'a> Page<'a> {
         .await;
     }
 
+    /// The cumulative layout shift since the page loaded (sum of `layout-shift` entries without recent input).
+    async fn layout_shift(&self) -> f64 {
+        self.eval(
+            "new Promise(done => { \
+               new PerformanceObserver(list => done(list.getEntries().filter(e => !e.hadRecentInput) \
+                 .reduce((sum, e) => sum + e.value, 0))).observe({type: 'layout-shift', buffered: true}); \
+               setTimeout(() => done(0), 500); })",
+        )
+        .await
+        .as_f64()
+        .unwrap_or(f64::NAN)
+    }
+
     /// `id` (or tag) of the focused element.
     async fn focused(&self) -> String {
         self.eval("(() => { const a = document.activeElement; return a ? (a.id || a.tagName.toLowerCase()) : ''; })()")
@@ -481,9 +494,9 @@ impl<'a> Page<'a> {
     }
 
     /// A PNG of the whole page (2× device pixels, the viewport grown to the page so no scrollbar shows) written
-    /// to `target/ui-screenshots/<name>` and, with `BUA_UPDATE_DOCS=1`, to `docs/<name>`; a dark-scheme twin
-    /// goes to `target/ui-screenshots/<stem>-dark.png`. Returns the page size in CSS px.
-    async fn screenshot(&self, name: &str) -> (f64, f64) {
+    /// to `target/ui-screenshots/<name>` and, for a `docs` shot with `BUA_UPDATE_DOCS=1`, to `docs/<name>`; a
+    /// dark-scheme twin goes to `target/ui-screenshots/<stem>-dark.png`. Returns the page size in CSS px.
+    async fn screenshot(&self, name: &str, docs: bool) -> (f64, f64) {
         // A background tab paints no frames, and a capture waits for one.
         self.cdp("Page.bringToFront", json!({})).await;
         self.mouse_away().await;
@@ -498,7 +511,7 @@ impl<'a> Page<'a> {
         std::fs::create_dir_all(&shots).expect("screenshot dir");
         let png = self.capture(height).await;
         std::fs::write(shots.join(name), &png).expect("write screenshot");
-        if std::env::var_os("BUA_UPDATE_DOCS").is_some() {
+        if docs && std::env::var_os("BUA_UPDATE_DOCS").is_some() {
             std::fs::write(root.join("docs").join(name), &png).expect("write docs screenshot");
         }
         note(&format!(
@@ -645,11 +658,26 @@ async fn popup_stops_one_session_then_all_with_the_keyboard() {
         "Show restores the agent window"
     );
 
+    // A popup opened now gets its data before its first visible paint: nothing moves.
+    let second = Page::open(&dt, &popup_url(&browser), 360, 560).await;
+    assert_eq!(
+        second
+            .eval("document.querySelectorAll('#session-list li').length")
+            .await,
+        json!(2)
+    );
+    let shift = second.layout_shift().await;
+    note(&format!(
+        "popup layout shift at load with 2 sessions: {shift}"
+    ));
+    assert!(shift < 0.001, "the popup moved while loading: CLS {shift}");
+    second.close().await;
+
     // Two sessions: the screenshot of the README; and every control has an accessible name.
     popup
         .eval("document.activeElement && document.activeElement.blur()")
         .await;
-    let (w, _) = popup.screenshot("popup.png").await;
+    let (w, _) = popup.screenshot("popup.png", true).await;
     assert_eq!(w, 360.0);
     let (controls, unnamed) = popup.ax_controls().await;
     assert!(
@@ -705,7 +733,9 @@ async fn popup_stops_one_session_then_all_with_the_keyboard() {
     popup
         .wait_until("!document.getElementById('no-sessions').hidden && document.querySelectorAll('#session-list li').length === 0")
         .await;
-    assert_eq!(popup.text("#status").await, "Stopped 2 sessions");
+    popup
+        .wait_until("document.getElementById('status').textContent === 'Stopped 2 sessions'")
+        .await;
     assert_eq!(popup.text("#session-count").await, "0");
     assert_eq!(
         popup.focused().await,
@@ -815,10 +845,11 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
             "document.querySelector('#block-list .block-domain')?.textContent === 'example.test'",
         )
         .await;
-    assert_eq!(
-        options.text("#block-preview").await,
-        "Blocked example.test: its sessions were ended."
-    );
+    options
+        .wait_until(
+            "document.getElementById('block-preview').textContent === 'Blocked example.test: its sessions were ended.'",
+        )
+        .await;
     assert_eq!(options.text("#block-count").await, "1");
     assert_eq!(
         browser.storage_get(&dt, "blocklist").await,
@@ -935,10 +966,28 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
     assert_eq!(options.text("#log-count").await, "10 entries");
     assert_eq!(options.text("#log-range").await, "1–10 of 10");
 
+    // An options page opened now gets its data before its first visible paint: nothing moves.
+    let second = Page::open(&dt, &options_url(&browser), 960, 900).await;
+    assert_eq!(
+        second
+            .eval("document.querySelectorAll('#log-body tr').length")
+            .await,
+        json!(10)
+    );
+    let shift = second.layout_shift().await;
+    note(&format!(
+        "options layout shift at load with 10 log rows: {shift}"
+    ));
+    assert!(
+        shift < 0.001,
+        "the options page moved while loading: CLS {shift}"
+    );
+    second.close().await;
+
     options
         .eval("document.activeElement && document.activeElement.blur()")
         .await;
-    options.screenshot("options.png").await;
+    options.screenshot("options.png", true).await;
     let (controls, unnamed) = options.ax_controls().await;
     assert!(
         unnamed.is_empty(),
@@ -961,7 +1010,8 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
         );
     }
 
-    // 1000 entries (the cap) are paged 50 at a time.
+    // 1000 entries (the cap) are paged 50 at a time. They are written to storage directly (the page shows
+    // what storage holds; the worker keeps its own cached copy of the ring, which Clear empties too).
     let ring: Vec<Value> = (0..1000)
         .map(|i| {
             let at = 1_764_000_000_000.0 + f64::from(i) * 1000.0;
@@ -1030,11 +1080,16 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
         .await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(options.text("#log-count").await, "1000 entries");
+    let kept = browser.storage_get(&dt, "sessionHistory").await;
     assert_eq!(
-        options.focused().await,
-        "log-clear",
-        "the focus returns to Clear…"
+        kept.as_array().map(Vec::len),
+        Some(1000),
+        "Escape cancels: nothing cleared"
     );
+    // The focus returns to Clear….
+    options
+        .wait_until("document.activeElement && document.activeElement.id === 'log-clear'")
+        .await;
     // Again, and this time confirm: Tab to "Clear log", Enter.
     options.key("Enter").await;
     options
@@ -1046,10 +1101,11 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
     options
         .wait_until("document.getElementById('log-count').textContent === '0 entries'")
         .await;
-    assert_eq!(
-        options.text("#log-status").await,
-        "The audit log was cleared."
-    );
+    options
+        .wait_until(
+            "document.getElementById('log-status').textContent === 'The audit log was cleared.'",
+        )
+        .await;
     assert_eq!(
         options.eval("[document.getElementById('log-table').hidden, document.getElementById('log-empty').hidden]").await,
         json!([true, false])
@@ -1193,7 +1249,7 @@ async fn popup_shows_the_fatal_state_and_its_fix_when_the_bridge_rejects_the_han
         .text("#fatal-fix")
         .await
         .starts_with("Update the extension"));
-    popup.screenshot("popup-fatal.png").await;
+    popup.screenshot("popup-fatal.png", false).await;
 
     // Testing again with unchanged settings tries again, even after a fatal reject.
     let attempts = strict.stats().upgrade_requests;
