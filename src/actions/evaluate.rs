@@ -118,6 +118,10 @@ async fn run(tab_id: i64, expression: &str) -> Result<EvaluateResult> {
         Error::Internal(_) if page::now_ms() - started >= f64::from(TERMINATE_AFTER_MS) => {
             too_slow()
         }
+        e if page::context_gone(&e) => Error::ElementStale(format!(
+            "tab {tab_id}'s page navigated while the expression ran, so its result is lost; call extract to \
+             see the new page"
+        )),
         other => other,
     })?;
     let object = page::outcome(&response).map_err(thrown)?;

@@ -73,18 +73,44 @@ impl Arg {
 /// Evaluates `expression` in the main frame's main world, keeping the result in the page
 /// ([`GROUP`]). `Ok(Err(message))` when it threw.
 pub async fn eval_object(tab_id: i64, expression: &str) -> Result<Outcome<RemoteObject>> {
-    let response = cdp::send(
-        tab_id,
-        "Runtime.evaluate",
-        json!({
-            "expression": expression,
-            "objectGroup": GROUP,
-            "silent": true,
-            "awaitPromise": true,
-        }),
-    )
-    .await?;
+    let params = json!({
+        "expression": expression,
+        "objectGroup": GROUP,
+        "silent": true,
+        "awaitPromise": true,
+    });
+    let response = evaluate_retrying(tab_id, params, cdp::COMMAND_TIMEOUT_MS).await?;
     Ok(outcome(&response))
+}
+
+/// CDP messages that mean the JavaScript context went away under the command (the page navigated or a
+/// frame was replaced).
+const CONTEXT_GONE: [&str; 5] = [
+    "Cannot find context with specified id",
+    "Could not find object with given id",
+    "Execution context was destroyed",
+    "Cannot find default execution context",
+    "Inspected target navigated or closed",
+];
+
+/// Whether `error` says the page's JavaScript context went away (see [`CONTEXT_GONE`]).
+pub fn context_gone(error: &Error) -> bool {
+    matches!(error, Error::Internal(m) if CONTEXT_GONE.iter().any(|p| m.contains(p)))
+}
+
+/// `Runtime.evaluate` in the page's current main context; while a navigation swaps the context, tries again
+/// (3 times, 150 ms apart) instead of failing.
+async fn evaluate_retrying(tab_id: i64, params: Value, timeout_ms: u32) -> Result<Value> {
+    let mut attempt = 0;
+    loop {
+        match cdp::send_with_timeout(tab_id, "Runtime.evaluate", params.clone(), timeout_ms).await {
+            Err(e) if context_gone(&e) && attempt < 3 => {
+                attempt += 1;
+                cdp::sleep(150).await;
+            }
+            other => return other,
+        }
+    }
 }
 
 /// Evaluates `expression` and returns its JSON value; an exception is [`Error::Internal`].
@@ -98,18 +124,13 @@ pub async fn eval_value_with_timeout(
     expression: &str,
     timeout_ms: u32,
 ) -> Result<Value> {
-    let response = cdp::send_with_timeout(
-        tab_id,
-        "Runtime.evaluate",
-        json!({
-            "expression": expression,
-            "returnByValue": true,
-            "silent": true,
-            "awaitPromise": true,
-        }),
-        timeout_ms,
-    )
-    .await?;
+    let params = json!({
+        "expression": expression,
+        "returnByValue": true,
+        "silent": true,
+        "awaitPromise": true,
+    });
+    let response = evaluate_retrying(tab_id, params, timeout_ms).await?;
     by_value(outcome(&response)).map_err(|m| Error::Internal(format!("page script failed: {m}")))
 }
 
@@ -171,6 +192,21 @@ async fn call_raw(
         }),
     )
     .await
+    .map_err(|e| {
+        if context_gone(&e) {
+            page_changed(tab_id)
+        } else {
+            e
+        }
+    })
+}
+
+/// `element_stale` for an element whose page navigated or re-rendered while an action used it.
+pub fn page_changed(tab_id: i64) -> Error {
+    Error::ElementStale(format!(
+        "tab {tab_id}'s page navigated or re-rendered during the action, so the element is gone; call \
+         extract (or wait_for the element) and try again"
+    ))
 }
 
 /// The result of `Runtime.evaluate` / `Runtime.callFunctionOn`: the object, or the exception message.

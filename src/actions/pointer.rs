@@ -153,15 +153,19 @@ async fn scroll_into_view(tab_id: i64, element: &Element) -> Result<()> {
     .await;
     match scrolled {
         Ok(_) => Ok(()),
-        Err(Error::Internal(m))
-            if m.contains("detached") || m.contains("not found") || m.contains("No node") =>
-        {
-            Err(element.gone(tab_id))
-        }
+        Err(Error::Internal(m)) if gone_message(&m) => Err(element.gone(tab_id)),
         // Other refusals (e.g. a node without a layout object) surface as "no visible box".
         Err(Error::Internal(_)) => Ok(()),
         Err(e) => Err(e),
     }
+}
+
+/// Whether a CDP error about a node means the node (or its page) is gone.
+fn gone_message(m: &str) -> bool {
+    m.contains("detached")
+        || m.contains("No node")
+        || m.contains("Could not find object")
+        || m.contains("Cannot find context")
 }
 
 /// Whether a quad lies entirely inside the viewport (then there is nothing to scroll).
@@ -185,9 +189,7 @@ async fn content_quads(tab_id: i64, element: &Element) -> Result<Vec<Vec<f64>>> 
         Err(Error::Internal(m)) if m.contains("Could not compute content quads") => {
             return Ok(Vec::new())
         }
-        Err(Error::Internal(m)) if m.contains("detached") || m.contains("No node") => {
-            return Err(element.gone(tab_id))
-        }
+        Err(Error::Internal(m)) if gone_message(&m) => return Err(element.gone(tab_id)),
         Err(e) => return Err(e),
     };
     Ok(response
