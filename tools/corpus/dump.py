@@ -7,7 +7,8 @@ and writes one JSON file per page to OUT/<folder>/<name>.json with:
   snapshot   (DOMSnapshot.captureSnapshot with the params of src/extract/snapshot.rs),
   ax         {"main": [AXNode], "frames": [{"frameId", "url", "nodes": [AXNode]}]}
   expectedText  innerText of readability/<name>/expected.html (readability pages only, else null)
-The native runner (`cargo test --test corpus_dumps -- --ignored`) reads these files.
+The native runner (`cargo test -p bua-extension --release --test corpus_dumps -- --ignored --nocapture`,
+tools/corpus/dumps.rs) reads these files.
 
 Usage: python3 tools/corpus/dump.py [--corpus ../shared/corpus] [--out /tmp/corpus-dumps] [--only SUBSTR]
        python3 tools/corpus/dump.py --fixtures --corpus tests/fixtures/extract --out /tmp/fixture-dumps
