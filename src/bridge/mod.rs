@@ -82,6 +82,7 @@ pub fn settings_changed() {
             let _ = link
                 .socket
                 .close_with_code_and_reason(1000, "settings changed");
+            retire(link);
         }
     });
     wasm_bindgen_futures::spawn_local(connect());
@@ -188,6 +189,16 @@ async fn connect() {
     });
 }
 
+/// Unhooks a socket's handlers and drops its closures only after the current JS callback has returned:
+/// dropping a closure while it runs (e.g. from inside `onclose`) or before a late event fires is an error in
+/// wasm-bindgen ("closure invoked recursively or after being dropped").
+fn retire(link: Link) {
+    link.socket.set_onopen(None);
+    link.socket.set_onmessage(None);
+    link.socket.set_onclose(None);
+    wasm_bindgen_futures::spawn_local(async move { drop(link) });
+}
+
 fn current(generation: u64) -> bool {
     CLIENT.with(|c| {
         c.borrow()
@@ -248,6 +259,8 @@ fn on_ack(generation: u64, url: &str) {
         }
     });
     log::info(&format!("connected to {url}"));
+    // Session events emitted while disconnected (e.g. by the worker-start reconcile) go out now.
+    crate::session::forward::flush();
     let url = url.to_owned();
     wasm_bindgen_futures::spawn_local(async move {
         state::store(&ConnectionState::Connected { url }).await;
@@ -265,6 +278,7 @@ fn on_reject(error: ErrorBody) {
         c.reconnect = None;
         if let Some(link) = c.link.take() {
             let _ = link.socket.close();
+            retire(link);
         }
     });
     wasm_bindgen_futures::spawn_local(async move {
@@ -276,7 +290,9 @@ fn on_closed(generation: u64, code: u16, reason: &str) {
     let was_current = CLIENT.with(|c| {
         let mut c = c.borrow_mut();
         if c.link.as_ref().is_some_and(|l| l.generation == generation) {
-            c.link = None;
+            if let Some(link) = c.link.take() {
+                retire(link);
+            }
             true
         } else {
             false
