@@ -19,7 +19,8 @@ use crate::session;
 use bua_protocol::{CloseAgentTabsResult, CloseAgentWindowResult, OpenTabResult};
 use futures::lock::Mutex;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
 /// Storage key of the agent windows: `{"<owner>": windowId}`.
@@ -45,6 +46,63 @@ pub type WindowMap = BTreeMap<String, i64>;
 thread_local! {
     /// Serialises window creation, so two concurrent `open_tab`s of one owner share one new window.
     static OPEN_LOCK: Rc<Mutex<()>> = Rc::new(Mutex::new(()));
+    /// Windows shown for a capture: window id → (captures running in it, whether it was restored from minimized).
+    static SHOWN: RefCell<HashMap<i64, (usize, bool)>> = RefCell::new(HashMap::new());
+}
+
+/// Runs `capture` (a screenshot of `tab_id`) with the tab's window restored if it is minimized, then minimizes
+/// it again. Headed Chrome draws no compositor frames for a minimized (iconified) window, so
+/// `Page.captureScreenshot` there may wait indefinitely (measured under Xvfb with a window manager: about half
+/// the captures hung for 40 s or more). The window is restored with `focused:false`, so the user's focused
+/// window keeps focus; it is visible for the length of the capture (about 150 ms). Concurrent captures in one
+/// window restore it once and minimize it after the last.
+pub async fn with_window_shown<T>(tab_id: i64, capture: impl std::future::Future<Output = T>) -> T {
+    let window_id = match tabs::get(tab_id).await {
+        Ok(tab) => tab.window_id,
+        Err(_) => return capture.await,
+    };
+    let first = SHOWN.with(|s| {
+        let mut s = s.borrow_mut();
+        let entry = s.entry(window_id).or_insert((0, false));
+        entry.0 += 1;
+        entry.0 == 1
+    });
+    if first {
+        let minimized = windows::get(window_id, false)
+            .await
+            .is_some_and(|w| w.state.as_deref() == Some("minimized"));
+        let restored = minimized
+            && windows::update(
+                window_id,
+                &serde_json::json!({"state": "normal", "focused": false}),
+            )
+            .await
+            .is_ok();
+        SHOWN.with(|s| {
+            if let Some(entry) = s.borrow_mut().get_mut(&window_id) {
+                entry.1 = restored;
+            }
+        });
+    }
+    let out = capture.await;
+    let minimize_again = SHOWN.with(|s| {
+        let mut s = s.borrow_mut();
+        let Some(entry) = s.get_mut(&window_id) else {
+            return false;
+        };
+        entry.0 = entry.0.saturating_sub(1);
+        if entry.0 == 0 {
+            let restored = entry.1;
+            s.remove(&window_id);
+            restored
+        } else {
+            false
+        }
+    });
+    if minimize_again {
+        let _ = windows::update(window_id, &serde_json::json!({"state": "minimized"})).await;
+    }
+    out
 }
 
 /// Opens `url` in a new agent tab for `owner` and starts its session (`session_started`); the result is

@@ -6,6 +6,8 @@
 //!   `navigate`; a hit is `domain_blocked` with a `domain_blocked` event and no session.
 //! * `open_tab`, and `navigate` without `tabId` when no session exists anywhere, open an agent tab
 //!   ([`crate::windows`]).
+//! * `screenshot` of a tab in a minimized window restores the window unfocused for the capture
+//!   ([`windows::with_window_shown`]).
 //! * Everything after the blocklist check runs "in flight": if the tab's session ends meanwhile (tab closed,
 //!   Stop, idle, …) the action fails at once with `session_not_found`.
 
@@ -80,7 +82,12 @@ async fn run_on_tab(owner: String, mut action: Action) -> Result<serde_json::Val
         cdp::ensure_attached(tab_id).await?;
         stages.mark("attach");
         let ctx = Ctx { tab_id, owner };
-        let result = super::run(&ctx, action).await;
+        let result = if matches!(action, Action::Screenshot(_)) {
+            // A minimized window draws no frames to capture (headed Chrome).
+            windows::with_window_shown(tab_id, super::run(&ctx, action)).await
+        } else {
+            super::run(&ctx, action).await
+        };
         stages.mark("run");
         session::record_action(tab_id).await;
         stages.mark("record");
