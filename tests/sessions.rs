@@ -1452,6 +1452,17 @@ async fn headed_under_xvfb_a_page_in_the_minimized_agent_window_still_answers_ac
     let dt = DevTools::connect(&headed.devtools_url)
         .await
         .expect("devtools");
+    let worker_url = bua_bridge::devtools::service_worker_url("obbcebjpclnphmijagoggibdnbknjkao");
+    let worker = dt
+        .wait_for_target("service_worker", |u| u == worker_url, LIMIT)
+        .await
+        .expect("worker");
+    let focus_js = "chrome.windows.getLastFocused().then(w => w.id + '/' + w.focused)";
+    let focused_before = eventually(LIMIT, || async {
+        dt.evaluate_in_target(&worker.id, focus_js).await.ok()
+    })
+    .await
+    .expect("the user's window");
     let opened = eventually(LIMIT, || async {
         client
             .call("open_tab", json!({"url": page_url("headed", "x")}))
@@ -1462,11 +1473,6 @@ async fn headed_under_xvfb_a_page_in_the_minimized_agent_window_still_answers_ac
     .expect("open_tab in the headed browser");
     let tab = opened["tabId"].as_i64().expect("tabId");
     let window = opened["windowId"].as_i64().expect("windowId");
-    let worker_url = bua_bridge::devtools::service_worker_url("obbcebjpclnphmijagoggibdnbknjkao");
-    let worker = dt
-        .wait_for_target("service_worker", |u| u == worker_url, LIMIT)
-        .await
-        .expect("worker");
     let state = dt
         .evaluate_in_target(
             &worker.id,
@@ -1562,6 +1568,14 @@ async fn headed_under_xvfb_a_page_in_the_minimized_agent_window_still_answers_ac
     assert!(
         after.is_some(),
         "the agent window is minimized again after the captures"
+    );
+    let focused_after = dt
+        .evaluate_in_target(&worker.id, focus_js)
+        .await
+        .expect("focus");
+    assert_eq!(
+        focused_after, focused_before,
+        "the user's window kept the focus throughout"
     );
     let click = client
         .call("click", json!({"tabId": tab, "selector": "#next"}))
