@@ -394,7 +394,7 @@ async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session()
 
     let url = page_url("sub.refused", "blocked");
     let (target, tab) = open_user_tab(&dt, &client, &url).await;
-    let err = act(&client, tab).await.err().expect("refused");
+    let err = act(&client, tab).await.expect_err("refused");
     assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
     assert!(err.to_string().contains("refused.localhost"), "{err}");
     let event = events
@@ -412,8 +412,7 @@ async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session()
     let err = client
         .call("open_tab", json!({"url": page_url("refused", "open")}))
         .await
-        .err()
-        .expect("refused");
+        .expect_err("refused");
     assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
     let (ok_target, ok_tab) = open_user_tab(&dt, &client, &page_url("allowed", "nav")).await;
     let err = client
@@ -422,8 +421,7 @@ async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session()
             json!({"tabId": ok_tab, "url": page_url("refused", "nav")}),
         )
         .await
-        .err()
-        .expect("refused");
+        .expect_err("refused");
     assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
 
     let starts = events
@@ -607,7 +605,7 @@ async fn a_session_tab_redirected_onto_a_blocked_host_is_ended() {
         .iter()
         .any(|h| h == "/sessions/redirect-to-blocked"));
     // The tab now sits on the blocked host: the next action is refused and starts nothing.
-    let err = act(&client, tab).await.err().expect("refused");
+    let err = act(&client, tab).await.expect_err("refused");
     assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
     assert!(session_of(browser, &dt, tab).await.is_none());
     ui(
@@ -642,7 +640,7 @@ async fn closing_a_tab_ends_its_session_as_tab_closed() {
     );
     assert!(ended_at >= started && started > 0.0, "{end}");
     assert!(session_of(browser, &dt, tab).await.is_none());
-    let err = act(&client, tab).await.err().expect("gone");
+    let err = act(&client, tab).await.expect_err("gone");
     assert_eq!(err.code(), ErrorCode::TabNotFound, "{err}");
 }
 
@@ -863,8 +861,7 @@ async fn an_omitted_tab_id_is_resolved_by_the_session_rules_or_names_the_candida
     let err = client
         .call("evaluate", omitted.clone())
         .await
-        .err()
-        .expect("nothing to act on");
+        .expect_err("nothing to act on");
     assert_eq!(err.code(), ErrorCode::SessionNotFound, "{err}");
 
     // One user session: it is the only candidate.
@@ -882,8 +879,7 @@ async fn an_omitted_tab_id_is_resolved_by_the_session_rules_or_names_the_candida
     let err = client
         .call("evaluate", omitted.clone())
         .await
-        .err()
-        .expect("ambiguous");
+        .expect_err("ambiguous");
     assert_eq!(err.code(), ErrorCode::SessionNotFound, "{err}");
     let message = err.to_string();
     assert!(
@@ -932,7 +928,7 @@ async fn an_action_in_flight_fails_with_session_not_found_when_its_session_ends(
     };
     let (result, (answer, stopped_at)) = tokio::join!(slow, stop);
     assert_eq!(answer, json!({"stopped": true}));
-    let err = result.err().expect("the in-flight action fails");
+    let err = result.expect_err("the in-flight action fails");
     assert_eq!(err.code(), ErrorCode::SessionNotFound, "{err}");
     assert!(err.to_string().contains("user_stopped"), "{err}");
     let after = stopped_at.elapsed();
