@@ -860,5 +860,5 @@ fn cli_help_lists_examples_and_schema_prints_the_action_schema() {
         .expect("schema");
     assert!(out.status.success());
     let printed: Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    assert_eq!(printed, bua_protocol::json_schema());
+    assert_eq!(printed, bua_protocol::tool_input_schema());
 }

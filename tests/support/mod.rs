@@ -326,6 +326,10 @@ impl Drop for Permit {
 
 /// Options of [`Browser::launch`].
 #[derive(Debug, Clone, Default)]
+/// Chromium host-resolver rules for tests: loopback names resolve, everything else is NOTFOUND at once.
+pub const OFFLINE_RESOLVER_RULES: &str =
+    "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE *.localhost";
+
 pub struct BrowserOptions {
     /// Extra arguments for `bua-bridge launch`.
     pub extra_args: Vec<String>,
@@ -370,6 +374,11 @@ impl Browser {
             .arg("--ephemeral-token")
             .arg("--extension")
             .arg(&dist)
+            // Fixtures and the corpus are served on 127.0.0.1: every other host fails at once instead of
+            // waiting on a DNS lookup this offline machine never answers (saved pages reference dozens).
+            .arg(format!(
+                "--chrome-arg=--host-resolver-rules={OFFLINE_RESOLVER_RULES}"
+            ))
             .args(&opts.extra_args)
             .env(
                 "BUA_LOG",

@@ -247,12 +247,17 @@ An event that follows a gap carries \"dropped\": N (events the bridge dropped be
         #[command(flatten)]
         conn: ConnArgs,
     },
-    /// Print the JSON Schema of the browser action union (the MCP tool's inputSchema).
-    #[command(after_help = "Example:\n  bua-bridge schema --pretty > browser.schema.json")]
+    /// Print the JSON Schema of the browser action (the MCP tool's inputSchema; --strict: the exact union).
+    #[command(
+        after_help = "Examples:\n  bua-bridge schema --pretty > browser.schema.json   # the MCP tool's inputSchema (flat: MCP hosts refuse a top-level oneOf)\n  bua-bridge schema --strict                        # the exact action union: one oneOf branch per action"
+    )]
     Schema {
         /// Indent the JSON.
         #[arg(long)]
         pretty: bool,
+        /// The exact union (one `oneOf` branch per action, with the locator rules) instead of the tool schema.
+        #[arg(long)]
+        strict: bool,
     },
     /// Serve MCP on stdio: one `browser` tool for AI agents (connects to a bridge, or starts one).
     #[command(after_help = "Example MCP client config:
@@ -307,6 +312,9 @@ with the token from --token / --token-file / ~/.config/bua/token (created if mis
         /// Lowest protocol version accepted (testing only).
         #[arg(long, hide = true)]
         min_protocol_version: Option<u32>,
+        /// An extra Chromium flag (repeatable), e.g. `--chrome-arg=--host-resolver-rules=MAP * ~NOTFOUND`.
+        #[arg(long = "chrome-arg", allow_hyphen_values = true)]
+        chrome_args: Vec<String>,
     },
 }
 
@@ -444,8 +452,13 @@ fn main() -> ExitCode {
                 )
                 .await
             }
-            Command::Schema { pretty } => {
-                println!("{}", cli::to_text(&bua_protocol::json_schema(), pretty));
+            Command::Schema { pretty, strict } => {
+                let schema = if strict {
+                    bua_protocol::json_schema()
+                } else {
+                    bua_protocol::tool_input_schema()
+                };
+                println!("{}", cli::to_text(&schema, pretty));
                 ExitCode::SUCCESS
             }
             Command::Mcp {
@@ -522,6 +535,7 @@ fn main() -> ExitCode {
                 exit_on_stdin_close,
                 chrome_output,
                 min_protocol_version,
+                chrome_args,
             } => {
                 init_logging("info");
                 let token = if ephemeral_token {
@@ -539,6 +553,7 @@ fn main() -> ExitCode {
                 opts.user_data_dir = user_data_dir;
                 opts.token = token;
                 opts.chrome_output = chrome_output;
+                opts.extra_args = chrome_args;
                 if let Some(v) = min_protocol_version {
                     opts.min_protocol_version = v;
                 }

@@ -1,6 +1,6 @@
 //! `bua-bridge mcp`: an MCP server on stdio (SPEC §9) built on `rmcp`, the official Rust MCP SDK.
 //!
-//! It exposes exactly one tool, `browser`, whose `inputSchema` is [`bua_protocol::json_schema`]:
+//! It exposes exactly one tool, `browser`, whose `inputSchema` is [`bua_protocol::tool_input_schema`] (the action union flattened: MCP hosts refuse a top-level `oneOf`):
 //! the tool input *is* one action object (`{"type":"click","uid":"e3"}`). Each call is validated
 //! with [`Action::from_value`] (a refusal is a tool error `invalid_action` naming the field), sent
 //! to the bridge as one client request, and answered as a text block holding the result JSON —
@@ -13,7 +13,7 @@
 
 use std::sync::Arc;
 
-use bua_protocol::{json_schema, Action, ErrorCode};
+use bua_protocol::{tool_input_schema, Action, ErrorCode};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig as McpConfig, Tool,
@@ -78,7 +78,7 @@ Error codes:\n",
 
 /// The `browser` tool: name, description, and the protocol's JSON Schema as `inputSchema`.
 pub fn browser_tool() -> Tool {
-    let schema = match json_schema() {
+    let schema = match tool_input_schema() {
         Value::Object(m) => m,
         _ => Map::new(),
     };

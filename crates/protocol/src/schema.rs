@@ -637,3 +637,107 @@ pub fn json_schema() -> Value {
         "oneOf": one_of
     })
 }
+
+/// The MCP tool's `inputSchema`: [`json_schema`] flattened into one object schema with no `oneOf`,
+/// `anyOf` or `allOf` at the top level.
+///
+/// Why: several MCP hosts (Anthropic's API behind Claude Desktop and Claude Code among them) refuse a tool
+/// whose `input_schema` combines schemas at the top level, so the strict union cannot be the tool's input.
+/// Here every parameter of every action is one property (a parameter whose meaning differs between actions,
+/// such as `text`, becomes a property-level `anyOf`), `type` lists the actions, and its description gives
+/// each action's parameters (`?` = optional, `locator` = exactly one of uid/selector/text/xpath). The
+/// extension still validates every action with [`crate::Action::from_value`], which names the offending field.
+pub fn tool_input_schema() -> Value {
+    let strict = json_schema();
+    let mut order: Vec<String> = Vec::new();
+    let mut variants: std::collections::BTreeMap<String, Vec<Value>> = Default::default();
+    let mut lines = Vec::new();
+    for branch in strict["oneOf"].as_array().into_iter().flatten() {
+        let name = branch["properties"]["type"]["const"]
+            .as_str()
+            .unwrap_or_default();
+        let props = branch["properties"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        let required: Vec<&str> = branch["required"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let has_locator = props.contains_key("uid");
+        let locator_required =
+            has_locator && branch.to_string().contains(r#"{"required":["uid"]}"#);
+        let mut params = Vec::new();
+        if has_locator {
+            params.push(
+                if locator_required {
+                    "locator"
+                } else {
+                    "locator?"
+                }
+                .to_owned(),
+            );
+        }
+        for (key, schema) in &props {
+            if key == "type" {
+                continue;
+            }
+            let is_locator_key = has_locator
+                && matches!(
+                    key.as_str(),
+                    "uid" | "selector" | "xpath" | "index" | "locator"
+                )
+                || (has_locator && key == "text" && name != "type");
+            if !is_locator_key {
+                params.push(if required.contains(&key.as_str()) {
+                    key.clone()
+                } else {
+                    format!("{key}?")
+                });
+            }
+            let seen = variants.entry(key.clone()).or_default();
+            if seen.is_empty() {
+                order.push(key.clone());
+            }
+            if !seen.contains(schema) {
+                seen.push(schema.clone());
+            }
+        }
+        let what = branch["description"].as_str().unwrap_or_default();
+        lines.push(format!("{name}({}): {what}", params.join(", ")));
+    }
+    let mut properties = Map::new();
+    properties.insert(
+        "type".into(),
+        json!({
+            "type": "string",
+            "enum": action_names(),
+            "description": format!("The action. Parameters per action (? = optional; locator = exactly one of uid, selector, text, xpath, plus index ≥ 0 not with uid):\n{}", lines.join("\n")),
+        }),
+    );
+    for key in order {
+        let mut schemas = variants.remove(&key).unwrap_or_default();
+        let property = if schemas.len() == 1 {
+            schemas.remove(0)
+        } else {
+            let description = schemas
+                .iter()
+                .filter_map(|s| s["description"].as_str())
+                .collect::<Vec<_>>()
+                .join(" / ");
+            json!({ "description": description, "anyOf": schemas })
+        };
+        properties.insert(key, property);
+    }
+    json!({
+        "$schema": strict["$schema"],
+        "title": strict["title"],
+        "description": strict["description"],
+        "type": "object",
+        "properties": properties,
+        "required": ["type"],
+        "additionalProperties": false
+    })
+}

@@ -80,9 +80,8 @@ fn schema_has_descriptions_and_camel_case_properties() {
     assert_eq!(branch("activate_tab")["required"], json!(["type", "tabId"]));
 }
 
-#[test]
-fn schema_accepts_the_spec_examples() {
-    let examples = [
+fn spec_examples() -> Vec<Value> {
+    vec![
         json!({"type":"click","uid":"e7","tabId":12}),
         json!({"type":"open_tab","url":"https://example.com"}),
         json!({"type":"open_tab","url":"https://example.com","focus":true}),
@@ -109,8 +108,12 @@ fn schema_accepts_the_spec_examples() {
         json!({"type":"evaluate","expression":"return document.title"}),
         json!({"type":"scrape","item":"div.g","fields":{"title":"h3","url":"a@href"},"limit":10,"timeoutMs":5000}),
         json!({"type":"screenshot","fullPage":true,"format":"jpeg","quality":80,"maxWidth":1280}),
-    ];
-    for ex in examples {
+    ]
+}
+
+#[test]
+fn schema_accepts_the_spec_examples() {
+    for ex in spec_examples() {
         let errors: Vec<String> = validator()
             .iter_errors(&ex)
             .map(|e| e.to_string())
@@ -153,3 +156,43 @@ fn schema_refuses_what_the_validator_refuses() {
 
 #[allow(dead_code)]
 fn _unused(_: Value) {}
+
+#[test]
+fn tool_input_schema_is_flat_and_accepts_every_spec_example() {
+    let flat = bua_protocol::tool_input_schema();
+    for combinator in ["oneOf", "anyOf", "allOf", "not"] {
+        assert!(
+            flat.get(combinator).is_none(),
+            "top-level {combinator} in the tool schema"
+        );
+    }
+    assert_eq!(flat["type"], "object");
+    assert_eq!(flat["required"], json!(["type"]));
+    // Every parameter of every action is a property of the flat schema.
+    for branch in json_schema()["oneOf"].as_array().unwrap() {
+        for key in branch["properties"].as_object().unwrap().keys() {
+            assert!(flat["properties"].get(key).is_some(), "{key} missing");
+        }
+    }
+    // `text` means a locator in click and the text to type in type: both shapes are allowed.
+    assert!(
+        flat["properties"]["text"]["anyOf"].is_array()
+            || flat["properties"]["text"]["type"] == "string"
+    );
+    let described = flat["properties"]["type"]["description"].as_str().unwrap();
+    assert!(
+        described.contains("click(locator, newTab?, tabId?)"),
+        "{described}"
+    );
+    assert!(
+        described.contains("open_tab(url, focus?)") || described.contains("open_tab(focus?, url)"),
+        "{described}"
+    );
+    let validator = jsonschema::draft7::new(&flat).expect("the tool schema compiles");
+    for ex in spec_examples() {
+        let errors: Vec<String> = validator.iter_errors(&ex).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{ex}: {errors:?}");
+    }
+    assert!(!validator.is_valid(&json!({"type":"fly"})));
+    assert!(!validator.is_valid(&json!({"type":"click","bogus":1})));
+}
