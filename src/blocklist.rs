@@ -99,8 +99,19 @@ pub fn host_matches(entry: &str, host: &str) -> bool {
             && host.as_bytes()[host.len() - entry.len() - 1] == b'.')
 }
 
-/// The first entry of `list` (already normalised) that blocks `url`, if any.
+/// The pseudo-entry that blocks every `file:` URL (see [`blocking_entry`]).
+pub const LOCAL_FILES_ENTRY: &str = "file://";
+
+/// The first entry of `list` (already normalised) that blocks `url`, if any. `file:` URLs are always blocked
+/// (reported as the entry [`LOCAL_FILES_ENTRY`]): an agent must not read the user's local files — the pairing
+/// token, SSH keys, documents — through their browser.
 pub fn blocking_entry<'a>(list: &'a [String], url: &str) -> Option<&'a str> {
+    if url
+        .get(..5)
+        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("file:"))
+    {
+        return Some(LOCAL_FILES_ENTRY);
+    }
     let host = url_host(url)?;
     list.iter()
         .map(String::as_str)
@@ -330,5 +341,18 @@ mod tests {
             "https://a.example/x",
         ];
         assert_eq!(normalize_list(&raw), vec!["b.example", "a.example"]);
+    }
+
+    #[test]
+    fn file_urls_are_always_blocked() {
+        assert_eq!(
+            blocking_entry(&[], "file:///root/.config/bua/token"),
+            Some(LOCAL_FILES_ENTRY)
+        );
+        assert_eq!(
+            blocking_entry(&[], "FILE:///etc/passwd"),
+            Some(LOCAL_FILES_ENTRY)
+        );
+        assert_eq!(blocking_entry(&[], "https://example.com/file:///x"), None);
     }
 }

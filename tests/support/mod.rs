@@ -324,12 +324,12 @@ impl Drop for Permit {
     }
 }
 
-/// Options of [`Browser::launch`].
-#[derive(Debug, Clone, Default)]
 /// Chromium host-resolver rules for tests: loopback names resolve, everything else is NOTFOUND at once.
 pub const OFFLINE_RESOLVER_RULES: &str =
     "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE *.localhost";
 
+/// Options of [`Browser::launch`].
+#[derive(Debug, Clone, Default)]
 pub struct BrowserOptions {
     /// Extra arguments for `bua-bridge launch`.
     pub extra_args: Vec<String>,

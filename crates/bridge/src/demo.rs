@@ -464,6 +464,7 @@ fn summarize_extract(v: &Value) -> String {
         .lines()
         .find(|l| !l.trim().is_empty())
         .unwrap_or_default();
+    let count = v["elements"].as_array().map_or(0, Vec::len);
     let obstacle = match v.get("obstacle") {
         Some(o) if !o.is_null() => format!(
             "obstacle {} ({})",
@@ -473,11 +474,12 @@ fn summarize_extract(v: &Value) -> String {
         _ => "no obstacle".to_owned(),
     };
     format!(
-        "\"{}\" — markdown {:.1} KB «{}», {} elements, {}",
+        "\"{}\" — markdown {:.1} KB «{}», {} element{}, {}",
         clip(str_of(&v["title"]), 30),
         md.len() as f64 / 1024.0,
         clip(first, 40),
-        v["elements"].as_array().map_or(0, Vec::len),
+        count,
+        if count == 1 { "" } else { "s" },
         obstacle
     )
 }

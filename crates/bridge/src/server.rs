@@ -682,11 +682,12 @@ impl Connection {
             } else {
                 "wrong pairing token"
             };
-            self.reject(
-                ErrorCode::Unauthorized,
-                format!("{what}: paste the token printed by `bua-bridge serve` (or in ~/.config/bua/token) into the extension's options"),
-            )
-            .await;
+            let fix = match class {
+                OriginClass::Native => "pass the bridge's token with --token, or --token-file (default ~/.config/bua/token)",
+                OriginClass::Extension(_) => "paste the token printed by `bua-bridge serve` (or in ~/.config/bua/token) into the extension's options",
+            };
+            self.reject(ErrorCode::Unauthorized, format!("{what}: {fix}"))
+                .await;
             return None;
         }
         match class {
