@@ -45,7 +45,10 @@ build_extension() {
   # Assemble in a private folder and swap it in, so a browser loading dist/ never sees half a build.
   local tmp=dist.tmp.$$
   rm -rf "$tmp" && mkdir -p "$tmp/pkg"
-  wasm-bindgen --target web --no-typescript --out-dir "$tmp/pkg" "$wasm"
+  # Release drops the debugging `name` section (a fifth of the module; issue 8's size budget).
+  local strip=()
+  [ "$profile" = release ] && strip=(--remove-name-section --remove-producers-section)
+  wasm-bindgen --target web --no-typescript "${strip[@]}" --out-dir "$tmp/pkg" "$wasm"
   cp manifest.json extension/background.js "$tmp/"
   if [ -d extension/icons ]; then cp -r extension/icons "$tmp/"; fi
   cp -r popup options "$tmp/"
@@ -93,7 +96,13 @@ case "${1:-build}" in
   build) build_extension; build_bridge ;;
   test) run_tests ;;
   demo) shift; run_demo "$@" ;;
-  bench) shift; build_extension; build_bridge; ensure_chromium
+  bench) shift; build_extension; ensure_chromium
+         # The Playwright peer (bench/aria.mjs) drives the same Chromium; playwright-core comes from npm.
+         if [ ! -d bench/node_modules/playwright-core ]; then
+           command -v npm >/dev/null || { echo "npm not found: install Node.js 20+ (Debian: apt-get install nodejs npm)" >&2; exit 1; }
+           log "installing the Playwright peer (npm ci in bench/)"
+           (cd bench && npm ci --no-audit --no-fund)
+         fi
          cargo run --release -p bua-bridge --bin bua-bench -- --extension "$ROOT/dist" "$@" ;;
   id) extension_id; echo ;;
   *) echo "usage: ./build.sh [build|test|demo [URL…]|bench|id]" >&2; exit 2 ;;

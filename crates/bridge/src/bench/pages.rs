@@ -162,7 +162,10 @@ pub fn generate(spec: &PageSpec) -> String {
         }
         block += 1;
     }
-    doc.push("</main>\n<footer><p>Generated for bua-bench.</p></footer>\n</body></html>\n", 2);
+    doc.push(
+        "</main>\n<footer><p>Generated for bua-bench.</p></footer>\n</body></html>\n",
+        2,
+    );
     doc.html
 }
 

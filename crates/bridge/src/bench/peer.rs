@@ -97,7 +97,9 @@ impl Peer {
             .map_err(|e| BenchError::Peer(format!("writing `{what}` to the peer: {e}")))?;
         let answer = match tokio::time::timeout(PEER_TIMEOUT, self.lines.next_line()).await {
             Ok(Ok(Some(l))) => l,
-            Ok(Ok(None)) => return Err(BenchError::Peer(format!("the peer exited during `{what}`"))),
+            Ok(Ok(None)) => {
+                return Err(BenchError::Peer(format!("the peer exited during `{what}`")))
+            }
             Ok(Err(e)) => return Err(BenchError::Peer(format!("reading the peer: {e}"))),
             Err(_) => {
                 return Err(BenchError::Peer(format!(
@@ -106,12 +108,16 @@ impl Peer {
                 )))
             }
         };
-        let value: Value = serde_json::from_str(&answer)
-            .map_err(|e| BenchError::Peer(format!("the peer's answer is not JSON ({e}): {answer}")))?;
+        let value: Value = serde_json::from_str(&answer).map_err(|e| {
+            BenchError::Peer(format!("the peer's answer is not JSON ({e}): {answer}"))
+        })?;
         if value.get("ok").and_then(Value::as_bool) != Some(true) {
             return Err(BenchError::Peer(format!(
                 "`{what}` failed: {}",
-                value.get("error").and_then(Value::as_str).unwrap_or("no message")
+                value
+                    .get("error")
+                    .and_then(Value::as_str)
+                    .unwrap_or("no message")
             )));
         }
         Ok(value)

@@ -113,7 +113,11 @@ impl RawCdp {
             if text[prefix.len()..].starts_with("\"error\"") {
                 let message = serde_json::from_str::<Value>(text)
                     .ok()
-                    .and_then(|v| v.pointer("/error/message").and_then(Value::as_str).map(str::to_string))
+                    .and_then(|v| {
+                        v.pointer("/error/message")
+                            .and_then(Value::as_str)
+                            .map(str::to_string)
+                    })
                     .unwrap_or_else(|| text.chars().take(200).collect());
                 return Err(BenchError::Cdp {
                     method: method.to_string(),

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use bua_bridge::devtools::{self, DevTools};
-use bua_bridge::launch::{self, Launched, LaunchOptions};
+use bua_bridge::launch::{self, LaunchOptions, Launched};
 use bua_bridge::BridgeClient;
 use serde_json::{json, Value};
 
@@ -53,29 +53,50 @@ pub struct Options {
     pub leak_actions: usize,
     /// `node`, and the peer script; `None` skips Playwright.
     pub peer: Option<(String, PathBuf)>,
+    /// Extracts per generated page under the worker's CPU profiler (0 = no worker profile).
+    pub worker_profile_runs: usize,
 }
 
-/// Medians of the raw CDP commands an extract is made of (the extension sends them one by one).
+/// One CDP command of an extract, timed both ways (medians, ms).
+#[derive(Debug, Clone, Default)]
+pub struct CommandTiming {
+    /// The CDP method.
+    pub method: String,
+    /// Sent straight to DevTools, answer frame received (not parsed), ms.
+    pub raw_ms: f64,
+    /// `chrome.debugger.sendCommand` from the extension's worker, answer received as a JS object, ms.
+    pub debugger_ms: f64,
+    /// The extension's `JSON.stringify` of that object (it hands text to Rust), ms.
+    pub stringify_ms: f64,
+    /// The answer's size, bytes.
+    pub bytes: usize,
+}
+
+/// The CDP commands one extract sends (`src/extract/mod.rs`), timed raw and through
+/// `chrome.debugger` on the same tab.
 #[derive(Debug, Clone, Default)]
 pub struct Profile {
-    /// `Runtime.evaluate` of URL, title, viewport and `innerText`, ms.
-    pub eval_ms: f64,
-    /// `DOMSnapshot.captureSnapshot` with the extension's params, ms.
-    pub snapshot_ms: f64,
-    /// Its answer, bytes.
-    pub snapshot_bytes: usize,
-    /// `Accessibility.getFullAXTree` of the main frame, ms.
-    pub ax_ms: f64,
-    /// Its answer, bytes.
-    pub ax_bytes: usize,
+    /// `Runtime.evaluate` (URL, title, viewport, innerText), `DOMSnapshot.captureSnapshot`, and
+    /// `Accessibility.getFullAXTree` when the extension uses it.
+    pub commands: Vec<CommandTiming>,
     /// Whether the extension fetches the AX tree on this page (≤ 20,000 DOM nodes).
     pub uses_ax: bool,
+    /// DOM nodes of the snapshot (all documents).
+    pub dom_nodes: u64,
 }
 
 impl Profile {
-    /// The CDP time of one extract: what the extension itself sends, ms.
-    pub fn cdp_ms(&self) -> f64 {
-        self.eval_ms + self.snapshot_ms + if self.uses_ax { self.ax_ms } else { 0.0 }
+    /// The raw CDP time of one extract's commands, ms.
+    pub fn raw_ms(&self) -> f64 {
+        self.commands.iter().map(|c| c.raw_ms).sum()
+    }
+
+    /// The same commands through `chrome.debugger`, with `JSON.stringify`, ms.
+    pub fn debugger_ms(&self) -> f64 {
+        self.commands
+            .iter()
+            .map(|c| c.debugger_ms + c.stringify_ms)
+            .sum()
     }
 }
 
@@ -96,6 +117,10 @@ pub struct PageRun {
     pub aria_ms: Vec<f64>,
     /// `markdown` bytes + `elements` JSON bytes of the last extract.
     pub out_bytes: usize,
+    /// `markdown` bytes of the last extract.
+    pub markdown_bytes: usize,
+    /// `elements` as JSON, bytes, of the last extract.
+    pub elements_bytes: usize,
     /// The whole extract result as JSON, bytes.
     pub response_bytes: usize,
     /// The CDP floor's two answers, bytes.
@@ -132,6 +157,21 @@ pub struct Heap {
     pub backing: Option<f64>,
 }
 
+/// Where the service worker's CPU time went during a few extracts (V8 sampling profiler).
+#[derive(Debug, Clone, Default)]
+pub struct WorkerProfile {
+    /// The generated page.
+    pub page: String,
+    /// Extracts profiled.
+    pub extracts: usize,
+    /// Their wall time through the bridge, summed, ms.
+    pub wall_ms: f64,
+    /// Sampled time per category (WASM, JSON builtins, glue, GC, native/other, idle), ms, largest first.
+    pub categories: Vec<(String, f64)>,
+    /// The heaviest functions by self time, ms.
+    pub top: Vec<(String, f64)>,
+}
+
 /// Everything one run measured.
 #[derive(Debug, Clone, Default)]
 pub struct Results {
@@ -153,15 +193,22 @@ pub struct Results {
     pub cold_wake_ms: Vec<f64>,
     /// The worker's target appears → `ack`, ms per cold start.
     pub cold_worker_ms: Vec<f64>,
+    /// The worker's `performance.timeOrigin` → `ack`, ms per cold start.
+    pub cold_origin_ms: Vec<f64>,
     /// Heap after 10 % of the leak actions and after all of them.
     pub heap: Vec<Heap>,
     /// The leak check's action mix, in words.
     pub leak_mix: String,
+    /// Worker CPU profiles of extract, per generated page.
+    pub worker_profiles: Vec<WorkerProfile>,
     /// Phases that failed (the report shows them; the other numbers stand).
     pub failures: Vec<String>,
     /// Wall time of the whole measurement, s.
     pub wall_s: f64,
 }
+
+/// Chromium flag that fails every host but 127.0.0.1 at once (both browsers get it).
+pub const NO_NETWORK: &str = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1";
 
 /// The JavaScript the floor evaluates: `document.body.innerText` (what extract's `text` is).
 const FLOOR_TEXT: &str = "document.body ? document.body.innerText : ''";
@@ -187,7 +234,10 @@ fn ms_since(t: Instant) -> f64 {
 }
 
 fn progress(line: &str) {
-    eprintln!("[bench] {line}");
+    use std::sync::OnceLock;
+    static START: OnceLock<Instant> = OnceLock::new();
+    let start = START.get_or_init(Instant::now);
+    eprintln!("[bench {:>5.1} s] {line}", start.elapsed().as_secs_f64());
 }
 
 /// The live pieces of a run.
@@ -293,7 +343,9 @@ impl Bench {
                         }
                         let markdown = result.get("markdown").and_then(Value::as_str).unwrap_or("");
                         let elements = result.get("elements").cloned().unwrap_or(Value::Null);
-                        page.out_bytes = markdown.len() + elements.to_string().len();
+                        page.markdown_bytes = markdown.len();
+                        page.elements_bytes = elements.to_string().len();
+                        page.out_bytes = page.markdown_bytes + page.elements_bytes;
                         page.response_bytes = result.to_string().len();
                         page.extract_total_elements = result
                             .get("totalElements")
@@ -322,43 +374,123 @@ impl Bench {
         Ok(page)
     }
 
-    /// The raw CDP commands of one extract, `runs` times: their medians.
+    /// The CDP commands of one extract, `runs` times raw and `runs` times through the extension's
+    /// `chrome.debugger` (evaluated in its service worker on the same tab): their medians.
     async fn profile(&mut self, runs: usize, dom_nodes: u64) -> Result<Profile, BenchError> {
-        let (mut eval, mut snap, mut ax) = (Vec::new(), Vec::new(), Vec::new());
-        let mut profile = Profile {
-            uses_ax: dom_nodes <= AX_TREE_MAX_DOM_NODES,
-            ..Profile::default()
-        };
-        for _ in 0..runs {
-            let s = Some(self.session.as_str());
-            let r = self
-                .raw
-                .call(
-                    "Runtime.evaluate",
-                    json!({"expression": EXTRACT_INFO, "returnByValue": true}),
-                    s,
-                    false,
-                )
-                .await?;
-            eval.push(r.ms);
-            let r = self
-                .raw
-                .call("DOMSnapshot.captureSnapshot", snapshot_params(), s, false)
-                .await?;
-            snap.push(r.ms);
-            profile.snapshot_bytes = r.bytes;
-            let r = self
-                .raw
-                .call("Accessibility.getFullAXTree", json!({}), s, false)
-                .await?;
-            ax.push(r.ms);
-            profile.ax_bytes = r.bytes;
+        let uses_ax = dom_nodes <= AX_TREE_MAX_DOM_NODES;
+        let mut commands = vec![
+            (
+                "Runtime.evaluate",
+                json!({"expression": EXTRACT_INFO, "returnByValue": true}),
+            ),
+            ("DOMSnapshot.captureSnapshot", snapshot_params()),
+        ];
+        if uses_ax {
+            commands.push(("Accessibility.getFullAXTree", json!({})));
         }
-        profile.eval_ms = stats::median(&eval).unwrap_or(0.0);
-        profile.snapshot_ms = stats::median(&snap).unwrap_or(0.0);
-        profile.ax_ms = stats::median(&ax).unwrap_or(0.0);
-        Ok(profile)
+        let dt = DevTools::connect(&self.launched.devtools_url).await?;
+        let sw_url = devtools::service_worker_url(&self.launched.extension_id);
+        let worker = dt
+            .wait_for_target("service_worker", |u| u == sw_url, Duration::from_secs(10))
+            .await?;
+        let worker_session = dt.attach(&worker.id).await?;
+        let list = Value::Array(commands.iter().map(|(m, p)| json!([m, p])).collect());
+        // One run of every command through chrome.debugger, as the extension sends them.
+        let script = format!(
+            "(async () => {{ const t = {{tabId: {tab}}}; const out = []; \
+             for (const [m, p] of {list}) {{ const t0 = performance.now(); \
+             const r = await chrome.debugger.sendCommand(t, m, p); const t1 = performance.now(); \
+             const s = JSON.stringify(r); out.push([t1 - t0, performance.now() - t1, s.length]); }} \
+             return out; }})()",
+            tab = self.tab_id
+        );
+        let n = commands.len();
+        let (mut raw, mut dbg, mut json_ms) = (
+            vec![Vec::new(); n],
+            vec![Vec::new(); n],
+            vec![Vec::new(); n],
+        );
+        let mut bytes = vec![0usize; n];
+        let mut outcome = Ok(());
+        for _ in 0..runs {
+            for (k, (method, params)) in commands.iter().enumerate() {
+                match self
+                    .raw
+                    .call(method, params.clone(), Some(&self.session), false)
+                    .await
+                {
+                    Ok(r) => {
+                        raw[k].push(r.ms);
+                        bytes[k] = r.bytes;
+                    }
+                    Err(e) => outcome = Err(e),
+                }
+            }
+            match dt
+                .send_timeout(
+                    "Runtime.evaluate",
+                    json!({"expression": script, "awaitPromise": true, "returnByValue": true}),
+                    Some(&worker_session),
+                    Duration::from_secs(120),
+                )
+                .await
+            {
+                Ok(v) => {
+                    let rows = v
+                        .pointer("/result/value")
+                        .and_then(Value::as_array)
+                        .cloned()
+                        .unwrap_or_default();
+                    for (k, row) in rows.iter().enumerate().take(n) {
+                        let at = |i: usize| row.get(i).and_then(Value::as_f64).unwrap_or(0.0);
+                        dbg[k].push(at(0));
+                        json_ms[k].push(at(1));
+                    }
+                }
+                Err(e) => outcome = Err(e.into()),
+            }
+            if outcome.is_err() {
+                break;
+            }
+        }
+        dt.detach(&worker_session).await;
+        outcome?;
+        Ok(Profile {
+            commands: commands
+                .iter()
+                .enumerate()
+                .map(|(k, (method, _))| CommandTiming {
+                    method: method.to_string(),
+                    raw_ms: stats::median(&raw[k]).unwrap_or(0.0),
+                    debugger_ms: stats::median(&dbg[k]).unwrap_or(0.0),
+                    stringify_ms: stats::median(&json_ms[k]).unwrap_or(0.0),
+                    bytes: bytes[k],
+                })
+                .collect(),
+            uses_ax,
+            dom_nodes,
+        })
     }
+}
+
+/// Waits until `get_tabs` has answered three times in a row (at most 15 s): the extension is connected
+/// for good.
+async fn settle(client: &BridgeClient) -> Result<(), BenchError> {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let mut in_a_row = 0;
+    while in_a_row < 3 {
+        match client.call("get_tabs", json!({})).await {
+            Ok(_) => in_a_row += 1,
+            Err(e) if Instant::now() < deadline => {
+                tracing::debug!(error = %e, "extension not steady yet");
+                in_a_row = 0;
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Err(e) => return Err(e.into()),
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Ok(())
 }
 
 /// Counts DOM nodes the way the extension's snapshot does (all nodes of all documents).
@@ -413,6 +545,8 @@ pub async fn run(opts: &Options) -> Result<Results, BenchError> {
     progress("launching Chromium with the extension");
     let mut launch_opts = LaunchOptions::new(&opts.extension);
     launch_opts.chrome = Some(opts.chrome.clone());
+    // Loopback only: corpus pages name external hosts, whose lookups would otherwise hang the load.
+    launch_opts.extra_args = vec![NO_NETWORK.to_string()];
     let launched = launch::start(launch_opts).await?;
     results.launch_ms = launched.startup.as_secs_f64() * 1000.0;
     let client = BridgeClient::connect(launched.server().port(), launched.server().token()).await?;
@@ -425,14 +559,13 @@ pub async fn run(opts: &Options) -> Result<Results, BenchError> {
         .unwrap_or("unknown")
         .to_string();
 
+    // Right after pairing the extension may reconnect once more (the storage change and its own
+    // reconnect race); wait until it answers steadily.
+    settle(&client).await?;
     // The extension's tab, opened through the bridge (in the agent window, as an agent would).
     let first = server.url("/actions.html?n=0");
     let opened = client
-        .call_timeout(
-            "open_tab",
-            json!({"url": first}),
-            Duration::from_secs(30),
-        )
+        .call_timeout("open_tab", json!({"url": first}), Duration::from_secs(30))
         .await?;
     let tab_id = opened
         .get("tabId")
@@ -534,10 +667,21 @@ async fn generated_pages(
             spec.name, spec.elements, spec.interactive, opts.runs
         ));
         bench.load(&format!("/gen/{}.html", spec.name)).await?;
-        let mut page = bench.measure_page(spec.name, opts.warmup, opts.runs).await?;
+        let mut page = bench
+            .measure_page(spec.name, opts.warmup, opts.runs)
+            .await?;
         let nodes = snapshot_node_count(&mut bench.raw, &bench.session).await?;
         page.profile = Some(bench.profile(opts.profile_runs, nodes).await?);
         results.generated.push(page);
+        // The CPU profile of the 50k page's extracts adds a minute and says what the 10k one does.
+        if opts.worker_profile_runs > 0 && spec.elements <= 10_000 {
+            match worker_profile(bench, spec.name, opts.worker_profile_runs).await {
+                Ok(p) => results.worker_profiles.push(p),
+                Err(e) => results
+                    .failures
+                    .push(format!("worker profile of {}: {e}", spec.name)),
+            }
+        }
     }
     Ok(())
 }
@@ -664,12 +808,17 @@ async fn actions(
                         .await?;
                     let bridge = ms_since(t);
                     let t = Instant::now();
-                    for (kind, buttons) in [("mouseMoved", 0), ("mousePressed", 1), ("mouseReleased", 1)] {
+                    for (kind, buttons) in
+                        [("mouseMoved", 0), ("mousePressed", 1), ("mouseReleased", 1)]
+                    {
                         let mut p = json!({"type": kind, "x": x, "y": y, "button": if buttons == 0 { "none" } else { "left" }});
                         if kind != "mouseMoved" {
                             p["clickCount"] = json!(1);
                         }
-                        bench.raw.call("Input.dispatchMouseEvent", p, Some(&s), false).await?;
+                        bench
+                            .raw
+                            .call("Input.dispatchMouseEvent", p, Some(&s), false)
+                            .await?;
                     }
                     (bridge, ms_since(t))
                 }
@@ -686,11 +835,21 @@ async fn actions(
                     let t = Instant::now();
                     bench
                         .raw
-                        .call("DOM.focus", json!({"objectId": input_object}), Some(&s), false)
+                        .call(
+                            "DOM.focus",
+                            json!({"objectId": input_object}),
+                            Some(&s),
+                            false,
+                        )
                         .await?;
                     bench
                         .raw
-                        .call("Input.insertText", json!({"text": "hello"}), Some(&s), false)
+                        .call(
+                            "Input.insertText",
+                            json!({"text": "hello"}),
+                            Some(&s),
+                            false,
+                        )
                         .await?;
                     (bridge, ms_since(t))
                 }
@@ -751,7 +910,9 @@ async fn actions(
 }
 
 /// Stops the extension's service worker (closes its DevTools target), waits until the bridge saw it
-/// go, wakes it with a new tab, and times wake → `ack` and worker target → `ack`.
+/// go, wakes it with a new tab, and times three spans ending at the bridge's `ack`: from the wake,
+/// from Chrome's `Target.targetCreated` for the worker, and from the worker's own
+/// `performance.timeOrigin` (its global scope's creation, read once it is up).
 async fn cold_start(
     bench: &mut Bench,
     opts: &Options,
@@ -763,13 +924,22 @@ async fn cold_start(
     dt.send("Target.setDiscoverTargets", json!({"discover": true}), None)
         .await?;
     let wake_url = bench.server.url("/wake.html");
-    for _ in 0..opts.cold_starts {
+    let mut attempts = 0;
+    while results.cold_wake_ms.len() < opts.cold_starts {
+        attempts += 1;
+        if attempts > opts.cold_starts + 3 {
+            return Err(BenchError::Timeout(format!(
+                "only {} of {} cold starts could be measured (the worker kept restarting by itself)",
+                results.cold_wake_ms.len(),
+                opts.cold_starts
+            )));
+        }
         let worker = dt
             .wait_for_target("service_worker", |u| u == sw_url, Duration::from_secs(10))
             .await?;
         let mut ext = bench.launched.server().extension();
         dt.close_target(&worker.id).await?;
-        // The bridge sees the extension go …
+        // The bridge sees the extension go, and that worker's target is gone.
         tokio::time::timeout(Duration::from_secs(10), async {
             while ext.borrow_and_update().is_some() {
                 if ext.changed().await.is_err() {
@@ -779,20 +949,25 @@ async fn cold_start(
         })
         .await
         .map_err(|_| BenchError::Timeout("the bridge never saw the worker stop".into()))?;
-        // … and the worker's target is gone.
         let deadline = Instant::now() + Duration::from_secs(10);
-        while dt
-            .targets()
-            .await?
-            .iter()
-            .any(|t| t.kind == "service_worker" && t.url == sw_url)
-        {
+        while dt.targets().await?.iter().any(|t| t.id == worker.id) {
             if Instant::now() >= deadline {
                 return Err(BenchError::Timeout("the worker did not stop".into()));
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         tokio::time::sleep(Duration::from_millis(300)).await;
+        if ext.borrow_and_update().is_some()
+            || dt
+                .targets()
+                .await?
+                .iter()
+                .any(|t| t.kind == "service_worker" && t.url == sw_url)
+        {
+            // Something else woke it already (an alarm, a tab event): not a measurement of ours.
+            tracing::info!("the worker restarted by itself; measuring again");
+            continue;
+        }
         let mut events = dt.events();
         let woke = Instant::now();
         let page = dt.open_page(&wake_url).await?;
@@ -819,6 +994,10 @@ async fn cold_start(
         })
         .await;
         let acked_at = Instant::now();
+        let acked_epoch_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs_f64() * 1000.0)
+            .unwrap_or(0.0);
         let _ = dt.close_target(&page).await;
         if acked != Ok(true) {
             return Err(BenchError::Timeout(
@@ -832,6 +1011,16 @@ async fn cold_start(
             results
                 .cold_worker_ms
                 .push((acked_at - seen).as_secs_f64() * 1000.0);
+        }
+        let worker = dt
+            .wait_for_target("service_worker", |u| u == sw_url, Duration::from_secs(5))
+            .await?;
+        if let Some(origin) = dt
+            .evaluate_in_target(&worker.id, "performance.timeOrigin")
+            .await?
+            .as_f64()
+        {
+            results.cold_origin_ms.push(acked_epoch_ms - origin);
         }
     }
     Ok(())
@@ -863,7 +1052,8 @@ async fn leak_check(
     results: &mut Results,
 ) -> Result<(), BenchError> {
     progress(&format!("leak check: {} actions", opts.leak_actions));
-    results.leak_mix = "extract, click (uid), type (uid), evaluate, get_tabs in turn, on the actions page".into();
+    results.leak_mix =
+        "extract, click (uid), type (uid), evaluate, get_tabs in turn, on the actions page".into();
     let dt = DevTools::connect(&bench.launched.devtools_url).await?;
     let sw_url = devtools::service_worker_url(&bench.launched.extension_id);
     let worker = dt
@@ -914,4 +1104,181 @@ async fn leak_check(
     }
     dt.detach(&session).await;
     Ok(())
+}
+
+/// Runs `runs` extracts with V8's sampling profiler on the extension's service worker and sums the
+/// samples' self time by category and by function.
+async fn worker_profile(
+    bench: &mut Bench,
+    page: &str,
+    runs: usize,
+) -> Result<WorkerProfile, BenchError> {
+    let dt = DevTools::connect(&bench.launched.devtools_url).await?;
+    let sw_url = devtools::service_worker_url(&bench.launched.extension_id);
+    let worker = dt
+        .wait_for_target("service_worker", |u| u == sw_url, Duration::from_secs(10))
+        .await?;
+    let session = dt.attach(&worker.id).await?;
+    let s = Some(session.as_str());
+    dt.send("Profiler.enable", json!({}), s).await?;
+    dt.send("Profiler.setSamplingInterval", json!({"interval": 200}), s)
+        .await?;
+    dt.send("Profiler.start", json!({}), s).await?;
+    let mut wall_ms = 0.0;
+    let mut outcome = Ok(());
+    for _ in 0..runs {
+        match bench.extract().await {
+            Ok((ms, _)) => wall_ms += ms,
+            Err(e) => {
+                outcome = Err(e);
+                break;
+            }
+        }
+    }
+    let stopped = dt
+        .send_timeout("Profiler.stop", json!({}), s, Duration::from_secs(60))
+        .await;
+    let _ = dt.send("Profiler.disable", json!({}), s).await;
+    dt.detach(&session).await;
+    outcome?;
+    let profile = stopped?.get("profile").cloned().unwrap_or(Value::Null);
+    let (categories, top) = summarize_profile(&profile);
+    Ok(WorkerProfile {
+        page: page.to_string(),
+        extracts: runs,
+        wall_ms,
+        categories,
+        top,
+    })
+}
+
+/// The category of a profile node's call frame.
+fn category(function: &str, url: &str) -> &'static str {
+    match function {
+        "(idle)" => "idle (waiting for Chrome: CDP, the bridge)",
+        "(garbage collector)" => "garbage collector",
+        "(program)" => "native (Chrome, outside JS)",
+        _ if url.starts_with("wasm://") || url.ends_with(".wasm") => "WASM (Rust)",
+        "stringify" | "parse" if url.is_empty() => "JSON builtins (JSON.stringify / parse)",
+        _ if url.ends_with("bua_extension.js") => "wasm-bindgen glue (JS)",
+        _ if url.ends_with("background.js") => "bootstrap (background.js)",
+        _ => "other JS / native builtins",
+    }
+}
+
+/// Drops a Rust symbol's `::h0123456789abcdef` hash suffix.
+fn short_name(function: &str) -> String {
+    match function.rfind("::h") {
+        Some(i)
+            if function.len() - i == 19
+                && function[i + 3..].chars().all(|c| c.is_ascii_hexdigit()) =>
+        {
+            function[..i].to_string()
+        }
+        _ => function.to_string(),
+    }
+}
+
+/// Labelled times, ms, largest first.
+pub type Breakdown = Vec<(String, f64)>;
+
+/// Self time by category and by function (top 12), ms, from a `Profiler.Profile`.
+pub fn summarize_profile(profile: &Value) -> (Breakdown, Breakdown) {
+    let mut frames: HashMap<u64, (String, String)> = HashMap::new();
+    for node in profile
+        .get("nodes")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let Some(id) = node.get("id").and_then(Value::as_u64) else {
+            continue;
+        };
+        let frame = node.get("callFrame");
+        let text = |k: &str| {
+            frame
+                .and_then(|f| f.get(k))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
+        frames.insert(id, (text("functionName"), text("url")));
+    }
+    let samples: Vec<u64> = profile
+        .get("samples")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default();
+    let deltas: Vec<f64> = profile
+        .get("timeDeltas")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_f64).collect())
+        .unwrap_or_default();
+    let mut by_category: HashMap<&'static str, f64> = HashMap::new();
+    let mut by_function: HashMap<String, f64> = HashMap::new();
+    // timeDeltas[i + 1] is the time from sample i to the next one: sample i's duration.
+    for (i, node) in samples.iter().enumerate() {
+        let us = deltas.get(i + 1).copied().unwrap_or(0.0).max(0.0);
+        let (function, url) = frames.get(node).cloned().unwrap_or_default();
+        let cat = category(&function, &url);
+        *by_category.entry(cat).or_default() += us / 1000.0;
+        if !function.starts_with('(') {
+            let name = if function.is_empty() {
+                "(anonymous)".to_string()
+            } else {
+                short_name(&function)
+            };
+            let label = if cat == "WASM (Rust)" {
+                format!("{name} [wasm]")
+            } else {
+                name
+            };
+            *by_function.entry(label).or_default() += us / 1000.0;
+        }
+    }
+    let mut categories: Vec<(String, f64)> = by_category
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    categories.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let mut top: Vec<(String, f64)> = by_function.into_iter().collect();
+    top.sort_by(|a, b| b.1.total_cmp(&a.1));
+    top.truncate(12);
+    (categories, top)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profile_self_time_is_summed_by_category_and_function() {
+        let profile = json!({
+            "nodes": [
+                {"id": 1, "callFrame": {"functionName": "(root)", "url": ""}},
+                {"id": 2, "callFrame": {"functionName": "bua_extension::extract::page::analyze_parsed::h0123456789abcdef", "url": "wasm://wasm/abc"}},
+                {"id": 3, "callFrame": {"functionName": "stringify", "url": ""}},
+                {"id": 4, "callFrame": {"functionName": "(idle)", "url": ""}}
+            ],
+            "samples": [2, 2, 3, 4],
+            "timeDeltas": [0, 1000, 1000, 2000, 3000]
+        });
+        let (cats, top) = summarize_profile(&profile);
+        assert_eq!(
+            cats[0],
+            (
+                "idle (waiting for Chrome: CDP, the bridge)".to_string(),
+                3.0
+            )
+        );
+        assert!(cats.contains(&("WASM (Rust)".to_string(), 2.0)));
+        assert!(cats.contains(&("JSON builtins (JSON.stringify / parse)".to_string(), 2.0)));
+        assert_eq!(
+            top[0],
+            (
+                "bua_extension::extract::page::analyze_parsed [wasm]".to_string(),
+                2.0
+            )
+        );
+    }
 }

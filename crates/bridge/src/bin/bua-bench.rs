@@ -58,6 +58,9 @@ struct Cli {
     /// Actions in the leak check.
     #[arg(long, default_value_t = 1000)]
     leak_actions: usize,
+    /// Extracts per generated page under the service worker's CPU profiler (0 = none).
+    #[arg(long, default_value_t = 3)]
+    worker_profile_runs: usize,
     /// Skip the Playwright peer.
     #[arg(long)]
     no_playwright: bool,
@@ -67,6 +70,9 @@ struct Cli {
     /// The Playwright peer script.
     #[arg(long, default_value = "bench/aria.mjs")]
     peer: PathBuf,
+    /// Write the generated pages as HTML files into this folder and exit (for looking at them).
+    #[arg(long)]
+    write_pages: Option<PathBuf>,
     /// Where to write the report (`-` = print only).
     #[arg(long, default_value = "docs/BENCHMARKS.md")]
     out: PathBuf,
@@ -87,6 +93,18 @@ fn wasm_size(extension: &Path) -> WasmSize {
 }
 
 async fn main_async(cli: Cli) -> Result<(), BenchError> {
+    if let Some(dir) = &cli.write_pages {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| BenchError::io(format!("creating {}", dir.display()), e))?;
+        for spec in SIZES {
+            let file = dir.join(format!("{}.html", spec.name));
+            std::fs::write(&file, bench::pages::generate(&spec))
+                .map_err(|e| BenchError::io(format!("writing {}", file.display()), e))?;
+        }
+        std::fs::write(dir.join("actions.html"), bench::pages::actions_page())
+            .map_err(|e| BenchError::io(format!("writing into {}", dir.display()), e))?;
+        return Ok(());
+    }
     let sizes = if cli.sizes.is_empty() {
         SIZES.to_vec()
     } else {
@@ -110,6 +128,7 @@ async fn main_async(cli: Cli) -> Result<(), BenchError> {
         cold_starts: cli.cold_starts,
         leak_actions: cli.leak_actions,
         peer: (!cli.no_playwright).then(|| (cli.node.clone(), cli.peer.clone())),
+        worker_profile_runs: cli.worker_profile_runs,
     };
     let machine = bench::machine::collect(&cli.node);
     let ctx = Context {
@@ -121,7 +140,15 @@ async fn main_async(cli: Cli) -> Result<(), BenchError> {
             .collect::<Vec<_>>()
             .join(" "),
     };
-    let results = run::run(&opts).await?;
+    // On SIGINT/SIGTERM the run is dropped: the launch's guard kills Chromium's process group and
+    // removes the temporary profile, and the peer (kill_on_drop) closes its browser when its stdin ends.
+    let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .map_err(|e| BenchError::io("installing the SIGTERM handler", e))?;
+    let results = tokio::select! {
+        r = run::run(&opts) => r?,
+        _ = tokio::signal::ctrl_c() => return Err(BenchError::Closed("interrupted (SIGINT)".into())),
+        _ = sigterm.recv() => return Err(BenchError::Closed("terminated (SIGTERM)".into())),
+    };
     let notes = report::notes(&results, &ctx);
     let text = report::render(&results, &ctx, &notes);
     println!("{text}");
