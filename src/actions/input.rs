@@ -21,8 +21,9 @@ use bua_protocol::{
 };
 use serde_json::json;
 
-/// How long an input action waits for a navigation it may have started to begin, ms.
-const NAV_GRACE_MS: u32 = 50;
+/// How long an input action waits, after a round trip to the renderer ([`Watch::settle`]), for the
+/// event of a navigation it may have started, ms.
+const NAV_GRACE_MS: u32 = 10;
 /// How long `click` waits for a navigation it started to load, ms (the action has 10 s).
 const CLICK_LOAD_BUDGET_MS: u32 = 7_000;
 /// The same for `type {submit}` and `press_key {waitLoad}` (the action has 15 s).

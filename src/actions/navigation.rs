@@ -245,12 +245,21 @@ impl Watch {
         })
     }
 
-    /// If a main-frame navigation starts within `grace_ms`, waits (at most `budget_ms`) for it to commit
-    /// and load. Never fails the input action: the input happened; an unfinished load is only logged. A
+    /// If the input started a main-frame navigation, waits (at most `budget_ms`) for it to commit and
+    /// load. Never fails the input action: the input happened; an unfinished load is only logged. A
     /// dialog (e.g. a `beforeunload` guard) ends the wait at once: dialogs outside evaluate are the user's.
+    ///
+    /// Whether a navigation started is learned from one CDP round trip, not a timed wait: the renderer
+    /// answers it after the input's handlers and default action ran, so a navigation they requested has
+    /// been announced (`Page.frameRequestedNavigation`, …) by then. Playwright's Chromium input epilogue
+    /// does the same with `Page.enable`. `grace_ms` only covers the event reaching the worker after the
+    /// answer, and navigations a handler defers by a timer of about that length.
     pub async fn settle(mut self, tab_id: i64, grace_ms: u32, budget_ms: u32) {
         let start = page::now_ms();
         let deadline = start + f64::from(budget_ms);
+        // An error (the old document is already going away) or a dialog: the loop below sees either.
+        let _ = dialogs::race(tab_id, "Runtime.evaluate", json!({ "expression": "0" })).await;
+        let answered = page::now_ms();
         let mut started = false;
         loop {
             if events::open_dialog(tab_id).is_some() {
@@ -269,10 +278,10 @@ impl Watch {
                 Ok(Some(None)) | Err(_) => return,
             }
             let now = page::now_ms();
-            if (!started && now - start >= f64::from(grace_ms)) || now >= deadline {
+            if (!started && now - answered >= f64::from(grace_ms)) || now >= deadline {
                 return;
             }
-            cdp::sleep(20).await;
+            cdp::sleep(if started { 20 } else { 5 }).await;
         }
         if let Err(e) = wait_loaded(tab_id, deadline, false).await {
             crate::log::info(&format!(
