@@ -29,10 +29,10 @@ struct Cli {
     #[arg(long, default_value_t = 20)]
     runs: usize,
     /// Warm-up runs per generated page and tool.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 1)]
     warmup: usize,
     /// Runs of the raw CDP commands that break an extract down, per generated page.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 3)]
     profile_runs: usize,
     /// Only these generated sizes (comma-separated: 1k,10k,50k).
     #[arg(long, value_delimiter = ',')]
@@ -47,7 +47,7 @@ struct Cli {
     #[arg(long)]
     corpus_limit: Option<usize>,
     /// Runs per corpus page and tool.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 2)]
     corpus_runs: usize,
     /// Round trips per action.
     #[arg(long, default_value_t = 50)]
@@ -59,7 +59,7 @@ struct Cli {
     #[arg(long, default_value_t = 1000)]
     leak_actions: usize,
     /// Extracts per generated page under the service worker's CPU profiler (0 = none).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 2)]
     worker_profile_runs: usize,
     /// Skip the Playwright peer.
     #[arg(long)]
@@ -76,6 +76,21 @@ struct Cli {
     /// Where to write the report (`-` = print only).
     #[arg(long, default_value = "docs/BENCHMARKS.md")]
     out: PathBuf,
+}
+
+/// Copies the folder `from` into `to` (files and subfolders).
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_tree(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
 }
 
 fn wasm_size(extension: &Path) -> WasmSize {
@@ -114,8 +129,23 @@ async fn main_async(cli: Cli) -> Result<(), BenchError> {
             .copied()
             .collect()
     };
+    // The browser loads a private copy: a rebuild of dist/ during the run (others' dev builds) must not
+    // change the extension under a measurement (the worker re-reads its files at every cold start).
+    let copy = tempfile::Builder::new()
+        .prefix("bua-bench-ext-")
+        .tempdir()
+        .map_err(|e| BenchError::io("creating a temporary folder", e))?;
+    copy_tree(&cli.extension, copy.path()).map_err(|e| {
+        BenchError::io(
+            format!(
+                "copying the extension {} (build it with ./build.sh)",
+                cli.extension.display()
+            ),
+            e,
+        )
+    })?;
     let opts = Options {
-        extension: cli.extension.clone(),
+        extension: copy.path().to_path_buf(),
         chrome: cli.chrome.clone(),
         runs: cli.runs,
         warmup: cli.warmup,
@@ -133,7 +163,7 @@ async fn main_async(cli: Cli) -> Result<(), BenchError> {
     let machine = bench::machine::collect(&cli.node);
     let ctx = Context {
         machine,
-        wasm: wasm_size(&cli.extension),
+        wasm: wasm_size(copy.path()),
         wasm_profile: std::env::var("BUA_WASM_PROFILE").unwrap_or_else(|_| "release".into()),
         command: std::iter::once("bua-bench".to_string())
             .chain(std::env::args().skip(1).filter(|a| !a.contains('/')))
