@@ -529,15 +529,16 @@ pub fn render(results: &Results, ctx: &Context, notes: &[String]) -> String {
         });
         let _ = writeln!(
             s,
-            "\n<details><summary>Every corpus page</summary>\n\n| page | DOM nodes | controls | extract p50 | floor p50 | aria p50 | extract / aria | extract bytes | aria bytes |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+            "\n<details><summary>Every corpus page</summary>\n\n| page | DOM nodes | controls | load ms | extract p50 | floor p50 | aria p50 | extract / aria | extract bytes | aria bytes |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
         );
         for p in slow {
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 p.name,
                 p.dom_nodes,
                 p.extract_total_elements,
+                ms(p.load_ms),
                 p50(&p.extract_ms).map_or("–".into(), ms),
                 p50(&p.floor_ms).map_or("–".into(), ms),
                 p50(&p.aria_ms).map_or("–".into(), ms),
@@ -648,6 +649,26 @@ pub fn render(results: &Results, ctx: &Context, notes: &[String]) -> String {
         let _ = writeln!(s, "\n## Notes on missed targets\n");
         for n in notes {
             let _ = writeln!(s, "{n}\n");
+        }
+    }
+    let timeouts: Vec<String> = results
+        .generated
+        .iter()
+        .chain(&results.corpus)
+        .filter(|p| !p.extract_failures.is_empty())
+        .map(|p| {
+            format!(
+                "- extract on {} failed {} time(s): {}",
+                p.name,
+                p.extract_failures.len(),
+                p.extract_failures[0]
+            )
+        })
+        .collect();
+    if !timeouts.is_empty() {
+        let _ = writeln!(s, "\n## Extracts that failed\n");
+        for t in &timeouts {
+            let _ = writeln!(s, "{t}");
         }
     }
     if !results.failures.is_empty() {

@@ -47,7 +47,7 @@ struct Cli {
     #[arg(long)]
     corpus_limit: Option<usize>,
     /// Runs per corpus page and tool.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 1)]
     corpus_runs: usize,
     /// Round trips per action.
     #[arg(long, default_value_t = 50)]
