@@ -365,7 +365,7 @@ pub fn render(results: &Results, ctx: &Context, notes: &[String]) -> String {
         s,
         "The CDP commands one extract sends (`src/extract/mod.rs`: its first `Runtime.evaluate` of URL, title, \
          viewport and `innerText`; `DOMSnapshot.captureSnapshot` with 5 computed styles and DOM rects; and, on pages \
-         of ≤ 20,000 DOM nodes, `Accessibility.getFullAXTree` — bigger pages take their elements from the snapshot), \
+         of ≤ 5,000 DOM nodes, `Accessibility.getFullAXTree` — bigger pages take their elements from the snapshot), \
          each timed on the same tab two ways, medians: *raw*, straight to DevTools; and *chrome.debugger*, \
          `chrome.debugger.sendCommand` from the extension's service worker until the answer is a JS object, plus \
          the `JSON.stringify` the extension does to hand it to Rust. *Rest* = extract p50 − the chrome.debugger \
@@ -709,46 +709,76 @@ pub fn notes(results: &Results, ctx: &Context) -> Vec<String> {
             match page(results, name).and_then(|p| Some((p, p.profile.as_ref()?))) {
                 Some((p, prof)) => {
                     let e = p50(&p.extract_ms).unwrap_or(0.0);
+                    let floor = p50(&p.floor_ms).unwrap_or(0.0);
+                    let ax = prof
+                        .commands
+                        .iter()
+                        .find(|c| c.method.starts_with("Accessibility"));
+                    let without_ax = ax.map(|c| e - c.debugger_ms - c.stringify_ms);
                     format!(
-                        "**{}** ({name} page): extract p50 {} ms against a floor of {} ms. Its own CDP commands take {} ms \
-                         raw but {} ms through `chrome.debugger` (Chrome turns each answer into a JS object for the \
-                         worker); {} ms remain for WASM, JSON and the bridge. The snapshot is the command the floor does \
-                         not have: the markdown is made from it.",
+                        "**{}** ({name} page, {} DOM nodes): extract p50 {} ms against a floor of {} ms. The extension's \
+                         own CDP commands take {} ms raw but {} ms through `chrome.debugger`: Chrome hands each answer \
+                         to the worker as a JS object, and an object-heavy answer costs far more that way{}. WASM, \
+                         JSON and the bridge take the remaining {} ms. {}",
                         t.what,
+                        prof.dom_nodes,
                         ms(e),
-                        p50(&p.floor_ms).map_or("–".into(), ms),
+                        ms(floor),
                         ms(prof.raw_ms()),
                         ms(prof.debugger_ms()),
-                        ms(e - prof.debugger_ms()),
+                        ax.map_or(String::new(), |c| format!(
+                            " (the AX tree: {} raw, {} through chrome.debugger)",
+                            ms(c.raw_ms),
+                            ms(c.debugger_ms)
+                        )),
+                        ms((e - prof.debugger_ms()).max(0.0)),
+                        match without_ax {
+                            Some(w) if prof.uses_ax => format!(
+                                "What it would take: elements from the DOM snapshot on this page too, as the extension \
+                                 already does above 5,000 nodes (`AX_TREE_MAX_DOM_NODES` in `src/extract/page.rs`) — \
+                                 without the AX tree's trip through chrome.debugger this extract would take about {} ms \
+                                 ({} the floor), once the DOM path's roles and names are checked on the corpus; or the AX \
+                                 nodes of the candidate elements only (`Accessibility.getPartialAXTree`).",
+                                ms(w),
+                                x(ratio(w, floor))
+                            ),
+                            _ => "What it would take: a smaller snapshot (fewer rects, fewer styles) or fewer commands."
+                                .to_string(),
+                        }
                     )
                 }
                 None => format!("**{}**: no profile was taken.", t.what),
             }
         } else if t.what.contains("ariaSnapshot() time") {
             let small = page(results, "1k");
-            let ax = small.and_then(|p| p.profile.as_ref()).and_then(|prof| {
-                prof.commands
-                    .iter()
-                    .find(|c| c.method.starts_with("Accessibility"))
-            });
+            let prof = small.and_then(|p| p.profile.as_ref());
+            let cmd =
+                |m: &str| prof.and_then(|p| p.commands.iter().find(|c| c.method.starts_with(m)));
+            let ax = cmd("Accessibility");
+            let dom_only = match (cmd("Runtime"), cmd("DOMSnapshot")) {
+                (Some(a), Some(b)) => Some(a.debugger_ms + b.debugger_ms + b.stringify_ms),
+                _ => None,
+            };
             format!(
-                "**{}**: measured {}. Corpus pages are small (median {} DOM nodes), so fixed costs decide: every \
-                 action pays {} ms over its bare CDP command in the bridge hop and the extension's per-action \
-                 bookkeeping (see section 3), and extract sends three CDP commands through `chrome.debugger`, whose \
-                 answers Chrome converts into JS objects — for the object-heavy AX tree that costs {} (on the 1k page: \
-                 {} ms raw, {} ms through chrome.debugger). ariaSnapshot() is one script in the page returning one \
-                 string. What it would take: elements without the AX tree's round trip through chrome.debugger \
-                 (roles and names from the DOM snapshot, as the extension already does above 20,000 nodes, or \
-                 `Accessibility.getPartialAXTree` for the candidate nodes only), and the action's storage reads \
-                 and writes kept off the response path.",
+                "**{}**: measured {}. Corpus pages are small (median {} DOM nodes), so fixed costs decide. Every action \
+                 pays {} ms over its bare CDP command for the bridge hop and the extension's per-action bookkeeping \
+                 (session and blocklist reads from `chrome.storage`, the action count written back; section 3). extract \
+                 then sends three CDP commands through `chrome.debugger`, which hands each answer to the worker as a JS \
+                 object: on the 1k page the AX tree costs {} ms that way against {} ms raw, and even without it the \
+                 evaluate and the snapshot alone take {} ms through chrome.debugger — more than the whole \
+                 ariaSnapshot() there ({} ms), which is one script in the page returning one string. What it would \
+                 take: the same shape — one `Runtime.evaluate` whose in-page walk returns the markdown and the \
+                 elements as one compact string (the SPEC leaves the method open; it would move the DOM walk from \
+                 Rust into page JS) — plus the per-action storage reads kept in memory.",
                 t.what,
                 t.measured,
                 median(&results.corpus.iter().map(|p| p.dom_nodes as f64).collect::<Vec<_>>())
                     .map_or("–".into(), |v| format!("{v:.0}")),
                 overhead.map_or("–".into(), ms),
-                ax.map_or("–".into(), |c| x(ratio(c.debugger_ms, c.raw_ms))),
-                ax.map_or("–".into(), |c| ms(c.raw_ms)),
                 ax.map_or("–".into(), |c| ms(c.debugger_ms)),
+                ax.map_or("–".into(), |c| ms(c.raw_ms)),
+                dom_only.map_or("–".into(), ms),
+                small.and_then(|p| p50(&p.aria_ms)).map_or("–".into(), ms),
             )
         } else if t.what.contains("bytes") {
             let md = median(
@@ -766,10 +796,12 @@ pub fn notes(results: &Results, ctx: &Context) -> Vec<String> {
                     .collect::<Vec<_>>(),
             );
             format!(
-                "**{}**: measured {}. Per page (medians) the markdown is {} and the elements' JSON {}; the elements \
-                 (`{{\"uid\",\"role\",\"name\",\"visible\"}}` objects, up to 200) are the larger part on link-heavy \
-                 pages. What it would take: a terser element encoding (e.g. one line per element, `e7 link \"Home\"`), \
-                 or dropping `visible` when true.",
+                "**{}**: measured {}. Per page (medians) the markdown is {} and the elements' JSON {}. The markdown \
+                 already drops navigation, footers and hidden text; the elements are SPEC §5's JSON objects \
+                 (`{{\"uid\",\"role\",\"name\",\"visible\"}}`, up to 200), about 2.5× the bytes of an aria line \
+                 (`- link \"Home\"`) per control. What it would take: a terser element encoding in the protocol \
+                 (e.g. one line per element, `e7 link \"Home\"`, or `visible` only when false) — a protocol change, \
+                 not an extension one.",
                 t.what,
                 t.measured,
                 md.map_or("–".into(), |b| kb(b as usize)),
