@@ -509,7 +509,7 @@ pub fn render(results: &Results, ctx: &Context, notes: &[String]) -> String {
         );
         let _ = writeln!(
             s,
-            "\nCorpus: `corpus/readability/*/source.html`, {} runs per page and tool after one warm-up; per page the \
+            "\nCorpus: `corpus/readability/*/source.html`, {} run(s) per page and tool after one warm-up; per page the \
              p50, then the median across pages (ratios are per page, then the median). extract was faster than \
              ariaSnapshot() on {} of {} pages.",
             results.corpus.first().map_or(0, |p| p.extract_ms.len()),
@@ -767,9 +767,10 @@ pub fn notes(results: &Results, ctx: &Context) -> Vec<String> {
                  object: on the 1k page the AX tree costs {} ms that way against {} ms raw, and even without it the \
                  evaluate and the snapshot alone take {} ms through chrome.debugger — more than the whole \
                  ariaSnapshot() there ({} ms), which is one script in the page returning one string. What it would \
-                 take: the same shape — one `Runtime.evaluate` whose in-page walk returns the markdown and the \
-                 elements as one compact string (the SPEC leaves the method open; it would move the DOM walk from \
-                 Rust into page JS) — plus the per-action storage reads kept in memory.",
+                 take: the same shape — one `Runtime.evaluate` whose in-page walk returns the DOM the converter \
+                 needs (tags, text, a few styles, boxes, roles and names) as one compact string, which crosses \
+                 chrome.debugger at about its raw cost, for the same pure Rust converter to read — plus the \
+                 per-action storage reads kept in memory.",
                 t.what,
                 t.measured,
                 median(&results.corpus.iter().map(|p| p.dom_nodes as f64).collect::<Vec<_>>())
