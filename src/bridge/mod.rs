@@ -153,6 +153,7 @@ async fn connect() {
         extension_version: Some(crate::chrome::runtime::extension_version()),
         name: Some("chrome-main".to_owned()),
         token: backend.token.clone(),
+        owner: None,
     });
     let hello = serde_json::to_string(&hello).unwrap_or_default();
 

@@ -28,7 +28,8 @@ impl Role {
 /// The first message of every connection.
 ///
 /// Extension: `{"type":"hello","role":"extension","protocolVersion":4,"extensionVersion":"0.1.0","name":"chrome-main","token":"…"}`;
-/// client: `{"type":"hello","role":"client","name":"bridge-client","token":"…"}`.
+/// client: `{"type":"hello","role":"client","name":"bridge-client","token":"…","owner":"cli"}` (`owner`
+/// optional, clients only: see [`Hello::owner`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Hello {
@@ -46,6 +47,40 @@ pub struct Hello {
     /// The pairing token (SPEC §2); missing or wrong → `reject unauthorized`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
+    /// Clients only: the agent owner to stamp on this client's requests instead of its `clientId`
+    /// (SPEC §2/§9, a pure addition), so that separate connections of one agent — e.g. one CLI
+    /// invocation per command — share one agent window and reach it with `close_agent_*`. 1 to
+    /// [`MAX_OWNER_CHARS`] printable characters, no surrounding spaces ([`check_owner`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+}
+
+/// The longest `owner` a client `hello` may name, in characters.
+pub const MAX_OWNER_CHARS: usize = 64;
+
+/// Checks a client-chosen agent owner (`hello.owner`): 1 to [`MAX_OWNER_CHARS`] characters, no
+/// control characters, no leading or trailing whitespace. The error says what is wrong, e.g.
+/// `"is empty"`, `"is 80 characters long; at most 64"`, `"contains a control character (U+000A)"`.
+pub fn check_owner(owner: &str) -> Result<(), String> {
+    let chars = owner.chars().count();
+    if owner.trim().is_empty() {
+        return Err("is empty".into());
+    }
+    if chars > MAX_OWNER_CHARS {
+        return Err(format!(
+            "is {chars} characters long; at most {MAX_OWNER_CHARS}"
+        ));
+    }
+    if let Some(c) = owner.chars().find(|c| c.is_control()) {
+        return Err(format!(
+            "contains a control character (U+{:04X})",
+            u32::from(c)
+        ));
+    }
+    if owner.trim() != owner {
+        return Err("starts or ends with whitespace".into());
+    }
+    Ok(())
 }
 
 impl Hello {
@@ -61,6 +96,7 @@ impl Hello {
             extension_version: Some(extension_version.into()),
             name: Some(name.into()),
             token,
+            owner: None,
         }
     }
 
@@ -72,6 +108,7 @@ impl Hello {
             extension_version: None,
             name: Some(name.into()),
             token,
+            owner: None,
         }
     }
 
@@ -95,12 +132,20 @@ impl Hello {
             }
         };
         let protocol_version = f.opt_u32("protocolVersion", 0, u32::MAX)?;
+        let owner = f.opt_str("owner")?;
+        if let Some(owner) = &owner {
+            if role == Role::Extension {
+                return Err(f.err("owner", "is for clients only; the extension has no owner"));
+            }
+            check_owner(owner).map_err(|what| f.err("owner", what))?;
+        }
         Ok(Hello {
             role,
             protocol_version,
             extension_version: f.opt_str("extensionVersion")?,
             name: f.opt_str("name")?,
             token: f.opt_str("token")?,
+            owner,
         })
     }
 }
@@ -112,6 +157,7 @@ pub(crate) const HELLO_FIELDS: &[&str] = &[
     "extensionVersion",
     "name",
     "token",
+    "owner",
 ];
 
 /// Checks an offered protocol version against `min..=max` (SPEC §2; both 4 today).
@@ -159,7 +205,8 @@ pub struct Ack {
     pub protocol_version: u32,
     /// The bridge's version (`CARGO_PKG_VERSION`).
     pub server_version: String,
-    /// The id the bridge stamped on this client (the `owner` of its requests).
+    /// The id the bridge stamped on this client (the `owner` of its requests unless its `hello`
+    /// named one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client_id: Option<String>,
 }
@@ -199,4 +246,67 @@ pub(crate) fn parse_error_body(ctx: &str, v: &Value) -> Res<ErrorBody> {
     let message = f.req_str("message")?;
     f.finish()?;
     Ok(ErrorBody { code, message })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{parse_hello, ErrorCode};
+
+    #[test]
+    fn a_client_hello_may_name_its_owner() {
+        let h = parse_hello(r#"{"type":"hello","role":"client","token":"t","owner":"cli"}"#)
+            .expect("valid");
+        assert_eq!(h.owner.as_deref(), Some("cli"));
+        let back = serde_json::to_value(&h).expect("serialises");
+        assert_eq!(back["owner"], "cli");
+        // Omitted: no owner, and none is serialised (the v1 hello is unchanged).
+        let h = parse_hello(r#"{"type":"hello","role":"client","token":"t"}"#).expect("valid");
+        assert_eq!(h.owner, None);
+        assert!(serde_json::to_value(&h)
+            .expect("ser")
+            .get("owner")
+            .is_none());
+        let h = parse_hello(r#"{"type":"hello","role":"client","owner":"agent · Ünïcode 42"}"#)
+            .expect("printable unicode is fine");
+        assert_eq!(h.owner.as_deref(), Some("agent · Ünïcode 42"));
+    }
+
+    #[test]
+    fn a_bad_owner_is_refused_naming_the_field() {
+        let long = "x".repeat(MAX_OWNER_CHARS + 1);
+        for (owner, what) in [
+            ("", "is empty"),
+            ("   ", "is empty"),
+            (long.as_str(), "65 characters long; at most 64"),
+            ("cli\nrm", "control character (U+000A)"),
+            ("a\u{7f}", "control character (U+007F)"),
+            (" cli", "whitespace"),
+        ] {
+            let frame =
+                serde_json::json!({"type":"hello","role":"client","owner":owner}).to_string();
+            let e = parse_hello(&frame).expect_err(owner);
+            assert_eq!(e.error.code, ErrorCode::InvalidAction);
+            assert!(
+                e.error.message.starts_with("hello: owner: ") && e.error.message.contains(what),
+                "{owner:?}: {}",
+                e.error.message
+            );
+        }
+        let e = parse_hello(r#"{"type":"hello","role":"client","owner":7}"#).expect_err("number");
+        assert!(e.error.message.contains("owner"), "{}", e.error.message);
+        let e =
+            parse_hello(r#"{"type":"hello","role":"extension","protocolVersion":4,"owner":"cli"}"#)
+                .expect_err("extension");
+        assert!(
+            e.error.message.contains("owner: is for clients only"),
+            "{}",
+            e.error.message
+        );
+        assert_eq!(
+            check_owner(&"é".repeat(MAX_OWNER_CHARS)),
+            Ok(()),
+            "counted in characters"
+        );
+    }
 }

@@ -364,6 +364,7 @@ pub fn from_extension() -> BoxedStrategy<FromExtension> {
                     extension_version,
                     name,
                     token,
+                    owner: None,
                 })
             }),
         (word(), json_leaf()).prop_map(|(id, v)| FromExtension::Response(Response::ok(
