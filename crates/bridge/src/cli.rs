@@ -3,8 +3,17 @@
 //!
 //! Each friendly subcommand is one request: [`Request`] says which method with which params, and
 //! how its result is printed ([`Output`]). Output is JSON on stdout (one line; `--pretty` indents);
-//! a failure prints `{"code":"…","error":"…"}` on stdout and the process exits with status 1.
-//! The pure parts (params, locators, rendering) are plain functions with unit tests.
+//! a failure prints `{"code":"…","error":"…"}` on stdout and the process exits with status 1. The
+//! codes are SPEC §8's, plus the client-side [`BRIDGE_UNREACHABLE`] when no bridge answers. When
+//! stdout is closed early (`bua-bridge tabs | head -c 10`) the process ends quietly with
+//! [`BROKEN_PIPE_EXIT`].
+//!
+//! Every invocation is a new connection, so all of them say `hello` with one stable agent owner
+//! ([`DEFAULT_OWNER`], or `--owner` / `$BUA_OWNER`): `open` twice puts both tabs in one agent
+//! window, and `call close_agent_tabs` closes them (SPEC §2 client `hello` `owner`, §6, §9).
+//!
+//! The pure parts (params, locators, owners, image formats, rendering) are plain functions with
+//! unit tests.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -12,11 +21,42 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use base64::Engine;
+use bua_protocol::ImageFormat;
 use serde_json::{json, Map, Value};
 
 use crate::client::{BridgeClient, Endpoint};
+pub use crate::error::BRIDGE_UNREACHABLE;
 use crate::error::{Error, Result};
 use crate::token;
+
+/// The agent owner of CLI invocations that name none: every `bua-bridge open`, `click`, `call …`
+/// acts as this one agent, whatever process runs it.
+pub const DEFAULT_OWNER: &str = "cli";
+
+/// The environment variable that names the CLI's agent owner when `--owner` is not given.
+pub const OWNER_ENV: &str = "BUA_OWNER";
+
+/// The exit status when stdout was closed before the output was written (128 + SIGPIPE, what a
+/// shell reports for `cat big | head -1`'s `cat`).
+pub const BROKEN_PIPE_EXIT: u8 = 141;
+
+/// The CLI's agent owner: `--owner`, else `$BUA_OWNER` (when not empty), else [`DEFAULT_OWNER`].
+///
+/// Errors: `invalid_action` naming `--owner` or `BUA_OWNER` when the owner is not 1–64 printable
+/// characters ([`bua_protocol::check_owner`]).
+pub fn resolve_owner(
+    flag: Option<&str>,
+    env: Option<&str>,
+) -> std::result::Result<String, Failure> {
+    let (owner, source) = match (flag, env.filter(|e| !e.is_empty())) {
+        (Some(f), _) => (f, "--owner"),
+        (None, Some(e)) => (e, OWNER_ENV),
+        (None, None) => (DEFAULT_OWNER, ""),
+    };
+    bua_protocol::check_owner(owner)
+        .map_err(|what| Failure::invalid(format!("{source}: the owner {what}")))?;
+    Ok(owner.to_string())
+}
 
 /// Where the bridge is and how to authenticate: `--port` (default 9225) or `--url`, and the token
 /// from `--token`, `--token-file`, or the default token file (`~/.config/bua/token`).
@@ -30,6 +70,8 @@ pub struct Connection {
     pub token: Option<String>,
     /// A token file.
     pub token_file: Option<PathBuf>,
+    /// The agent owner named in `hello` (see [`resolve_owner`]); `None`: the bridge's client id.
+    pub owner: Option<String>,
 }
 
 impl Connection {
@@ -55,9 +97,12 @@ impl Connection {
         token::read(&path)
     }
 
-    /// Connects; a bridge that cannot be reached gives a message that says how to start one.
+    /// Connects as [`Connection::owner`]; a bridge that cannot be reached gives a message that
+    /// names the URL and says how to start one.
     ///
-    /// Errors: see [`Failure`]: `unauthorized` (token), `internal_error` (nothing listens).
+    /// Errors: see [`Failure`]: `unauthorized` (token), [`BRIDGE_UNREACHABLE`] (nothing listens),
+    /// `timeout` (something listens but never completes the handshake), `invalid_action` (a URL
+    /// that is not `ws://`, a malformed owner).
     pub async fn connect(&self) -> std::result::Result<BridgeClient, Failure> {
         let token = self.token().map_err(|e| Failure {
             code: "unauthorized".into(),
@@ -65,14 +110,15 @@ impl Connection {
         })?;
         let endpoint = self.endpoint();
         let url = endpoint.url();
-        match BridgeClient::connect(endpoint, &token).await {
+        match BridgeClient::connect_as(endpoint, &token, self.owner.as_deref()).await {
             Ok(c) => Ok(c),
-            Err(e @ (Error::WebSocket(_) | Error::Io { .. } | Error::Timeout { .. })) => Err(Failure {
-                code: e.code().as_str().into(),
+            Err(e @ Error::Timeout { .. }) => Err(Failure {
+                code: e.client_code().into(),
                 message: format!(
-                    "cannot reach bua-bridge at {url} ({e}); start it with `bua-bridge serve` or `bua-bridge launch`"
+                    "{e}: is a bua-bridge listening at {url}? Start one with `bua-bridge serve`"
                 ),
             }),
+            Err(e @ Error::InvalidEndpoint { .. }) => Err(Failure::invalid(format!("--url: {e}"))),
             Err(e) => Err(Failure::from(e)),
         }
     }
@@ -81,7 +127,8 @@ impl Connection {
 /// A failure as the CLI prints it: `{"code":"…","error":"…"}`, exit status 1.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
-    /// The SPEC §8 error code (`no_extension`, `invalid_action`, …).
+    /// The SPEC §8 error code (`no_extension`, `invalid_action`, …), or the client-side
+    /// [`BRIDGE_UNREACHABLE`].
     pub code: String,
     /// What went wrong and what to do.
     pub message: String,
@@ -105,9 +152,88 @@ impl Failure {
 impl From<Error> for Failure {
     fn from(e: Error) -> Self {
         Failure {
-            code: e.code().as_str().into(),
+            code: e.client_code().into(),
             message: e.to_string(),
         }
+    }
+}
+
+/// The params of `call <method> '<json>'`: absent → none; otherwise a JSON object.
+///
+/// Errors: `invalid_action` saying what is wrong (not JSON, with where; or not an object) and how
+/// to quote it in a shell.
+pub fn parse_params(text: Option<&str>) -> std::result::Result<Value, Failure> {
+    let Some(text) = text else {
+        return Ok(Value::Null);
+    };
+    const HINT: &str =
+        "give one JSON object in single quotes, e.g. '{\"url\":\"https://example.com\"}'";
+    match serde_json::from_str::<Value>(text) {
+        Ok(v @ Value::Object(_)) => Ok(v),
+        Ok(Value::Null) => Ok(Value::Null),
+        Ok(other) => Err(Failure::invalid(format!(
+            "params: expected a JSON object, got {}; {HINT}",
+            match other {
+                Value::Array(_) => "an array",
+                Value::String(_) => "a string",
+                Value::Number(_) => "a number",
+                _ => "a boolean",
+            }
+        ))),
+        Err(e) => Err(Failure::invalid(format!(
+            "params: not valid JSON ({e}); {HINT}"
+        ))),
+    }
+}
+
+/// The image format of `screenshot -o FILE [--format F]`: from the file's extension (`.png`;
+/// `.jpg`/`.jpeg`, any case), else `--format` (`png`, `jpeg`/`jpg`), else PNG.
+///
+/// Errors (`invalid_action`): an unknown `--format`; a `--format` that contradicts the extension
+/// (`-o x.jpg --format png`); an extension that is no image format we write (`.webp`) without a
+/// `--format`.
+pub fn screenshot_format(
+    path: &Path,
+    flag: Option<&str>,
+) -> std::result::Result<ImageFormat, Failure> {
+    let parse = |s: &str| match s.to_ascii_lowercase().as_str() {
+        "png" => Some(ImageFormat::Png),
+        "jpeg" | "jpg" => Some(ImageFormat::Jpeg),
+        _ => None,
+    };
+    let given = match flag {
+        Some(f) => Some(parse(f).ok_or_else(|| {
+            Failure::invalid(format!("--format: unknown format `{f}` (use png or jpeg)"))
+        })?),
+        None => None,
+    };
+    let ext = path.extension().map(|e| e.to_string_lossy().into_owned());
+    let from_name = ext.as_deref().map(|e| (e, parse(e)));
+    match (from_name, given) {
+        (None, given) => Ok(given.unwrap_or_default()),
+        (Some((_, Some(named))), Some(given)) if named != given => Err(Failure::invalid(format!(
+            "--format {} conflicts with the file name {} ({}): drop --format or rename the file",
+            given.as_str(),
+            path.display(),
+            named.as_str()
+        ))),
+        (Some((_, Some(named))), _) => Ok(named),
+        (Some(_), Some(given)) => Ok(given),
+        (Some((ext, None)), None) => Err(Failure::invalid(format!(
+            "cannot tell the image format from `.{ext}`: name the file .png, .jpg or .jpeg, or pass --format png|jpeg"
+        ))),
+    }
+}
+
+/// The format whose signature `bytes` start with: PNG (`89 50 4E 47 0D 0A 1A 0A`) or JPEG
+/// (`FF D8 FF`); `None` for anything else.
+pub fn sniff_image(bytes: &[u8]) -> Option<ImageFormat> {
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some(ImageFormat::Png)
+    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        Some(ImageFormat::Jpeg)
+    } else {
+        None
     }
 }
 
@@ -121,8 +247,9 @@ pub enum Output {
     /// `extract --elements`: `{url, title, elements, totalElements, truncated}`; with `--pretty`
     /// one element per line: `e3  button  "Sign in"`.
     Elements,
-    /// `screenshot -o FILE`: the image is written to the file; prints `{file, mime, width, height, bytes}`.
-    ScreenshotTo(PathBuf),
+    /// `screenshot -o FILE`: the image, checked to be of the format asked for, is written to the
+    /// file; prints `{file, mime, width, height, bytes}`.
+    ScreenshotTo(PathBuf, ImageFormat),
 }
 
 /// One client request of a subcommand: the method, its params and how to print the result.
@@ -281,7 +408,7 @@ pub fn render(
                 Ok(to_text(&summary, false))
             }
         }
-        Output::ScreenshotTo(path) => {
+        Output::ScreenshotTo(path, format) => {
             let data = result
                 .get("data")
                 .and_then(Value::as_str)
@@ -295,6 +422,18 @@ pub fn render(
                     code: "internal_error".into(),
                     message: format!("the screenshot data is not base64: {e}"),
                 })?;
+            let found = sniff_image(&bytes);
+            if found != Some(*format) {
+                return Err(Failure {
+                    code: "internal_error".into(),
+                    message: format!(
+                        "asked for a {} screenshot but got {} bytes; {} not written",
+                        format.as_str(),
+                        found.map_or("unrecognised", |f| f.as_str()),
+                        path.display()
+                    ),
+                });
+            }
             write_file(path, &bytes)?;
             let summary = json!({
                 "file": path.display().to_string(),
@@ -315,10 +454,43 @@ fn write_file(path: &Path, bytes: &[u8]) -> std::result::Result<(), Failure> {
     })
 }
 
-/// Prints a failure and returns exit status 1.
+/// Writes `text` and a newline to stdout and flushes.
+///
+/// Errors: the exit status to end with — [`BROKEN_PIPE_EXIT`], silently, when the reader is gone
+/// (`| head`); status 1, with a line on stderr, for any other write failure (e.g. a full disk).
+pub fn print_line(text: &str) -> std::result::Result<(), ExitCode> {
+    let mut out = std::io::stdout().lock();
+    let written = out
+        .write_all(text.as_bytes())
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush());
+    match written {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            Err(ExitCode::from(BROKEN_PIPE_EXIT))
+        }
+        Err(e) => {
+            // stderr may be gone too: never panic over it.
+            let _ = writeln!(std::io::stderr(), "bua-bridge: cannot write to stdout: {e}");
+            Err(ExitCode::FAILURE)
+        }
+    }
+}
+
+/// Prints a failure and returns exit status 1 (or [`BROKEN_PIPE_EXIT`] if stdout is gone).
 pub fn fail(failure: &Failure, pretty: bool) -> ExitCode {
-    println!("{}", to_text(&failure.to_json(), pretty));
-    ExitCode::FAILURE
+    match print_line(&to_text(&failure.to_json(), pretty)) {
+        Ok(()) => ExitCode::FAILURE,
+        Err(code) => code,
+    }
+}
+
+/// Prints a result and returns exit status 0 (or [`BROKEN_PIPE_EXIT`] if stdout is gone).
+pub fn succeed(text: &str) -> ExitCode {
+    match print_line(text) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(code) => code,
+    }
 }
 
 /// Connects, sends one request, prints its rendered result; exit status 0, or 1 with the error JSON.
@@ -329,10 +501,7 @@ pub async fn run(conn: &Connection, request: Request, pretty: bool) -> ExitCode 
     };
     match client.call(&request.method, request.params).await {
         Ok(result) => match render(&result, &request.output, pretty) {
-            Ok(text) => {
-                println!("{text}");
-                ExitCode::SUCCESS
-            }
+            Ok(text) => succeed(&text),
             Err(f) => fail(&f, pretty),
         },
         Err(e) => fail(&Failure::from(e), pretty),
@@ -357,10 +526,13 @@ pub async fn follow_events(
         return fail(&Failure::from(e), pretty);
     }
     // Tell a watching script that the subscription is live (stderr keeps stdout pure JSON lines).
-    eprintln!("bua-bridge: following events as {}", client.client_id());
+    let _ = writeln!(
+        std::io::stderr(),
+        "bua-bridge: following events as {}",
+        client.client_id()
+    );
     let deadline = limit.map(|l| tokio::time::Instant::now() + l);
     let mut printed = 0u64;
-    let mut stdout = std::io::stdout();
     loop {
         if count.is_some_and(|c| printed >= c) {
             return ExitCode::SUCCESS;
@@ -399,10 +571,9 @@ pub async fn follow_events(
                 )
             }
         };
-        if writeln!(stdout, "{}", to_text(&line, pretty)).is_err() {
-            return ExitCode::SUCCESS; // stdout closed (e.g. `| head`)
+        if let Err(code) = print_line(&to_text(&line, pretty)) {
+            return code; // stdout closed (e.g. `| head`)
         }
-        let _ = stdout.flush();
         printed += 1;
     }
 }
@@ -471,18 +642,145 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("shot.png");
         let r = json!({"mime": "image/png", "data": "iVBORw0KGgo=", "width": 3, "height": 2});
-        let text = render(&r, &Output::ScreenshotTo(file.clone()), false).unwrap();
+        let to_png = Output::ScreenshotTo(file.clone(), ImageFormat::Png);
+        let text = render(&r, &to_png, false).unwrap();
         assert_eq!(std::fs::read(&file).unwrap(), b"\x89PNG\r\n\x1a\n");
         let v: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["bytes"], 8);
         assert_eq!(v["width"], 3);
         let bad = json!({"data": "%%%"});
         assert_eq!(
-            render(&bad, &Output::ScreenshotTo(file), false)
-                .unwrap_err()
-                .code,
+            render(&bad, &to_png, false).unwrap_err().code,
             "internal_error"
         );
+        // PNG bytes for a JPEG file are refused, and nothing is written.
+        let jpg = dir.path().join("shot.jpg");
+        let f = render(
+            &r,
+            &Output::ScreenshotTo(jpg.clone(), ImageFormat::Jpeg),
+            false,
+        )
+        .unwrap_err();
+        assert!(
+            f.message
+                .contains("asked for a jpeg screenshot but got png bytes"),
+            "{}",
+            f.message
+        );
+        assert!(!jpg.exists());
+        let jpeg = json!({"mime": "image/jpeg", "data": "/9j/4AAQ", "width": 1, "height": 1});
+        render(
+            &jpeg,
+            &Output::ScreenshotTo(jpg.clone(), ImageFormat::Jpeg),
+            false,
+        )
+        .unwrap();
+        assert_eq!(&std::fs::read(&jpg).unwrap()[..3], &[0xFF, 0xD8, 0xFF]);
+    }
+
+    #[test]
+    fn the_screenshot_format_follows_the_file_name() {
+        let fmt = |p: &str, f: Option<&str>| screenshot_format(Path::new(p), f);
+        assert_eq!(fmt("x.jpg", None), Ok(ImageFormat::Jpeg));
+        assert_eq!(fmt("dir.d/x.JPEG", None), Ok(ImageFormat::Jpeg));
+        assert_eq!(fmt("x.png", None), Ok(ImageFormat::Png));
+        assert_eq!(fmt("x", None), Ok(ImageFormat::Png));
+        assert_eq!(fmt("x", Some("jpeg")), Ok(ImageFormat::Jpeg));
+        assert_eq!(fmt("x.jpg", Some("jpg")), Ok(ImageFormat::Jpeg));
+        assert_eq!(fmt("x.bin", Some("png")), Ok(ImageFormat::Png));
+        let e = fmt("x.jpg", Some("png")).unwrap_err();
+        assert_eq!(e.code, "invalid_action");
+        assert!(
+            e.message
+                .contains("--format png conflicts with the file name x.jpg"),
+            "{}",
+            e.message
+        );
+        let e = fmt("x.webp", None).unwrap_err();
+        assert!(
+            e.message.contains("`.webp`") && e.message.contains("--format"),
+            "{}",
+            e.message
+        );
+        let e = fmt("x.png", Some("gif")).unwrap_err();
+        assert!(e.message.contains("unknown format `gif`"), "{}", e.message);
+        assert_eq!(
+            sniff_image(b"\x89PNG\r\n\x1a\nrest"),
+            Some(ImageFormat::Png)
+        );
+        assert_eq!(
+            sniff_image(&[0xFF, 0xD8, 0xFF, 0xE0]),
+            Some(ImageFormat::Jpeg)
+        );
+        assert_eq!(sniff_image(b"GIF89a"), None);
+    }
+
+    #[test]
+    fn the_cli_owner_is_the_flag_then_the_environment_then_cli() {
+        assert_eq!(resolve_owner(None, None).unwrap(), "cli");
+        assert_eq!(resolve_owner(None, Some("")).unwrap(), "cli");
+        assert_eq!(resolve_owner(None, Some("ci-job-7")).unwrap(), "ci-job-7");
+        assert_eq!(resolve_owner(Some("me"), Some("ci-job-7")).unwrap(), "me");
+        let e = resolve_owner(Some(""), None).unwrap_err();
+        assert_eq!(e.code, "invalid_action");
+        assert_eq!(e.message, "--owner: the owner is empty");
+        let e = resolve_owner(None, Some("a\tb")).unwrap_err();
+        assert!(
+            e.message
+                .starts_with("BUA_OWNER: the owner contains a control character"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn call_params_must_be_one_json_object() {
+        assert_eq!(parse_params(None).unwrap(), Value::Null);
+        assert_eq!(
+            parse_params(Some(r#"{"url":"u"}"#)).unwrap(),
+            json!({"url": "u"})
+        );
+        let e = parse_params(Some("{url: 1}")).unwrap_err();
+        assert_eq!(e.code, "invalid_action");
+        assert!(
+            e.message
+                .starts_with("params: not valid JSON (key must be a string at line 1 column 2)"),
+            "{}",
+            e.message
+        );
+        assert!(e.message.contains("single quotes"), "{}", e.message);
+        let e = parse_params(Some("[1]")).unwrap_err();
+        assert!(
+            e.message
+                .starts_with("params: expected a JSON object, got an array"),
+            "{}",
+            e.message
+        );
+        let e = parse_params(Some("https://example.com")).unwrap_err();
+        assert!(e.message.contains("not valid JSON"), "{}", e.message);
+    }
+
+    #[test]
+    fn errors_get_their_client_code() {
+        let unreachable = Error::Unreachable {
+            url: "ws://127.0.0.1:9225".into(),
+            source: std::io::Error::from(std::io::ErrorKind::ConnectionRefused),
+        };
+        assert!(unreachable.is_connection_refused());
+        let f = Failure::from(unreachable);
+        assert_eq!(f.code, "bridge_unreachable");
+        assert!(
+            f.message.starts_with("no bridge at ws://127.0.0.1:9225 (")
+                && f.message
+                    .contains("start it with `bua-bridge serve` (or `bua-bridge launch`)"),
+            "{}",
+            f.message
+        );
+        let f = Failure::from(Error::Remote {
+            code: bua_protocol::ErrorCode::NoExtension,
+            message: "m".into(),
+        });
+        assert_eq!(f.code, "no_extension");
     }
 
     #[test]

@@ -84,6 +84,7 @@ struct Inner {
 /// A connected client. Cheap to share behind an `Arc`; `call` takes `&self`.
 pub struct BridgeClient {
     client_id: String,
+    owner: String,
     server_version: String,
     tx: mpsc::Sender<Message>,
     inner: Arc<Inner>,
@@ -94,6 +95,7 @@ impl std::fmt::Debug for BridgeClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BridgeClient")
             .field("client_id", &self.client_id)
+            .field("owner", &self.owner)
             .field("server_version", &self.server_version)
             .field("open", &self.is_open())
             .finish()
@@ -116,19 +118,37 @@ impl BridgeClient {
     /// version 4, so results come in the v4 shape (v1-only method names still answer in v1 shape;
     /// see [`bua_protocol::ClientDialect`]).
     ///
-    /// Errors: [`Error::Rejected`] (`unauthorized`, `protocol_version_mismatch`), [`Error::WebSocket`]
-    /// when nothing listens or the upgrade is refused, [`Error::Timeout`] after [`CONNECT_TIMEOUT`].
+    /// Errors: [`Error::Rejected`] (`unauthorized`, `protocol_version_mismatch`),
+    /// [`Error::Unreachable`] when nothing listens, [`Error::InvalidEndpoint`] for a URL that is not
+    /// `ws://`/`wss://`, [`Error::WebSocket`] when the upgrade is refused, [`Error::Timeout`] after
+    /// [`CONNECT_TIMEOUT`].
     pub async fn connect(endpoint: impl Into<Endpoint>, token: &str) -> Result<Self> {
-        Self::connect_with_hello(
-            endpoint,
-            json!({"type": "hello", "role": "client", "name": "bua-bridge-client", "protocolVersion": bua_protocol::PROTOCOL_VERSION, "token": token}),
-        )
-        .await
+        Self::connect_as(endpoint, token, None).await
+    }
+
+    /// Like [`BridgeClient::connect`], naming the agent `owner` stamped on this client's requests
+    /// (SPEC §2 client `hello`, optional `owner`): connections with the same owner share one agent
+    /// window, and `close_agent_tabs`/`close_agent_window` reach every tab that owner opened. `None`:
+    /// the bridge's `clientId` is the owner (one agent per connection).
+    ///
+    /// Errors: as [`BridgeClient::connect`]; a malformed owner (empty, over 64 characters, control
+    /// characters) is [`Error::Rejected`] with `invalid_action`.
+    pub async fn connect_as(
+        endpoint: impl Into<Endpoint>,
+        token: &str,
+        owner: Option<&str>,
+    ) -> Result<Self> {
+        let mut hello = json!({"type": "hello", "role": "client", "name": "bua-bridge-client", "protocolVersion": bua_protocol::PROTOCOL_VERSION, "token": token});
+        if let (Some(owner), Value::Object(m)) = (owner, &mut hello) {
+            m.insert("owner".into(), Value::String(owner.to_string()));
+        }
+        Self::connect_with_hello(endpoint, hello).await
     }
 
     /// Like [`BridgeClient::connect`] with a caller-made `hello` (tests use it to send odd ones).
     pub async fn connect_with_hello(endpoint: impl Into<Endpoint>, hello: Value) -> Result<Self> {
         let url = endpoint.into().url();
+        check_url(&url)?;
         match tokio::time::timeout(CONNECT_TIMEOUT, Self::handshake(&url, hello)).await {
             Ok(r) => r,
             Err(_) => Err(Error::Timeout {
@@ -139,12 +159,17 @@ impl BridgeClient {
     }
 
     async fn handshake(url: &str, hello: Value) -> Result<Self> {
+        let owner = hello
+            .get("owner")
+            .and_then(Value::as_str)
+            .map(str::to_string);
         let (ws, _) = tokio_tungstenite::connect_async_with_config(
             url,
             Some(crate::server::websocket_config()),
             false,
         )
-        .await?;
+        .await
+        .map_err(|e| connect_error(url, e))?;
         let (mut sink, mut stream) = ws.split();
         sink.send(Message::text(hello.to_string())).await?;
         let ack = loop {
@@ -198,6 +223,7 @@ impl BridgeClient {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
+        let owner = owner.unwrap_or_else(|| client_id.clone());
         let server_version = ack
             .get("serverVersion")
             .and_then(Value::as_str)
@@ -256,6 +282,7 @@ impl BridgeClient {
         });
         Ok(BridgeClient {
             client_id,
+            owner,
             server_version,
             tx,
             inner,
@@ -263,9 +290,16 @@ impl BridgeClient {
         })
     }
 
-    /// The id the bridge gave this client (`cli-…`); it is the `owner` of this client's actions.
+    /// The id the bridge gave this client (`cli-…`); it is the `owner` of this client's actions
+    /// unless it connected with [`BridgeClient::connect_as`] and an owner.
     pub fn client_id(&self) -> &str {
         &self.client_id
+    }
+
+    /// The agent owner stamped on this client's actions: the one given to
+    /// [`BridgeClient::connect_as`], else [`BridgeClient::client_id`].
+    pub fn owner(&self) -> &str {
+        &self.owner
     }
 
     /// The bridge's version from `ack`.
@@ -349,6 +383,52 @@ impl BridgeClient {
     }
 }
 
+/// Checks that `url` is a `ws://` or `wss://` URL with a host.
+///
+/// Errors: [`Error::InvalidEndpoint`] saying what the bridge's URL looks like.
+fn check_url(url: &str) -> Result<()> {
+    let invalid = |reason: String| Error::InvalidEndpoint {
+        input: url.to_string(),
+        reason: format!("{reason}; the bridge's URL looks like ws://127.0.0.1:9225"),
+    };
+    let parsed = url::Url::parse(url).map_err(|e| invalid(e.to_string()))?;
+    if !matches!(parsed.scheme(), "ws" | "wss") {
+        return Err(invalid(format!(
+            "the scheme is `{}`, not ws or wss",
+            parsed.scheme()
+        )));
+    }
+    if parsed.host_str().is_none_or(str::is_empty) {
+        return Err(invalid("no host".into()));
+    }
+    Ok(())
+}
+
+/// Names what went wrong while opening the WebSocket to `url`: nothing listens
+/// ([`Error::Unreachable`]), the URL is not a WebSocket URL ([`Error::InvalidEndpoint`]), or the
+/// peer is not a bridge (an HTTP answer instead of the upgrade).
+fn connect_error(url: &str, e: tokio_tungstenite::tungstenite::Error) -> Error {
+    use tokio_tungstenite::tungstenite::Error as Ws;
+    match e {
+        Ws::Io(source) => Error::Unreachable {
+            url: url.to_string(),
+            source,
+        },
+        Ws::Url(reason) => Error::InvalidEndpoint {
+            input: url.to_string(),
+            reason: format!("{reason}; the bridge's URL looks like ws://127.0.0.1:9225"),
+        },
+        Ws::Http(response) => Error::UnexpectedMessage {
+            peer: "bridge",
+            detail: format!(
+                "{url} answered the WebSocket upgrade with HTTP {}: is a bua-bridge listening there?",
+                response.status()
+            ),
+        },
+        other => Error::from(other),
+    }
+}
+
 /// Routes one frame from the bridge to its waiting call, or to the event channel.
 fn route(inner: &Inner, text: &str) {
     let Ok(value) = serde_json::from_str::<Value>(text) else {
@@ -390,4 +470,27 @@ fn route(inner: &Inner, text: &str) {
         Err(Error::Remote { code, message })
     };
     let _ = reply.send(outcome);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_websocket_urls_with_a_host_are_bridge_urls() {
+        assert!(check_url("ws://127.0.0.1:9225").is_ok());
+        assert!(check_url("wss://bridge.example:443/x").is_ok());
+        for bad in ["http://127.0.0.1:9225", "127.0.0.1:9225", "ws://", "9225x"] {
+            match check_url(bad) {
+                Err(Error::InvalidEndpoint { input, reason }) => {
+                    assert_eq!(input, bad);
+                    assert!(
+                        reason.ends_with("looks like ws://127.0.0.1:9225"),
+                        "{reason}"
+                    );
+                }
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+    }
 }

@@ -35,6 +35,17 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// Nothing accepted a TCP connection at the bridge's URL (connection refused, host or network
+    /// unreachable, name not resolved): no bridge runs there. Reported to CLI users with the
+    /// client-side code [`BRIDGE_UNREACHABLE`].
+    #[error("no bridge at {url} ({source}): start it with `bua-bridge serve` (or `bua-bridge launch`), or point --port/--url at the running one")]
+    Unreachable {
+        /// The `ws://` URL tried, e.g. `ws://127.0.0.1:9225`.
+        url: String,
+        /// Why the connection failed.
+        #[source]
+        source: std::io::Error,
+    },
     /// The WebSocket transport failed (connect, upgrade refused, read or write).
     #[error("WebSocket: {0}")]
     WebSocket(#[from] Box<tokio_tungstenite::tungstenite::Error>),
@@ -92,6 +103,10 @@ pub enum Error {
     Json(#[from] serde_json::Error),
 }
 
+/// The code a front end (CLI `{"code","error"}`, MCP tool error) reports for [`Error::Unreachable`].
+/// It is client-side only: the bridge never sends it, and it is not a SPEC §8 protocol code.
+pub const BRIDGE_UNREACHABLE: &str = "bridge_unreachable";
+
 /// The client library's error: a protocol `code` plus a message (see [`Error::code`]).
 pub type ClientError = Error;
 
@@ -107,6 +122,22 @@ impl Error {
             Error::Timeout { .. } => ErrorCode::Timeout,
             _ => ErrorCode::InternalError,
         }
+    }
+
+    /// The code a front end reports: [`Error::code`], except [`BRIDGE_UNREACHABLE`] for
+    /// [`Error::Unreachable`] (no protocol code fits: nothing answered at all).
+    pub fn client_code(&self) -> &'static str {
+        match self {
+            Error::Unreachable { .. } => BRIDGE_UNREACHABLE,
+            other => other.code().as_str(),
+        }
+    }
+
+    /// Whether nothing listens at the bridge's address (TCP connection refused): a bridge may be
+    /// started there.
+    pub fn is_connection_refused(&self) -> bool {
+        matches!(self, Error::Unreachable { source, .. }
+            if source.kind() == std::io::ErrorKind::ConnectionRefused)
     }
 
     /// Wraps an I/O error with what was being done.

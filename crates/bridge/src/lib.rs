@@ -34,5 +34,9 @@ pub use client::BridgeClient;
 pub use error::{ClientError, Error, Result};
 pub use server::{ServerConfig, ServerHandle};
 
+/// The bridge's default port on 127.0.0.1 (the v1 bridge's; the extension's default backend URL is
+/// `ws://127.0.0.1:9225`, SPEC §2).
+pub const DEFAULT_PORT: u16 = 9225;
+
 /// The bridge's own version, sent as `serverVersion` in `ack` (SPEC §2).
 pub const SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,5 +1,6 @@
 //! `bua-bridge`: the command line. All logic lives in the library (`bua_bridge`).
 
+use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,8 +28,10 @@ use serde_json::{json, Map, Value};
   bua-bridge events
   bua-bridge mcp                                # MCP server on stdio for AI agents
 
-Client commands print JSON (--pretty for people) and exit 1 with {\"code\",\"error\"} on failure.
-They connect to --port (default 9225) with the token from --token, --token-file or ~/.config/bua/token."
+Client commands print JSON (--pretty for people) and exit 1 with {\"code\",\"error\"} on failure
+(code bridge_unreachable when no bridge answers). They connect to --port (default 9225) or --url with
+the token from --token, --token-file or ~/.config/bua/token, all as one agent (--owner, $BUA_OWNER,
+default \"cli\"): their tabs share one agent window, and `call close_agent_tabs` closes them."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -66,7 +69,7 @@ enum Command {
     )]
     Serve {
         /// Port to listen on (0 = a free port).
-        #[arg(long, default_value_t = 9225)]
+        #[arg(long, default_value_t = bua_bridge::DEFAULT_PORT)]
         port: u16,
         /// Address to listen on. Anything but loopback exposes the browser to the network.
         #[arg(long, default_value = "127.0.0.1")]
@@ -207,7 +210,7 @@ Exit status 1 on failure, with {\"code\":\"…\",\"error\":\"…\"} on stdout.")
     /// Save a screenshot of a tab (screenshot) to a file.
     #[command(after_help = "Examples:
   bua-bridge screenshot -o page.png --tab 12
-  bua-bridge screenshot -o full.jpg --format jpeg --quality 80 --full-page")]
+  bua-bridge screenshot -o full.jpg --quality 80 --full-page   # JPEG, from the file name")]
     Screenshot {
         /// Where to write the image.
         #[arg(short, long)]
@@ -215,7 +218,7 @@ Exit status 1 on failure, with {\"code\":\"…\",\"error\":\"…\"} on stdout.")
         /// The whole page instead of the viewport.
         #[arg(long)]
         full_page: bool,
-        /// png (default) or jpeg.
+        /// png or jpeg (default: from the file name: .jpg/.jpeg → jpeg, else png).
         #[arg(long)]
         format: Option<String>,
         /// JPEG quality 0-100.
@@ -264,11 +267,19 @@ An event that follows a gap carries \"dropped\": N (events the bridge dropped be
   {\"mcpServers\": {\"browser\": {\"command\": \"bua-bridge\", \"args\": [\"mcp\"]}}}
 
 The bridge on --port is used when one answers; otherwise one is started in-process on that port,
-with the token from --token / --token-file / ~/.config/bua/token (created if missing).")]
+with the token from --token / --token-file / ~/.config/bua/token (created if missing). The extension
+connects to the URL in its options page (default ws://127.0.0.1:9225): a bridge started on another
+port is only reached if that URL says so. With --url, the bridge there is used and none is started.")]
     Mcp {
         /// Bridge port on 127.0.0.1.
-        #[arg(long, default_value_t = 9225)]
+        #[arg(long, default_value_t = bua_bridge::DEFAULT_PORT)]
         port: u16,
+        /// Full bridge URL (overrides --port); a bridge is never started for it.
+        #[arg(long, conflicts_with = "port")]
+        url: Option<String>,
+        /// The agent owner of this server's tabs (default: `mcp-<pid>`, one per MCP server process).
+        #[arg(long)]
+        owner: Option<String>,
         /// Pairing token (default: read from --token-file).
         #[arg(long, conflicts_with = "token_file")]
         token: Option<String>,
@@ -283,7 +294,7 @@ with the token from --token / --token-file / ~/.config/bua/token (created if mis
     #[command(after_help = "Example:\n  bua-bridge launch --headless --port 0 --extension ./dist")]
     Launch {
         /// Bridge port (0 = a free port).
-        #[arg(long, default_value_t = 9225)]
+        #[arg(long, default_value_t = bua_bridge::DEFAULT_PORT)]
         port: u16,
         /// Chromium binary (default: /usr/bin/chromium, else chromium/google-chrome/chromium-browser on PATH).
         #[arg(long)]
@@ -322,11 +333,15 @@ with the token from --token / --token-file / ~/.config/bua/token (created if mis
 #[derive(Args, Debug, Clone)]
 struct ConnArgs {
     /// Bridge port on 127.0.0.1.
-    #[arg(long, default_value_t = 9225)]
+    #[arg(long, default_value_t = bua_bridge::DEFAULT_PORT)]
     port: u16,
-    /// Full bridge URL (overrides --port).
+    /// Full bridge URL (overrides --port), e.g. ws://127.0.0.1:9300.
     #[arg(long)]
     url: Option<String>,
+    /// The agent owner of this command's tabs (default: $BUA_OWNER, else "cli": every CLI call is
+    /// one agent, with one agent window).
+    #[arg(long)]
+    owner: Option<String>,
     /// Pairing token (default: read from --token-file).
     #[arg(long, conflicts_with = "token_file")]
     token: Option<String>,
@@ -339,12 +354,23 @@ struct ConnArgs {
 }
 
 impl ConnArgs {
-    fn connection(&self) -> Connection {
-        Connection {
+    /// The connection, with the owner from `--owner`, `$BUA_OWNER` or `cli`.
+    fn connection(&self) -> Result<Connection, cli::Failure> {
+        let env = std::env::var(cli::OWNER_ENV).ok();
+        Ok(Connection {
             port: self.port,
             url: self.url.clone(),
             token: self.token.clone(),
             token_file: self.token_file.clone(),
+            owner: Some(cli::resolve_owner(self.owner.as_deref(), env.as_deref())?),
+        })
+    }
+
+    /// Connects, sends `request`, prints the result or the failure.
+    async fn run(&self, request: Request) -> ExitCode {
+        match self.connection() {
+            Ok(conn) => cli::run(&conn, request, self.pretty).await,
+            Err(f) => cli::fail(&f, self.pretty),
         }
     }
 }
@@ -394,8 +420,26 @@ fn token_path(given: Option<PathBuf>) -> Result<PathBuf, Error> {
     }
 }
 
+/// Parses the command line; an unknown subcommand also prints the list of subcommands.
+fn parse_args() -> Result<Cli, ExitCode> {
+    use clap::CommandFactory;
+    match Cli::try_parse() {
+        Ok(cli) => Ok(cli),
+        Err(e) if e.kind() == clap::error::ErrorKind::InvalidSubcommand => {
+            let mut stderr = std::io::stderr();
+            let _ = writeln!(stderr, "{}", e.render());
+            let _ = writeln!(stderr, "{}", Cli::command().render_help());
+            Err(ExitCode::from(2))
+        }
+        Err(e) => e.exit(),
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse_args() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {
@@ -421,22 +465,10 @@ fn main() -> ExitCode {
                 conn,
             } => {
                 init_logging("warn");
-                let params: Value = match params.as_deref().map(serde_json::from_str) {
-                    None => Value::Null,
-                    Some(Ok(v)) => v,
-                    Some(Err(e)) => {
-                        return cli::fail(
-                            &cli::Failure::invalid(format!("params: not valid JSON: {e}")),
-                            conn.pretty,
-                        )
-                    }
-                };
-                cli::run(
-                    &conn.connection(),
-                    Request::json(&method, params),
-                    conn.pretty,
-                )
-                .await
+                match cli::parse_params(params.as_deref()) {
+                    Ok(params) => conn.run(Request::json(&method, params)).await,
+                    Err(f) => cli::fail(&f, conn.pretty),
+                }
             }
             Command::Events {
                 count,
@@ -444,8 +476,12 @@ fn main() -> ExitCode {
                 conn,
             } => {
                 init_logging("warn");
+                let connection = match conn.connection() {
+                    Ok(c) => c,
+                    Err(f) => return cli::fail(&f, conn.pretty),
+                };
                 cli::follow_events(
-                    &conn.connection(),
+                    &connection,
                     count,
                     seconds.map(std::time::Duration::from_secs),
                     conn.pretty,
@@ -458,11 +494,12 @@ fn main() -> ExitCode {
                 } else {
                     bua_protocol::tool_input_schema()
                 };
-                println!("{}", cli::to_text(&schema, pretty));
-                ExitCode::SUCCESS
+                cli::succeed(&cli::to_text(&schema, pretty))
             }
             Command::Mcp {
                 port,
+                url,
+                owner,
                 token,
                 token_file,
                 no_serve,
@@ -476,10 +513,22 @@ fn main() -> ExitCode {
                         Err(e) => return report(Err(e)),
                     },
                 };
+                let owner = match owner {
+                    Some(o) => match bua_protocol::check_owner(&o) {
+                        Ok(()) => o,
+                        Err(what) => {
+                            return report(Err(Error::Mcp(format!("--owner: the owner {what}"))))
+                        }
+                    },
+                    None => bua_bridge::mcp::default_owner(),
+                };
                 report(
                     bua_bridge::mcp::serve_stdio(bua_bridge::mcp::McpOptions {
                         port,
+                        url,
+                        owner,
                         token,
+                        // A bridge elsewhere (--url) is the user's to start; McpOptions says so.
                         start_bridge: !no_serve,
                     })
                     .await,
@@ -495,7 +544,7 @@ fn main() -> ExitCode {
             | Command::Screenshot { .. }) => {
                 init_logging("warn");
                 match friendly_request(friendly) {
-                    Ok((conn, request)) => cli::run(&conn.connection(), request, conn.pretty).await,
+                    Ok((conn, request)) => conn.run(request).await,
                     Err((failure, pretty)) => cli::fail(&failure, pretty),
                 }
             }
@@ -571,7 +620,7 @@ fn report(result: Result<(), Error>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("bua-bridge: {e}");
+            let _ = writeln!(std::io::stderr(), "bua-bridge: {e}");
             ExitCode::FAILURE
         }
     }
@@ -609,16 +658,17 @@ async fn serve(
     let mut sigint = signal(SignalKind::interrupt())
         .map_err(|e| Error::io("installing the SIGINT handler", e))?;
     let handle = server::start(config).await?;
-    println!(
+    // The banner is for people; a closed stdout (`serve | head -1`) must not stop the server.
+    let _ = cli::print_line(&format!(
         "bua-bridge {} listening on {}",
         bua_bridge::SERVER_VERSION,
         handle.url()
-    );
-    println!("pairing token ({}): {token}", path.display());
-    println!(
+    ));
+    let _ = cli::print_line(&format!("pairing token ({}): {token}", path.display()));
+    let _ = cli::print_line(&format!(
         "pair the extension: open its options page, set Backend URL to {} and paste the token (or run `bua-bridge launch`)",
         handle.url()
-    );
+    ));
     tokio::select! {
         _ = sigterm.recv() => tracing::info!("SIGTERM: shutting down"),
         _ = sigint.recv() => tracing::info!("SIGINT: shutting down"),
@@ -732,12 +782,24 @@ fn friendly_request(command: Command) -> Result<(ConnArgs, Request), (cli::Failu
             tab,
             conn,
         } => {
+            let format = match cli::screenshot_format(&output, format.as_deref()) {
+                Ok(f) => f,
+                Err(f) => return Err((f, conn.pretty)),
+            };
+            if quality.is_some() && format != bua_protocol::ImageFormat::Jpeg {
+                return Err((
+                    cli::Failure::invalid(
+                        "--quality is for JPEG: name the file .jpg or pass --format jpeg",
+                    ),
+                    conn.pretty,
+                ));
+            }
             let mut p = Map::new();
             if full_page {
                 p.insert("fullPage".into(), Value::Bool(true));
             }
-            if let Some(f) = format {
-                p.insert("format".into(), Value::String(f));
+            if format != bua_protocol::ImageFormat::Png {
+                p.insert("format".into(), Value::String(format.as_str().into()));
             }
             if let Some(q) = quality {
                 p.insert("quality".into(), json!(q));
@@ -748,7 +810,7 @@ fn friendly_request(command: Command) -> Result<(ConnArgs, Request), (cli::Failu
             let request = Request {
                 method: "screenshot".into(),
                 params: cli::with_tab(p, tab),
-                output: Output::ScreenshotTo(output),
+                output: Output::ScreenshotTo(output, format),
             };
             Ok((conn, request))
         }
@@ -796,8 +858,26 @@ mod tests {
         assert_eq!(r.output, Output::Markdown);
         assert_eq!(r.params, json!({}));
         let (_, r) = parse(&["bua-bridge", "screenshot", "-o", "x.png", "--full-page"]).unwrap();
-        assert_eq!(r.output, Output::ScreenshotTo(PathBuf::from("x.png")));
+        assert_eq!(
+            r.output,
+            Output::ScreenshotTo(PathBuf::from("x.png"), bua_protocol::ImageFormat::Png)
+        );
         assert_eq!(r.params, json!({"fullPage": true}));
+        // The file name decides the format; a contradicting --format is refused.
+        let (_, r) =
+            parse(&["bua-bridge", "screenshot", "-o", "x.jpg", "--quality", "70"]).unwrap();
+        assert_eq!(r.params, json!({"format": "jpeg", "quality": 70}));
+        assert_eq!(
+            r.output,
+            Output::ScreenshotTo(PathBuf::from("x.jpg"), bua_protocol::ImageFormat::Jpeg)
+        );
+        let f = parse(&["bua-bridge", "screenshot", "-o", "x.jpg", "--format", "png"]).unwrap_err();
+        assert!(f.message.contains("conflicts"), "{}", f.message);
+        let f = parse(&["bua-bridge", "screenshot", "-o", "x.png", "--quality", "5"]).unwrap_err();
+        assert!(f.message.contains("--quality is for JPEG"), "{}", f.message);
+        // --owner on every client subcommand.
+        let (conn, _) = parse(&["bua-bridge", "tabs", "--owner", "bob"]).unwrap();
+        assert_eq!(conn.connection().unwrap().owner.as_deref(), Some("bob"));
         let f = parse(&["bua-bridge", "click", "e3", "--selector", "#a"]).unwrap_err();
         assert_eq!(f.code, "invalid_action");
         assert!(

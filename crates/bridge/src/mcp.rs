@@ -7,10 +7,14 @@
 //! for `screenshot` an image block plus a text block with `{mime, width, height}`. Failures are tool
 //! errors (`isError: true`) whose text is `{"code":…,"message":…}` (SPEC §8).
 //!
-//! The server reaches the browser through a bridge: it connects to `ws://127.0.0.1:<port>` with
-//! the pairing token; when nothing listens there it starts one in-process on that port (the
-//! extension, paired with the same token file, connects to it by itself).
+//! The server reaches the browser through a bridge: it connects to `ws://127.0.0.1:<port>` (or
+//! `--url`) with the pairing token, as one agent owner for the whole process ([`default_owner`] or
+//! `--owner`), so a reconnect keeps its agent window and tabs. When nothing listens on the port it
+//! starts a bridge in-process there; the extension reaches it only if its backend URL (options
+//! page, default `ws://127.0.0.1:9225`) names that port, which `no_extension` errors and a startup
+//! line on stderr then say.
 
+use std::io::Write;
 use std::sync::Arc;
 
 use bua_protocol::{tool_input_schema, Action, ErrorCode};
@@ -26,6 +30,7 @@ use tokio::sync::Mutex;
 use crate::client::{BridgeClient, Endpoint};
 use crate::error::{Error, Result};
 use crate::server::{self, ServerConfig, ServerHandle};
+use crate::DEFAULT_PORT;
 
 /// The one tool's name.
 pub const TOOL_NAME: &str = "browser";
@@ -35,10 +40,36 @@ pub const TOOL_NAME: &str = "browser";
 pub struct McpOptions {
     /// Bridge port on 127.0.0.1 (default 9225); also the port of an in-process bridge.
     pub port: u16,
+    /// A full bridge URL (`ws://host:port`) instead of `port`; no bridge is started for it.
+    pub url: Option<String>,
+    /// The agent owner stamped on every action of this server (SPEC §2 client `hello` `owner`).
+    pub owner: String,
     /// The pairing token.
     pub token: String,
-    /// Start a bridge in-process when none answers on `port` (default true).
+    /// Start a bridge in-process when none answers on `port` (default true; ignored with `url`).
     pub start_bridge: bool,
+}
+
+/// This process's agent owner when `--owner` is not given: `mcp-<pid>-<4 random hex>`, the same
+/// for every connection the process makes, different for every MCP server process.
+pub fn default_owner() -> String {
+    let random = uuid::Uuid::new_v4().simple().to_string();
+    format!("mcp-{}-{}", std::process::id(), &random[..4])
+}
+
+/// What to tell the user about a bridge this process started on `port`: the extension only
+/// connects to the backend URL in its options page.
+pub fn in_process_bridge_hint(port: u16) -> String {
+    let url = format!("ws://127.0.0.1:{port}");
+    if port == DEFAULT_PORT {
+        format!(
+            "this MCP server runs its own bridge on {url}; the extension connects to it when its backend URL (options page) is {url} and it is paired with the same token"
+        )
+    } else {
+        format!(
+            "this MCP server runs its own bridge on {url}, not on the default port {DEFAULT_PORT}: the extension connects to its backend URL (options page, default ws://127.0.0.1:{DEFAULT_PORT}), which must be {url} to reach it (or run `bua-bridge serve` on the extension's port and point the MCP server there)"
+        )
+    }
 }
 
 /// The tool description: the agent contract (SPEC §4–§8, seeds/000 and seeds/003) in a few lines,
@@ -112,16 +143,28 @@ impl BrowserMcp {
         if let Some(client) = slot.as_ref().filter(|c| c.is_open()) {
             return Ok(client.clone());
         }
-        let endpoint = Endpoint::Port(self.options.port);
-        let client = match BridgeClient::connect(endpoint.clone(), &self.options.token).await {
+        let endpoint = match &self.options.url {
+            Some(url) => Endpoint::from(url.as_str()),
+            None => Endpoint::Port(self.options.port),
+        };
+        let (token, owner) = (&self.options.token, Some(self.options.owner.as_str()));
+        let client = match BridgeClient::connect_as(endpoint.clone(), token, owner).await {
             Ok(c) => c,
-            Err(Error::WebSocket(e)) if self.options.start_bridge && is_refused(&e) => {
+            Err(e)
+                if self.options.start_bridge
+                    && self.options.url.is_none()
+                    && e.is_connection_refused() =>
+            {
                 self.start_bridge().await?;
-                BridgeClient::connect(endpoint, &self.options.token).await?
+                BridgeClient::connect_as(endpoint, token, owner).await?
             }
             Err(e) => return Err(e),
         };
-        tracing::info!(client_id = client.client_id(), "connected to the bridge");
+        tracing::info!(
+            client_id = client.client_id(),
+            owner = client.owner(),
+            "connected to the bridge"
+        );
         let client = Arc::new(client);
         *slot = Some(client.clone());
         Ok(client)
@@ -136,10 +179,23 @@ impl BrowserMcp {
         let handle = server::start(config).await?;
         tracing::info!(
             port = handle.port(),
-            "no bridge answered: started one in-process; the extension connects to it by itself"
+            "no bridge answered: started one in-process"
         );
+        if handle.port() != DEFAULT_PORT {
+            // stdout is the MCP channel; MCP hosts show stderr in their server log.
+            let _ = writeln!(
+                std::io::stderr(),
+                "bua-bridge mcp: {}",
+                in_process_bridge_hint(handle.port())
+            );
+        }
         *bridge = Some(handle);
         Ok(())
+    }
+
+    /// The port of the bridge this process started, if it started one.
+    pub async fn in_process_port(&self) -> Option<u16> {
+        self.bridge.lock().await.as_ref().map(ServerHandle::port)
     }
 
     /// Runs one tool call: validate → bridge → MCP content. Never fails at the MCP level for a
@@ -148,19 +204,11 @@ impl BrowserMcp {
         let input = Value::Object(arguments.unwrap_or_default());
         let action = match Action::from_value(&input) {
             Ok(a) => a,
-            Err(e) => return tool_error(e.code, &e.message),
+            Err(e) => return tool_error(e.code.as_str(), &e.message),
         };
         let client = match self.connect().await {
             Ok(c) => c,
-            Err(e) => {
-                return tool_error(
-                    e.code(),
-                    &format!(
-                        "cannot reach bua-bridge on port {} ({e}); start it with `bua-bridge serve` or `bua-bridge launch`",
-                        self.options.port
-                    ),
-                )
-            }
+            Err(e) => return tool_error(e.client_code(), &e.to_string()),
         };
         let name = action.name();
         let mut params = action.to_value();
@@ -169,19 +217,22 @@ impl BrowserMcp {
         }
         match client.call(name, params).await {
             Ok(result) => success(&action, result),
-            Err(e) => tool_error(e.code(), &e.to_string()),
+            Err(e) if e.code() == ErrorCode::NoExtension => {
+                let mut message = e.to_string();
+                if let Some(port) = self.in_process_port().await {
+                    message = format!("{message} ({})", in_process_bridge_hint(port));
+                }
+                tool_error(e.client_code(), &message)
+            }
+            Err(e) => tool_error(e.client_code(), &e.to_string()),
         }
     }
 }
 
-fn is_refused(e: &tokio_tungstenite::tungstenite::Error) -> bool {
-    matches!(e, tokio_tungstenite::tungstenite::Error::Io(io)
-        if io.kind() == std::io::ErrorKind::ConnectionRefused)
-}
-
-/// A tool error: `isError: true`, text `{"code":"…","message":"…"}`.
-fn tool_error(code: ErrorCode, message: &str) -> CallToolResult {
-    let body = json!({"code": code.as_str(), "message": message});
+/// A tool error: `isError: true`, text `{"code":"…","message":"…"}` (`code`: SPEC §8, or the
+/// client-side `bridge_unreachable`).
+fn tool_error(code: &str, message: &str) -> CallToolResult {
+    let body = json!({"code": code, "message": message});
     CallToolResult::error(vec![ContentBlock::text(body.to_string())])
 }
 

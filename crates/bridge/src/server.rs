@@ -5,9 +5,10 @@
 //! protocol version in `min_protocol_version..=PROTOCOL_VERSION` and the pairing token; the answer is
 //! `ack` or `reject` (then close). One extension is served at a time (a newer one replaces the older);
 //! any number of clients. A client request `{"id","method","params"}` becomes an action (`params` +
-//! `{"type": method}`, validated by the protocol crate), stamped with `owner = clientId`, given a UUIDv4
-//! request id and the action's timeout, and forwarded to the extension; the answer goes back in the v1
-//! envelope. Malformed frames get `invalid_action` and the connection stays open.
+//! `{"type": method}`, validated by the protocol crate), stamped with an `owner` (the one its `hello`
+//! named, else its `clientId`), given a UUIDv4 request id and the action's timeout, and forwarded to
+//! the extension; the answer goes back in the v1 envelope. Malformed frames get `invalid_action` and
+//! the connection stays open.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -434,6 +435,8 @@ enum Peer {
     Extension,
     Client {
         client_id: String,
+        /// The `owner` stamped on this client's requests: its `hello.owner`, else `client_id`.
+        owner: String,
         /// v1 (no `protocolVersion` in `hello`) or v4: decides the result shapes (SPEC §9).
         dialect: ClientDialect,
     },
@@ -627,11 +630,13 @@ impl Connection {
                 return None;
             }
             Err(frame) => {
-                self.reject(
-                    ErrorCode::InvalidAction,
-                    format!("the first frame must be `hello`: {}", frame.error.message),
-                )
-                .await;
+                // A hello with a bad field is named as such; anything else was not a hello.
+                let message = if frame.error.message.starts_with("hello: ") {
+                    format!("bad {}", frame.error.message)
+                } else {
+                    format!("the first frame must be `hello`: {}", frame.error.message)
+                };
+                self.reject(ErrorCode::InvalidAction, message).await;
                 return None;
             }
         };
@@ -707,8 +712,14 @@ impl Connection {
                 } else {
                     ClientDialect::V1
                 };
-                tracing::info!(peer = %self.peer, %client_id, name = ?hello.name, ?dialect, "client connected");
-                Some(Peer::Client { client_id, dialect })
+                // Separate connections of one agent (one CLI run per command) share its owner.
+                let owner = hello.owner.clone().unwrap_or_else(|| client_id.clone());
+                tracing::info!(peer = %self.peer, %client_id, %owner, name = ?hello.name, ?dialect, "client connected");
+                Some(Peer::Client {
+                    client_id,
+                    owner,
+                    dialect,
+                })
             }
             OriginClass::Extension(extension_id) => {
                 Counters::bump(&self.shared.counters.extension_acks);
@@ -886,7 +897,7 @@ impl Connection {
     }
 
     async fn on_client_text(&self, role: &Peer, text: &str) {
-        let Peer::Client { client_id, dialect } = role else {
+        let Peer::Client { owner, dialect, .. } = role else {
             return;
         };
         let request = match bua_protocol::parse_client_request(text) {
@@ -913,7 +924,7 @@ impl Connection {
                 // Each request runs on its own task so a slow action never blocks the next frame.
                 let shared = self.shared.clone();
                 let tx = self.tx.clone();
-                let owner = client_id.clone();
+                let owner = owner.clone();
                 let dialect = *dialect;
                 tokio::spawn(async move {
                     let outcome = if request.method == "new_tab" {

@@ -207,15 +207,164 @@ fn serve_refuses_a_malformed_extension_id() {
 }
 
 #[test]
-fn call_without_a_bridge_fails_with_json() {
+fn without_a_bridge_client_commands_say_where_they_looked_and_how_to_start_one() {
     // Port 9 (discard) on loopback: nothing listens.
-    let (ok, out) = call(&["ping", "--port", "9", "--token", "x"]);
+    for args in [
+        &["call", "ping", "--port", "9", "--token", "x"][..],
+        &["tabs", "--url", "ws://127.0.0.1:9", "--token", "x"],
+        &["open", "https://example.com", "--port", "9", "--token", "x"],
+    ] {
+        let output = Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run");
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        let out: Value = serde_json::from_slice(&output.stdout).expect("error JSON");
+        assert_eq!(out["code"], "bridge_unreachable", "{out}");
+        let message = out["error"].as_str().unwrap_or_default();
+        assert!(
+            message.starts_with("no bridge at ws://127.0.0.1:9 (")
+                && message.contains("start it with `bua-bridge serve` (or `bua-bridge launch`)"),
+            "{message}"
+        );
+    }
+    // A URL that is not a WebSocket URL is the user's mistake, named as such.
+    let (ok, out) = call(&["ping", "--url", "http://127.0.0.1:9", "--token", "x"]);
     assert!(!ok);
-    assert_eq!(out["code"], "internal_error", "{out}");
+    assert_eq!(out["code"], "invalid_action", "{out}");
     assert!(
         out["error"]
             .as_str()
-            .is_some_and(|m| m.contains("cannot reach bua-bridge")),
+            .is_some_and(|m| m.starts_with("--url: ")),
         "{out}"
+    );
+}
+
+/// Runs `bua-bridge <args>` with its stdout a pipe whose reader is already gone; returns the exit
+/// code and stderr.
+fn run_with_closed_stdout(args: &[&str]) -> (Option<i32>, String) {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    let output = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_closed_stdout_ends_the_process_quietly() {
+    // `bua-bridge schema | head -c 1`: the reader is gone before the first write.
+    let (code, stderr) = run_with_closed_stdout(&["schema"]);
+    assert_eq!(code, Some(141), "128 + SIGPIPE; stderr: {stderr}");
+    assert!(stderr.is_empty(), "no panic, no message: {stderr}");
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = serve(&dir.path().join("token"), &[]);
+    let port = server.port.to_string();
+    // A result, an error from the bridge, and a local error: all end quietly.
+    for args in [
+        &["call", "ping", "--port", &port, "--token", &server.token][..],
+        &["tabs", "--port", &port, "--token", &server.token],
+        &[
+            "call",
+            "open_tab",
+            "[1]",
+            "--port",
+            &port,
+            "--token",
+            &server.token,
+        ],
+    ] {
+        let (code, stderr) = run_with_closed_stdout(args);
+        assert_eq!(code, Some(141), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("Broken pipe"), "{args:?}: {stderr}");
+    }
+    // `serve` keeps serving when its banner cannot be printed.
+    let mut child = Command::new(BIN)
+        .args(["serve", "--port", "0", "--token-file"])
+        .arg(dir.path().join("token"))
+        .stdin(Stdio::null())
+        .stdout({
+            let (reader, writer) = std::io::pipe().expect("pipe");
+            drop(reader);
+            writer
+        })
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("serve");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        child.try_wait().expect("wait").is_none(),
+        "serve is still running"
+    );
+    let _ = child.kill();
+    let output = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn call_params_and_unknown_subcommands_are_explained() {
+    // Bad params are refused before connecting (port 9: nothing listens), naming the problem.
+    let (ok, out) = call(&["open_tab", "{url: 1}", "--port", "9", "--token", "x"]);
+    assert!(!ok);
+    assert_eq!(out["code"], "invalid_action", "{out}");
+    let message = out["error"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("params: not valid JSON (key must be a string at line 1 column 2)")
+            && message.contains("single quotes"),
+        "{message}"
+    );
+    let (ok, out) = call(&[
+        "open_tab",
+        "\"https://x.example\"",
+        "--port",
+        "9",
+        "--token",
+        "x",
+    ]);
+    assert!(!ok);
+    assert!(
+        out["error"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("params: expected a JSON object, got a string")),
+        "{out}"
+    );
+    // A malformed --owner is refused before connecting, naming where it came from.
+    let output = Command::new(BIN)
+        .args(["tabs", "--port", "9", "--token", "x"])
+        .env("BUA_OWNER", "two\nlines")
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(1));
+    let out: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(out["code"], "invalid_action", "{out}");
+    assert!(
+        out["error"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("BUA_OWNER: the owner contains a control character")),
+        "{out}"
+    );
+    // An unknown subcommand: the error, the nearest name, and the list of subcommands.
+    let output = Command::new(BIN).arg("tab").output().expect("run");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("unrecognized subcommand 'tab'"), "{stderr}");
+    assert!(
+        stderr.contains("similar subcommand exists: 'tabs'"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("Commands:") && stderr.contains("  screenshot "),
+        "lists the subcommands: {stderr}"
     );
 }

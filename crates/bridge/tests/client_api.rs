@@ -494,3 +494,93 @@ async fn invalid_v1_params_name_the_field() {
     );
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_hello_owner_is_stamped_instead_of_the_client_id_and_shared_by_connections() {
+    let server = start_server(16).await;
+    // The fake extension records the owner of every request it receives.
+    let seen: Arc<std::sync::Mutex<Vec<(String, String)>>> = Arc::default();
+    let record = seen.clone();
+    let _ext = fake_extension(&server, move |action, owner| {
+        let kind = action["type"].as_str().unwrap_or_default().to_string();
+        record
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push((kind, owner.to_string()));
+        answer(action, owner)
+    })
+    .await;
+    let a = BridgeClient::connect_as(server.port(), TOKEN, Some("agent-7"))
+        .await
+        .expect("a");
+    let b = BridgeClient::connect_as(server.port(), TOKEN, Some("agent-7"))
+        .await
+        .expect("b");
+    let c = BridgeClient::connect(server.port(), TOKEN)
+        .await
+        .expect("c");
+    assert_ne!(a.client_id(), b.client_id(), "still one client id each");
+    assert_eq!((a.owner(), b.owner()), ("agent-7", "agent-7"));
+    assert_eq!(c.owner(), c.client_id(), "no owner named: the client id");
+    a.call("open_tab", json!({"url": "http://127.0.0.1/a"}))
+        .await
+        .expect("a opens");
+    let r = b.call("close_agent_tabs", json!({})).await.expect("b");
+    assert_eq!(r["owner"], "agent-7", "b reaches a's tabs: {r}");
+    let r = c.call("close_agent_tabs", json!({})).await.expect("c");
+    assert_eq!(r["owner"], c.client_id());
+    assert_eq!(
+        seen.lock().unwrap_or_else(|p| p.into_inner())[..2],
+        [
+            ("open_tab".to_string(), "agent-7".to_string()),
+            ("close_agent_tabs".to_string(), "agent-7".to_string())
+        ]
+    );
+
+    // A malformed owner is refused at the handshake, naming the field.
+    for bad in ["", "a\nb", &"x".repeat(65)] {
+        match BridgeClient::connect_as(server.port(), TOKEN, Some(bad)).await {
+            Err(Error::Rejected { code, message }) => {
+                assert_eq!(code, ErrorCode::InvalidAction);
+                assert!(message.starts_with("bad hello: owner: "), "{message}");
+            }
+            other => panic!("{bad:?}: expected a reject, got {other:?}"),
+        }
+    }
+
+    // Every CLI invocation is a new connection with the same owner: `cli`, `--owner`, `$BUA_OWNER`.
+    seen.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    let port = server.port().to_string();
+    let cli = |args: &[&str], env: Option<&str>| {
+        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_bua-bridge"));
+        command
+            .args(args)
+            .args(["--port", &port, "--token", TOKEN])
+            .env_remove("BUA_OWNER")
+            .stdin(std::process::Stdio::null());
+        if let Some(owner) = env {
+            command.env("BUA_OWNER", owner);
+        }
+        async move {
+            let out = command.output().await.expect("run the CLI");
+            assert!(out.status.success(), "{out:?}");
+            serde_json::from_slice::<Value>(&out.stdout).expect("JSON")
+        }
+    };
+    cli(&["open", "http://127.0.0.1/1"], None).await;
+    cli(&["open", "http://127.0.0.1/2"], None).await;
+    let r = cli(&["call", "close_agent_tabs"], None).await;
+    assert_eq!(r["owner"], "cli", "{r}");
+    let r = cli(&["call", "close_agent_tabs", "--owner", "ci-7"], None).await;
+    assert_eq!(r["owner"], "ci-7", "{r}");
+    let r = cli(&["call", "close_agent_tabs"], Some("from-env")).await;
+    assert_eq!(r["owner"], "from-env", "{r}");
+    let owners: Vec<String> = seen
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .iter()
+        .map(|(_, o)| o.clone())
+        .collect();
+    assert_eq!(owners, ["cli", "cli", "cli", "ci-7", "from-env"]);
+    server.shutdown().await;
+}
