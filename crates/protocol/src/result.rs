@@ -323,7 +323,7 @@ pub struct Obstacle {
     pub message: String,
 }
 
-/// One interactive AX node of `extract`: `{uid, role, name?, value?, visible?}`.
+/// One interactive AX node of `extract` (SPEC §5): `{uid, role, name?, value?, visible?, checked?}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExtractElement {
@@ -337,9 +337,110 @@ pub struct ExtractElement {
     /// Current value (text fields, sliders, comboboxes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
-    /// Whether it is in the viewport.
+    /// `true` when the element's layout box intersects the viewport. Omitted otherwise (below or
+    /// above the fold, or no box): absence means "not in the viewport", which keeps the list short.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub visible: Option<bool>,
+    /// The checked state of a `checkbox`, `radio`, `switch`, `menuitemcheckbox` or `menuitemradio`
+    /// (`true`, `false` or `"mixed"`); omitted for every other role.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked: Option<Checked>,
+}
+
+/// The checked state of a checkbox-like element: `true` / `false` on the wire, or the string
+/// `"mixed"` for a tri-state checkbox that is partly checked (`indeterminate`, `aria-checked="mixed"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Checked {
+    /// Checked (`true`).
+    True,
+    /// Not checked (`false`).
+    False,
+    /// Partly checked (`"mixed"`).
+    Mixed,
+}
+
+impl Checked {
+    /// `true` → [`Checked::True`], `false` → [`Checked::False`].
+    pub fn from_bool(checked: bool) -> Checked {
+        if checked {
+            Checked::True
+        } else {
+            Checked::False
+        }
+    }
+}
+
+impl Serialize for Checked {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Checked::True => serializer.serialize_bool(true),
+            Checked::False => serializer.serialize_bool(false),
+            Checked::Mixed => serializer.serialize_str("mixed"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Checked {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match Value::deserialize(deserializer)? {
+            Value::Bool(b) => Ok(Checked::from_bool(b)),
+            Value::String(s) if s == "mixed" => Ok(Checked::Mixed),
+            other => Err(serde::de::Error::custom(format!(
+                "checked must be true, false or \"mixed\", not {other}"
+            ))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod extract_element_tests {
+    use super::*;
+
+    #[test]
+    fn checked_is_a_bool_or_mixed_and_omitted_when_none() {
+        let e = |checked, visible| ExtractElement {
+            uid: "e3".into(),
+            role: "checkbox".into(),
+            name: Some("Remember me".into()),
+            value: None,
+            visible,
+            checked,
+        };
+        for (checked, wire) in [
+            (Checked::True, serde_json::json!(true)),
+            (Checked::False, serde_json::json!(false)),
+            (Checked::Mixed, serde_json::json!("mixed")),
+        ] {
+            let v = serde_json::to_value(e(Some(checked), Some(true))).unwrap();
+            assert_eq!(
+                v,
+                serde_json::json!({"uid": "e3", "role": "checkbox", "name": "Remember me",
+                                   "visible": true, "checked": wire})
+            );
+            assert_eq!(
+                serde_json::from_value::<ExtractElement>(v).unwrap(),
+                e(Some(checked), Some(true))
+            );
+        }
+        let v = serde_json::to_value(e(None, None)).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"uid": "e3", "role": "checkbox", "name": "Remember me"})
+        );
+        assert_eq!(
+            serde_json::from_value::<ExtractElement>(v).unwrap(),
+            e(None, None)
+        );
+        for bad in [
+            serde_json::json!("true"),
+            serde_json::json!(1),
+            serde_json::json!("Mixed"),
+        ] {
+            let v = serde_json::json!({"uid": "e3", "role": "checkbox", "checked": bad});
+            let err = serde_json::from_value::<ExtractElement>(v).unwrap_err();
+            assert!(err.to_string().contains("checked must be"), "{err}");
+        }
+    }
 }
 
 /// Which parts of `extract` were cut at their cap.

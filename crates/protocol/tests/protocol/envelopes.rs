@@ -461,6 +461,7 @@ fn results_serialize_in_camel_case() {
             name: Some("Go".into()),
             value: None,
             visible: Some(true),
+            checked: None,
         }],
         obstacle: Some(Obstacle {
             r#type: ObstacleType::AuthWall,
