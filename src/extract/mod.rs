@@ -146,6 +146,7 @@ pub fn to_protocol(
             name: e.name,
             value: e.value,
             visible: e.visible,
+            checked: None,
         })
         .collect();
     ExtractResult {
