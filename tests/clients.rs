@@ -592,6 +592,9 @@ async fn subscribe_events_delivers_session_events_in_order_and_a_silent_subscrib
 struct Cli {
     port: u16,
     token: String,
+    /// `--owner`; `None`: the CLI's default owner (`cli`; `$BUA_OWNER` is cleared). Tests running at
+    /// once in the shared browser use different owners, so one's `close_agent_tabs` spares the other.
+    owner: Option<&'static str>,
 }
 
 impl Cli {
@@ -599,7 +602,11 @@ impl Cli {
         let mut c = Command::new(bridge_bin());
         c.args(args)
             .args(["--port", &self.port.to_string(), "--token", &self.token])
+            .env_remove("BUA_OWNER")
             .stdin(Stdio::null());
+        if let Some(owner) = self.owner {
+            c.args(["--owner", owner]);
+        }
         c
     }
 
@@ -638,6 +645,7 @@ async fn cli_subcommands_drive_the_launched_browser() {
     let cli = Cli {
         port: browser.port,
         token: browser.token.clone(),
+        owner: Some("cli-suite"),
     };
     let started = Instant::now();
 
@@ -823,6 +831,89 @@ async fn cli_subcommands_drive_the_launched_browser() {
         "CLI suite (20 invocations): {:.1} s",
         started.elapsed().as_secs_f64()
     ));
+}
+
+#[tokio::test]
+async fn cli_invocations_are_one_agent_with_one_window_that_close_agent_tabs_reaches() {
+    let browser = Browser::shared();
+    let page = FixtureServer::shared().url("/clients/mcp.html");
+    let cli = Cli {
+        port: browser.port,
+        token: browser.token.clone(),
+        owner: None,
+    };
+    // Two `open` runs, two connections: one agent window.
+    let first = cli.json(&["open", &page]);
+    let second = cli.json(&["open", &page]);
+    let window = first["windowId"].clone();
+    assert!(window.is_i64(), "{first}");
+    assert_eq!(
+        second["windowId"], window,
+        "both CLI tabs share the CLI's agent window"
+    );
+    let ours: BTreeSet<i64> = [&first, &second]
+        .iter()
+        .filter_map(|r| r["tabId"].as_i64())
+        .collect();
+    assert_eq!(ours.len(), 2);
+    let observer = browser.client().await;
+    assert_eq!(tab_ids(&all_tabs(&observer).await, &window), ours);
+
+    // `screenshot -o x.jpg` writes a JPEG; a contradicting --format is refused, nothing written.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let jpg = dir.path().join("page.jpg");
+    let jpg_arg = jpg.to_str().expect("path");
+    let tab = first["tabId"].to_string();
+    let shot = cli.json(&["screenshot", "-o", jpg_arg, "--tab", &tab]);
+    let bytes = std::fs::read(&jpg).expect("the file");
+    assert_eq!(bytes[..3], [0xFF, 0xD8, 0xFF], "JPEG signature");
+    assert_eq!(shot["mime"], "image/jpeg");
+    assert_eq!(shot["bytes"], bytes.len());
+    let other = dir.path().join("other.jpg");
+    let (code, out) = cli.run(&[
+        "screenshot",
+        "-o",
+        other.to_str().expect("path"),
+        "--format",
+        "png",
+        "--tab",
+        &tab,
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("\"invalid_action\"") && out.contains("conflicts"),
+        "{out}"
+    );
+    assert!(!other.exists());
+
+    // A later run finds the CLI's own tab without --tab.
+    let page_now = cli.json(&["eval", "return location.href"]);
+    assert_eq!(page_now["value"], page.as_str(), "{page_now}");
+
+    // `call close_agent_tabs` from yet another run closes both tabs, and the window goes with them.
+    let closed = cli.json(&["call", "close_agent_tabs"]);
+    let closed: BTreeSet<i64> = closed["closed"]
+        .as_array()
+        .expect("closed")
+        .iter()
+        .filter_map(Value::as_i64)
+        .collect();
+    assert_eq!(closed, ours);
+    let gone = eventually(Duration::from_secs(10), || {
+        let observer = &observer;
+        let window = window.clone();
+        async move {
+            let tabs = all_tabs(observer).await;
+            let windows: BTreeSet<String> =
+                tabs.iter().map(|t| t["windowId"].to_string()).collect();
+            (!windows.contains(&window.to_string())).then_some(())
+        }
+    })
+    .await;
+    assert!(
+        gone.is_some(),
+        "the CLI's agent window closed with its tabs"
+    );
 }
 
 #[test]

@@ -244,47 +244,81 @@ impl Drop for Rpc {
     }
 }
 
-#[tokio::test]
-async fn mcp_starts_a_bridge_in_process_when_none_answers() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
+impl Rpc {
+    /// Starts `bua-bridge mcp <args>`, says `initialize` and `initialized`; stderr lines go to
+    /// the returned receiver.
+    fn start(args: &[&str]) -> (Rpc, std::sync::mpsc::Receiver<String>) {
+        let mut child = Command::new(bridge_bin())
+            .arg("mcp")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn bua-bridge mcp");
+        let stdout = child.stdout.take().expect("stdout");
+        let stderr = child.stderr.take().expect("stderr");
+        let stdin = child.stdin.take();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let (err_tx, err_lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                let _ = err_tx.send(line);
+            }
+        });
+        let mut rpc = Rpc {
+            child,
+            stdin,
+            lines,
+        };
+        rpc.send(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw-test", "version": "1"}}}),
+        );
+        let init = rpc.answer(1);
+        assert_eq!(init["result"]["serverInfo"]["name"], "bua-bridge", "{init}");
+        assert!(
+            init["result"]["capabilities"]["tools"].is_object(),
+            "{init}"
+        );
+        rpc.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        (rpc, err_lines)
+    }
+
+    /// Calls the browser tool with `arguments`; returns (isError, the JSON of its first text block).
+    fn browser(&mut self, id: i64, arguments: Value) -> (bool, Value) {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "browser", "arguments": arguments}}));
+        let call = self.answer(id);
+        let text = call["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no text block: {call}"));
+        let body = serde_json::from_str(text).expect("JSON text");
+        (call["result"]["isError"] == true, body)
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
-        .expect("a free port");
+        .expect("a free port")
+}
+
+#[tokio::test]
+async fn mcp_starts_a_bridge_in_process_when_none_answers() {
+    let port = free_port();
     let token = "mcp-standalone-token-0123456789";
-    let mut child = Command::new(bridge_bin())
-        .args(["mcp", "--port", &port.to_string(), "--token", token])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn bua-bridge mcp");
-    let stdout = child.stdout.take().expect("stdout");
-    let stdin = child.stdin.take();
-    let (tx, lines) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut rpc = Rpc {
-        child,
-        stdin,
-        lines,
-    };
-    rpc.send(
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "raw-test", "version": "1"}}}),
-    );
-    let init = rpc.answer(1);
-    assert_eq!(init["result"]["serverInfo"]["name"], "bua-bridge", "{init}");
-    assert!(
-        init["result"]["capabilities"]["tools"].is_object(),
-        "{init}"
-    );
-    rpc.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let (mut rpc, stderr) = Rpc::start(&["--port", &port.to_string(), "--token", token]);
+    let url = format!("ws://127.0.0.1:{port}");
 
     // The in-process bridge answers on the port with the given token…
     let client = BridgeClient::connect(port, token)
@@ -294,14 +328,32 @@ async fn mcp_starts_a_bridge_in_process_when_none_answers() {
         client.call("ping", Value::Null).await.expect("pong"),
         json!({"pong": true})
     );
-    // …and, with no extension connected, a browser action is a tool error `no_extension`.
-    rpc.send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": {"name": "browser", "arguments": {"type": "get_tabs"}}}));
-    let call = rpc.answer(2);
-    assert_eq!(call["result"]["isError"], true, "{call}");
-    let text = call["result"]["content"][0]["text"].as_str().expect("text");
-    let body: Value = serde_json::from_str(text).expect("JSON error body");
+    // …stderr says at startup that the extension must be pointed at that port…
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let hint = std::iter::from_fn(|| {
+        stderr
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .ok()
+    })
+    .find(|l| l.starts_with("bua-bridge mcp: "))
+    .expect("a startup line on stderr (besides the logs)");
+    assert!(
+        hint.starts_with(&format!("bua-bridge mcp: this MCP server runs its own bridge on {url}, not on the default port 9225"))
+            && hint.contains("backend URL (options page"),
+        "{hint}"
+    );
+    // …and, with no extension connected, a browser action is a tool error `no_extension` that
+    // says the same.
+    let (is_error, body) = rpc.browser(2, json!({"type": "get_tabs"}));
+    assert!(is_error, "{body}");
     assert_eq!(body["code"], "no_extension", "{body}");
+    let message = body["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("no extension is connected to the bridge")
+            && message.contains(&format!("its own bridge on {url}"))
+            && message.contains(&format!("which must be {url}")),
+        "{message}"
+    );
     // An unknown tool name is a protocol error, not a tool result.
     rpc.send(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
         "params": {"name": "teleport", "arguments": {}}}));
@@ -311,5 +363,47 @@ async fn mcp_starts_a_bridge_in_process_when_none_answers() {
             .as_str()
             .is_some_and(|m| m.contains("teleport")),
         "{unknown}"
+    );
+}
+
+// Multi-threaded: the bridge runs in this test while the test thread waits on the MCP server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_url_reaches_a_bridge_elsewhere_and_never_starts_one() {
+    // A bridge on a port that is not --port's default, reached with --url.
+    let token = "mcp-url-token-0123456789";
+    let bridge = bua_bridge::server::start(bua_bridge::ServerConfig::loopback(0, token))
+        .await
+        .expect("bridge");
+    let url = format!("ws://127.0.0.1:{}", bridge.port());
+    let (mut rpc, _stderr) = Rpc::start(&["--url", &url, "--token", token, "--owner", "agent-x"]);
+    let (is_error, body) = rpc.browser(2, json!({"type": "get_tabs"}));
+    assert!(is_error);
+    assert_eq!(body["code"], "no_extension", "{body}");
+    assert!(
+        !body["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("its own bridge"),
+        "this bridge is not the MCP server's: {body}"
+    );
+    drop(rpc);
+    bridge.shutdown().await;
+
+    // Nothing at --url: a tool error naming the URL, and no bridge is started there.
+    let port = free_port();
+    let url = format!("ws://127.0.0.1:{port}");
+    let (mut rpc, _stderr) = Rpc::start(&["--url", &url, "--token", token]);
+    let (is_error, body) = rpc.browser(2, json!({"type": "get_tabs"}));
+    assert!(is_error);
+    assert_eq!(body["code"], "bridge_unreachable", "{body}");
+    assert!(
+        body["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with(&format!("no bridge at {url} ("))),
+        "{body}"
+    );
+    assert!(
+        BridgeClient::connect(port, token).await.is_err(),
+        "no bridge was started on {port}"
     );
 }

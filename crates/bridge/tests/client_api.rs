@@ -584,3 +584,45 @@ async fn a_hello_owner_is_stamped_instead_of_the_client_id_and_shared_by_connect
     assert_eq!(owners, ["cli", "cli", "cli", "ci-7", "from-env"]);
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn the_mcp_server_acts_as_its_own_owner() {
+    use bua_bridge::mcp::{default_owner, BrowserMcp, McpOptions};
+    let server = start_server(16).await;
+    let seen: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
+    let record = seen.clone();
+    let _ext = fake_extension(&server, move |action, owner| {
+        record
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(owner.to_string());
+        answer(action, owner)
+    })
+    .await;
+    let owner = default_owner();
+    let pid = std::process::id().to_string();
+    let parts: Vec<&str> = owner.split('-').collect();
+    assert_eq!(parts[..2], ["mcp", pid.as_str()], "{owner}");
+    assert_eq!(parts[2].len(), 4, "{owner}");
+    assert_ne!(default_owner(), owner, "one per MCP server process");
+    let mcp = BrowserMcp::new(McpOptions {
+        port: server.port(),
+        url: None,
+        owner: owner.clone(),
+        token: TOKEN.into(),
+        start_bridge: false,
+    });
+    let args = |v: Value| v.as_object().cloned();
+    for action in [
+        json!({"type": "open_tab", "url": "http://127.0.0.1/a"}),
+        json!({"type": "close_agent_tabs"}),
+    ] {
+        let result = mcp.run(args(action)).await;
+        assert_ne!(result.is_error, Some(true), "{result:?}");
+    }
+    assert_eq!(
+        *seen.lock().unwrap_or_else(|p| p.into_inner()),
+        [owner.clone(), owner.clone()]
+    );
+    server.shutdown().await;
+}
