@@ -90,11 +90,39 @@ impl Connection {
         if let Some(t) = &self.token {
             return Ok(t.clone());
         }
-        let path = match &self.token_file {
-            Some(p) => p.clone(),
-            None => token::default_path()?,
+        token::read(&self.token_path()?)
+    }
+
+    /// `--token-file`, else the default token file.
+    fn token_path(&self) -> Result<PathBuf> {
+        match &self.token_file {
+            Some(p) => Ok(p.clone()),
+            None => token::default_path(),
+        }
+    }
+
+    /// Why no token could be read, as the CLI reports it (`unauthorized`) — unless no bridge
+    /// answers either: then that is the first thing to fix ([`BRIDGE_UNREACHABLE`]).
+    async fn token_failure(&self, e: Error) -> Failure {
+        let url = self.endpoint().url();
+        if let Err(source) = probe(&url).await {
+            return Failure::from(Error::Unreachable { url, source });
+        }
+        let message = match (&e, self.token_path()) {
+            (Error::Io { source, .. }, Ok(path))
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                format!(
+                    "no pairing token: {} does not exist; `bua-bridge serve` creates it (or pass --token or --token-file)",
+                    path.display()
+                )
+            }
+            _ => format!("{e} (pass --token or --token-file)"),
         };
-        token::read(&path)
+        Failure {
+            code: "unauthorized".into(),
+            message,
+        }
     }
 
     /// Connects as [`Connection::owner`]; a bridge that cannot be reached gives a message that
@@ -104,10 +132,10 @@ impl Connection {
     /// `timeout` (something listens but never completes the handshake), `invalid_action` (a URL
     /// that is not `ws://`, a malformed owner).
     pub async fn connect(&self) -> std::result::Result<BridgeClient, Failure> {
-        let token = self.token().map_err(|e| Failure {
-            code: "unauthorized".into(),
-            message: format!("{e} (pass --token or --token-file)"),
-        })?;
+        let token = match self.token() {
+            Ok(t) => t,
+            Err(e) => return Err(self.token_failure(e).await),
+        };
         let endpoint = self.endpoint();
         let url = endpoint.url();
         match BridgeClient::connect_as(endpoint, &token, self.owner.as_deref()).await {
@@ -121,6 +149,29 @@ impl Connection {
             Err(e @ Error::InvalidEndpoint { .. }) => Err(Failure::invalid(format!("--url: {e}"))),
             Err(e) => Err(Failure::from(e)),
         }
+    }
+}
+
+/// Opens (and closes) a TCP connection to the host and port of `url`, within 2 s. A URL that does
+/// not parse passes: the WebSocket connect reports it.
+///
+/// Errors: the connect error (refused, unreachable, timed out).
+async fn probe(url: &str) -> std::io::Result<()> {
+    let Ok(parsed) = url::Url::parse(url) else {
+        return Ok(());
+    };
+    let (Some(host), Some(port)) = (parsed.host_str(), parsed.port_or_known_default()) else {
+        return Ok(());
+    };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    match tokio::time::timeout(
+        Duration::from_secs(2),
+        tokio::net::TcpStream::connect((host, port)),
+    )
+    .await
+    {
+        Ok(connected) => connected.map(drop),
+        Err(_) => Err(std::io::Error::from(std::io::ErrorKind::TimedOut)),
     }
 }
 
@@ -184,6 +235,23 @@ pub fn parse_params(text: Option<&str>) -> std::result::Result<Value, Failure> {
             "params: not valid JSON ({e}); {HINT}"
         ))),
     }
+}
+
+/// Refuses, before connecting, a `call` method that is the name of a friendly subcommand but not a
+/// protocol method (`open`, `tabs`, `eval`), naming both ways to say it.
+///
+/// Errors: `invalid_action`, e.g. "unknown method `open`: the method is `open_tab` (…), or use
+/// `bua-bridge open <URL>`".
+pub fn check_method(method: &str) -> std::result::Result<(), Failure> {
+    let (action, usage) = match method {
+        "open" => ("open_tab", "bua-bridge open <URL>"),
+        "tabs" => ("get_tabs", "bua-bridge tabs"),
+        "eval" => ("evaluate", "bua-bridge eval '<js>'"),
+        _ => return Ok(()),
+    };
+    Err(Failure::invalid(format!(
+        "unknown method `{method}`: the method is `{action}` (`bua-bridge call {action} '{{…}}'`), or use `{usage}`"
+    )))
 }
 
 /// The image format of `screenshot -o FILE [--format F]`: from the file's extension (`.png`;
@@ -730,6 +798,18 @@ mod tests {
                 .starts_with("BUA_OWNER: the owner contains a control character"),
             "{}",
             e.message
+        );
+    }
+
+    #[test]
+    fn subcommand_names_are_not_methods() {
+        assert!(check_method("open_tab").is_ok());
+        assert!(check_method("list_tabs").is_ok());
+        let e = check_method("open").unwrap_err();
+        assert_eq!(e.code, "invalid_action");
+        assert_eq!(
+            e.message,
+            "unknown method `open`: the method is `open_tab` (`bua-bridge call open_tab '{…}'`), or use `bua-bridge open <URL>`"
         );
     }
 

@@ -465,7 +465,8 @@ fn main() -> ExitCode {
                 conn,
             } => {
                 init_logging("warn");
-                match cli::parse_params(params.as_deref()) {
+                match cli::check_method(&method).and_then(|()| cli::parse_params(params.as_deref()))
+                {
                     Ok(params) => conn.run(Request::json(&method, params)).await,
                     Err(f) => cli::fail(&f, conn.pretty),
                 }

@@ -210,7 +210,14 @@ pub fn websocket_config() -> WebSocketConfig {
 pub async fn start(config: ServerConfig) -> Result<ServerHandle> {
     let listener = TcpListener::bind(config.bind)
         .await
-        .map_err(|e| Error::io(format!("binding {}", config.bind), e))?;
+        .map_err(|e| {
+            let hint = if e.kind() == std::io::ErrorKind::AddrInUse {
+                " (is a bua-bridge already running there? Then use it; or pick another --port and set that URL in the extension's options)"
+            } else {
+                ""
+            };
+            Error::io(format!("binding {}{hint}", config.bind), e)
+        })?;
     let addr = listener
         .local_addr()
         .map_err(|e| Error::io("reading the bound address", e))?;

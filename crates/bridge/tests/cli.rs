@@ -155,6 +155,21 @@ fn serve_keeps_a_user_only_token_file_and_call_prints_results_and_errors() {
     assert!(!ok);
     assert_eq!(out["code"], "unauthorized", "{out}");
 
+    // A second serve on the same port says what is probably there.
+    let output = Command::new(BIN)
+        .args(["serve", "--port", &port, "--token-file", token_path])
+        .stdin(Stdio::null())
+        .output()
+        .expect("second serve");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "binding 127.0.0.1:{port} (is a bua-bridge already running there?"
+        )) && stderr.contains("Address already in use"),
+        "{stderr}"
+    );
+
     // A second serve reuses the same token file.
     drop(server);
     let again = serve(&token_file, &[]);
@@ -366,5 +381,37 @@ fn call_params_and_unknown_subcommands_are_explained() {
     assert!(
         stderr.contains("Commands:") && stderr.contains("  screenshot "),
         "lists the subcommands: {stderr}"
+    );
+}
+
+#[test]
+fn a_newcomer_without_a_token_is_told_to_start_the_bridge_first() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let token_file = home.path().join(".config").join("bua").join("token");
+    let tabs = |port: &str| {
+        let output = Command::new(BIN)
+            .args(["tabs", "--port", port])
+            .env("HOME", home.path())
+            .env_remove("XDG_CONFIG_HOME")
+            .stdin(Stdio::null())
+            .output()
+            .expect("run");
+        assert_eq!(output.status.code(), Some(1));
+        serde_json::from_slice::<Value>(&output.stdout).expect("JSON")
+    };
+    // No bridge and no token: the bridge is the first thing to fix.
+    let out = tabs("9");
+    assert_eq!(out["code"], "bridge_unreachable", "{out}");
+    // A bridge (with its token elsewhere) but no token file here: say which file and who makes it.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = serve(&dir.path().join("token"), &[]);
+    let out = tabs(&server.port.to_string());
+    assert_eq!(out["code"], "unauthorized", "{out}");
+    assert_eq!(
+        out["error"],
+        format!(
+            "no pairing token: {} does not exist; `bua-bridge serve` creates it (or pass --token or --token-file)",
+            token_file.display()
+        )
     );
 }
