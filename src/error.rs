@@ -55,6 +55,25 @@ impl Error {
         ErrorBody::new(self.code(), self.to_string())
     }
 
+    /// The same error with `note` appended to its message (`"…; note"`).
+    pub fn with_note(mut self, note: &str) -> Self {
+        let message = match &mut self {
+            Error::DomainBlocked(m)
+            | Error::SessionNotFound(m)
+            | Error::TabNotFound(m)
+            | Error::ElementNotFound(m)
+            | Error::ElementStale(m)
+            | Error::ElementObstructed(m)
+            | Error::Timeout(m)
+            | Error::DebuggerAttachFailed(m)
+            | Error::InvalidAction(m)
+            | Error::Internal(m) => m,
+        };
+        let trimmed = message.trim_end().trim_end_matches('.').to_owned();
+        *message = format!("{trimmed}; {note}");
+        self
+    }
+
     /// Turns a rejected Chrome API promise or thrown JS value into an [`Error::Internal`] with its message.
     pub fn from_js(context: &str, value: &JsValue) -> Self {
         Error::Internal(format!("{context}: {}", js_message(value)))
@@ -105,4 +124,20 @@ pub fn js_message(value: &JsValue) -> String {
         .ok()
         .and_then(|s| s.as_string())
         .unwrap_or_else(|| "unknown JavaScript error".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_note_is_appended_to_the_message_and_the_code_kept() {
+        let e = Error::Timeout("x.test did not answer. Retry at most once.".into())
+            .with_note("the tab opened for it was closed again");
+        assert_eq!(e.code(), ErrorCode::Timeout);
+        assert_eq!(
+            e.to_string(),
+            "x.test did not answer. Retry at most once; the tab opened for it was closed again"
+        );
+    }
 }

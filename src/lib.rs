@@ -72,11 +72,12 @@ pub fn on_storage_changed(changes: JsValue, area: String) {
     }
 }
 
-/// `chrome.tabs.onRemoved(tabId, removeInfo)`: the tab's session ends as `tab_closed` (SPEC §6).
+/// `chrome.tabs.onRemoved(tabId, removeInfo)`: the worker forgets the tab (attachment, lock, uid cache) and its
+/// session ends as `tab_closed` (SPEC §6).
 #[wasm_bindgen]
 pub async fn on_tab_removed(tab_id: f64, _info: JsValue) {
     let tab_id = tab_id as i64;
-    cdp::forget(tab_id);
+    session::forget_tab(tab_id);
     session::ready().await;
     session::on_tab_removed(tab_id).await;
 }

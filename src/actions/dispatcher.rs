@@ -3,19 +3,26 @@
 //! handler → record the action. Actions that only manage tabs and windows skip the debugger steps.
 //!
 //! * Blocklist: the tab's current page (a hit also ends the tab's session) and the target URL of `open_tab` /
-//!   `navigate`; a hit is `domain_blocked` with a `domain_blocked` event and no session.
-//! * `open_tab`, and `navigate` without `tabId` when no session exists anywhere, open an agent tab
-//!   ([`crate::windows`]).
+//!   `navigate`; a hit is `domain_blocked` with a `domain_blocked` event and no session. Target URLs that are
+//!   the browser's own pages (`about:version`, …) are `invalid_action` ([`navigation::check_target`]).
+//! * `open_tab`, and `navigate` without `tabId` when no session exists anywhere, open an agent tab on
+//!   `about:blank` ([`crate::windows`]) and navigate it in the pipeline, so a URL the browser cannot load fails
+//!   both with the same error as `navigate` ([`navigation::load_error`]); the tab opened for them is closed
+//!   then (its session ends as `tab_closed`), so a failed `open_tab` leaves nothing behind.
 //! * `screenshot` of a tab in a minimized window restores the window unfocused for the capture
 //!   ([`windows::with_window_shown`]).
 //! * Everything after the blocklist check runs "in flight": if the tab's session ends meanwhile (tab closed,
-//!   Stop, idle, …) the action fails at once with `session_not_found`.
+//!   Stop, idle, …) the action fails at once (`tab_not_found` for a closed tab, else `session_not_found`).
+//!   A handler that fails because the debugger went away is told apart the same way ([`detached`]).
+//! * A failed attach (`debugger_attach_failed`: a `chrome://` page, the Web Store, another extension's page)
+//!   ends the tab's session through the normal cleanup, so no dead session stays listed.
 
-use super::Ctx;
-use crate::error::Result;
+use super::{navigation, Ctx};
+use crate::error::{Error, Result};
 use crate::{cdp, session, windows};
-use bua_protocol::Action;
+use bua_protocol::{Action, EndReason, NavResult, OpenTabResult};
 use serde::Serialize;
+use std::future::Future;
 
 /// The owner recorded for requests that carry none (e.g. sent by a bridge without client ids).
 pub const DEFAULT_OWNER: &str = "agent";
@@ -29,7 +36,8 @@ pub async fn dispatch(owner: Option<String>, action: Action) -> Result<serde_jso
         Action::GetTabs => json(super::tabs::get_tabs().await?),
         Action::OpenTab(p) => {
             session::check_url_allowed(&p.url, None).await?;
-            json(windows::open_agent_tab(&owner, &p.url, p.focus).await?)
+            navigation::check_target(&p.url)?;
+            json(open_tab(&owner, &p.url, p.focus).await?)
         }
         Action::CloseAgentTabs(p) => {
             let owner = p.owner.unwrap_or(owner);
@@ -49,16 +57,89 @@ pub async fn dispatch(owner: Option<String>, action: Action) -> Result<serde_jso
                 json(super::tabs::close_tab(tab_id).await?)
             }
         }
-        Action::Navigate(mut p) if p.tab_id.is_none() && session::sessions().await?.is_empty() => {
+        Action::Navigate(p) if p.tab_id.is_none() && session::sessions().await?.is_empty() => {
             // No session anywhere: the navigation opens a tab in the agent window (SPEC §6).
             session::check_url_allowed(&p.url, None).await?;
-            let opened =
-                windows::open(&owner, "about:blank", &crate::session_domain(&p.url), false).await?;
-            p.tab_id = Some(opened.tab_id);
-            run_on_tab(owner, Action::Navigate(p)).await
+            navigation::check_target(&p.url)?;
+            json(navigate_in_new_tab(&owner, &p.url).await?)
         }
         other => run_on_tab(owner, other).await,
     }
+}
+
+/// `open_tab`: a new agent tab (session started) that navigates to `url` up to the commit (answering about
+/// as soon as the page's response arrives, before it loads). `about:blank` and `data:` URLs open directly
+/// ([`navigation::opens_directly`]).
+///
+/// Errors: those of [`navigation::first_navigation`] (e.g. `timeout` for a host that does not answer), with
+/// the tab closed again.
+async fn open_tab(owner: &str, url: &str, focus: bool) -> Result<OpenTabResult> {
+    if navigation::opens_directly(url) {
+        return windows::open_agent_tab(owner, url, focus).await;
+    }
+    let opened = windows::open(owner, "about:blank", &crate::session_domain(url), focus).await?;
+    let tab_id = opened.tab_id;
+    let steps = Steps {
+        name: "open_tab",
+        ensure_session: false,
+        record: false,
+    };
+    in_new_tab(tab_id, owner, steps, async move {
+        navigation::first_navigation(tab_id, url, false).await
+    })
+    .await?;
+    Ok(opened)
+}
+
+/// `navigate` with no tab and no session anywhere: a new agent tab that loads `url` (counted as an action).
+async fn navigate_in_new_tab(owner: &str, url: &str) -> Result<NavResult> {
+    let opened = windows::open(owner, "about:blank", &crate::session_domain(url), false).await?;
+    let tab_id = opened.tab_id;
+    let steps = Steps {
+        name: "navigate",
+        ensure_session: false,
+        record: true,
+    };
+    in_new_tab(tab_id, owner, steps, async move {
+        navigation::first_navigation(tab_id, url, true).await?;
+        navigation::current(tab_id).await
+    })
+    .await
+}
+
+/// Runs the first navigation of a tab just opened for the action; when it fails, closes the tab (its session
+/// ends as `tab_closed`) and says so in the error.
+async fn in_new_tab<T>(
+    tab_id: i64,
+    owner: &str,
+    steps: Steps,
+    navigation: impl Future<Output = Result<T>>,
+) -> Result<T> {
+    let result = pipeline(tab_id, "about:blank", owner.to_owned(), steps, |_| {
+        navigation
+    })
+    .await;
+    if let Err(e) = result {
+        let closed = crate::chrome::tabs::remove(tab_id).await.is_ok();
+        return Err(if closed {
+            e.with_note("the tab opened for it was closed again")
+        } else {
+            e
+        });
+    }
+    result
+}
+
+/// Which optional steps of the pipeline an action takes.
+#[derive(Clone, Copy, Debug)]
+struct Steps {
+    /// The action's name, for logs and messages.
+    name: &'static str,
+    /// Create or update the tab's session (every action on an existing tab). A tab opened for the action
+    /// already has its session; if that ended meanwhile (Stop all) the action fails instead of starting one.
+    ensure_session: bool,
+    /// Count the action on the session (`actionCount`, `lastActionAt`).
+    record: bool,
 }
 
 /// The full pipeline for actions that act on a page.
@@ -70,31 +151,96 @@ async fn run_on_tab(owner: String, mut action: Action) -> Result<serde_json::Val
     session::check_tab_allowed(tab_id, url).await?;
     if let Some(target) = action.target_url() {
         session::check_url_allowed(target, Some(tab_id)).await?;
+        navigation::check_target(target)?;
     }
     let url = url.to_owned();
-    let name = action.name();
+    let steps = Steps {
+        name: action.name(),
+        ensure_session: true,
+        record: true,
+    };
+    pipeline(tab_id, &url, owner, steps, move |ctx| async move {
+        if matches!(action, Action::Screenshot(_)) {
+            // A minimized window draws no frames to capture (headed Chrome).
+            windows::with_window_shown(tab_id, super::run(&ctx, action)).await
+        } else {
+            super::run(&ctx, action).await
+        }
+    })
+    .await
+}
+
+/// Ensure session → per-tab lock → attach → `run` → record, all in flight (see the module docs). `url` is
+/// the tab's page (its session's domain).
+async fn pipeline<T, F, Fut>(
+    tab_id: i64,
+    url: &str,
+    owner: String,
+    steps: Steps,
+    run: F,
+) -> Result<T>
+where
+    F: FnOnce(Ctx) -> Fut,
+    Fut: Future<Output = Result<T>>,
+{
     let mut stages = Stages::new();
-    session::run_in_flight(tab_id, async move {
-        session::ensure_session(tab_id, &url, &owner).await?;
+    let result = session::run_in_flight(tab_id, async {
+        if steps.ensure_session {
+            session::ensure_session(tab_id, url, &owner).await?;
+        } else if !session::has_session(tab_id).await {
+            return Err(Error::SessionNotFound(format!(
+                "the session of tab {tab_id} ended (Stop?) before {} ran; call get_tabs before going on",
+                steps.name
+            )));
+        }
         stages.mark("session");
         let _lock = cdp::lock::lock_tab(tab_id).await;
         stages.mark("lock");
         cdp::ensure_attached(tab_id).await?;
         stages.mark("attach");
-        let ctx = Ctx { tab_id, owner };
-        let result = if matches!(action, Action::Screenshot(_)) {
-            // A minimized window draws no frames to capture (headed Chrome).
-            windows::with_window_shown(tab_id, super::run(&ctx, action)).await
-        } else {
-            super::run(&ctx, action).await
+        let result = match run(Ctx { tab_id, owner }).await {
+            Err(Error::SessionNotFound(_)) => Err(detached(tab_id, steps.name).await),
+            other => other,
         };
         stages.mark("run");
-        session::record_action(tab_id).await;
-        stages.mark("record");
-        stages.warn_if_slow(name, tab_id);
+        if steps.record {
+            session::record_action(tab_id).await;
+            stages.mark("record");
+        }
+        stages.warn_if_slow(steps.name, tab_id);
         result
     })
-    .await
+    .await;
+    if let Err(Error::DebuggerAttachFailed(_)) = &result {
+        // Only the attach above gives this code. The session would stay listed without a debugger until the
+        // tab closes: end it through the one cleanup path, now that the action no longer runs in flight.
+        // `domain_blocked` is the closest of SPEC §6's closed list of reasons: the browser itself blocks
+        // extensions from this page.
+        session::end_session_by_tab(tab_id, EndReason::DomainBlocked).await;
+    }
+    result
+}
+
+/// The error of a handler that failed because the debugger left `tab_id` mid-action: `tab_not_found` when
+/// the tab was closed (Chrome may report the detach a moment before the tab is gone from `tabs.get`, so
+/// that is asked three times over 200 ms), else `session_not_found` with what to check. Neither says
+/// "retry as is" (SPEC §8).
+async fn detached(tab_id: i64, action: &str) -> Error {
+    for attempt in 0..3 {
+        if attempt > 0 {
+            cdp::sleep(100).await;
+        }
+        if crate::chrome::tabs::get(tab_id).await.is_err() {
+            return Error::TabNotFound(format!(
+                "tab {tab_id} was closed while {action} ran; call get_tabs to pick another tab, or open_tab"
+            ));
+        }
+    }
+    Error::SessionNotFound(format!(
+        "the debugger was detached from tab {tab_id} while {action} ran (the user pressed Cancel on the \
+         browser's debugging bar, or the tab moved to a page extensions cannot control); call get_tabs to \
+         check the tab, and do not resend {action} unchanged"
+    ))
 }
 
 /// Times the pipeline's stages, to name the slow one when an action takes long.

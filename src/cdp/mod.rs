@@ -106,7 +106,7 @@ pub async fn detach(tab_id: i64) {
 }
 
 /// Sends one CDP command with the default timeout. CDP errors become `internal_error` with CDP's message,
-/// except a detached target, which is `session_not_found`.
+/// except a detached target (or a closed tab), which is `session_not_found`.
 pub async fn send(
     tab_id: i64,
     method: &str,
@@ -138,8 +138,10 @@ fn command_error(tab_id: i64, method: &str, message: &str) -> Error {
         || message.contains("Detached while handling command")
     {
         forget(tab_id);
+        // The dispatcher tells a closed tab (`tab_not_found`) from a detach on a tab that is still there.
         return Error::SessionNotFound(format!(
-            "the debugger was detached from tab {tab_id} during {method}; call the action again to re-attach"
+            "the debugger was detached from tab {tab_id} during {method}; call get_tabs to check the tab \
+             before acting on it again"
         ));
     }
     Error::Internal(format!("CDP {method} failed on tab {tab_id}: {message}"))

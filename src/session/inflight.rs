@@ -1,5 +1,7 @@
 //! Actions in flight per tab, so that ending a session fails them at once with `session_not_found` instead of
-//! letting them run on (or hang on) a tab whose debugger was just detached (SPEC §6 cleanup).
+//! letting them run on (or hang on) a tab whose debugger was just detached (SPEC §6 cleanup). A session that
+//! ended because its tab closed fails them with `tab_not_found` instead: the tab, not the session, is what
+//! the agent has to replace (SPEC §8).
 
 use crate::error::{Error, Result};
 use bua_protocol::EndReason;
@@ -38,7 +40,7 @@ impl Drop for Registration {
 }
 
 /// Runs `action` on `tab_id`; if the tab's session ends first, the action is dropped and fails with
-/// `session_not_found` naming the end reason.
+/// [`ended`]'s error.
 pub async fn run<T>(tab_id: i64, action: impl Future<Output = Result<T>>) -> Result<T> {
     let (tx, rx) = oneshot::channel();
     let id = NEXT.with(|n| n.replace(n.get() + 1));
@@ -47,14 +49,26 @@ pub async fn run<T>(tab_id: i64, action: impl Future<Output = Result<T>>) -> Res
     let action = std::pin::pin!(action);
     match select(action, rx).await {
         Either::Left((result, _)) => result,
-        Either::Right((Ok(reason), _)) => Err(Error::SessionNotFound(format!(
-            "the session on tab {tab_id} ended ({reason}) while the action ran; {}",
-            next_step(reason)
-        ))),
+        Either::Right((Ok(reason), _)) => Err(ended(tab_id, reason)),
         // The sender was dropped without an end: cannot happen while registered; treat as ended.
         Either::Right((Err(_), _)) => Err(Error::SessionNotFound(format!(
-            "the session on tab {tab_id} ended while the action ran; pass tabId to start a new one"
+            "the session on tab {tab_id} ended while the action ran; call get_tabs before acting on it again"
         ))),
+    }
+}
+
+/// The error of an action cut short on `tab_id` because its session ended for `reason`: `tab_not_found` when
+/// the tab closed, else `session_not_found` naming the reason; both say what to do next.
+pub fn ended(tab_id: i64, reason: EndReason) -> Error {
+    match reason {
+        EndReason::TabClosed => Error::TabNotFound(format!(
+            "tab {tab_id} was closed while the action ran; {}",
+            next_step(reason)
+        )),
+        _ => Error::SessionNotFound(format!(
+            "the session on tab {tab_id} ended ({reason}) while the action ran; {}",
+            next_step(reason)
+        )),
     }
 }
 
@@ -64,7 +78,7 @@ pub fn next_step(reason: EndReason) -> &'static str {
         EndReason::DomainBlocked => {
             "the tab is on a blocked domain: stop this plan, do not retry elsewhere"
         }
-        EndReason::TabClosed => "the tab is gone: call get_tabs or open_tab",
+        EndReason::TabClosed => "the tab is gone: call get_tabs to pick another tab, or open_tab",
         EndReason::UserStopped | EndReason::GlobalStop => {
             "the user stopped the agent: stop and report, do not retry"
         }
@@ -83,4 +97,67 @@ pub fn fail(tab_id: i64, reason: EndReason) -> usize {
         let _ = tx.send(reason);
     }
     n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bua_protocol::ErrorCode;
+    use std::task::{Context, Poll, Waker};
+
+    /// Polls `future` once on this thread.
+    fn poll_once<F: Future>(future: std::pin::Pin<&mut F>) -> Poll<F::Output> {
+        future.poll(&mut Context::from_waker(Waker::noop()))
+    }
+
+    /// An action that never finishes by itself (a `wait_for` on text that never comes).
+    fn forever() -> impl Future<Output = Result<()>> {
+        futures::future::pending()
+    }
+
+    #[test]
+    fn closing_the_tab_fails_its_actions_in_flight_with_tab_not_found() {
+        let mut action = Box::pin(run(41, forever()));
+        assert!(poll_once(action.as_mut()).is_pending());
+        assert_eq!(fail(41, EndReason::TabClosed), 1);
+        let Poll::Ready(Err(e)) = poll_once(action.as_mut()) else {
+            panic!("the action did not end with the tab");
+        };
+        assert_eq!(e.code(), ErrorCode::TabNotFound, "{e}");
+        let m = e.to_string();
+        assert!(m.contains("tab 41 was closed"), "{m}");
+        assert!(m.contains("get_tabs"), "{m}");
+        assert!(
+            !m.contains("retry") && !m.contains("again"),
+            "no retry advice: {m}"
+        );
+        assert_eq!(fail(41, EndReason::TabClosed), 0, "unregistered when done");
+    }
+
+    #[test]
+    fn other_end_reasons_fail_them_with_session_not_found_and_the_reason() {
+        for (reason, advice) in [
+            (EndReason::UserStopped, "do not retry"),
+            (EndReason::GlobalStop, "do not retry"),
+            (EndReason::DomainBlocked, "do not retry elsewhere"),
+            (EndReason::ScreenLocked, "do not retry"),
+        ] {
+            let mut action = Box::pin(run(42, forever()));
+            assert!(poll_once(action.as_mut()).is_pending());
+            fail(42, reason);
+            let Poll::Ready(Err(e)) = poll_once(action.as_mut()) else {
+                panic!("{reason}: the action did not end");
+            };
+            assert_eq!(e.code(), ErrorCode::SessionNotFound, "{e}");
+            assert!(e.to_string().contains(&format!("({reason})")), "{e}");
+            assert!(e.to_string().contains(advice), "{e}");
+        }
+    }
+
+    #[test]
+    fn an_action_that_finishes_first_keeps_its_own_result() {
+        let mut action = Box::pin(run(43, async { Ok(5) }));
+        assert_eq!(poll_once(action.as_mut()), Poll::Ready(Ok(5)));
+        assert_eq!(fail(43, EndReason::TabClosed), 0);
+    }
 }

@@ -324,8 +324,7 @@ async fn cleanup(session: &Session, reason: EndReason) {
     // In-flight actions stop at their next await, before the detach can make them fail in other ways.
     inflight::fail(tab_id, reason);
     if reason == EndReason::TabClosed {
-        cdp::forget(tab_id);
-        cdp::lock::forget_tab(tab_id);
+        forget_tab(tab_id);
     } else {
         // Clears the in-memory attached set first, then detaches; harmless when not attached.
         cdp::detach(tab_id).await;
@@ -344,11 +343,20 @@ async fn cleanup(session: &Session, reason: EndReason) {
     });
 }
 
+/// Drops what this worker keeps in memory about a closed tab: the debugger attachment and its event
+/// waiters (woken with "gone"), the open-dialog fact, the per-tab lock entry, and the uid cache of its last
+/// `extract` (SPEC §5), which would otherwise stay until the worker restarts. Synchronous, so the
+/// `tabs.onRemoved` listener runs it first, before any await.
+pub fn forget_tab(tab_id: i64) {
+    cdp::forget(tab_id);
+    cdp::lock::forget_tab(tab_id);
+    crate::extract::invalidate(tab_id);
+}
+
 /// `tabs.onRemoved`: the tab's session ends as `tab_closed`, after a `tab_closed` event (for session tabs and
 /// agent tabs only); an agent window left empty is closed.
 pub async fn on_tab_removed(tab_id: i64) {
-    cdp::forget(tab_id);
-    cdp::lock::forget_tab(tab_id);
+    forget_tab(tab_id);
     let agent = windows::agent_tab(tab_id).await;
     if has_session(tab_id).await || agent.is_some() {
         bus::emit(SessionEvent::TabClosed { tab_id });
@@ -419,5 +427,44 @@ pub async fn reconcile() {
         } else if !restarted_worker {
             end_session_by_tab(s.tab_id, EndReason::ExtensionReload).await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_closed_tab_is_forgotten_in_memory_waiters_dialogs_and_uids() {
+        let tab = 9_001;
+        let mut waiter = cdp::events::wait(tab, |_, _| true);
+        let mut other = cdp::events::wait(tab + 1, |_, _| true);
+        cdp::events::dispatch(
+            tab,
+            "Page.javascriptDialogOpening",
+            &json!({"type": "alert", "message": "hi"}),
+        );
+        // The dialog event itself woke the first waiter; register another that is still waiting.
+        assert!(matches!(waiter.try_recv(), Ok(Some(Some(_)))));
+        waiter = cdp::events::wait(tab, |m, _| m == "Page.loadEventFired");
+        assert!(cdp::events::open_dialog(tab).is_some());
+
+        forget_tab(tab);
+
+        assert_eq!(
+            waiter.try_recv(),
+            Ok(Some(None)),
+            "a waiter on the closed tab learns it is gone"
+        );
+        assert!(cdp::events::open_dialog(tab).is_none());
+        assert!(!cdp::is_attached(tab));
+        assert_eq!(
+            other.try_recv(),
+            Ok(None),
+            "other tabs' waiters keep waiting"
+        );
+        let stale = crate::extract::resolve_uid(tab, "e0").expect_err("no uids");
+        assert_eq!(stale.code(), bua_protocol::ErrorCode::ElementStale);
     }
 }
