@@ -167,7 +167,8 @@ async fn navigate_go_back_go_forward_reload_wait_for_load_and_report_url_and_tit
         "undefined"
     );
 
-    // Main errors: an unloadable URL, no history in that direction, a tab that does not exist.
+    // Main errors: a URL the browser refuses (port 1 is on its unsafe-port list), no history in that
+    // direction, a tab that does not exist. (Unreachable hosts: the next test.)
     let (code, message) = a
         .err(
             "navigate",
@@ -175,12 +176,163 @@ async fn navigate_go_back_go_forward_reload_wait_for_load_and_report_url_and_tit
         )
         .await;
     assert_eq!(code, ErrorCode::InvalidAction, "{message}");
-    assert!(message.contains("net::ERR_"), "{message}");
+    assert!(message.contains("net::ERR_UNSAFE_PORT"), "{message}");
+    assert!(message.contains("Fix the URL"), "{message}");
     let (code, message) = a.err("go_forward", json!({ "tabId": tab })).await;
     assert_eq!(code, ErrorCode::InvalidAction, "{message}");
     assert!(message.contains("no next page"), "{message}");
     let (code, _) = a.err("reload", json!({ "tabId": 987_654_321 })).await;
     assert_eq!(code, ErrorCode::TabNotFound);
+    a.close(tab).await;
+}
+
+/// A URL on this machine's loopback that refuses connections: a port that was just free.
+fn closed_port_url() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    drop(listener);
+    format!("http://127.0.0.1:{port}/nothing-here")
+}
+
+#[tokio::test]
+async fn an_unreachable_host_fails_navigate_and_open_tab_alike_with_timeout_and_the_tab_stays_usable(
+) {
+    let a = Agent::new().await;
+    let tab = a.open("index.html").await;
+    // The test browser resolves only loopback names (support::OFFLINE_RESOLVER_RULES): a DNS failure.
+    let dns = "http://nonexistent.example/page".to_owned();
+    let refused = closed_port_url();
+    let cases = [
+        (
+            dns,
+            vec![
+                "nonexistent.example could not be found",
+                "DNS lookup failed (net::ERR_NAME_NOT_RESOLVED)",
+                "Check the host name",
+                "do not retry now",
+            ],
+        ),
+        (
+            refused,
+            vec![
+                "127.0.0.1 did not answer (net::ERR_CONNECTION_REFUSED)",
+                "Check the URL's host and port",
+                "retry at most once",
+            ],
+        ),
+    ];
+    for (target, words) in cases {
+        // Not the caller's malformed input: `timeout`, with what to do next, and the tab stays usable.
+        let (code, message) = a
+            .err("navigate", json!({ "tabId": tab, "url": target }))
+            .await;
+        assert_eq!(code, ErrorCode::Timeout, "{message}");
+        for w in &words {
+            assert!(message.contains(w), "{w:?} not in {message:?}");
+        }
+        assert!(
+            message.contains(&format!("Tab {tab} stays usable")),
+            "{message}"
+        );
+        let error_page = eventually(Duration::from_secs(5), || async {
+            let href = a.eval(tab, "return location.href").await;
+            (href == "chrome-error://chromewebdata/").then_some(())
+        })
+        .await;
+        assert!(
+            error_page.is_some(),
+            "the tab shows the browser's error page"
+        );
+
+        // open_tab of the same URL: the same code and words, and no tab left behind.
+        let (code, opened) = a.err("open_tab", json!({ "url": target })).await;
+        assert_eq!(code, ErrorCode::Timeout, "{opened}");
+        let same = message
+            .split(" Tab ")
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches('.');
+        assert!(
+            opened.starts_with(same),
+            "open_tab says what navigate says:\n{opened}\n{message}"
+        );
+        assert!(
+            opened.ends_with("the tab opened for it was closed again"),
+            "{opened}"
+        );
+        let left = eventually(Duration::from_secs(5), || async {
+            let tabs = get_tabs(&a.client).await.ok()?;
+            let others = tabs
+                .iter()
+                .filter(|t| t["tabId"] != tab && t["url"] == target.as_str());
+            (others.count() == 0).then_some(())
+        })
+        .await;
+        assert!(left.is_some(), "a tab on {target} was left open");
+    }
+
+    // The tab navigates on from the error page.
+    let nav = a
+        .ok("navigate", json!({ "tabId": tab, "url": url("two.html") }))
+        .await;
+    assert_eq!(nav["title"], "Page Two");
+    a.close(tab).await;
+
+    // A working open_tab answers once the page committed, with the blank first page gone from history.
+    let started = Instant::now();
+    let opened = a.ok("open_tab", json!({ "url": url("two.html") })).await;
+    note(&format!(
+        "open_tab (new tab + attach + commit) answered in {} ms",
+        started.elapsed().as_millis()
+    ));
+    let fresh = opened["tabId"].as_i64().expect("tabId");
+    let tabs = get_tabs(&a.client).await.expect("get_tabs");
+    let listed = tabs.iter().find(|t| t["tabId"] == fresh).expect("listed");
+    assert_eq!(listed["url"], url("two.html"), "committed: {listed}");
+    let (code, message) = a.err("go_back", json!({ "tabId": fresh })).await;
+    assert_eq!(code, ErrorCode::InvalidAction, "{message}");
+    assert!(message.contains("no previous page"), "{message}");
+    a.close(fresh).await;
+}
+
+#[tokio::test]
+async fn browser_pages_and_data_urls_are_handled_before_they_can_hurt() {
+    let a = Agent::new().await;
+    let tab = a.open("index.html").await;
+    // about:version is chrome://version: refused up front (navigating onto it crashes Chromium 156).
+    for (method, params) in [
+        ("navigate", json!({ "tabId": tab, "url": "about:version" })),
+        ("open_tab", json!({ "url": "about:version" })),
+    ] {
+        let (code, message) = a.err(method, params).await;
+        assert_eq!(code, ErrorCode::InvalidAction, "{method}: {message}");
+        assert!(message.contains("browser's own pages"), "{message}");
+    }
+    assert_eq!(a.eval(tab, "return document.title").await, "Actions Home");
+    // data: URLs: open_tab opens them; navigate says it cannot instead of reporting the old page.
+    let opened = a
+        .ok(
+            "open_tab",
+            json!({ "url": "data:text/html,<title>Data page</title>hi" }),
+        )
+        .await;
+    let data_tab = opened["tabId"].as_i64().expect("tabId");
+    let title = eventually(Duration::from_secs(5), || async {
+        let tabs = get_tabs(&a.client).await.ok()?;
+        let t = tabs.into_iter().find(|t| t["tabId"] == data_tab)?;
+        (t["title"] == "Data page").then_some(())
+    })
+    .await;
+    assert!(title.is_some(), "the data: page opened");
+    let (code, message) = a
+        .err(
+            "navigate",
+            json!({ "tabId": tab, "url": "data:text/html,<p>x</p>" }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::InvalidAction, "{message}");
+    assert!(message.contains("open_tab"), "{message}");
+    a.close(data_tab).await;
     a.close(tab).await;
 }
 

@@ -46,22 +46,12 @@ fn http_status(err: &Error) -> Option<u16> {
     }
 }
 
+/// The next text frame of a raw WebSocket as JSON (10 s at most).
 async fn next_json<S>(ws: &mut S) -> Value
 where
     S: StreamExt<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
 {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(10), ws.next())
-            .await
-            .expect("a frame within 10 s")
-            .expect("open")
-            .expect("frame");
-        match message {
-            Message::Text(t) => return serde_json::from_str(t.as_str()).expect("JSON"),
-            Message::Close(f) => panic!("closed: {f:?}"),
-            _ => continue,
-        }
-    }
+    support::next_json_frame(ws, Duration::from_secs(10)).await
 }
 
 #[tokio::test]
@@ -350,23 +340,8 @@ async fn after_the_service_worker_is_stopped_and_woken_the_extension_reconnects_
     let client = browser.client().await;
     get_tabs(&client).await.expect("connected before the stop");
 
-    let worker = browser.service_worker(&dt, Duration::from_secs(5)).await;
-    dt.close_target(&worker.id)
-        .await
-        .expect("stop the service worker");
     // The bridge sees the extension go: get_tabs fails with no_extension.
-    let gone = eventually(Duration::from_secs(10), || async {
-        match get_tabs(&client).await {
-            Err(e) if e.code() == ErrorCode::NoExtension => Some(()),
-            _ => None,
-        }
-    })
-    .await;
-    assert!(
-        gone.is_some(),
-        "the bridge never saw the worker stop\n{}",
-        browser.logs()
-    );
+    let worker = browser.stop_service_worker(&dt, &client).await;
     let stopped = eventually(Duration::from_secs(5), || async {
         let targets = dt.targets().await.ok()?;
         (!targets.iter().any(|t| t.id == worker.id)).then_some(())

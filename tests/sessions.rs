@@ -15,13 +15,13 @@ use bua_bridge::devtools::DevTools;
 use bua_bridge::BridgeClient;
 use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
-use support::{eventually, get_tabs, note, Browser, FixtureServer, Route};
-use tokio::sync::broadcast;
+use support::{
+    ended, evaluate, event_is, eventually, get_tabs, history, note, open_user_tab, session_of,
+    sessions, tab_info, worker_ui, Browser, Events, FixtureServer, Route, LIMIT,
+};
 
 /// Shared for tests that touch only their own tabs, exclusive for tests that act on every session.
 static GATE: tokio::sync::RwLock<()> = tokio::sync::RwLock::const_new(());
-
-const LIMIT: Duration = Duration::from_secs(10);
 
 /// `http://<host>.localhost:<port>/sessions/page.html?<tag>`.
 fn page_url(host: &str, tag: &str) -> String {
@@ -31,136 +31,9 @@ fn page_url(host: &str, tag: &str) -> String {
     )
 }
 
-/// The events a client receives after `subscribe_events`, with everything seen so far kept for assertions.
-struct Events {
-    rx: broadcast::Receiver<Value>,
-    seen: Vec<Value>,
-}
-
-impl Events {
-    async fn subscribe(client: &BridgeClient) -> Events {
-        let rx = client.events();
-        let answer = client
-            .call("subscribe_events", json!({}))
-            .await
-            .expect("subscribe_events");
-        assert_eq!(answer, json!({"subscribed": true}));
-        Events {
-            rx,
-            seen: Vec::new(),
-        }
-    }
-
-    fn pull(&mut self) {
-        while let Ok(e) = self.rx.try_recv() {
-            self.seen.push(e);
-        }
-    }
-
-    /// The first event (seen before or arriving within `limit`) for which `pred` holds.
-    async fn wait(&mut self, limit: Duration, pred: impl Fn(&Value) -> bool) -> Value {
-        let deadline = Instant::now() + limit;
-        loop {
-            self.pull();
-            if let Some(e) = self.seen.iter().find(|e| pred(e)) {
-                return e.clone();
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                panic!(
-                    "no matching event within {limit:?}; seen: {}",
-                    serde_json::to_string_pretty(&self.seen).unwrap_or_default()
-                );
-            }
-            if let Ok(Ok(e)) = tokio::time::timeout(left, self.rx.recv()).await {
-                self.seen.push(e);
-            }
-        }
-    }
-
-    /// Collects for `dur`, then returns every event seen for which `pred` holds.
-    async fn settle(&mut self, dur: Duration, pred: impl Fn(&Value) -> bool) -> Vec<Value> {
-        tokio::time::sleep(dur).await;
-        self.pull();
-        self.seen.iter().filter(|e| pred(e)).cloned().collect()
-    }
-}
-
-fn is(event: &Value, kind: &str, tab_id: i64) -> bool {
-    event["type"] == kind && event["tabId"] == tab_id
-}
-
-fn ended(event: &Value, tab_id: i64, reason: &str) -> bool {
-    is(event, "session_ended", tab_id) && event["reason"] == reason
-}
-
-/// Opens `url` as a user tab (through DevTools, as if the user had) and returns `(targetId, tabId)`.
-async fn open_user_tab(dt: &DevTools, client: &BridgeClient, url: &str) -> (String, i64) {
-    let target = dt.open_page(url).await.expect("open a user tab");
-    let tab_id = tab_id_of(client, url).await;
-    (target, tab_id)
-}
-
-async fn tab_id_of(client: &BridgeClient, url: &str) -> i64 {
-    eventually(LIMIT, || async {
-        get_tabs(client)
-            .await
-            .ok()?
-            .into_iter()
-            .find(|t| t["url"] == url)
-            .and_then(|t| t["tabId"].as_i64())
-    })
-    .await
-    .unwrap_or_else(|| panic!("no tab with {url} in get_tabs"))
-}
-
-async fn tab_info(client: &BridgeClient, tab_id: i64) -> Option<Value> {
-    get_tabs(client)
-        .await
-        .ok()?
-        .into_iter()
-        .find(|t| t["tabId"] == tab_id)
-}
-
 /// One page action on `tab_id` through the whole pipeline: `evaluate` returning the title.
 async fn act(client: &BridgeClient, tab_id: i64) -> Result<Value, bua_bridge::Error> {
-    client
-        .call(
-            "evaluate",
-            json!({"tabId": tab_id, "expression": "return document.title"}),
-        )
-        .await
-}
-
-/// A popup/options command through the worker's `on_message` (SPEC §10 API of `session::api`).
-async fn ui(browser: &Browser, dt: &DevTools, command: Value) -> Value {
-    browser
-        .eval_in_worker(
-            dt,
-            &format!("buaReady.then(() => bua.on_message({command}))"),
-        )
-        .await
-}
-
-async fn sessions(browser: &Browser, dt: &DevTools) -> Vec<Value> {
-    ui(browser, dt, json!({"cmd": "list_sessions"})).await["sessions"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-}
-
-async fn session_of(browser: &Browser, dt: &DevTools, tab_id: i64) -> Option<Value> {
-    sessions(browser, dt)
-        .await
-        .into_iter()
-        .find(|s| s["tabId"] == tab_id)
-}
-
-async fn history(browser: &Browser, dt: &DevTools) -> Vec<Value> {
-    ui(browser, dt, json!({"cmd": "get_history"})).await["entries"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
+    evaluate(client, tab_id, "return document.title").await
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -182,7 +55,9 @@ async fn the_first_action_on_a_tab_starts_one_session_with_one_session_started_e
         title,
         json!({"type": "string", "value": "BUA sessions fixture"})
     );
-    let started = events.wait(LIMIT, |e| is(e, "session_started", tab)).await;
+    let started = events
+        .wait(LIMIT, |e| event_is(e, "session_started", tab))
+        .await;
     assert_eq!(started["domain"], "first.localhost", "{started}");
     assert_eq!(started["owner"], "user", "{started}");
     assert!(
@@ -194,7 +69,7 @@ async fn the_first_action_on_a_tab_starts_one_session_with_one_session_started_e
     act(&client, tab).await.expect("third action");
     let starts = events
         .settle(Duration::from_millis(500), |e| {
-            is(e, "session_started", tab)
+            event_is(e, "session_started", tab)
         })
         .await;
     assert_eq!(
@@ -275,7 +150,9 @@ async fn open_tab_uses_one_minimized_agent_window_that_never_takes_focus_and_clo
         "persisted per owner: {stored}"
     );
     for tab in [tab_a, tab_b] {
-        let started = events.wait(LIMIT, |e| is(e, "session_started", tab)).await;
+        let started = events
+            .wait(LIMIT, |e| event_is(e, "session_started", tab))
+            .await;
         assert_eq!(
             (started["owner"].clone(), started["domain"].clone()),
             (json!("agent"), json!("agent.localhost"))
@@ -298,7 +175,7 @@ async fn open_tab_uses_one_minimized_agent_window_that_never_takes_focus_and_clo
             .await
             .expect("close_tab");
         assert_eq!(closed, json!({"closed": true, "tabId": tab}));
-        events.wait(LIMIT, |e| is(e, "tab_closed", tab)).await;
+        events.wait(LIMIT, |e| event_is(e, "tab_closed", tab)).await;
         events.wait(LIMIT, |e| ended(e, tab, "tab_closed")).await;
     }
     let gone = eventually(LIMIT, || async {
@@ -372,7 +249,7 @@ async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session()
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let mut events = Events::subscribe(&client).await;
-    let added = ui(
+    let added = worker_ui(
         browser,
         &dt,
         json!({"cmd": "add_blocked", "domain": "HTTPS://Refused.localhost:1/x"}),
@@ -384,7 +261,7 @@ async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session()
             .is_some_and(|l| l.contains(&json!("refused.localhost"))),
         "normalised on the way in: {added}"
     );
-    let invalid = ui(
+    let invalid = worker_ui(
         browser,
         &dt,
         json!({"cmd": "add_blocked", "domain": "not a domain"}),
@@ -451,7 +328,7 @@ async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session()
         "one event per refusal: {blocked_events:?}"
     );
 
-    ui(
+    worker_ui(
         browser,
         &dt,
         json!({"cmd": "remove_blocked", "domain": "refused.localhost"}),
@@ -510,7 +387,9 @@ async fn adding_a_domain_to_the_blocklist_ends_its_sessions_as_domain_blocked() 
             .await;
     }
     // The agent's own tab is closed by the cleanup; the user's tabs stay open, without a session.
-    events.wait(LIMIT, |e| is(e, "tab_closed", agent)).await;
+    events
+        .wait(LIMIT, |e| event_is(e, "tab_closed", agent))
+        .await;
     assert!(tab_info(&client, agent).await.is_none(), "agent tab closed");
     assert_eq!(
         tab_info(&client, victim).await.expect("user tab stays")["session"],
@@ -518,7 +397,7 @@ async fn adding_a_domain_to_the_blocklist_ends_its_sessions_as_domain_blocked() 
     );
     let bystanders = events
         .settle(Duration::from_millis(300), |e| {
-            is(e, "session_ended", bystander)
+            event_is(e, "session_ended", bystander)
         })
         .await;
     assert!(
@@ -534,7 +413,7 @@ async fn adding_a_domain_to_the_blocklist_ends_its_sessions_as_domain_blocked() 
         "the audit log has the END"
     );
 
-    ui(
+    worker_ui(
         browser,
         &dt,
         json!({"cmd": "remove_blocked", "domain": "victim.localhost"}),
@@ -561,7 +440,7 @@ async fn a_session_tab_redirected_onto_a_blocked_host_is_ended() {
             location: blocked_target.clone(),
         },
     );
-    ui(
+    worker_ui(
         browser,
         &dt,
         json!({"cmd": "add_blocked", "domain": "redirect-target.localhost"}),
@@ -569,7 +448,9 @@ async fn a_session_tab_redirected_onto_a_blocked_host_is_ended() {
     .await;
     let (target, tab) = open_user_tab(&dt, &client, &page_url("redirect-source", "start")).await;
     act(&client, tab).await.expect("session on an allowed page");
-    events.wait(LIMIT, |e| is(e, "session_started", tab)).await;
+    events
+        .wait(LIMIT, |e| event_is(e, "session_started", tab))
+        .await;
 
     // The page itself navigates to a URL that answers 302 onto the blocked host.
     let session = dt.attach(&target).await.expect("attach");
@@ -609,7 +490,7 @@ async fn a_session_tab_redirected_onto_a_blocked_host_is_ended() {
     let err = act(&client, tab).await.expect_err("refused");
     assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
     assert!(session_of(browser, &dt, tab).await.is_none());
-    ui(
+    worker_ui(
         browser,
         &dt,
         json!({"cmd": "remove_blocked", "domain": "redirect-target.localhost"}),
@@ -631,7 +512,7 @@ async fn closing_a_tab_ends_its_session_as_tab_closed() {
     dt.close_target(&target)
         .await
         .expect("the user closes the tab");
-    events.wait(LIMIT, |e| is(e, "tab_closed", tab)).await;
+    events.wait(LIMIT, |e| event_is(e, "tab_closed", tab)).await;
     let end = events.wait(LIMIT, |e| ended(e, tab, "tab_closed")).await;
     assert_eq!(end["actionCount"], 2, "{end}");
     assert_eq!(end["domain"], "closing.localhost", "{end}");
@@ -654,7 +535,9 @@ async fn a_detach_from_outside_ends_the_session_as_user_stopped_and_the_next_act
     let mut events = Events::subscribe(&client).await;
     let (target, tab) = open_user_tab(&dt, &client, &page_url("detach", "x")).await;
     act(&client, tab).await.expect("action");
-    events.wait(LIMIT, |e| is(e, "session_started", tab)).await;
+    events
+        .wait(LIMIT, |e| event_is(e, "session_started", tab))
+        .await;
 
     // Chrome really detaches, then reports it the way the infobar's Cancel does (debugger.onDetach).
     browser
@@ -689,7 +572,7 @@ async fn a_detach_from_outside_ends_the_session_as_user_stopped_and_the_next_act
     ));
     let restarts = events
         .settle(Duration::from_millis(300), |e| {
-            is(e, "session_started", tab)
+            event_is(e, "session_started", tab)
         })
         .await;
     assert_eq!(
@@ -699,7 +582,7 @@ async fn a_detach_from_outside_ends_the_session_as_user_stopped_and_the_next_act
     );
 
     // The popup's per-session Stop goes through the same path.
-    let stopped = ui(browser, &dt, json!({"cmd": "stop_session", "tabId": tab})).await;
+    let stopped = worker_ui(browser, &dt, json!({"cmd": "stop_session", "tabId": tab})).await;
     assert_eq!(stopped, json!({"stopped": true}));
     let ends = events
         .settle(Duration::from_millis(300), |e| {
@@ -736,7 +619,7 @@ async fn stop_all_ends_every_session_as_global_stop_and_the_bridge_sees_global_s
 
     // The popup's Show restores and focuses the agent window (only when the user asks).
     let window = tab_info(&client, agent).await.expect("agent tab")["windowId"].clone();
-    let shown = ui(
+    let shown = worker_ui(
         browser,
         &dt,
         json!({"cmd": "show_agent_window", "owner": client.client_id()}),
@@ -750,14 +633,14 @@ async fn stop_all_ends_every_session_as_global_stop_and_the_bridge_sees_global_s
         )
         .await;
     assert_eq!(state, "normal", "shown");
-    let listed = ui(browser, &dt, json!({"cmd": "list_sessions"})).await;
+    let listed = worker_ui(browser, &dt, json!({"cmd": "list_sessions"})).await;
     assert_eq!(
         listed["agentWindows"][client.client_id()],
         window,
         "{listed}"
     );
 
-    let answer = ui(browser, &dt, json!({"cmd": "stop_all"})).await;
+    let answer = worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
     assert_eq!(answer, json!({"stopped": count}));
     let global = events.wait(LIMIT, |e| e["type"] == "global_stop").await;
     assert_eq!(global["sessionCount"], count, "{global}");
@@ -777,7 +660,9 @@ async fn stop_all_ends_every_session_as_global_stop_and_the_bridge_sees_global_s
     );
     assert_eq!(order.len(), count + 1, "{order:?}");
     assert!(sessions(browser, &dt).await.is_empty());
-    events.wait(LIMIT, |e| is(e, "tab_closed", agent)).await;
+    events
+        .wait(LIMIT, |e| event_is(e, "tab_closed", agent))
+        .await;
     assert!(
         tab_info(&client, agent).await.is_none(),
         "the agent tab is closed"
@@ -832,14 +717,14 @@ async fn idle_states_end_every_session_as_screen_locked_or_system_idle() {
     );
 
     // The detection interval follows the setting (at least 15 s).
-    let set = ui(
+    let set = worker_ui(
         browser,
         &dt,
         json!({"cmd": "set_settings", "idleTimeoutSeconds": 60}),
     )
     .await;
     assert_eq!(set["idleTimeoutSeconds"], 60, "{set}");
-    let refused = ui(
+    let refused = worker_ui(
         browser,
         &dt,
         json!({"cmd": "set_settings", "idleTimeoutSeconds": 5}),
@@ -856,7 +741,7 @@ async fn an_omitted_tab_id_is_resolved_by_the_session_rules_or_names_the_candida
     let browser = Browser::shared();
     let dt = browser.devtools().await;
     let client = browser.client().await;
-    ui(browser, &dt, json!({"cmd": "stop_all"})).await;
+    worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
     let omitted = json!({"expression": "return location.hostname"});
 
     let err = client
@@ -903,7 +788,7 @@ async fn an_omitted_tab_id_is_resolved_by_the_session_rules_or_names_the_candida
         .call("close_agent_tabs", json!({}))
         .await
         .expect("close_agent_tabs");
-    ui(browser, &dt, json!({"cmd": "stop_all"})).await;
+    worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
     for t in [t1, t2] {
         dt.close_target(&t).await.expect("close");
     }
@@ -924,7 +809,7 @@ async fn an_action_in_flight_fails_with_session_not_found_when_its_session_ends(
     let stop = async {
         tokio::time::sleep(Duration::from_millis(500)).await;
         let started = Instant::now();
-        let answer = ui(browser, &dt, json!({"cmd": "stop_session", "tabId": tab})).await;
+        let answer = worker_ui(browser, &dt, json!({"cmd": "stop_session", "tabId": tab})).await;
         (answer, started)
     };
     let (result, (answer, stopped_at)) = tokio::join!(slow, stop);
@@ -948,13 +833,168 @@ async fn an_action_in_flight_fails_with_session_not_found_when_its_session_ends(
     dt.close_target(&target).await.expect("close");
 }
 
+/// Closing the tab while a long action runs on it: the action fails at once with `tab_not_found` ("the tab was
+/// closed"), not `session_not_found` with "call the action again" advice (SPEC §8: no message means "retry as
+/// is"), whichever the extension notices first: the failed CDP command or `tabs.onRemoved`.
+#[tokio::test]
+async fn closing_the_tab_mid_action_fails_wait_for_navigate_and_evaluate_with_tab_not_found() {
+    let _shared = GATE.read().await;
+    let browser = Browser::shared();
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    let closer = browser.client().await;
+    let mut events = Events::subscribe(&client).await;
+    FixtureServer::shared().route(
+        "/sessions/slow-close",
+        Route::Slow {
+            delay: Duration::from_secs(8),
+            body: "<title>late</title>".into(),
+        },
+    );
+    let slow_url = format!(
+        "http://closing-mid.localhost:{}/sessions/slow-close",
+        FixtureServer::shared().port()
+    );
+
+    // wait_for on an agent tab, closed by another client's close_tab.
+    let opened = client
+        .call("open_tab", json!({"url": page_url("closing-mid", "wait")}))
+        .await
+        .expect("open_tab");
+    let agent_tab = opened["tabId"].as_i64().expect("tabId");
+    let wait = client.call(
+        "wait_for",
+        json!({"tabId": agent_tab, "textContains": "never on the page", "timeoutMs": 15000}),
+    );
+    let close = async {
+        tokio::time::sleep(Duration::from_millis(700)).await;
+        let started = Instant::now();
+        closer
+            .call("close_tab", json!({"tabId": agent_tab}))
+            .await
+            .expect("close_tab");
+        started
+    };
+    let (result, closed_at) = tokio::join!(wait, close);
+    let err = result.expect_err("wait_for fails with the tab");
+    assert_eq!(err.code(), ErrorCode::TabNotFound, "wait_for: {err}");
+    assert!(err.to_string().contains("was closed"), "{err}");
+    assert!(!err.to_string().contains("again"), "no retry advice: {err}");
+    assert!(closed_at.elapsed() < Duration::from_secs(3), "at once");
+    events
+        .wait(LIMIT, |e| ended(e, agent_tab, "tab_closed"))
+        .await;
+
+    // navigate (waiting for a response that takes 8 s) and evaluate (an 8 s promise) on user tabs the user
+    // closes.
+    let long_actions = [
+        ("navigate", json!({"url": slow_url})),
+        (
+            "evaluate",
+            json!({"expression": "return new Promise(r => setTimeout(() => r('late'), 8000))"}),
+        ),
+    ];
+    for (method, params) in long_actions {
+        let (target, tab) = open_user_tab(&dt, &client, &page_url("closing-mid", method)).await;
+        act(&client, tab).await.expect("action");
+        let mut params = params;
+        params["tabId"] = json!(tab);
+        let action = client.call(method, params);
+        let close = async {
+            tokio::time::sleep(Duration::from_millis(700)).await;
+            let started = Instant::now();
+            dt.close_target(&target)
+                .await
+                .expect("the user closes the tab");
+            started
+        };
+        let (result, closed_at) = tokio::join!(action, close);
+        let err = result.expect_err("the action fails with the tab");
+        assert_eq!(err.code(), ErrorCode::TabNotFound, "{method}: {err}");
+        assert!(
+            err.to_string().contains(&format!("tab {tab} was closed")),
+            "{err}"
+        );
+        let after = closed_at.elapsed();
+        note(&format!(
+            "{method} failed {} ms after its tab closed",
+            after.as_millis()
+        ));
+        assert!(
+            after < Duration::from_secs(3),
+            "{method}: at once, {after:?}"
+        );
+        events.wait(LIMIT, |e| ended(e, tab, "tab_closed")).await;
+    }
+}
+
+/// An action on a page the debugger cannot attach to (`chrome://`) fails with `debugger_attach_failed` and
+/// leaves no session behind: the one it started ends through the normal cleanup (`session_ended`, audit
+/// log), so `list_sessions`, `get_tabs` and the popup do not show a dead session.
+#[tokio::test]
+async fn a_failed_attach_ends_the_session_it_started() {
+    let _shared = GATE.read().await;
+    let browser = Browser::shared();
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    let mut events = Events::subscribe(&client).await;
+    let target = dt
+        .open_page("chrome://version/")
+        .await
+        .expect("open chrome://version");
+    let tab = support::tab_id_of(&client, "chrome://version/").await;
+
+    let err = act(&client, tab).await.expect_err("cannot attach");
+    assert_eq!(err.code(), ErrorCode::DebuggerAttachFailed, "{err}");
+    assert!(err.to_string().contains("chrome://"), "{err}");
+
+    events
+        .wait(LIMIT, |e| event_is(e, "session_started", tab))
+        .await;
+    let end = events
+        .wait(LIMIT, |e| event_is(e, "session_ended", tab))
+        .await;
+    assert_eq!(
+        (end["reason"].clone(), end["actionCount"].clone()),
+        (json!("domain_blocked"), json!(0)),
+        "{end}"
+    );
+    assert!(
+        session_of(browser, &dt, tab).await.is_none(),
+        "no session listed"
+    );
+    let info = tab_info(&client, tab)
+        .await
+        .expect("the user's tab stays open");
+    assert_eq!(info["session"], false, "{info}");
+    let log = history(browser, &dt).await;
+    let ours: Vec<&Value> = log.iter().filter(|e| e["tabId"] == tab).collect();
+    assert_eq!(
+        ours.iter()
+            .map(|e| e["event"].as_str().unwrap_or_default())
+            .collect::<Vec<_>>(),
+        vec!["end", "start"],
+        "{ours:?}"
+    );
+
+    // Again: the same error, and again nothing left.
+    let err = act(&client, tab).await.expect_err("still cannot attach");
+    assert_eq!(err.code(), ErrorCode::DebuggerAttachFailed, "{err}");
+    let left = eventually(LIMIT, || async {
+        session_of(browser, &dt, tab).await.is_none().then_some(())
+    })
+    .await;
+    assert!(left.is_some(), "no session after the second try");
+    dt.close_target(&target).await.expect("close");
+}
+
 #[tokio::test]
 async fn navigate_without_a_tab_and_without_any_session_opens_an_agent_tab() {
     let _exclusive = GATE.write().await;
     let browser = Browser::shared();
     let dt = browser.devtools().await;
     let client = browser.client().await;
-    ui(browser, &dt, json!({"cmd": "stop_all"})).await;
+    worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
     let url = page_url("nav-agent", "x");
     let result = client
         .call("navigate", json!({"url": url}))
@@ -993,7 +1033,7 @@ async fn a_worker_start_after_an_extension_reload_ends_untrusted_sessions_and_va
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let mut events = Events::subscribe(&client).await;
-    ui(browser, &dt, json!({"cmd": "stop_all"})).await;
+    worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
     let (target, user) = open_user_tab(&dt, &client, &page_url("reload", "x")).await;
     act(&client, user).await.expect("action");
     let agent = client
@@ -1016,16 +1056,7 @@ async fn a_worker_start_after_an_extension_reload_ends_untrusted_sessions_and_va
     browser
         .eval_in_worker(&dt, "chrome.storage.session.clear().then(() => true)")
         .await;
-    let worker = browser.service_worker(&dt, LIMIT).await;
-    dt.close_target(&worker.id).await.expect("stop the worker");
-    let gone = eventually(LIMIT, || async {
-        match get_tabs(&client).await {
-            Err(e) if e.code() == ErrorCode::NoExtension => Some(()),
-            _ => None,
-        }
-    })
-    .await;
-    assert!(gone.is_some(), "the worker stopped");
+    browser.stop_service_worker(&dt, &client).await;
     let (waker, _) = open_user_tab(&dt, &client, &page_url("reload-waker", "x")).await;
 
     // The new instance reconnects; its reconcile events go out as soon as it can send them.
@@ -1065,7 +1096,7 @@ async fn a_worker_start_after_an_extension_reload_ends_untrusted_sessions_and_va
     // The user's tab is usable again, with a new session.
     let title = act(&client, user).await.expect("works after the reload");
     assert_eq!(title["value"], "BUA sessions fixture");
-    ui(browser, &dt, json!({"cmd": "stop_all"})).await;
+    worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
     dt.close_target(&target).await.expect("close");
     dt.close_target(&waker).await.expect("close");
 }
@@ -1086,18 +1117,7 @@ async fn after_the_service_worker_is_stopped_mid_session_the_session_continues_o
     assert_eq!(before["actionCount"], 2);
     let history_before = history(browser, &dt).await;
 
-    let worker = browser.service_worker(&dt, LIMIT).await;
-    dt.close_target(&worker.id)
-        .await
-        .expect("stop the service worker");
-    let gone = eventually(LIMIT, || async {
-        match get_tabs(&client).await {
-            Err(e) if e.code() == ErrorCode::NoExtension => Some(()),
-            _ => None,
-        }
-    })
-    .await;
-    assert!(gone.is_some(), "the worker stopped\n{}", browser.logs());
+    browser.stop_service_worker(&dt, &client).await;
 
     // A browser event wakes it; it reconnects and reconciles.
     let (waker, _) = open_user_tab(&dt, &client, &page_url("restart-waker", "x")).await;
@@ -1144,9 +1164,9 @@ async fn a_thousand_start_end_cycles_leave_exactly_the_newest_thousand_history_e
     let dt = browser.devtools().await;
     let client = browser.client().await;
     // Tabs closed by earlier tests may still be ending their sessions: clear once everything is quiet.
-    ui(browser, &dt, json!({"cmd": "stop_all"})).await;
+    worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
     let cleared = eventually(LIMIT, || async {
-        let answer = ui(browser, &dt, json!({"cmd": "clear_history"})).await;
+        let answer = worker_ui(browser, &dt, json!({"cmd": "clear_history"})).await;
         assert_eq!(answer, json!({"cleared": true}));
         tokio::time::sleep(Duration::from_millis(300)).await;
         history(browser, &dt).await.is_empty().then_some(())
@@ -1199,7 +1219,7 @@ async fn a_thousand_start_end_cycles_leave_exactly_the_newest_thousand_history_e
     loop {
         let e = match console.try_recv() {
             Ok(e) => e,
-            Err(broadcast::error::TryRecvError::Lagged(_)) => continue,
+            Err(tokio::sync::broadcast::error::TryRecvError::Lagged(_)) => continue,
             Err(_) => break,
         };
         if e.method == "Runtime.consoleAPICalled" && e.params["type"] == "warning" {

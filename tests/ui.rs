@@ -22,10 +22,11 @@ use bua_bridge::server::{self, ServerConfig};
 use bua_bridge::BridgeClient;
 use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
-use support::{eventually, get_tabs, note, Browser, BrowserOptions, FixtureServer};
+use support::{
+    ended, evaluate, eventually, get_tabs, note, open_user_tab, worker_ui, Browser, BrowserOptions,
+    Events, FixtureServer, LIMIT,
+};
 use tokio::sync::broadcast;
-
-const LIMIT: Duration = Duration::from_secs(10);
 
 /// `http://<host>.localhost:<port>/ui/page.html?<tag>`.
 fn site(host: &str, tag: &str) -> String {
@@ -50,90 +51,11 @@ fn options_url(browser: &Browser) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Bridge events
-
-/// The events a client receives after `subscribe_events`, everything seen kept for assertions.
-struct Events {
-    rx: broadcast::Receiver<Value>,
-    seen: Vec<Value>,
-}
-
-impl Events {
-    async fn subscribe(client: &BridgeClient) -> Events {
-        let rx = client.events();
-        client
-            .call("subscribe_events", json!({}))
-            .await
-            .expect("subscribe_events");
-        Events {
-            rx,
-            seen: Vec::new(),
-        }
-    }
-
-    fn pull(&mut self) {
-        while let Ok(e) = self.rx.try_recv() {
-            self.seen.push(e);
-        }
-    }
-
-    /// The first event (already seen, or arriving within `limit`) for which `pred` holds.
-    async fn wait(&mut self, limit: Duration, pred: impl Fn(&Value) -> bool) -> Value {
-        let deadline = Instant::now() + limit;
-        loop {
-            self.pull();
-            if let Some(e) = self.seen.iter().find(|e| pred(e)) {
-                return e.clone();
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                panic!(
-                    "no matching event within {limit:?}; seen: {}",
-                    serde_json::to_string_pretty(&self.seen).unwrap_or_default()
-                );
-            }
-            if let Ok(Ok(e)) = tokio::time::timeout(left, self.rx.recv()).await {
-                self.seen.push(e);
-            }
-        }
-    }
-
-    /// Every event seen so far (after a short settle) for which `pred` holds.
-    async fn all(&mut self, settle: Duration, pred: impl Fn(&Value) -> bool) -> Vec<Value> {
-        tokio::time::sleep(settle).await;
-        self.pull();
-        self.seen.iter().filter(|e| pred(e)).cloned().collect()
-    }
-}
-
-fn ended(event: &Value, tab_id: i64, reason: &str) -> bool {
-    event["type"] == "session_ended" && event["tabId"] == tab_id && event["reason"] == reason
-}
-
-// ---------------------------------------------------------------------------------------------
 // Tabs and sessions
-
-async fn tab_id_of(client: &BridgeClient, url: &str) -> i64 {
-    eventually(LIMIT, || async {
-        get_tabs(client)
-            .await
-            .ok()?
-            .into_iter()
-            .find(|t| t["url"] == url)
-            .and_then(|t| t["tabId"].as_i64())
-    })
-    .await
-    .unwrap_or_else(|| panic!("no tab with {url} in get_tabs"))
-}
 
 /// One page action through the whole pipeline (starts the tab's session if none).
 async fn act(client: &BridgeClient, tab_id: i64) -> Result<Value, bua_bridge::Error> {
-    client
-        .call(
-            "evaluate",
-            json!({"tabId": tab_id, "expression": "return location.hostname"}),
-        )
-        .await
+    evaluate(client, tab_id, "return location.hostname").await
 }
 
 /// Opens `url` as the user would (a DevTools page target) and starts a session on it with `actions` actions.
@@ -143,8 +65,7 @@ async fn user_session(
     url: &str,
     actions: u32,
 ) -> (String, i64) {
-    let target = dt.open_page(url).await.expect("open a user tab");
-    let tab = tab_id_of(client, url).await;
+    let (target, tab) = open_user_tab(dt, client, url).await;
     for _ in 0..actions {
         act(client, tab).await.expect("evaluate on the user tab");
     }
@@ -162,16 +83,6 @@ async fn agent_session(client: &BridgeClient, url: &str, actions: u32) -> i64 {
         act(client, tab).await.expect("evaluate on the agent tab");
     }
     tab
-}
-
-/// A popup/options command straight to the worker (to check what the UI did).
-async fn worker_ui(browser: &Browser, dt: &DevTools, command: Value) -> Value {
-    browser
-        .eval_in_worker(
-            dt,
-            &format!("buaReady.then(() => bua.on_message({command}))"),
-        )
-        .await
 }
 
 /// Serves `http://example.test/*` from the test through DevTools `Fetch` on the browser target (every tab's
@@ -619,7 +530,7 @@ async fn popup_stops_one_session_then_all_with_the_keyboard() {
         .wait_until("document.querySelectorAll('#session-list li').length === 2")
         .await;
     let others = events
-        .all(Duration::from_millis(500), |e| {
+        .settle(Duration::from_millis(500), |e| {
             e["type"] == "session_ended" && (e["tabId"] == shop || e["tabId"] == docs)
         })
         .await;

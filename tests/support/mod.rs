@@ -654,3 +654,211 @@ pub async fn get_tabs(client: &BridgeClient) -> Result<Vec<Value>, bua_bridge::E
 pub fn note(line: &str) {
     let _ = writeln!(std::io::stderr(), "[measure] {line}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Bridge events, tabs and sessions (shared by the session-model and UI tests)
+
+/// How long the helpers below wait for a tab, an event or a state.
+pub const LIMIT: Duration = Duration::from_secs(10);
+
+/// The events a client receives after `subscribe_events`, with everything seen so far kept for assertions.
+pub struct Events {
+    rx: tokio::sync::broadcast::Receiver<Value>,
+    /// Every event received so far, oldest first.
+    pub seen: Vec<Value>,
+}
+
+impl Events {
+    /// Subscribes `client` to the extension's events (`subscribe_events` → `{"subscribed": true}`).
+    pub async fn subscribe(client: &BridgeClient) -> Events {
+        let rx = client.events();
+        let answer = client
+            .call("subscribe_events", json!({}))
+            .await
+            .expect("subscribe_events");
+        assert_eq!(answer, json!({"subscribed": true}));
+        Events {
+            rx,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Moves the events that arrived into `seen`.
+    pub fn pull(&mut self) {
+        while let Ok(e) = self.rx.try_recv() {
+            self.seen.push(e);
+        }
+    }
+
+    /// The first event (seen before or arriving within `limit`) for which `pred` holds; panics with every
+    /// event seen when none comes.
+    pub async fn wait(&mut self, limit: Duration, pred: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + limit;
+        loop {
+            self.pull();
+            if let Some(e) = self.seen.iter().find(|e| pred(e)) {
+                return e.clone();
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                panic!(
+                    "no matching event within {limit:?}; seen: {}",
+                    serde_json::to_string_pretty(&self.seen).unwrap_or_default()
+                );
+            }
+            if let Ok(Ok(e)) = tokio::time::timeout(left, self.rx.recv()).await {
+                self.seen.push(e);
+            }
+        }
+    }
+
+    /// Collects for `dur`, then returns every event seen so far for which `pred` holds.
+    pub async fn settle(&mut self, dur: Duration, pred: impl Fn(&Value) -> bool) -> Vec<Value> {
+        tokio::time::sleep(dur).await;
+        self.pull();
+        self.seen.iter().filter(|e| pred(e)).cloned().collect()
+    }
+}
+
+/// Whether `event` is a `kind` event (`session_started`, `tab_closed`, …) about `tab_id`.
+pub fn event_is(event: &Value, kind: &str, tab_id: i64) -> bool {
+    event["type"] == kind && event["tabId"] == tab_id
+}
+
+/// Whether `event` is the `session_ended` of `tab_id` for `reason` (`tab_closed`, `user_stopped`, …).
+pub fn ended(event: &Value, tab_id: i64, reason: &str) -> bool {
+    event_is(event, "session_ended", tab_id) && event["reason"] == reason
+}
+
+/// The id of the tab showing `url`, as `get_tabs` lists it (waits up to [`LIMIT`] for it to appear).
+pub async fn tab_id_of(client: &BridgeClient, url: &str) -> i64 {
+    eventually(LIMIT, || async {
+        get_tabs(client)
+            .await
+            .ok()?
+            .into_iter()
+            .find(|t| t["url"] == url)
+            .and_then(|t| t["tabId"].as_i64())
+    })
+    .await
+    .unwrap_or_else(|| panic!("no tab with {url} in get_tabs"))
+}
+
+/// `tab_id`'s entry of `get_tabs`, if it is open.
+pub async fn tab_info(client: &BridgeClient, tab_id: i64) -> Option<Value> {
+    get_tabs(client)
+        .await
+        .ok()?
+        .into_iter()
+        .find(|t| t["tabId"] == tab_id)
+}
+
+/// Opens `url` as a user tab (a DevTools page target, as if the user had) and returns `(targetId, tabId)`.
+pub async fn open_user_tab(dt: &DevTools, client: &BridgeClient, url: &str) -> (String, i64) {
+    let target = dt.open_page(url).await.expect("open a user tab");
+    let tab_id = tab_id_of(client, url).await;
+    (target, tab_id)
+}
+
+/// `evaluate` of `expression` on `tab_id` through the whole pipeline (starts the tab's session if none).
+pub async fn evaluate(
+    client: &BridgeClient,
+    tab_id: i64,
+    expression: &str,
+) -> Result<Value, bua_bridge::Error> {
+    client
+        .call(
+            "evaluate",
+            json!({"tabId": tab_id, "expression": expression}),
+        )
+        .await
+}
+
+/// A popup/options command straight to the worker's `on_message` (SPEC §10, `session::api`), e.g.
+/// `{"cmd": "list_sessions"}`; returns its answer.
+pub async fn worker_ui(browser: &Browser, dt: &DevTools, command: Value) -> Value {
+    browser
+        .eval_in_worker(
+            dt,
+            &format!("buaReady.then(() => bua.on_message({command}))"),
+        )
+        .await
+}
+
+/// The active sessions (`list_sessions`).
+pub async fn sessions(browser: &Browser, dt: &DevTools) -> Vec<Value> {
+    worker_ui(browser, dt, json!({"cmd": "list_sessions"})).await["sessions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The active session of `tab_id`, if any.
+pub async fn session_of(browser: &Browser, dt: &DevTools, tab_id: i64) -> Option<Value> {
+    sessions(browser, dt)
+        .await
+        .into_iter()
+        .find(|s| s["tabId"] == tab_id)
+}
+
+/// The audit log (`get_history`), newest first.
+pub async fn history(browser: &Browser, dt: &DevTools) -> Vec<Value> {
+    worker_ui(browser, dt, json!({"cmd": "get_history"})).await["entries"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+impl Browser {
+    /// Stops the extension's service worker (closes its DevTools target) and waits up to [`LIMIT`] until
+    /// the bridge has seen it go (`client`'s `get_tabs` fails with `no_extension`); returns the stopped
+    /// worker's target. Panics with the launch log when the bridge never notices.
+    pub async fn stop_service_worker(&self, dt: &DevTools, client: &BridgeClient) -> TargetInfo {
+        let worker = self.service_worker(dt, LIMIT).await;
+        dt.close_target(&worker.id)
+            .await
+            .expect("stop the service worker");
+        let gone = eventually(LIMIT, || async {
+            match get_tabs(client).await {
+                Err(e) if e.code() == bua_protocol::ErrorCode::NoExtension => Some(()),
+                _ => None,
+            }
+        })
+        .await;
+        assert!(
+            gone.is_some(),
+            "the bridge never saw the service worker stop\n{}",
+            self.logs()
+        );
+        worker
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Raw WebSocket frames
+
+/// The next text frame of a raw WebSocket (a fake extension, a v1 client) parsed as JSON, skipping pings
+/// and binary frames. Panics when none comes within `limit`, the socket closes, or the text is not JSON.
+pub async fn next_json_frame<S>(ws: &mut S, limit: Duration) -> Value
+where
+    S: futures_util::StreamExt<
+            Item = Result<
+                tokio_tungstenite::tungstenite::Message,
+                tokio_tungstenite::tungstenite::Error,
+            >,
+        > + Unpin,
+{
+    use tokio_tungstenite::tungstenite::Message;
+    loop {
+        let message = tokio::time::timeout(limit, ws.next())
+            .await
+            .unwrap_or_else(|_| panic!("no frame within {limit:?}"))
+            .expect("the socket is open")
+            .expect("a frame");
+        match message {
+            Message::Text(t) => return serde_json::from_str(t.as_str()).expect("JSON"),
+            Message::Close(f) => panic!("closed: {f:?}"),
+            _ => continue,
+        }
+    }
+}
