@@ -310,3 +310,117 @@ async fn a_news_page_with_a_log_in_link_in_its_nav_has_no_obstacle() {
         .any(|e| e["role"] == "link" && e["name"] == "Log in"));
     close(&client, tab).await;
 }
+
+/// The `checked` of the first element named `name` (`None`: it has none); panics when no element
+/// has that name.
+fn checked_of(result: &Value, name: &str) -> Option<Value> {
+    result["elements"]
+        .as_array()
+        .and_then(|els| els.iter().find(|e| e["name"] == name))
+        .unwrap_or_else(|| panic!("no element {name:?} in {:#}", result["elements"]))
+        .get("checked")
+        .cloned()
+}
+
+#[tokio::test]
+async fn checkboxes_radios_and_switches_carry_checked_on_both_element_paths() {
+    let _serial = SERIAL.lock().await;
+    let client = Browser::shared().client().await;
+    // 3,000 padding spans make 6,000+ DOM nodes: elements come from the DOM snapshot, not the AX tree.
+    for (path, dom_path) in [
+        ("/extract/checked.html", false),
+        ("/extract/checked.html?pad=3000", true),
+    ] {
+        let tab = open(&client, path).await;
+        let r = extract(&client, tab).await;
+        let expected = [
+            ("Newsletter", Some(json!(true))),
+            ("Terms", Some(json!(false))),
+            // `indeterminate` is an AX-tree state; the snapshot only says "not checked".
+            (
+                "Some",
+                Some(if dom_path {
+                    json!(false)
+                } else {
+                    json!("mixed")
+                }),
+            ),
+            ("Small", Some(json!(false))),
+            ("Large", Some(json!(true))),
+            ("Wifi", Some(json!(true))),
+            ("Save", None),
+            ("Far button", None),
+        ];
+        for (name, want) in expected {
+            assert_eq!(
+                checked_of(&r, name),
+                want,
+                "{path}: {name} in {:#}",
+                r["elements"]
+            );
+        }
+        let roles: Vec<(&str, &str)> = r["elements"]
+            .as_array()
+            .expect("elements")
+            .iter()
+            .filter(|e| e.get("checked").is_some())
+            .map(|e| {
+                (
+                    e["role"].as_str().unwrap_or(""),
+                    e["name"].as_str().unwrap_or(""),
+                )
+            })
+            .collect();
+        assert_eq!(
+            roles,
+            vec![
+                ("checkbox", "Newsletter"),
+                ("checkbox", "Terms"),
+                ("checkbox", "Some"),
+                ("radio", "Small"),
+                ("radio", "Large"),
+                ("switch", "Wifi"),
+            ],
+            "{path}"
+        );
+        // `visible` is sent only when true: the button 3,000 px down has none.
+        let far = r["elements"]
+            .as_array()
+            .and_then(|els| els.iter().find(|e| e["name"] == "Far button"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        assert!(far.get("visible").is_none(), "{path}: {far}");
+        let save = r["elements"]
+            .as_array()
+            .and_then(|els| els.iter().find(|e| e["name"] == "Save"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        assert_eq!(save["visible"], true, "{path}: {save}");
+
+        // The live state, not the markup: click two of them and extract again.
+        for name in ["Terms", "Small"] {
+            let role = if name == "Small" { "radio" } else { "checkbox" };
+            client
+                .call(
+                    "click",
+                    json!({ "tabId": tab, "uid": uid_of(&r, role, name) }),
+                )
+                .await
+                .unwrap_or_else(|e| panic!("{path}: click {name}: {e}"));
+        }
+        let after = extract(&client, tab).await;
+        assert_eq!(checked_of(&after, "Terms"), Some(json!(true)), "{path}");
+        assert_eq!(checked_of(&after, "Small"), Some(json!(true)), "{path}");
+        assert_eq!(checked_of(&after, "Large"), Some(json!(false)), "{path}");
+        assert_eq!(
+            eval(
+                &client,
+                tab,
+                "return document.getElementById('terms').checked"
+            )
+            .await,
+            json!(true)
+        );
+        close(&client, tab).await;
+    }
+}

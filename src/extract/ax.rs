@@ -9,6 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use bua_protocol::Checked;
 use serde::Deserialize;
 
 use super::snapshot::{Dom, Rect};
@@ -48,6 +49,15 @@ const INTERACTIVE_ROLES: &[&str] = &[
     "inputtime",
     "textfieldwithcombobox",
     "scrollbar",
+];
+
+/// Roles that carry a checked state (`checked` of SPEC §5's elements), compared lowercase.
+const CHECKABLE_ROLES: &[&str] = &[
+    "checkbox",
+    "radio",
+    "switch",
+    "menuitemcheckbox",
+    "menuitemradio",
 ];
 
 /// Roles never listed even when focusable: documents, frames, landmarks and structure that pages make
@@ -105,6 +115,8 @@ pub struct AxElement {
     pub value: Option<String>,
     /// The node's layout box intersects the viewport (`Some(false)` when it has no box).
     pub visible: Option<bool>,
+    /// Checked state of a checkbox-like role ([`CHECKABLE_ROLES`]); `None` for other roles.
+    pub checked: Option<Checked>,
     /// CDP `backendNodeId` the uid resolves to.
     pub backend_node_id: i64,
     /// Lowercase `type` attribute of an `<input>` (e.g. `password`), for the obstacle classifier.
@@ -288,6 +300,7 @@ pub fn interactive_elements(trees: &[AxTree], dom: &Dom, viewport: Rect) -> Vec<
             let is_input = dom_node.is_some_and(|i| dom.nodes[i].tag() == Some("input"));
             AxElement {
                 role: node.role(),
+                checked: ax_checked(&node),
                 name: node
                     .name
                     .as_ref()
@@ -374,6 +387,7 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
         };
         out.push(AxElement {
             role: role.to_string(),
+            checked: dom_checked(dom, node, role),
             name,
             value,
             visible: Some(layout.bounds.intersects(&viewport)),
@@ -387,6 +401,49 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
         });
     }
     out
+}
+
+/// The checked state the AX node reports (its `checked` property: `"true"`, `"false"`, `"mixed"`, or
+/// a boolean), for checkbox-like roles only; a missing property there means not checked.
+fn ax_checked(node: &RawAxNode) -> Option<Checked> {
+    let role = node.role().to_ascii_lowercase();
+    if !CHECKABLE_ROLES.contains(&role.as_str()) {
+        return None;
+    }
+    let value = node.prop("checked").and_then(|v| v.value.as_ref());
+    Some(match value {
+        Some(serde_json::Value::Bool(b)) => Checked::from_bool(*b),
+        Some(serde_json::Value::String(s)) => tristate(s),
+        _ => Checked::False,
+    })
+}
+
+/// `aria-checked` / AX tristate text → [`Checked`] (anything but `true` / `mixed` is not checked).
+fn tristate(s: &str) -> Checked {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "true" => Checked::True,
+        "mixed" => Checked::Mixed,
+        _ => Checked::False,
+    }
+}
+
+/// The checked state of a DOM element whose role is `role`, for checkbox-like roles: a native
+/// checkbox or radio `<input>` by its live state (the snapshot's `inputChecked`; the AX tree's
+/// `mixed` for an `indeterminate` checkbox is not in the snapshot), an ARIA widget by `aria-checked`.
+fn dom_checked(dom: &Dom, node: &super::snapshot::DomNode, role: &str) -> Option<Checked> {
+    if !CHECKABLE_ROLES.contains(&role) {
+        return None;
+    }
+    let native = node.tag() == Some("input")
+        && node.attr("type").is_some_and(|t| {
+            t.trim().eq_ignore_ascii_case("checkbox") || t.trim().eq_ignore_ascii_case("radio")
+        });
+    if native {
+        return Some(Checked::from_bool(
+            dom.checked_inputs.contains(&node.backend_node_id),
+        ));
+    }
+    Some(node.attr("aria-checked").map_or(Checked::False, tristate))
 }
 
 /// The role of an element by its ARIA `role` or its HTML semantics, when it is interactive.
@@ -1027,6 +1084,130 @@ mod tests {
         assert_eq!(got[3].input_type.as_deref(), Some("password"));
         assert_eq!(got[0].visible, Some(true));
         assert_eq!(got[9].visible, Some(false));
+    }
+
+    #[test]
+    fn checkbox_like_roles_carry_their_checked_state_from_the_ax_tree() {
+        let checked = |v: serde_json::Value| json!([{"name": "checked", "value": v}]);
+        let nodes = json!([
+            node(
+                "1",
+                "RootWebArea",
+                "",
+                1,
+                &["2", "3", "4", "5", "6", "7", "8", "9"]
+            ),
+            with(
+                node("2", "checkbox", "On", 2, &[]),
+                "properties",
+                checked(json!({"type": "tristate", "value": "true"}))
+            ),
+            with(
+                node("3", "checkbox", "Off", 3, &[]),
+                "properties",
+                checked(json!({"type": "tristate", "value": "false"}))
+            ),
+            with(
+                node("4", "checkbox", "Some", 4, &[]),
+                "properties",
+                checked(json!({"type": "tristate", "value": "mixed"}))
+            ),
+            with(
+                node("5", "switch", "Wifi", 5, &[]),
+                "properties",
+                checked(json!({"type": "booleanOrUndefined", "value": true}))
+            ),
+            node("6", "radio", "No property", 6, &[]),
+            with(
+                node("7", "menuitemradio", "Small", 7, &[]),
+                "properties",
+                checked(json!({"type": "tristate", "value": "true"}))
+            ),
+            with(
+                node("8", "button", "Pressed", 8, &[]),
+                "properties",
+                checked(json!({"type": "tristate", "value": "true"}))
+            ),
+            node("9", "link", "Home", 9, &[]),
+        ]);
+        let all = interactive_elements(
+            &[AxTree::from_nodes(&nodes).unwrap()],
+            &Dom::default(),
+            Rect::default(),
+        );
+        let got: Vec<Option<Checked>> = all.iter().map(|e| e.checked).collect();
+        assert_eq!(
+            got,
+            vec![
+                Some(Checked::True),
+                Some(Checked::False),
+                Some(Checked::Mixed),
+                Some(Checked::True),
+                Some(Checked::False),
+                Some(Checked::True),
+                None,
+                None,
+            ]
+        );
+    }
+
+    #[test]
+    fn big_pages_read_checked_from_the_live_input_state_and_aria_checked() {
+        let mut d = dom(
+            "https://a.test/",
+            vec![
+                e("input", &[("type", "checkbox"), ("id", "on")], vec![]),
+                e("input", &[("type", "checkbox"), ("checked", "")], vec![]),
+                e("input", &[("type", "RADIO"), ("id", "r")], vec![]),
+                e(
+                    "input",
+                    &[("type", "checkbox"), ("role", "switch"), ("id", "sw")],
+                    vec![],
+                ),
+                e(
+                    "div",
+                    &[("role", "checkbox"), ("aria-checked", "mixed")],
+                    vec![t("Tri")],
+                ),
+                e("div", &[("role", "menuitemcheckbox")], vec![t("Bare")]),
+                e(
+                    "div",
+                    &[("role", "switch"), ("aria-checked", "TRUE")],
+                    vec![t("Aria on")],
+                ),
+                e("input", &[("type", "text"), ("checked", "")], vec![]),
+                e("button", &[("aria-checked", "true")], vec![t("Go")]),
+            ],
+        );
+        let backend_of_id = |d: &Dom, id: &str| {
+            d.nodes
+                .iter()
+                .find(|n| n.attr("id") == Some(id))
+                .map(|n| n.backend_node_id)
+                .unwrap()
+        };
+        // The live state decides, not the `checked` attribute (the page may have toggled it since).
+        for id in ["on", "r", "sw"] {
+            let b = backend_of_id(&d, id);
+            d.checked_inputs.insert(b);
+        }
+        let all = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+        let got: Vec<(&str, Option<Checked>)> =
+            all.iter().map(|e| (e.role.as_str(), e.checked)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("checkbox", Some(Checked::True)),
+                ("checkbox", Some(Checked::False)),
+                ("radio", Some(Checked::True)),
+                ("switch", Some(Checked::True)),
+                ("checkbox", Some(Checked::Mixed)),
+                ("menuitemcheckbox", Some(Checked::False)),
+                ("switch", Some(Checked::True)),
+                ("textbox", None),
+                ("button", None),
+            ]
+        );
     }
 
     #[test]

@@ -40,18 +40,117 @@ const SNAPSHOT_TIMEOUT_MS: u32 = 15_000;
 /// and the AX trees of the main frame and its same-origin frames, converts them with [`page::analyze_parsed`],
 /// and replaces the tab's uid cache with the new elements (`e0`, `e1`, … in document order).
 ///
+/// The commands are pipelined: the page-info `Runtime.evaluate` and `DOMSnapshot.captureSnapshot`
+/// are sent at once, and the main frame's `Accessibility.getFullAXTree` as soon as the evaluate has
+/// answered (its DOM node count decides whether the AX tree is wanted, [`page::uses_ax_tree_count`]),
+/// so Chrome builds the next answer while the worker is still turning the previous one into Rust
+/// values. Same-origin frames' AX trees follow the snapshot, which names the frames.
+///
 /// Errors: whatever a CDP command gives ([`Error::Timeout`], [`Error::SessionNotFound`], …), and
 /// [`Error::Internal`] when a CDP response does not have the documented shape.
 pub async fn extract(tab_id: i64) -> Result<ExtractResult> {
     listen_for_navigations();
+    let info_and_ax = async {
+        let info = page_info(tab_id).await?;
+        let main_tree = if page::uses_ax_tree_count(info.nodes) {
+            let text =
+                send_text(tab_id, "Accessibility.getFullAXTree", serde_json::json!({})).await?;
+            Some(
+                ax::AxTree::from_response_json(&text)
+                    .map_err(|e| Error::Internal(format!("extract on tab {tab_id}: {e}")))?,
+            )
+        } else {
+            None
+        };
+        Ok::<_, Error>((info, main_tree))
+    };
+    // The snapshot is megabytes on big pages: fetched as JSON text and parsed straight into the
+    // pure modules' types.
+    let dom = async {
+        let snapshot = send_text(
+            tab_id,
+            "DOMSnapshot.captureSnapshot",
+            snapshot::capture_params(),
+        )
+        .await?;
+        snapshot::Dom::from_snapshot_json(&snapshot)
+            .map_err(|e| Error::Internal(format!("extract on tab {tab_id}: {e}")))
+    };
+    let ((info, main_tree), dom) = futures::future::try_join(info_and_ax, dom).await?;
+
+    let trees = match main_tree {
+        Some(main_tree) => {
+            // Same-origin frames whose content the snapshot has; cross-origin (out-of-process)
+            // frames are not reachable from this target. A frame that fails is left out.
+            let frames = dom
+                .documents
+                .iter()
+                .skip(1)
+                .filter(|d| d.attached && !d.frame_id.is_empty())
+                .take(MAX_FRAMES)
+                .map(|d| {
+                    let params = serde_json::json!({ "frameId": d.frame_id });
+                    async move {
+                        let text = send_text(tab_id, "Accessibility.getFullAXTree", params)
+                            .await
+                            .ok()?;
+                        ax::AxTree::from_response_json(&text).ok()
+                    }
+                });
+            let frame_trees = futures::future::join_all(frames).await;
+            let mut trees = vec![main_tree];
+            trees.extend(frame_trees.into_iter().flatten());
+            Some(trees)
+        }
+        None => None,
+    };
+
+    let result = page::analyze_parsed(
+        &info.url,
+        &info.title,
+        &info.text,
+        info.viewport,
+        &dom,
+        trees.as_deref(),
+    );
+    let uids = UIDS.with(|u| u.borrow_mut().replace(tab_id, &result.elements.elements));
+    Ok(to_protocol(
+        info.url,
+        info.title,
+        result,
+        uids,
+        info.text_length > TEXT_SLICE_UNITS as u64,
+    ))
+}
+
+/// What the first `Runtime.evaluate` of an extract reads from the page.
+struct PageInfo {
+    url: String,
+    title: String,
+    /// `innerText`, sliced to [`TEXT_SLICE_UNITS`] UTF-16 units.
+    text: String,
+    /// Length of the whole `innerText`, UTF-16 units.
+    text_length: u64,
+    /// `innerWidth` × `innerHeight`, CSS px.
+    viewport: (f64, f64),
+    /// DOM nodes of the main document (document, doctype, elements, text, comments), counted up to
+    /// one more than [`page::AX_TREE_MAX_DOM_NODES`].
+    nodes: usize,
+}
+
+/// URL, title, viewport, `innerText` and the DOM node count, in one `Runtime.evaluate`.
+async fn page_info(tab_id: i64) -> Result<PageInfo> {
+    let max = page::AX_TREE_MAX_DOM_NODES;
     let info = cdp::send(
         tab_id,
         "Runtime.evaluate",
         serde_json::json!({
             "expression": format!(
-                "(() => {{ const t = document.body ? document.body.innerText : ''; return {{ url: location.href, \
-                 title: document.title, width: innerWidth, height: innerHeight, text: t.slice(0, {TEXT_SLICE_UNITS}), \
-                 textLength: t.length }}; }})()"
+                "(() => {{ const t = document.body ? document.body.innerText : ''; \
+                 let n = 1; try {{ const w = document.createTreeWalker(document, NodeFilter.SHOW_ALL); \
+                 while (n <= {max} && w.nextNode()) n++; }} catch (e) {{ n = -1; }} \
+                 return {{ url: location.href, title: document.title, width: innerWidth, height: innerHeight, \
+                 text: t.slice(0, {TEXT_SLICE_UNITS}), textLength: t.length, nodes: n }}; }})()"
             ),
             "returnByValue": true,
         }),
@@ -65,66 +164,22 @@ pub async fn extract(tab_id: i64) -> Result<ExtractResult> {
             .unwrap_or("")
             .to_string()
     };
-    let (url, title, inner_text) = (str_of("url"), str_of("title"), str_of("text"));
-    let text_length = value
-        .get("textLength")
-        .and_then(|v| v.as_u64())
-        .unwrap_or(0);
-    let viewport = (
-        value.get("width").and_then(|v| v.as_f64()).unwrap_or(0.0),
-        value.get("height").and_then(|v| v.as_f64()).unwrap_or(0.0),
-    );
-
-    // Snapshot and AX trees are megabytes on big pages: fetched as JSON text and parsed straight
-    // into the pure modules' types.
-    let snapshot = send_text(
-        tab_id,
-        "DOMSnapshot.captureSnapshot",
-        snapshot::capture_params(),
-    )
-    .await?;
-    let dom = snapshot::Dom::from_snapshot_json(&snapshot)
-        .map_err(|e| Error::Internal(format!("extract on tab {tab_id}: {e}")))?;
-    drop(snapshot);
-    let mut trees = Vec::new();
-    if page::uses_ax_tree(&dom) {
-        let main_tree =
-            send_text(tab_id, "Accessibility.getFullAXTree", serde_json::json!({})).await?;
-        trees.push(
-            ax::AxTree::from_response_json(&main_tree)
-                .map_err(|e| Error::Internal(format!("extract on tab {tab_id}: {e}")))?,
-        );
-        drop(main_tree);
-        // Same-origin frames whose content the snapshot has; cross-origin (out-of-process) frames
-        // are not reachable from this target.
-        let frames: Vec<String> = dom
-            .documents
-            .iter()
-            .skip(1)
-            .filter(|d| d.attached && !d.frame_id.is_empty())
-            .map(|d| d.frame_id.clone())
-            .take(MAX_FRAMES)
-            .collect();
-        for frame_id in frames {
-            let params = serde_json::json!({ "frameId": frame_id });
-            if let Ok(text) = send_text(tab_id, "Accessibility.getFullAXTree", params).await {
-                if let Ok(tree) = ax::AxTree::from_response_json(&text) {
-                    trees.push(tree);
-                }
-            }
-        }
-    }
-
-    let trees = page::uses_ax_tree(&dom).then_some(&trees[..]);
-    let result = page::analyze_parsed(&url, &title, &inner_text, viewport, &dom, trees);
-    let uids = UIDS.with(|u| u.borrow_mut().replace(tab_id, &result.elements.elements));
-    Ok(to_protocol(
-        url,
-        title,
-        result,
-        uids,
-        text_length > TEXT_SLICE_UNITS as u64,
-    ))
+    let num = |k: &str| value.get(k).and_then(|v| v.as_f64()).unwrap_or(0.0);
+    Ok(PageInfo {
+        url: str_of("url"),
+        title: str_of("title"),
+        text: str_of("text"),
+        text_length: value
+            .get("textLength")
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0),
+        viewport: (num("width"), num("height")),
+        // A page whose script broke the count (or a missing answer) takes the DOM path: cheap and safe.
+        nodes: value
+            .get("nodes")
+            .and_then(|v| v.as_u64())
+            .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX)),
+    })
 }
 
 /// Builds the protocol result from the pure step's output and the uids given to its elements.
@@ -145,8 +200,10 @@ pub fn to_protocol(
             role: e.role,
             name: e.name,
             value: e.value,
-            visible: e.visible,
-            checked: None,
+            // Only `true` goes on the wire: absence means "not in the viewport" (most elements of
+            // a long page), which keeps the list ~20 % shorter.
+            visible: e.visible.filter(|v| *v),
+            checked: e.checked,
         })
         .collect();
     ExtractResult {

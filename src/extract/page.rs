@@ -19,9 +19,19 @@ use super::text;
 /// recall, obstacle verdicts) are the same with 5,000 as with 20,000.
 pub const AX_TREE_MAX_DOM_NODES: usize = 5_000;
 
-/// Whether `extract` should fetch the AX trees of this page (see [`AX_TREE_MAX_DOM_NODES`]).
+/// Whether `extract` should fetch the AX trees of a page with `dom_nodes` DOM nodes (see
+/// [`AX_TREE_MAX_DOM_NODES`]). The extension counts the main document's nodes in its first
+/// `Runtime.evaluate`, so that the AX tree can be asked for while the snapshot is still being built;
+/// the native runner counts the snapshot's ([`uses_ax_tree`]). Both count the document, doctype,
+/// elements, text and comments; the snapshot also has same-origin frames, shadow trees and
+/// pseudo-elements, so near the threshold the two may differ (a page of a few thousand nodes either way).
+pub fn uses_ax_tree_count(dom_nodes: usize) -> bool {
+    dom_nodes <= AX_TREE_MAX_DOM_NODES
+}
+
+/// [`uses_ax_tree_count`] on the snapshot's nodes (all documents).
 pub fn uses_ax_tree(dom: &Dom) -> bool {
-    dom.nodes.len() <= AX_TREE_MAX_DOM_NODES
+    uses_ax_tree_count(dom.nodes.len())
 }
 
 /// What the page gave us over CDP.
