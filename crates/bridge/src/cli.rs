@@ -458,7 +458,8 @@ pub fn render(
                     if let Some(v) = e.get("value").and_then(Value::as_str) {
                         line.push_str(&format!(" value={v:?}"));
                     }
-                    if e.get("visible") == Some(&Value::Bool(false)) {
+                    // extract sends `visible` only when true (SPEC §5 elements).
+                    if e.get("visible") != Some(&Value::Bool(true)) {
                         line.push_str(" (off-screen)");
                     }
                     out.push_str(line.trim_end());
@@ -691,8 +692,8 @@ mod tests {
     #[test]
     fn elements_render_as_json_or_as_lines() {
         let r = json!({"url": "u", "title": "t", "totalElements": 2, "truncated": {"elements": false},
-            "elements": [{"uid": "e0", "role": "button", "name": "Save"},
-                         {"uid": "e1", "role": "textbox", "name": "Email", "value": "a@b", "visible": false}]});
+            "elements": [{"uid": "e0", "role": "button", "name": "Save", "visible": true},
+                         {"uid": "e1", "role": "textbox", "name": "Email", "value": "a@b"}]});
         let lines = render(&r, &Output::Elements, true).unwrap();
         assert_eq!(
             lines,
