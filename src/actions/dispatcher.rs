@@ -77,14 +77,12 @@ async fn open_tab(owner: &str, url: &str, focus: bool) -> Result<OpenTabResult> 
     if navigation::opens_directly(url) {
         return windows::open_agent_tab(owner, url, focus).await;
     }
-    let opened = windows::open(owner, "about:blank", &crate::session_domain(url), focus).await?;
-    let tab_id = opened.tab_id;
     let steps = Steps {
         name: "open_tab",
         ensure_session: false,
         record: false,
     };
-    in_new_tab(tab_id, owner, steps, async move {
+    let (opened, ()) = in_new_tab(owner, url, focus, steps, |tab_id| async move {
         navigation::first_navigation(tab_id, url, false).await
     })
     .await?;
@@ -93,41 +91,50 @@ async fn open_tab(owner: &str, url: &str, focus: bool) -> Result<OpenTabResult> 
 
 /// `navigate` with no tab and no session anywhere: a new agent tab that loads `url` (counted as an action).
 async fn navigate_in_new_tab(owner: &str, url: &str) -> Result<NavResult> {
-    let opened = windows::open(owner, "about:blank", &crate::session_domain(url), false).await?;
-    let tab_id = opened.tab_id;
     let steps = Steps {
         name: "navigate",
         ensure_session: false,
         record: true,
     };
-    in_new_tab(tab_id, owner, steps, async move {
+    let (_, result) = in_new_tab(owner, url, false, steps, |tab_id| async move {
         navigation::first_navigation(tab_id, url, true).await?;
         navigation::current(tab_id).await
     })
-    .await
+    .await?;
+    Ok(result)
 }
 
-/// Runs the first navigation of a tab just opened for the action; when it fails, closes the tab (its session
-/// ends as `tab_closed`) and says so in the error.
-async fn in_new_tab<T>(
-    tab_id: i64,
+/// Opens an agent tab on `about:blank` whose session starts with `url`'s domain, then runs `navigation` (its
+/// first navigation, given the tab id) in the pipeline; when that fails, closes the tab (its session ends as
+/// `tab_closed`) and says so in the error.
+async fn in_new_tab<T, F, Fut>(
     owner: &str,
+    url: &str,
+    focus: bool,
     steps: Steps,
-    navigation: impl Future<Output = Result<T>>,
-) -> Result<T> {
-    let result = pipeline(tab_id, "about:blank", owner.to_owned(), steps, |_| {
-        navigation
+    navigation: F,
+) -> Result<(OpenTabResult, T)>
+where
+    F: FnOnce(i64) -> Fut,
+    Fut: Future<Output = Result<T>>,
+{
+    let opened = windows::open(owner, "about:blank", &crate::session_domain(url), focus).await?;
+    let tab_id = opened.tab_id;
+    let result = pipeline(tab_id, "about:blank", owner.to_owned(), steps, |ctx| {
+        navigation(ctx.tab_id)
     })
     .await;
-    if let Err(e) = result {
-        let closed = crate::chrome::tabs::remove(tab_id).await.is_ok();
-        return Err(if closed {
-            e.with_note("the tab opened for it was closed again")
-        } else {
-            e
-        });
+    match result {
+        Ok(value) => Ok((opened, value)),
+        Err(e) => {
+            let closed = crate::chrome::tabs::remove(tab_id).await.is_ok();
+            Err(if closed {
+                e.with_note("the tab opened for it was closed again")
+            } else {
+                e
+            })
+        }
     }
-    result
 }
 
 /// Which optional steps of the pipeline an action takes.
