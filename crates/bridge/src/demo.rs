@@ -50,8 +50,7 @@ impl Tour {
         self.step += 1;
         let shown = params.to_string();
         let shown = clip(&shown, 70);
-        print!("[{:>2}] {method:<13} {shown:<72}", self.step);
-        let _ = std::io::stdout().flush();
+        out(format_args!("[{:>2}] {method:<13} {shown:<72}", self.step));
         let started = Instant::now();
         let outcome = self.client.call(method, params).await;
         let ms = started.elapsed().as_millis();
@@ -59,12 +58,12 @@ impl Tour {
         match verdict {
             Ok(summary) => {
                 self.ok += 1;
-                println!(" {ms:>5} ms  OK    {summary}");
+                outln(format_args!(" {ms:>5} ms  OK    {summary}"));
                 outcome.ok()
             }
             Err(why) => {
                 self.failed += 1;
-                println!(" {ms:>5} ms  FAIL  {why}");
+                outln(format_args!(" {ms:>5} ms  FAIL  {why}"));
                 None
             }
         }
@@ -76,43 +75,55 @@ impl Tour {
         match outcome {
             Ok(s) => {
                 self.ok += 1;
-                println!(
+                outln(format_args!(
                     "[{:>2}] {label:<13} {:<72}          OK    {s}",
                     self.step, ""
-                );
+                ));
             }
             Err(e) => {
                 self.failed += 1;
-                println!(
+                outln(format_args!(
                     "[{:>2}] {label:<13} {:<72}          FAIL  {e}",
                     self.step, ""
-                );
+                ));
             }
         }
     }
 }
 
+/// Writes transcript text to stdout and flushes. A reader that went away (`demo | head`) must not
+/// panic the demo half way: the browser still has to be shut down, so write errors are ignored.
+fn out(args: std::fmt::Arguments<'_>) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_fmt(args).and_then(|()| stdout.flush());
+}
+
+/// [`out`] and a newline.
+fn outln(args: std::fmt::Arguments<'_>) {
+    out(format_args!("{args}\n"));
+}
+
 /// Runs the demo; `Ok(true)` when every step passed.
 pub async fn run(opts: DemoOptions) -> Result<bool> {
     let started = Instant::now();
-    println!(
+    outln(format_args!(
         "BUA Browser Bridge demo — launching Chromium with the extension ({})…",
         if opts.headless {
             "headless"
         } else {
             "visible window"
         }
-    );
+    ));
     let mut launch_opts = LaunchOptions::new(&opts.extension_dir);
     launch_opts.headless = opts.headless;
     launch_opts.chrome = opts.chrome.clone();
     let launched = launch::start(launch_opts).await?;
-    println!(
+    outln(format_args!(
         "ready in {} ms: bridge ws://127.0.0.1:{}, extension {}",
         launched.startup.as_millis(),
         launched.server().port(),
         launched.extension_id
-    );
+    ));
     let client = BridgeClient::connect(launched.server().port(), launched.server().token()).await?;
     let mut tour = Tour {
         client,
@@ -132,13 +143,13 @@ pub async fn run(opts: DemoOptions) -> Result<bool> {
     launched.shutdown().await;
     outcome?;
     let all_ok = tour.failed == 0 && tour.ok > 0;
-    println!(
+    outln(format_args!(
         "demo: {} of {} steps OK in {:.1} s{}",
         tour.ok,
         tour.ok + tour.failed,
         started.elapsed().as_secs_f64(),
         if all_ok { "" } else { " — FAILED" }
-    );
+    ));
     Ok(all_ok)
 }
 

@@ -511,10 +511,12 @@ pub async fn run(opts: LaunchOptions, exit_on_stdin_close: bool) -> Result<StopR
         _ = sigint.recv() => return Ok(StopReason::Signal("SIGINT")),
     };
     let mut launched = launched;
-    eprintln!("{}", launched.devtools_line());
-    println!("{}", launched.ready_line());
     use std::io::Write;
-    let _ = std::io::stdout().flush();
+    // Never panic over a closed stderr/stdout (`launch | head -1`): the browser must still be shut down.
+    let _ = writeln!(std::io::stderr(), "{}", launched.devtools_line());
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{}", launched.ready_line()).and_then(|()| stdout.flush());
+    drop(stdout);
     let reason = tokio::select! {
         _ = sigterm.recv() => StopReason::Signal("SIGTERM"),
         _ = sigint.recv() => StopReason::Signal("SIGINT"),
