@@ -39,9 +39,11 @@ build_extension() {
   # BUA_WASM_PROFILE=dev gives a quick, unoptimised build for iterating; releases and CI use release.
   local profile=${BUA_WASM_PROFILE:-release} dir
   log "building the extension (wasm32, $profile)"
-  cargo build --profile "$profile" --target wasm32-unknown-unknown -p bua-extension
+  # Its own target dir: cargo locks a target dir for a whole build, and the wasm build's long single-threaded
+  # tail (LTO, one codegen unit) would otherwise keep the bridge's build waiting (see build_all).
+  cargo build --profile "$profile" --target wasm32-unknown-unknown -p bua-extension --target-dir target/ext
   dir=$profile; [ "$profile" = dev ] && dir=debug
-  local wasm=target/wasm32-unknown-unknown/$dir/bua_extension.wasm
+  local wasm=target/ext/wasm32-unknown-unknown/$dir/bua_extension.wasm
   # Assemble in a private folder and swap it in, so a browser loading dist/ never sees half a build.
   local tmp=dist.tmp.$$
   rm -rf "$tmp" && mkdir -p "$tmp/pkg"
@@ -62,7 +64,17 @@ build_extension() {
 
 build_bridge() {
   log "building bua-bridge"
-  cargo build -p bua-bridge
+  cargo build -p bua-bridge --bin bua-bridge
+}
+
+# The extension and the bridge at once (separate target dirs, so neither waits on the other's lock): on a
+# two-core machine the first build takes minutes less than one after the other.
+build_all() {
+  ensure_prereqs
+  build_extension &
+  local ext=$!
+  build_bridge
+  wait "$ext"
 }
 
 ensure_chromium() {
@@ -78,22 +90,20 @@ run_tests() {
   log "cargo clippy (native workspace and the wasm extension)"
   cargo clippy --workspace --all-targets -- -D warnings
   cargo clippy --target wasm32-unknown-unknown -p bua-extension -- -D warnings
-  build_extension
-  build_bridge
+  build_all
   ensure_chromium
   log "tests: native unit tests and end-to-end tests in headless Chromium"
   cargo test --workspace -- --test-threads="${BUA_TEST_THREADS:-2}"
 }
 
 run_demo() {
-  build_extension
-  build_bridge
+  build_all
   ensure_chromium
   exec target/debug/bua-bridge demo --extension "$ROOT/dist" --site "$ROOT/demo/site" --out "$ROOT/target/demo" "$@"
 }
 
 case "${1:-build}" in
-  build) build_extension; build_bridge ;;
+  build) build_all ;;
   test) run_tests ;;
   demo) shift; run_demo "$@" ;;
   bench) shift; build_extension; ensure_chromium
