@@ -406,6 +406,37 @@ impl LocatorArgs {
     }
 }
 
+/// The element uid and the text of `type <UID> <TEXT>` / `type --selector S <TEXT>`: two
+/// positionals are a uid and a text; one is the text when a locator flag names the element.
+///
+/// Errors (`invalid_action`): one positional and no locator flag — the text is missing (or, for
+/// something that is not a uid, the element), said as such with the command to type.
+pub fn type_args(
+    mut args: Vec<String>,
+    locator_flag: bool,
+) -> std::result::Result<(Option<String>, String), Failure> {
+    match (args.len(), locator_flag) {
+        (2, _) => {
+            let text = args.pop().unwrap_or_default();
+            Ok((args.pop(), text))
+        }
+        (1, true) => Ok((None, args.pop().unwrap_or_default())),
+        _ => {
+            let given = args.first().map(String::as_str).unwrap_or_default();
+            let is_uid = given.len() > 1
+                && given.starts_with('e')
+                && given[1..].bytes().all(|b| b.is_ascii_digit());
+            Err(Failure::invalid(if is_uid {
+                format!("type: the text to type is missing: `bua-bridge type {given} '<text>'`")
+            } else {
+                format!(
+                    "type: give the element and the text: `bua-bridge type <uid> '<text>'` or `bua-bridge type --selector '<css>' '<text>'` (only {given:?} was given)"
+                )
+            }))
+        }
+    }
+}
+
 /// Adds `tabId` when given.
 pub fn with_tab(mut params: Map<String, Value>, tab: Option<i64>) -> Value {
     if let Some(t) = tab {
@@ -568,7 +599,10 @@ pub async fn run(conn: &Connection, request: Request, pretty: bool) -> ExitCode 
         Ok(c) => c,
         Err(f) => return fail(&f, pretty),
     };
-    match client.call(&request.method, request.params).await {
+    let answer = client.call(&request.method, request.params).await;
+    // Close before printing: the bridge sees a clean close, not a reset, when the process exits.
+    client.close().await;
+    match answer {
         Ok(result) => match render(&result, &request.output, pretty) {
             Ok(text) => succeed(&text),
             Err(f) => fail(&f, pretty),
@@ -590,6 +624,18 @@ pub async fn follow_events(
         Ok(c) => c,
         Err(f) => return fail(&f, pretty),
     };
+    let code = print_events(&client, count, limit, pretty).await;
+    client.close().await;
+    code
+}
+
+/// The loop of [`follow_events`] on a connected client.
+async fn print_events(
+    client: &BridgeClient,
+    count: Option<u64>,
+    limit: Option<Duration>,
+    pretty: bool,
+) -> ExitCode {
     let mut events = client.forwarded_events();
     if let Err(e) = client.call("subscribe_events", json!({})).await {
         return fail(&Failure::from(e), pretty);
@@ -862,6 +908,30 @@ mod tests {
             message: "m".into(),
         });
         assert_eq!(f.code, "no_extension");
+    }
+
+    #[test]
+    fn type_says_when_the_text_is_missing() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            type_args(args(&["e4", "hi"]), false).unwrap(),
+            (Some("e4".into()), "hi".into())
+        );
+        assert_eq!(type_args(args(&["hi"]), true).unwrap(), (None, "hi".into()));
+        let e = type_args(args(&["e4"]), false).unwrap_err();
+        assert_eq!(e.code, "invalid_action");
+        assert_eq!(
+            e.message,
+            "type: the text to type is missing: `bua-bridge type e4 '<text>'`"
+        );
+        let e = type_args(args(&["hello"]), false).unwrap_err();
+        assert!(
+            e.message.starts_with(
+                "type: give the element and the text: `bua-bridge type <uid> '<text>'`"
+            ) && e.message.ends_with("(only \"hello\" was given)"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

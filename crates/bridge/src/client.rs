@@ -21,6 +21,9 @@ use crate::error::{Error, Result};
 /// How long [`BridgeClient::connect`] waits for the TCP connect, the upgrade and the `ack` together.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long [`BridgeClient::close`] waits for the bridge to answer the close frame.
+pub const CLOSE_TIMEOUT: Duration = Duration::from_millis(500);
+
 /// Where the bridge is: a port on 127.0.0.1 or a full `ws://` URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Endpoint {
@@ -380,6 +383,24 @@ impl BridgeClient {
     /// Whether the connection to the bridge is still open.
     pub fn is_open(&self) -> bool {
         !self.reader.is_finished()
+    }
+
+    /// Ends the connection with the WebSocket closing handshake: sends a close frame (1000,
+    /// "done") and waits up to [`CLOSE_TIMEOUT`] for the bridge's. Call it before a process
+    /// exits, so the bridge sees a clean close instead of a reset; dropping a client also sends a
+    /// close frame, but only if the runtime keeps running long enough.
+    pub async fn close(mut self) {
+        use tokio_tungstenite::tungstenite::protocol::{frame::coding::CloseCode, CloseFrame};
+        if self.reader.is_finished() {
+            return;
+        }
+        let frame = CloseFrame {
+            code: CloseCode::Normal,
+            reason: "done".into(),
+        };
+        if self.tx.send(Message::Close(Some(frame))).await.is_ok() {
+            let _ = tokio::time::timeout(CLOSE_TIMEOUT, &mut self.reader).await;
+        }
     }
 }
 

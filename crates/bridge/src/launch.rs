@@ -166,6 +166,17 @@ impl Launched {
         )
     }
 
+    /// The line written to stderr for people: the shell command that points later CLI calls
+    /// (`bua-bridge tabs`, …) and `bua-bridge mcp` at this bridge, e.g.
+    /// `export BUA_PORT=40123 BUA_TOKEN=9f…  # for bua-bridge tabs, open, mcp, … in this shell`.
+    pub fn env_hint(&self) -> String {
+        format!(
+            "export BUA_PORT={} BUA_TOKEN={}  # for bua-bridge tabs, open, mcp, … in this shell",
+            self.server.port(),
+            self.server.token()
+        )
+    }
+
     /// The `DEVTOOLS …` line written to stderr (for tests and debugging).
     pub fn devtools_line(&self) -> String {
         format!(
@@ -514,6 +525,7 @@ pub async fn run(opts: LaunchOptions, exit_on_stdin_close: bool) -> Result<StopR
     use std::io::Write;
     // Never panic over a closed stderr/stdout (`launch | head -1`): the browser must still be shut down.
     let _ = writeln!(std::io::stderr(), "{}", launched.devtools_line());
+    let _ = writeln!(std::io::stderr(), "{}", launched.env_hint());
     let mut stdout = std::io::stdout().lock();
     let _ = writeln!(stdout, "{}", launched.ready_line()).and_then(|()| stdout.flush());
     drop(stdout);

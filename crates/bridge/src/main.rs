@@ -4,6 +4,7 @@ use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use bua_bridge::cli::{self, Connection, LocatorArgs, Output, Request};
 use bua_bridge::launch::{LaunchOptions, TokenSource};
@@ -83,6 +84,10 @@ enum Command {
         /// Lowest protocol version accepted (testing only).
         #[arg(long, hide = true)]
         min_protocol_version: Option<u32>,
+        /// Seconds an action waits for the extension to (re)connect before failing with
+        /// no_extension (counted from the bridge's start or the extension's last disconnect).
+        #[arg(long, value_name = "SECONDS", default_value_t = EXTENSION_WAIT_SECS)]
+        extension_wait: u64,
     },
     /// Send one request to a running bridge and print its JSON result.
     #[command(after_help = "Examples:
@@ -272,16 +277,16 @@ connects to the URL in its options page (default ws://127.0.0.1:9225): a bridge 
 port is only reached if that URL says so. With --url, the bridge there is used and none is started.")]
     Mcp {
         /// Bridge port on 127.0.0.1.
-        #[arg(long, default_value_t = bua_bridge::DEFAULT_PORT)]
+        #[arg(long, env = PORT_ENV, default_value_t = bua_bridge::DEFAULT_PORT)]
         port: u16,
         /// Full bridge URL (overrides --port); a bridge is never started for it.
-        #[arg(long, conflicts_with = "port")]
+        #[arg(long, env = URL_ENV)]
         url: Option<String>,
         /// The agent owner of this server's tabs (default: `mcp-<pid>`, one per MCP server process).
         #[arg(long)]
         owner: Option<String>,
         /// Pairing token (default: read from --token-file).
-        #[arg(long, conflicts_with = "token_file")]
+        #[arg(long, env = TOKEN_ENV, hide_env_values = true)]
         token: Option<String>,
         /// Pairing token file. Default: ~/.config/bua/token.
         #[arg(long)]
@@ -289,6 +294,10 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// Never start a bridge in-process; fail tool calls while none answers.
         #[arg(long)]
         no_serve: bool,
+        /// Seconds an action waits for the extension to (re)connect to a bridge this server
+        /// started, before failing with no_extension.
+        #[arg(long, value_name = "SECONDS", default_value_t = EXTENSION_WAIT_SECS)]
+        extension_wait: u64,
     },
     /// Start the bridge and Chromium with the extension, paired; print READY and serve until stopped.
     #[command(after_help = "Example:\n  bua-bridge launch --headless --port 0 --extension ./dist")]
@@ -329,21 +338,24 @@ port is only reached if that URL says so. With --url, the bridge there is used a
     },
 }
 
+/// Default of `--extension-wait` ([`bua_bridge::server::DEFAULT_EXTENSION_WAIT`]).
+const EXTENSION_WAIT_SECS: u64 = bua_bridge::server::DEFAULT_EXTENSION_WAIT.as_secs();
+
 /// How client subcommands reach the bridge, and how they print.
 #[derive(Args, Debug, Clone)]
 struct ConnArgs {
     /// Bridge port on 127.0.0.1.
-    #[arg(long, default_value_t = bua_bridge::DEFAULT_PORT)]
+    #[arg(long, env = PORT_ENV, default_value_t = bua_bridge::DEFAULT_PORT)]
     port: u16,
     /// Full bridge URL (overrides --port), e.g. ws://127.0.0.1:9300.
-    #[arg(long)]
+    #[arg(long, env = URL_ENV)]
     url: Option<String>,
     /// The agent owner of this command's tabs (default: $BUA_OWNER, else "cli": every CLI call is
     /// one agent, with one agent window).
     #[arg(long)]
     owner: Option<String>,
     /// Pairing token (default: read from --token-file).
-    #[arg(long, conflicts_with = "token_file")]
+    #[arg(long, env = TOKEN_ENV, hide_env_values = true)]
     token: Option<String>,
     /// Pairing token file. Default: ~/.config/bua/token.
     #[arg(long)]
@@ -352,6 +364,13 @@ struct ConnArgs {
     #[arg(long)]
     pretty: bool,
 }
+
+/// The environment variable for `--port` of client subcommands and `mcp`.
+const PORT_ENV: &str = "BUA_PORT";
+/// The environment variable for `--url`.
+const URL_ENV: &str = "BUA_URL";
+/// The environment variable for `--token`.
+const TOKEN_ENV: &str = "BUA_TOKEN";
 
 impl ConnArgs {
     /// The connection, with the owner from `--owner`, `$BUA_OWNER` or `cli`.
@@ -423,7 +442,10 @@ fn token_path(given: Option<PathBuf>) -> Result<PathBuf, Error> {
 /// Parses the command line; an unknown subcommand also prints the list of subcommands.
 fn parse_args() -> Result<Cli, ExitCode> {
     use clap::CommandFactory;
-    match Cli::try_parse() {
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| resolve_sources(&m));
+    match parsed {
         Ok(cli) => Ok(cli),
         Err(e) if e.kind() == clap::error::ErrorKind::InvalidSubcommand => {
             let mut stderr = std::io::stderr();
@@ -433,6 +455,52 @@ fn parse_args() -> Result<Cli, ExitCode> {
         }
         Err(e) => e.exit(),
     }
+}
+
+/// The command line from `matches`, where a flag given on the command line beats an environment
+/// variable that says the same thing otherwise: `--token-file` beats `$BUA_TOKEN`, `--port`
+/// beats `$BUA_URL` (and `--url`/`$BUA_URL` beat `--port`/`$BUA_PORT`).
+///
+/// Errors: `--token` and `--token-file` both on the command line (a conflict), or what clap finds.
+fn resolve_sources(matches: &clap::ArgMatches) -> Result<Cli, clap::Error> {
+    use clap::parser::ValueSource;
+    use clap::{CommandFactory, FromArgMatches};
+    let mut cli = Cli::from_arg_matches(matches)?;
+    let Some((_, sub)) = matches.subcommand() else {
+        return Ok(cli);
+    };
+    let source = |id: &str| sub.try_get_raw(id).ok().and_then(|_| sub.value_source(id));
+    let on_command_line = |id: &str| source(id) == Some(ValueSource::CommandLine);
+    let from_env = |id: &str| source(id) == Some(ValueSource::EnvVariable);
+    if on_command_line("token") && on_command_line("token_file") {
+        return Err(Cli::command().error(
+            clap::error::ErrorKind::ArgumentConflict,
+            "--token and --token-file cannot be used together: give one",
+        ));
+    }
+    let drop_token = from_env("token") && on_command_line("token_file");
+    let drop_url = from_env("url") && on_command_line("port");
+    let (token, url) = match &mut cli.command {
+        Command::Call { conn, .. }
+        | Command::Tabs { conn }
+        | Command::Open { conn, .. }
+        | Command::Navigate { conn, .. }
+        | Command::Extract { conn, .. }
+        | Command::Click { conn, .. }
+        | Command::Type { conn, .. }
+        | Command::Eval { conn, .. }
+        | Command::Screenshot { conn, .. }
+        | Command::Events { conn, .. } => (&mut conn.token, &mut conn.url),
+        Command::Mcp { token, url, .. } => (token, url),
+        _ => return Ok(cli),
+    };
+    if drop_token {
+        *token = None;
+    }
+    if drop_url {
+        *url = None;
+    }
+    Ok(cli)
 }
 
 fn main() -> ExitCode {
@@ -455,9 +523,20 @@ fn main() -> ExitCode {
                 token_file,
                 extension_id,
                 min_protocol_version,
+                extension_wait,
             } => {
                 init_logging("info");
-                report(serve(port, bind, token_file, extension_id, min_protocol_version).await)
+                report(
+                    serve(
+                        port,
+                        bind,
+                        token_file,
+                        extension_id,
+                        min_protocol_version,
+                        Duration::from_secs(extension_wait),
+                    )
+                    .await,
+                )
             }
             Command::Call {
                 method,
@@ -504,15 +583,23 @@ fn main() -> ExitCode {
                 token,
                 token_file,
                 no_serve,
+                extension_wait,
             } => {
                 // stdout is the MCP channel: logs go to stderr, and only this crate's info.
                 init_logging("warn,bua_bridge=info");
-                let token = match token {
-                    Some(t) => t,
-                    None => match token_path(token_file).and_then(|p| token::load_or_create(&p)) {
-                        Ok(t) => t,
-                        Err(e) => return report(Err(e)),
-                    },
+                use bua_bridge::mcp::TokenSource as McpToken;
+                let (token, token_source) = match token {
+                    Some(t) => (t, McpToken::Flag),
+                    None => {
+                        let path = match token_path(token_file) {
+                            Ok(p) => p,
+                            Err(e) => return report(Err(e)),
+                        };
+                        match token::load_or_create(&path) {
+                            Ok(t) => (t, McpToken::File(path)),
+                            Err(e) => return report(Err(e)),
+                        }
+                    }
                 };
                 let owner = match owner {
                     Some(o) => match bua_protocol::check_owner(&o) {
@@ -529,8 +616,10 @@ fn main() -> ExitCode {
                         url,
                         owner,
                         token,
+                        token_source,
                         // A bridge elsewhere (--url) is the user's to start; McpOptions says so.
                         start_bridge: !no_serve,
+                        extension_wait: Duration::from_secs(extension_wait),
                     })
                     .await,
                 )
@@ -633,6 +722,7 @@ async fn serve(
     token_file: Option<PathBuf>,
     extension_id: Option<String>,
     min_protocol_version: Option<u32>,
+    extension_wait: Duration,
 ) -> Result<(), Error> {
     use tokio::signal::unix::{signal, SignalKind};
     if let Some(id) = &extension_id {
@@ -648,6 +738,7 @@ async fn serve(
     let mut config = ServerConfig::loopback(port, token.clone());
     config.bind = SocketAddr::new(bind, port);
     config.extension_id = extension_id;
+    config.extension_wait = extension_wait;
     if let Some(v) = min_protocol_version {
         config.min_protocol_version = v;
     }
@@ -745,15 +836,19 @@ fn friendly_request(command: Command) -> Result<(ConnArgs, Request), (cli::Failu
             Ok((conn, Request::json("click", cli::with_tab(p, tab))))
         }
         Command::Type {
-            mut args,
+            args,
             locator,
             no_clear,
             submit,
             tab,
             conn,
         } => {
-            let text = args.pop().unwrap_or_default();
-            let uid = args.pop();
+            let flagged =
+                locator.selector.is_some() || locator.text.is_some() || locator.xpath.is_some();
+            let (uid, text) = match cli::type_args(args, flagged) {
+                Ok(split) => split,
+                Err(f) => return Err((f, conn.pretty)),
+            };
             let mut p = Map::new();
             if let Err(f) = locator.with_uid(uid).write(&mut p, true) {
                 return Err((f, conn.pretty));

@@ -21,6 +21,7 @@ use bua_protocol::{tool_input_schema, Action, ErrorCode};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig as McpConfig, Tool,
+    ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
@@ -28,7 +29,7 @@ use serde_json::{json, Map, Value};
 use tokio::sync::Mutex;
 
 use crate::client::{BridgeClient, Endpoint};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, BRIDGE_UNREACHABLE};
 use crate::server::{self, ServerConfig, ServerHandle};
 use crate::DEFAULT_PORT;
 
@@ -46,8 +47,24 @@ pub struct McpOptions {
     pub owner: String,
     /// The pairing token.
     pub token: String,
+    /// Where `token` came from, for messages about a refused token.
+    pub token_source: TokenSource,
     /// Start a bridge in-process when none answers on `port` (default true; ignored with `url`).
     pub start_bridge: bool,
+    /// How long an action on the in-process bridge waits for the extension to connect before it
+    /// fails with `no_extension` ([`ServerConfig::extension_wait`]; default
+    /// [`server::DEFAULT_EXTENSION_WAIT`], 13 s: the extension retries with a backoff of up to
+    /// 10 s, so right after this server starts its bridge it is not connected yet).
+    pub extension_wait: std::time::Duration,
+}
+
+/// Where [`McpOptions::token`] came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TokenSource {
+    /// `--token` or `$BUA_TOKEN`.
+    Flag,
+    /// A token file (`--token-file` or the default `~/.config/bua/token`).
+    File(std::path::PathBuf),
 }
 
 /// This process's agent owner when `--owner` is not given: `mcp-<pid>-<4 random hex>`, the same
@@ -73,7 +90,8 @@ pub fn in_process_bridge_hint(port: u16) -> String {
 }
 
 /// The tool description: the agent contract (SPEC §4–§8, seeds/000 and seeds/003) in a few lines,
-/// then what each error code means and what to do about it ([`ErrorCode::advice`]).
+/// then every error code a tool call can end with and what to do about it: the SPEC §8 codes with
+/// [`ErrorCode::advice`], and the client-side [`BRIDGE_UNREACHABLE`].
 pub fn tool_description() -> String {
     let mut text = String::from(
         "Drive the user's own Chrome (logged-in sessions, real input through chrome.debugger). \
@@ -82,10 +100,14 @@ The input is ONE action object, e.g. {\"type\":\"open_tab\",\"url\":\"https://ex
 Contract:\n\
 - One action per call; multi-step work is several calls. Read each result before the next call.\n\
 - Start with open_tab (it opens in the agent's own minimized window) and keep the tabId it returns; \
-pass that tabId to every later action on that page.\n\
-- Call extract to read a page: url, title, text, markdown, elements [{uid, role, name}] and obstacle. \
-Prefer uids from the latest extract to address elements (click, type, select_option, check, …); \
-selector/text/xpath are fallbacks. uids die when the page navigates: extract again.\n\
+pass that tabId to EVERY later action on that page. Other agents may share this browser: an action \
+without tabId may fall back to another agent's tab.\n\
+- Call extract to read a page: url, title, text, markdown, elements [{uid, role, name, …}] and obstacle. \
+An element has visible:true only when it is in the viewport (no visible key = off-screen, still \
+clickable: click scrolls it into view) and checked (true/false/\"mixed\") on checkbox-like elements.\n\
+- uids are fresh on every extract: use uids from the LATEST extract (click, type, select_option, check, …), \
+and extract again after the page changes (navigation, a submitted form, new content): a uid from an \
+older extract may now name another element. selector/text/xpath are fallbacks.\n\
 - obstacle {type: auth_wall|captcha|access_denied, confidence}: high = stop the plan and tell the user \
 (do not try to get around it); low = a hint: try one alternative, then stop.\n\
 - evaluate runs a function body: use `return` (a bare expression gives undefined).\n\
@@ -96,24 +118,32 @@ Never resend the same failing action unchanged.\n\
 Error codes:\n",
     );
     for code in ErrorCode::all() {
-        if matches!(
-            code,
-            ErrorCode::ProtocolVersionMismatch | ErrorCode::Unauthorized
-        ) {
-            continue;
-        }
         text.push_str(&format!("- {}: {}\n", code.as_str(), code.advice()));
     }
+    text.push_str(&format!(
+        "- {BRIDGE_UNREACHABLE}: This MCP server cannot reach the bua-bridge it is configured for: \
+ask the user to start it (`bua-bridge serve`) or fix the MCP server's --port/--url.\n"
+    ));
     text
 }
 
-/// The `browser` tool: name, description, and the protocol's JSON Schema as `inputSchema`.
+/// The `browser` tool: name, description, the protocol's JSON Schema as `inputSchema`, and
+/// annotations (MCP hints): not read-only, may be destructive (it clicks and submits in the
+/// user's logged-in browser), not idempotent, open-world (any web site).
 pub fn browser_tool() -> Tool {
     let schema = match tool_input_schema() {
         Value::Object(m) => m,
         _ => Map::new(),
     };
-    Tool::new(TOOL_NAME, tool_description(), Arc::new(schema)).with_title("Browser")
+    Tool::new(TOOL_NAME, tool_description(), Arc::new(schema))
+        .with_title("Browser")
+        .with_annotations(
+            ToolAnnotations::with_title("Browser")
+                .read_only(false)
+                .destructive(true)
+                .idempotent(false)
+                .open_world(true),
+        )
 }
 
 /// The MCP handler: one `browser` tool backed by a [`BridgeClient`], reconnected when it drops.
@@ -148,15 +178,31 @@ impl BrowserMcp {
             None => Endpoint::Port(self.options.port),
         };
         let (token, owner) = (&self.options.token, Some(self.options.owner.as_str()));
-        let client = match BridgeClient::connect_as(endpoint.clone(), token, owner).await {
-            Ok(c) => c,
+        let connected = match BridgeClient::connect_as(endpoint.clone(), token, owner).await {
             Err(e)
                 if self.options.start_bridge
                     && self.options.url.is_none()
                     && e.is_connection_refused() =>
             {
-                self.start_bridge().await?;
-                BridgeClient::connect_as(endpoint, token, owner).await?
+                // Another MCP server may bind the port first (both saw it free): then use its
+                // bridge.
+                if let Err(e) = self.start_bridge().await {
+                    tracing::info!(error = %e, "could not start a bridge; trying the port again");
+                }
+                BridgeClient::connect_as(endpoint.clone(), token, owner).await
+            }
+            other => other,
+        };
+        let client = match connected {
+            Ok(c) => c,
+            Err(Error::Rejected {
+                code: ErrorCode::Unauthorized,
+                message,
+            }) => {
+                return Err(Error::Rejected {
+                    code: ErrorCode::Unauthorized,
+                    message: self.token_refused(&endpoint.url(), &message),
+                })
             }
             Err(e) => return Err(e),
         };
@@ -170,12 +216,25 @@ impl BrowserMcp {
         Ok(client)
     }
 
+    /// What to say when the bridge at `url` refused this server's token (`reason`: the bridge's
+    /// words): the bridge runs, the token is the problem, and where the right one is.
+    fn token_refused(&self, url: &str, reason: &str) -> String {
+        let given = match &self.options.token_source {
+            TokenSource::Flag => "the token given with --token (or $BUA_TOKEN)".to_string(),
+            TokenSource::File(path) => format!("the token in {}", path.display()),
+        };
+        format!(
+            "the bridge at {url} is running but refused {given} ({reason}); the right token is the one that bridge printed at start (`bua-bridge serve` prints it and keeps it in its --token-file, default ~/.config/bua/token; `bua-bridge launch` prints it on its READY line): give it with --token or --token-file in the MCP server's config"
+        )
+    }
+
     async fn start_bridge(&self) -> Result<()> {
         let mut bridge = self.bridge.lock().await;
         if bridge.is_some() {
             return Ok(());
         }
-        let config = ServerConfig::loopback(self.options.port, self.options.token.clone());
+        let mut config = ServerConfig::loopback(self.options.port, self.options.token.clone());
+        config.extension_wait = self.options.extension_wait;
         let handle = server::start(config).await?;
         tracing::info!(
             port = handle.port(),

@@ -55,6 +55,11 @@ pub const DEFAULT_SUBSCRIBER_BUFFER: usize = 1024;
 /// Application close code sent to an extension connection replaced by a newer one (SPEC §2).
 pub const CLOSE_REPLACED: u16 = 4001;
 
+/// The wait `bua-bridge serve` and `bua-bridge mcp` give an extension before an action fails
+/// with `no_extension` ([`ServerConfig::extension_wait`]): 13 s, the extension's longest
+/// reconnect backoff step (10 s × a jitter of up to 1.25, SPEC §2) plus its connect.
+pub const DEFAULT_EXTENSION_WAIT: Duration = Duration::from_secs(13);
+
 /// Settings of one server.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
@@ -70,6 +75,12 @@ pub struct ServerConfig {
     /// subscriber's buffer is full the oldest event is dropped and counted; the next event it gets
     /// carries `"dropped": N`. Requests and responses never wait for events.
     pub subscriber_buffer: usize,
+    /// How long an action waits for an extension when none is connected, counted from the later
+    /// of the server's start and the last extension disconnect: an extension in its reconnect
+    /// backoff (0.5 s → 10 s, SPEC §2) is back within that time. Past it, or when zero, an action
+    /// without an extension fails at once with `no_extension`. [`ServerConfig::loopback`] sets
+    /// zero; `serve` and `mcp` use [`DEFAULT_EXTENSION_WAIT`].
+    pub extension_wait: Duration,
 }
 
 impl ServerConfig {
@@ -81,6 +92,7 @@ impl ServerConfig {
             extension_id: None,
             min_protocol_version: MIN_PROTOCOL_VERSION,
             subscriber_buffer: DEFAULT_SUBSCRIBER_BUFFER,
+            extension_wait: Duration::ZERO,
         }
     }
 }
@@ -179,6 +191,9 @@ struct Shared {
     pending: Mutex<HashMap<String, Pending>>,
     events: broadcast::Sender<Value>,
     extension_state: watch::Sender<Option<ExtensionInfo>>,
+    /// When an extension was last expected: the server's start, then each extension disconnect
+    /// (the start of [`ServerConfig::extension_wait`]'s window).
+    extension_expected_since: Mutex<Instant>,
     counters: Counters,
     next_connection: AtomicU64,
     shutdown: CancellationToken,
@@ -229,6 +244,7 @@ pub async fn start(config: ServerConfig) -> Result<ServerHandle> {
         pending: Mutex::new(HashMap::new()),
         events,
         extension_state,
+        extension_expected_since: Mutex::new(Instant::now()),
         counters: Counters::default(),
         next_connection: AtomicU64::new(1),
         shutdown: CancellationToken::new(),
@@ -332,6 +348,21 @@ impl ServerHandle {
     /// A token that is cancelled when the server shuts down.
     pub fn shutdown_token(&self) -> CancellationToken {
         self.shared.shutdown.clone()
+    }
+}
+
+/// Whether a read error is the peer going away without a close frame (a reset connection).
+fn is_reset(e: &tungstenite::Error) -> bool {
+    use tungstenite::error::ProtocolError;
+    match e {
+        tungstenite::Error::Protocol(ProtocolError::ResetWithoutClosingHandshake) => true,
+        tungstenite::Error::Io(io) => matches!(
+            io.kind(),
+            std::io::ErrorKind::ConnectionReset
+                | std::io::ErrorKind::BrokenPipe
+                | std::io::ErrorKind::UnexpectedEof
+        ),
+        _ => false,
     }
 }
 
@@ -785,6 +816,7 @@ impl Connection {
         role: Peer,
     ) {
         let mut close_reason: Option<String> = None;
+        let mut abrupt = false;
         loop {
             let next = tokio::select! {
                 _ = self.shared.shutdown.cancelled() => {
@@ -820,6 +852,7 @@ impl Connection {
                     break;
                 }
                 Some(Err(e)) => {
+                    abrupt = is_reset(&e);
                     close_reason = Some(e.to_string());
                     break;
                 }
@@ -827,6 +860,11 @@ impl Connection {
         }
         match role {
             Peer::Extension => self.extension_gone(close_reason.as_deref()),
+            // A client that exits without the closing handshake (an old CLI, a killed script) is
+            // routine: not worth an info line per call.
+            Peer::Client { client_id, .. } if abrupt => {
+                tracing::debug!(%client_id, reason = ?close_reason, "client disconnected without closing");
+            }
             Peer::Client { client_id, .. } => {
                 tracing::info!(%client_id, reason = ?close_reason, "client disconnected");
             }
@@ -838,6 +876,7 @@ impl Connection {
         if slot.as_ref().is_some_and(|s| s.info.connection == self.id) {
             *slot = None;
             drop(slot);
+            *lock(&self.shared.extension_expected_since) = Instant::now();
             self.shared.extension_state.send_replace(None);
         } else {
             drop(slot);
@@ -1106,13 +1145,19 @@ async fn dispatch(
     owner: &str,
     action: Action,
 ) -> std::result::Result<Value, ErrorBody> {
-    let Some((connection, tx)) = lock(&shared.extension)
-        .as_ref()
-        .map(|slot| (slot.info.connection, slot.tx.clone()))
-    else {
+    let Some((connection, tx)) = current_extension(shared).await else {
+        let wait = shared.config.extension_wait;
+        let waited = if wait.is_zero() {
+            String::new()
+        } else {
+            format!(
+                " (none connected within {} s of the bridge's start or the extension's last disconnect)",
+                wait.as_secs_f64()
+            )
+        };
         return Err(ErrorBody::new(
             ErrorCode::NoExtension,
-            "no extension is connected to the bridge: open Chrome with the BUA extension and pair it with the token printed by `bua-bridge serve`",
+            format!("no extension is connected to the bridge{waited}: open Chrome with the BUA extension and pair it with the token printed by `bua-bridge serve`"),
         ));
     };
     let id = uuid::Uuid::new_v4().to_string();
@@ -1157,6 +1202,40 @@ async fn dispatch(
                 ),
             ))
         }
+    }
+}
+
+/// The connected extension's connection id and queue. With none connected, waits for one until
+/// [`ServerConfig::extension_wait`] after the server's start or the last extension disconnect
+/// (whichever is later); `None` when none came by then or the server shuts down.
+async fn current_extension(shared: &Shared) -> Option<(u64, mpsc::Sender<Message>)> {
+    let now = || {
+        lock(&shared.extension)
+            .as_ref()
+            .map(|slot| (slot.info.connection, slot.tx.clone()))
+    };
+    if let Some(found) = now() {
+        return Some(found);
+    }
+    let deadline = *lock(&shared.extension_expected_since) + shared.config.extension_wait;
+    if Instant::now() >= deadline {
+        return None;
+    }
+    let mut state = shared.extension_state.subscribe();
+    let arrived = async {
+        loop {
+            if let Some(found) = now() {
+                return Some(found);
+            }
+            if state.changed().await.is_err() {
+                return None;
+            }
+        }
+    };
+    tracing::debug!("no extension connected: waiting for one");
+    tokio::select! {
+        found = tokio::time::timeout_at(deadline.into(), arrived) => found.ok().flatten(),
+        _ = shared.shutdown.cancelled() => None,
     }
 }
 

@@ -610,7 +610,9 @@ async fn the_mcp_server_acts_as_its_own_owner() {
         url: None,
         owner: owner.clone(),
         token: TOKEN.into(),
+        token_source: bua_bridge::mcp::TokenSource::Flag,
         start_bridge: false,
+        extension_wait: Duration::ZERO,
     });
     let args = |v: Value| v.as_object().cloned();
     for action in [

@@ -653,3 +653,130 @@ async fn shutdown_closes_connections_with_going_away() {
     assert_eq!(code, 1001);
     assert!(reason.contains("shutting down"), "{reason}");
 }
+
+/// Starts a server whose actions wait up to `wait` for an extension.
+async fn start_waiting_server(wait: Duration) -> ServerHandle {
+    let mut config = ServerConfig::loopback(0, TOKEN);
+    config.extension_id = Some(EXT_ID.to_string());
+    config.extension_wait = wait;
+    server::start(config).await.expect("server starts")
+}
+
+/// Answers the next request on `ext` with `result`; returns the request.
+async fn answer_next(ext: &mut Ws, result: Value) -> Value {
+    let request = next_json(ext).await;
+    assert_eq!(request["type"], "request", "{request}");
+    send_json(
+        ext,
+        json!({"type":"response","id":request["id"],"result":result}),
+    )
+    .await;
+    request
+}
+
+// Issue 9: an MCP server that starts its own bridge got `no_extension` for its first calls, until
+// the extension (in its reconnect backoff) came back.
+#[tokio::test]
+async fn an_action_waits_for_an_extension_that_connects_a_second_later() {
+    let server = start_waiting_server(Duration::from_secs(10)).await;
+    let client = BridgeClient::connect(server.port(), TOKEN)
+        .await
+        .expect("ack");
+    let started = Instant::now();
+    let call = tokio::spawn(async move {
+        let result = client.call("get_tabs", json!({})).await;
+        (client, result)
+    });
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert!(!call.is_finished(), "the action did not wait");
+    let mut ext = fake_extension(&server).await;
+    let tabs = json!({"tabs": []});
+    let request = answer_next(&mut ext, tabs.clone()).await;
+    assert_eq!(request["action"], json!({"type": "get_tabs"}));
+    let (client, result) = call.await.expect("join");
+    assert_eq!(result.expect("answered once the extension came"), tabs);
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_millis(950) && waited < Duration::from_secs(3),
+        "{waited:?}"
+    );
+
+    // The extension goes away (a service-worker restart): the wait starts again from there.
+    drop(ext);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let call = tokio::spawn(async move {
+        let result = client.call("extract", json!({})).await;
+        (client, result)
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let mut ext = fake_extension(&server).await;
+    answer_next(&mut ext, json!({"url": "x"})).await;
+    let (_client, result) = call.await.expect("join");
+    assert_eq!(
+        result.expect("answered after the reconnect"),
+        json!({"url": "x"})
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn past_the_wait_an_action_without_an_extension_fails_at_once() {
+    let server = start_waiting_server(Duration::from_millis(600)).await;
+    let client = BridgeClient::connect(server.port(), TOKEN)
+        .await
+        .expect("ack");
+    // Within the window the action waits it out, then fails with no_extension saying so.
+    let started = Instant::now();
+    let err = client
+        .call("get_tabs", json!({}))
+        .await
+        .expect_err("no extension");
+    let waited = started.elapsed();
+    assert_eq!(err.code(), ErrorCode::NoExtension, "{err}");
+    assert!(
+        err.to_string().starts_with(
+            "no extension is connected to the bridge (none connected within 0.6 s of the bridge's start or the extension's last disconnect): open Chrome"
+        ),
+        "{err}"
+    );
+    assert!(
+        waited >= Duration::from_millis(300) && waited < Duration::from_secs(2),
+        "{waited:?}"
+    );
+    // Past the window: at once.
+    let started = Instant::now();
+    let err = client
+        .call("get_tabs", json!({}))
+        .await
+        .expect_err("no extension");
+    assert_eq!(err.code(), ErrorCode::NoExtension, "{err}");
+    assert!(
+        started.elapsed() < Duration::from_millis(200),
+        "{:?}",
+        started.elapsed()
+    );
+    // ping never waits.
+    assert_eq!(
+        client.call("ping", Value::Null).await.expect("pong"),
+        json!({"pong": true})
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn shutdown_ends_an_action_waiting_for_an_extension() {
+    let server = start_waiting_server(Duration::from_secs(30)).await;
+    let client = BridgeClient::connect(server.port(), TOKEN)
+        .await
+        .expect("ack");
+    let call = tokio::spawn(async move { client.call("get_tabs", json!({})).await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let started = Instant::now();
+    server.shutdown().await;
+    let result = tokio::time::timeout(Duration::from_secs(5), call)
+        .await
+        .expect("the call ends with the server")
+        .expect("join");
+    assert!(result.is_err(), "{result:?}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}

@@ -593,17 +593,57 @@ pub(crate) fn taken_keys(name: &str) -> &'static [&'static str] {
 /// URL schemes `open_tab` / `navigate` accept.
 pub const URL_SCHEMES: [&str; 5] = ["http", "https", "file", "about", "data"];
 
+/// The absolute URL a user probably meant by `raw` when it lacks the scheme (`example.com/a`,
+/// `localhost:8080`): `https://…` for a host with a dot, `http://…` for `localhost`; `None` for
+/// anything that is not a plain host (spaces, no dot: `not a url`).
+pub(crate) fn suggest_absolute(raw: &str) -> Option<String> {
+    let raw = raw.trim();
+    if raw.is_empty() || raw.contains(char::is_whitespace) || raw.contains("://") {
+        return None;
+    }
+    let guess = |scheme: &str| {
+        let candidate = format!("{scheme}://{raw}");
+        let parsed = url::Url::parse(&candidate).ok()?;
+        let host = parsed.host_str()?.to_ascii_lowercase();
+        let plain_host = host.split('.').all(|label| {
+            !label.is_empty()
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        });
+        let named =
+            (host.contains('.') && plain_host && !host.ends_with(|c: char| c.is_ascii_digit()))
+                || matches!(parsed.host(), Some(url::Host::Ipv4(_)));
+        (named || host == "localhost").then_some((candidate, host))
+    };
+    match guess("https")? {
+        (_, host) if host == "localhost" || host.starts_with("127.") => {
+            guess("http").map(|(c, _)| c)
+        }
+        (candidate, _) => Some(candidate),
+    }
+}
+
 fn read_url(f: &mut Fields<'_>) -> Res<String> {
     let raw = f.req_nonempty("url")?;
     match url::Url::parse(raw.trim()) {
         Ok(parsed) => {
             if !URL_SCHEMES.contains(&parsed.scheme()) {
+                // `localhost:8080`, `example.com:8080/x` parse with the host as the scheme.
+                let after = raw.trim().split_once(':').map_or("", |(_, rest)| rest);
+                let hint = if after.starts_with(|c: char| c.is_ascii_digit()) {
+                    suggest_absolute(&raw).map(|s| format!(" (did you mean `{s}`?)"))
+                } else {
+                    None
+                };
                 return Err(f.err(
                     "url",
-                    format!(
-                        "scheme `{}` is not supported (use http, https, file, about or data)",
-                        parsed.scheme()
-                    ),
+                    hint.unwrap_or_else(|| {
+                        format!(
+                            "scheme `{}` is not supported: use an http or https URL (about:blank and data: URLs open too; file:// URLs are always refused)",
+                            parsed.scheme()
+                        )
+                    }),
                 ));
             }
             if matches!(parsed.scheme(), "http" | "https")
@@ -615,10 +655,12 @@ fn read_url(f: &mut Fields<'_>) -> Res<String> {
         }
         Err(url::ParseError::RelativeUrlWithoutBase) => Err(f.err(
             "url",
-            format!(
-                "`{raw}` is not an absolute URL (did you mean `https://{}`?)",
-                raw.trim()
-            ),
+            match suggest_absolute(&raw) {
+                Some(s) => format!("`{raw}` is not an absolute URL (did you mean `{s}`?)"),
+                None => format!(
+                    "`{raw}` is not an absolute URL: give the whole URL with its scheme, e.g. https://example.com/"
+                ),
+            },
         )),
         Err(e) => Err(f.err("url", format!("`{raw}` is not a valid URL ({e})"))),
     }
@@ -1326,5 +1368,71 @@ impl std::str::FromStr for Action {
         let v: Value = serde_json::from_str(s)
             .map_err(|e| ErrorBody::invalid(format!("action: not valid JSON ({e})")))?;
         Action::from_value(&v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn url_error(url: &str) -> String {
+        match Action::from_value(&json!({"type": "open_tab", "url": url})) {
+            Err(e) => e.message,
+            Ok(a) => panic!("{url} accepted: {a:?}"),
+        }
+    }
+
+    #[test]
+    fn only_host_like_text_gets_a_did_you_mean() {
+        assert_eq!(
+            suggest_absolute("example.com/a?b=1").as_deref(),
+            Some("https://example.com/a?b=1")
+        );
+        assert_eq!(
+            suggest_absolute("localhost:8080/x").as_deref(),
+            Some("http://localhost:8080/x")
+        );
+        assert_eq!(
+            suggest_absolute("127.0.0.1:3000").as_deref(),
+            Some("http://127.0.0.1:3000")
+        );
+        for none in [
+            "not a url",
+            "hello",
+            "",
+            "  ",
+            "a b.com",
+            "wiki/Page",
+            "ex ample.com",
+        ] {
+            assert_eq!(suggest_absolute(none), None, "{none:?}");
+        }
+        let m = url_error("not a url");
+        assert!(
+            m.contains("`not a url` is not an absolute URL: give the whole URL with its scheme")
+                && !m.contains("did you mean"),
+            "{m}"
+        );
+        let m = url_error("example.com");
+        assert!(m.contains("(did you mean `https://example.com`?)"), "{m}");
+        let m = url_error("localhost:8080");
+        assert!(m.contains("(did you mean `http://localhost:8080`?)"), "{m}");
+    }
+
+    #[test]
+    fn the_unsupported_scheme_error_does_not_offer_file() {
+        let m = url_error("ftp://example.com/x");
+        assert!(
+            m.contains("scheme `ftp` is not supported: use an http or https URL")
+                && m.contains("file:// URLs are always refused"),
+            "{m}"
+        );
+        assert!(!m.contains("https, file"), "{m}");
+        let m = url_error("mailto:someone@example.com");
+        assert!(
+            m.contains("scheme `mailto`") && !m.contains("did you mean"),
+            "{m}"
+        );
     }
 }

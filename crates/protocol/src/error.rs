@@ -114,13 +114,13 @@ impl ErrorCode {
             }
             ErrorCode::InternalError => "Unexpected failure: report it; try a different approach at most once.",
             ErrorCode::ProtocolVersionMismatch => {
-                "The extension and the bridge speak different protocol versions: upgrade the older one."
+                "The extension, the bridge or this client speak different protocol versions: ask the user to upgrade the older one; retrying will not help."
             }
             ErrorCode::Unauthorized => {
-                "Missing or wrong pairing token: paste the token printed by `bua-bridge serve` into the extension options."
+                "The bridge runs but refused the pairing token: the user must give the bridge's token (printed by `bua-bridge serve`, kept in ~/.config/bua/token) to this client (--token/--token-file) or to the extension (options page); retrying will not help."
             }
             ErrorCode::NoExtension => {
-                "No browser extension is connected to the bridge: ask the user to open Chrome with the extension paired."
+                "No browser extension is connected to the bridge (the bridge already waited for a reconnect): ask the user to open Chrome with the BUA extension paired to this bridge, then try again."
             }
         }
     }

@@ -425,28 +425,39 @@ fn locator_rules(loc: Loc, taken: &[&str]) -> Vec<Value> {
     rules
 }
 
+/// How the action `name` takes a locator (SPEC §4).
+fn locator_kind(name: &str) -> Loc {
+    match name {
+        "click" | "hover" | "type" | "select_option" | "check" | "set_value" => Loc::Required,
+        "press_key" | "scroll" => Loc::Optional,
+        "wait_for" => Loc::OrTextContains,
+        _ => Loc::None,
+    }
+}
+
 fn action_schema(name: &str) -> Value {
-    let (mut schema, loc) = match name {
-        "open_tab" => (derived::<OpenTabW>(), Loc::None),
-        "navigate" => (derived::<NavigateW>(), Loc::None),
-        "go_back" | "go_forward" | "reload" | "close_tab" => (derived::<TabOnlyW>(), Loc::None),
-        "get_tabs" => (derived::<NoParamsW>(), Loc::None),
-        "activate_tab" => (derived::<ActivateTabW>(), Loc::None),
-        "close_agent_tabs" | "close_agent_window" => (derived::<OwnerOnlyW>(), Loc::None),
-        "click" => (derived::<ClickW>(), Loc::Required),
-        "click_at" => (derived::<ClickAtW>(), Loc::None),
-        "hover" => (derived::<HoverW>(), Loc::Required),
-        "type" => (derived::<TypeW>(), Loc::Required),
-        "press_key" => (derived::<PressKeyW>(), Loc::Optional),
-        "scroll" => (derived::<ScrollW>(), Loc::Optional),
-        "select_option" => (derived::<SelectOptionW>(), Loc::Required),
-        "check" => (derived::<CheckW>(), Loc::Required),
-        "set_value" => (derived::<SetValueW>(), Loc::Required),
-        "wait_for" => (derived::<WaitForW>(), Loc::OrTextContains),
-        "extract" => (derived::<ExtractW>(), Loc::None),
-        "evaluate" => (derived::<EvaluateW>(), Loc::None),
-        "scrape" => (derived::<ScrapeW>(), Loc::None),
-        _ => (derived::<ScreenshotW>(), Loc::None),
+    let loc = locator_kind(name);
+    let mut schema = match name {
+        "open_tab" => derived::<OpenTabW>(),
+        "navigate" => derived::<NavigateW>(),
+        "go_back" | "go_forward" | "reload" | "close_tab" => derived::<TabOnlyW>(),
+        "get_tabs" => derived::<NoParamsW>(),
+        "activate_tab" => derived::<ActivateTabW>(),
+        "close_agent_tabs" | "close_agent_window" => derived::<OwnerOnlyW>(),
+        "click" => derived::<ClickW>(),
+        "click_at" => derived::<ClickAtW>(),
+        "hover" => derived::<HoverW>(),
+        "type" => derived::<TypeW>(),
+        "press_key" => derived::<PressKeyW>(),
+        "scroll" => derived::<ScrollW>(),
+        "select_option" => derived::<SelectOptionW>(),
+        "check" => derived::<CheckW>(),
+        "set_value" => derived::<SetValueW>(),
+        "wait_for" => derived::<WaitForW>(),
+        "extract" => derived::<ExtractW>(),
+        "evaluate" => derived::<EvaluateW>(),
+        "scrape" => derived::<ScrapeW>(),
+        _ => derived::<ScreenshotW>(),
     };
     let taken = crate::action::taken_keys(name);
     let description = match name {
@@ -666,30 +677,29 @@ pub fn tool_input_schema() -> Value {
             .flatten()
             .filter_map(Value::as_str)
             .collect();
-        let has_locator = props.contains_key("uid");
-        let locator_required =
-            has_locator && branch.to_string().contains(r#"{"required":["uid"]}"#);
+        let loc = locator_kind(name);
+        let has_locator = loc != Loc::None;
+        let taken = crate::action::taken_keys(name);
         let mut params = Vec::new();
-        if has_locator {
-            params.push(
-                if locator_required {
-                    "locator"
-                } else {
-                    "locator?"
-                }
-                .to_owned(),
-            );
+        match loc {
+            Loc::None => {}
+            Loc::Required => params.push("locator".to_owned()),
+            Loc::Optional => params.push("locator?".to_owned()),
+            Loc::OrTextContains => params.push("locator or textContains".to_owned()),
         }
         for (key, schema) in &props {
             if key == "type" {
                 continue;
             }
-            let is_locator_key = has_locator
+            // A key the action takes for itself (type's `text`, select_option's `index`) is
+            // listed as its own parameter; the locator then goes nested.
+            let is_locator_key = (has_locator
                 && matches!(
                     key.as_str(),
-                    "uid" | "selector" | "xpath" | "index" | "locator"
+                    "uid" | "selector" | "text" | "xpath" | "index" | "locator"
                 )
-                || (has_locator && key == "text" && name != "type");
+                && !taken.contains(&key.as_str()))
+                || (loc == Loc::OrTextContains && key == "textContains");
             if !is_locator_key {
                 params.push(if required.contains(&key.as_str()) {
                     key.clone()
@@ -740,4 +750,56 @@ pub fn tool_input_schema() -> Value {
         "required": ["type"],
         "additionalProperties": false
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one-line summary of `name` in the tool schema's `type` description.
+    fn summary(name: &str) -> String {
+        let schema = tool_input_schema();
+        let text = schema["properties"]["type"]["description"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        text.lines()
+            .find(|l| l.starts_with(&format!("{name}(")))
+            .unwrap_or_default()
+            .split(':')
+            .next()
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    #[test]
+    fn the_tool_summary_says_which_locators_are_optional() {
+        assert_eq!(
+            summary("press_key"),
+            "press_key(locator?, key, modifiers?, tabId?, waitLoad?)"
+        );
+        assert_eq!(
+            summary("scroll"),
+            "scroll(locator?, dx?, dy?, tabId?, toEnd?)"
+        );
+        assert_eq!(summary("click"), "click(locator, newTab?, tabId?)");
+        assert_eq!(
+            summary("type"),
+            "type(locator, clear?, submit?, tabId?, text)"
+        );
+        assert_eq!(
+            summary("select_option"),
+            "select_option(locator, index?, label?, tabId?, value?)"
+        );
+        assert_eq!(
+            summary("wait_for"),
+            "wait_for(locator or textContains, state?, tabId?, timeoutMs?)"
+        );
+        assert_eq!(summary("extract"), "extract(tabId?)");
+        // Every parameter is still a property of the flat schema.
+        let schema = tool_input_schema();
+        for key in ["textContains", "index", "locator", "uid", "text"] {
+            assert!(schema["properties"].get(key).is_some(), "{key}");
+        }
+    }
 }
