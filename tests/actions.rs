@@ -862,6 +862,20 @@ async fn extract_uids_drive_actions_and_go_stale_after_navigation() {
     let (code, message) = a.err("click", json!({ "tabId": tab, "uid": uid })).await;
     assert_eq!(code, ErrorCode::ElementStale);
     assert!(message.contains("extract"), "{message}");
+    // A uid beyond the last extract's was never given out: said plainly, with the range it listed.
+    let page = a.ok("extract", json!({ "tabId": tab })).await;
+    let n = page["elements"].as_array().map_or(0, Vec::len);
+    assert!(n > 0, "{page}");
+    let (code, message) = a.err("click", json!({ "tabId": tab, "uid": "e999" })).await;
+    assert_eq!(code, ErrorCode::ElementStale);
+    assert!(
+        message.contains(&format!(
+            "uid e999 was not in tab {tab}'s last extract, which listed e0…e{}",
+            n - 1
+        )),
+        "{message}"
+    );
+    assert!(!message.contains("navigated"), "{message}");
     a.close(tab).await;
 }
 
@@ -1082,6 +1096,18 @@ async fn evaluate_returns_values_descriptions_truncation_and_errors_per_spec() {
         .await;
     assert_eq!(code, ErrorCode::InvalidAction);
     assert!(message.contains("nope is not defined"), "{message}");
+    // Something CDP cannot serialise (issue 9: `return window`) is the caller's mistake, with what to return.
+    for expression in ["return window", "const o = {}; o.self = o; return o"] {
+        let (code, message) = a
+            .err(
+                "evaluate",
+                json!({ "tabId": tab, "expression": expression }),
+            )
+            .await;
+        assert_eq!(code, ErrorCode::InvalidAction, "{expression}: {message}");
+        assert!(message.contains("return plain JSON data"), "{message}");
+        assert!(!message.contains("CDP"), "{message}");
+    }
 
     assert_eq!(
         eval("return navigator.webdriver").await,
@@ -1183,7 +1209,17 @@ async fn typing_the_password_leaves_the_focus_stealing_email_intact() {
             json!({ "tabId": tab, "selector": "#password", "text": "s3cret!" }),
         )
         .await;
-    assert_eq!(r["value"], "s3cret!");
+    // The read-back value of a password field is masked, as extract shows it (issue 9).
+    assert_eq!(r["value"], "•••••••");
+    let page = a.ok("extract", json!({ "tabId": tab })).await;
+    let field = page["elements"]
+        .as_array()
+        .and_then(|all| all.iter().find(|e| e["name"] == "Password").cloned())
+        .expect("the password field is listed");
+    assert_eq!(
+        field["value"], r["value"],
+        "type and extract agree: {field}"
+    );
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert_eq!(
         a.eval(tab, "return [document.getElementById('email').value, document.getElementById('password').value]").await,
@@ -1194,6 +1230,21 @@ async fn typing_the_password_leaves_the_focus_stealing_email_intact() {
         a.eval(tab, "return document.activeElement.id").await,
         "email"
     );
+    // set_value reads back masked too; the e-mail field is not masked.
+    let r = a
+        .ok(
+            "set_value",
+            json!({ "tabId": tab, "selector": "#password", "value": "abc" }),
+        )
+        .await;
+    assert_eq!(r["value"], "•••");
+    let r = a
+        .ok(
+            "type",
+            json!({ "tabId": tab, "selector": "#email", "text": "me@example.com" }),
+        )
+        .await;
+    assert_eq!(r["value"], "me@example.com");
     a.close(tab).await;
 }
 

@@ -377,7 +377,9 @@ async fn adding_a_domain_to_the_blocklist_ends_its_sessions_as_domain_blocked() 
         let end = events
             .wait(LIMIT, |e| ended(e, tab, "domain_blocked"))
             .await;
-        assert_eq!(end["actionCount"], 1, "{end}");
+        // The agent tab's session counts its open_tab too.
+        let count = if tab == agent { 2 } else { 1 };
+        assert_eq!(end["actionCount"], count, "{end}");
         events
             .wait(LIMIT, |e| {
                 e["type"] == "domain_blocked"
@@ -1600,4 +1602,183 @@ async fn headed_under_xvfb_a_page_in_the_minimized_agent_window_still_answers_ac
         .expect("click in the minimized window");
     assert_eq!(click["clicked"]["tag"], "a", "{click}");
     drop(headed);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 9 (newcomer): what the agent is told after the user (or the blocklist) ended its session
+
+/// `open_tab` on `page_url(host, tag)` by `client`: the new agent tab.
+async fn open_agent_tab(client: &BridgeClient, host: &str, tag: &str) -> i64 {
+    let opened = client
+        .call("open_tab", json!({"url": page_url(host, tag)}))
+        .await
+        .expect("open_tab");
+    opened["tabId"].as_i64().expect("tabId")
+}
+
+#[tokio::test]
+async fn after_stop_all_idle_or_a_block_the_agents_next_action_is_told_so_and_open_tab_counts() {
+    let _exclusive = GATE.write().await;
+    let browser = Browser::shared();
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    let mut events = Events::subscribe(&client).await;
+    worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
+
+    // open_tab is the first action of the session it starts.
+    let tab = open_agent_tab(&client, "told-stop", "x").await;
+    let session = session_of(browser, &dt, tab).await.expect("session");
+    assert_eq!(session["actionCount"], 1, "open_tab counts: {session}");
+    act(&client, tab).await.expect("action");
+    let session = session_of(browser, &dt, tab).await.expect("session");
+    assert_eq!(session["actionCount"], 2, "open_tab + evaluate: {session}");
+
+    // Stop all: the agent tab closes; the next action naming it is still tab_not_found, saying why first.
+    worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
+    let end = events.wait(LIMIT, |e| ended(e, tab, "global_stop")).await;
+    assert_eq!(end["actionCount"], 2, "{end}");
+    let err = act(&client, tab).await.expect_err("stopped");
+    assert_eq!(err.code(), ErrorCode::TabNotFound, "{err}");
+    let message = err.to_string();
+    assert!(
+        message.starts_with(&format!(
+            "tab {tab}: the user stopped this session (Stop all) at "
+        )),
+        "{message}"
+    );
+    assert!(
+        message.contains("stop your plan and report to the user; do not reopen it"),
+        "{message}"
+    );
+    assert!(!message.contains("call get_tabs"), "{message}");
+    // An omitted tabId: this agent's tabs were all stopped by the user.
+    let err = client
+        .call("evaluate", json!({"expression": "return 1"}))
+        .await
+        .expect_err("nothing left");
+    assert_eq!(err.code(), ErrorCode::SessionNotFound, "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains("the user stopped this session (Stop all)"),
+        "{message}"
+    );
+    assert!(!message.contains("call open_tab first"), "{message}");
+
+    // A new open_tab is the agent's own decision: its session works, and an omitted tabId finds it.
+    let tab = open_agent_tab(&client, "told-lock", "x").await;
+    let r = client
+        .call(
+            "evaluate",
+            json!({"expression": "return location.hostname"}),
+        )
+        .await
+        .expect("the new tab");
+    assert_eq!(r["value"], "told-lock.localhost");
+
+    // The screen locks: different words (the user is away), same code.
+    browser
+        .eval_in_worker(
+            &dt,
+            "buaReady.then(() => bua.on_idle_state_changed('locked'))",
+        )
+        .await;
+    events.wait(LIMIT, |e| ended(e, tab, "screen_locked")).await;
+    let err = act(&client, tab).await.expect_err("locked");
+    assert_eq!(err.code(), ErrorCode::TabNotFound, "{err}");
+    let message = err.to_string();
+    assert!(
+        message.starts_with(&format!("tab {tab}: this session ended at ")),
+        "{message}"
+    );
+    assert!(message.contains("the user locked the screen"), "{message}");
+    assert!(!message.contains("the user stopped"), "{message}");
+
+    // The blocklist ends a session: the next action names the blocked domain.
+    let tab = open_agent_tab(&client, "told-block", "x").await;
+    act(&client, tab).await.expect("action");
+    worker_ui(
+        browser,
+        &dt,
+        json!({"cmd": "add_blocked", "domain": "told-block.localhost"}),
+    )
+    .await;
+    events
+        .wait(LIMIT, |e| ended(e, tab, "domain_blocked"))
+        .await;
+    let err = act(&client, tab).await.expect_err("blocked");
+    assert_eq!(err.code(), ErrorCode::TabNotFound, "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains(
+            "told-block.localhost is a blocked domain (blocklist entry `told-block.localhost`)"
+        ),
+        "{message}"
+    );
+    assert!(
+        message.contains("do not retry it on another tab"),
+        "{message}"
+    );
+    worker_ui(
+        browser,
+        &dt,
+        json!({"cmd": "remove_blocked", "domain": "told-block.localhost"}),
+    )
+    .await;
+    client
+        .call("close_agent_tabs", json!({}))
+        .await
+        .expect("close_agent_tabs");
+}
+
+#[tokio::test]
+async fn clicking_a_link_onto_a_blocked_domain_is_domain_blocked_naming_it() {
+    let _shared = GATE.read().await;
+    let browser = Browser::shared();
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    let mut events = Events::subscribe(&client).await;
+    worker_ui(
+        browser,
+        &dt,
+        json!({"cmd": "add_blocked", "domain": "link-blocked.localhost"}),
+    )
+    .await;
+    let tab = open_agent_tab(&client, "link-from", "x").await;
+    let target = page_url("link-blocked", "landed");
+    evaluate(
+        &client,
+        tab,
+        &format!(
+            "document.body.insertAdjacentHTML('afterbegin', '<a id=\"go\" href=\"{target}\">Go</a>'); return 1"
+        ),
+    )
+    .await
+    .expect("add the link");
+    let err = client
+        .call("click", json!({"tabId": tab, "selector": "#go"}))
+        .await
+        .expect_err("blocked");
+    assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
+    let message = err.to_string();
+    assert!(message.contains("link-blocked.localhost"), "{message}");
+    let end = events
+        .wait(LIMIT, |e| ended(e, tab, "domain_blocked"))
+        .await;
+    assert_eq!(end["domain"], "link-from.localhost", "{end}");
+    let blocked = events
+        .settle(Duration::from_millis(300), |e| {
+            e["type"] == "domain_blocked" && e["tabId"] == tab
+        })
+        .await;
+    assert_eq!(blocked.len(), 1, "one domain_blocked event: {blocked:?}");
+    // The agent's own tab was closed with its session; naming it again says why.
+    let err = act(&client, tab).await.expect_err("gone");
+    assert_eq!(err.code(), ErrorCode::TabNotFound, "{err}");
+    assert!(err.to_string().contains("link-blocked.localhost"), "{err}");
+    worker_ui(
+        browser,
+        &dt,
+        json!({"cmd": "remove_blocked", "domain": "link-blocked.localhost"}),
+    )
+    .await;
 }

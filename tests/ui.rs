@@ -1094,6 +1094,41 @@ async fn popup_shows_the_fatal_state_and_its_fix_when_the_bridge_rejects_the_han
         json!("0000wrong")
     );
     assert_eq!(options.text("#conn-title").await, "Pairing rejected");
+    // One clear message (issue 9: the bridge's advice and ours were joined mid-sentence): the reason, then
+    // the fix, each a whole sentence, said once.
+    let detail = options.text("#conn-detail").await;
+    assert!(
+        detail.starts_with(
+            "Wrong pairing token. Re-pair: copy the token printed by `bua-bridge serve`"
+        ),
+        "{detail}"
+    );
+    assert!(
+        detail.ends_with("then press Save and test connection."),
+        "{detail}"
+    );
+    assert_eq!(detail.matches("token printed by").count(), 1, "{detail}");
+    assert!(!detail.contains("extension's options"), "{detail}");
+    // Save and test with a wrong token: the result line points to that message instead of repeating it.
+    options.type_into("#token", "0000wrong2").await;
+    options.click("#test-conn").await;
+    let refused = options
+        .wait_until("(t => t.startsWith('Refused') && t)(document.getElementById('conn-result').textContent)")
+        .await;
+    assert_eq!(
+        refused,
+        json!("Refused: pairing rejected. The reason and what to do are shown above.")
+    );
+    let page_text = options.eval("document.body.innerText").await;
+    assert_eq!(
+        page_text
+            .as_str()
+            .unwrap_or_default()
+            .matches("Re-pair")
+            .count(),
+        1,
+        "the fix is shown once: {page_text}"
+    );
 
     // A URL that is not a WebSocket URL is refused before anything is saved.
     options
@@ -1146,13 +1181,13 @@ async fn popup_shows_the_fatal_state_and_its_fix_when_the_bridge_rejects_the_han
     let refused = options
         .wait_until("(t => t.startsWith('Refused') && t)(document.getElementById('conn-result').textContent)")
         .await;
-    assert!(
-        refused
-            .as_str()
-            .unwrap_or_default()
-            .contains("Update the extension"),
-        "{refused}"
+    assert_eq!(
+        refused,
+        json!("Refused: version mismatch. The reason and what to do are shown above.")
     );
+    let detail = options.text("#conn-detail").await;
+    assert!(detail.starts_with("Protocol version"), "{detail}");
+    assert!(detail.contains("Update the extension"), "{detail}");
     popup
         .wait_until("document.getElementById('conn-title').textContent === 'Version mismatch'")
         .await;

@@ -14,6 +14,11 @@
 //! * Everything after the blocklist check runs "in flight": if the tab's session ends meanwhile (tab closed,
 //!   Stop, idle, …) the action fails at once (`tab_not_found` for a closed tab, else `session_not_found`).
 //!   A handler that fails because the debugger went away is told apart the same way ([`detached`]).
+//! * After the handler, a main-frame navigation it caused onto a blocked domain (a link, a form) fails the
+//!   action with `domain_blocked` ([`session::check_navigated_since`]), as does a session ended as
+//!   `domain_blocked` while it ran.
+//! * Errors of an action on a tab whose session the user (Stop, Stop all, idle, screen lock) or the
+//!   blocklist ended recently say so first ([`session::recent`]); the codes stay those of SPEC §8.
 //! * A failed attach (`debugger_attach_failed`: a `chrome://` page, the Web Store, another extension's page)
 //!   ends the tab's session through the normal cleanup, so no dead session stays listed.
 
@@ -28,10 +33,30 @@ use std::future::Future;
 pub const DEFAULT_OWNER: &str = "agent";
 
 /// Runs one action for `owner` (the bridge client's id) and returns its result object.
+///
+/// An action naming a tab whose session was recently ended by the user, their absence or the blocklist
+/// fails with its usual code and that end's notice first ([`session::recent`]); one that was running when
+/// its tab hit the blocklist fails with `domain_blocked`.
 pub async fn dispatch(owner: Option<String>, action: Action) -> Result<serde_json::Value> {
     session::ready().await;
     session::forward::flush();
     let owner = owner.unwrap_or_else(|| DEFAULT_OWNER.to_owned());
+    let named = action.tab_id();
+    let started = session::now();
+    dispatch_action(owner, action)
+        .await
+        .map_err(|e| explain_end(e, named, started))
+}
+
+/// `error` with the remembered end of `tab_id`'s last session first, if it has one.
+fn explain_end(error: Error, tab_id: Option<i64>, started: f64) -> Error {
+    match tab_id.and_then(session::recent::for_tab) {
+        Some(end) => session::recent::explain(error, &end, started),
+        None => error,
+    }
+}
+
+async fn dispatch_action(owner: String, action: Action) -> Result<serde_json::Value> {
     match action {
         Action::GetTabs => json(super::tabs::get_tabs().await?),
         Action::OpenTab(p) => {
@@ -75,12 +100,15 @@ pub async fn dispatch(owner: Option<String>, action: Action) -> Result<serde_jso
 /// the tab closed again.
 async fn open_tab(owner: &str, url: &str, focus: bool) -> Result<OpenTabResult> {
     if navigation::opens_directly(url) {
-        return windows::open_agent_tab(owner, url, focus).await;
+        let opened = windows::open_agent_tab(owner, url, focus).await?;
+        // The session it started counts it (SPEC §6: every dispatched action is recorded).
+        session::record_action(opened.tab_id).await;
+        return Ok(opened);
     }
     let steps = Steps {
         name: "open_tab",
         ensure_session: false,
-        record: false,
+        record: true,
     };
     let (opened, ()) = in_new_tab(owner, url, focus, steps, |tab_id| async move {
         navigation::first_navigation(tab_id, url, false).await
@@ -153,6 +181,17 @@ struct Steps {
 async fn run_on_tab(owner: String, mut action: Action) -> Result<serde_json::Value> {
     let tab_id = session::resolve_tab(&owner, action.tab_id()).await?;
     action.set_tab_id(tab_id);
+    let started = session::now();
+    run_on_resolved_tab(owner, tab_id, action)
+        .await
+        .map_err(|e| explain_end(e, Some(tab_id), started))
+}
+
+async fn run_on_resolved_tab(
+    owner: String,
+    tab_id: i64,
+    action: Action,
+) -> Result<serde_json::Value> {
     let tab = crate::chrome::tabs::get(tab_id).await?;
     let url = page_url(&tab);
     session::check_tab_allowed(tab_id, url).await?;
@@ -205,8 +244,13 @@ where
         stages.mark("lock");
         cdp::ensure_attached(tab_id).await?;
         stages.mark("attach");
+        let navigations = session::navigations(tab_id);
         let result = match run(Ctx { tab_id, owner }).await {
             Err(Error::SessionNotFound(_)) => Err(detached(tab_id, steps.name).await),
+            // A link or form may have taken the tab onto a blocked domain (SPEC §6).
+            Ok(value) => session::check_navigated_since(tab_id, navigations)
+                .await
+                .map(|()| value),
             other => other,
         };
         stages.mark("run");

@@ -128,7 +128,9 @@ async fn run(tab_id: i64, expression: &str) -> Result<EvaluateResult> {
     match plan(&object) {
         Plan::Done(result) => Ok(result),
         Plan::FetchByValue(object_id) => {
-            match page::call_checked(tab_id, &object_id, "function() { return this; }", &[]).await?
+            match page::call_checked(tab_id, &object_id, "function() { return this; }", &[])
+                .await
+                .map_err(not_json)?
             {
                 Ok(value) => Ok(EvaluateResult::from_json(object.kind, value)),
                 // Cyclic or too deep for JSON: describe it instead.
@@ -146,6 +148,30 @@ async fn run(tab_id: i64, expression: &str) -> Result<EvaluateResult> {
             }
         }
     }
+}
+
+/// CDP refuses to serialise the returned object (`window`, a graph too deep or cyclic: "Object reference
+/// chain is too long", "Object couldn't be returned by value"): the expression's mistake, `invalid_action`.
+/// Other failures (a detach, a closed tab) keep their code.
+fn not_json(error: Error) -> Error {
+    match error {
+        Error::Internal(message) => Error::InvalidAction(format!(
+            "the expression returned an object that cannot be turned into JSON ({}); return plain JSON data \
+             instead (strings, numbers, booleans, arrays, plain objects), e.g. map DOM nodes to their text: \
+             `return [...document.querySelectorAll('h2')].map(e => e.innerText)`",
+            cdp_reason(&message)
+        )),
+        other => other,
+    }
+}
+
+/// The CDP error text of a failed command's message (`"CDP Runtime.callFunctionOn failed on tab 3: Object
+/// reference chain is too long"` → `"Object reference chain is too long"`).
+fn cdp_reason(message: &str) -> &str {
+    message
+        .split_once(": ")
+        .map_or(message, |(_, reason)| reason)
+        .trim()
 }
 
 fn too_slow() -> Error {
@@ -172,6 +198,20 @@ mod tests {
 
     fn obj(v: Value) -> RemoteObject {
         RemoteObject::from_json(&v)
+    }
+
+    #[test]
+    fn an_object_cdp_cannot_serialise_is_the_callers_mistake() {
+        let e = not_json(Error::Internal(
+            "CDP Runtime.callFunctionOn failed on tab 3: Object reference chain is too long".into(),
+        ));
+        assert_eq!(e.code(), bua_protocol::ErrorCode::InvalidAction);
+        let m = e.to_string();
+        assert!(m.contains("(Object reference chain is too long)"), "{m}");
+        assert!(m.contains("return plain JSON data"), "{m}");
+        assert!(!m.contains("CDP"), "{m}");
+        let gone = Error::SessionNotFound("detached".into());
+        assert_eq!(not_json(gone.clone()), gone);
     }
 
     #[test]

@@ -91,7 +91,7 @@ const SET_VALUE: &str = r#"function(v) {
   if (tag === 'select' && el.value !== v) return { error: 'no option has the value ' + JSON.stringify(v) };
   el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   el.dispatchEvent(new Event('change', { bubbles: true }));
-  return { value: String(el.value ?? '') };
+  return { value: String(el.value ?? ''), secret: tag === 'input' && type === 'password' };
 }"#;
 
 /// `select_option {locator, value | label | index}`.
@@ -271,11 +271,11 @@ pub async fn set_value(tab_id: i64, locator: &Locator, value: &str) -> Result<Se
     }
     Ok(SetValueResult {
         element: info,
-        value: r
-            .get("value")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned(),
+        // A password field's value is masked as `extract` and `type` show it.
+        value: input::reported_value(
+            r.get("value").and_then(Value::as_str).unwrap_or_default(),
+            r.get("secret").and_then(Value::as_bool) == Some(true),
+        ),
         tab_id,
     })
 }

@@ -114,6 +114,22 @@ const READ_VALUE: &str = r#"function() {
   return this.isContentEditable ? this.innerText.replace(/\n$/, '') : String(this.value ?? '');
 }"#;
 
+/// `[value, secret]` of `this` text field: [`READ_VALUE`]'s value, and whether it is a password field.
+const READ_BACK: &str = r#"function() {
+  const value = this.isContentEditable ? this.innerText.replace(/\n$/, '') : String(this.value ?? '');
+  return [value, this.localName === 'input' && this.type === 'password'];
+}"#;
+
+/// The read-back value `type` reports: a password field's value masked as `extract` shows it (one `•` per
+/// character, as Chrome's accessibility tree does), any other value as it is.
+pub fn reported_value(value: &str, secret: bool) -> String {
+    if secret {
+        "\u{2022}".repeat(value.chars().count())
+    } else {
+        value.to_owned()
+    }
+}
+
 /// Selects the whole content of `this` text field or contenteditable.
 const SELECT_CONTENT: &str = r#"function() {
   if (!this.isContentEditable && typeof this.select === 'function') { this.select(); return true; }
@@ -351,8 +367,11 @@ async fn type_locked(tab_id: i64, field: &Element, text: &str, clear: bool) -> R
             return Err(interrupted("typing"));
         }
     }
-    let value = field.call(tab_id, READ_VALUE, &[]).await?;
-    Ok(value.as_str().unwrap_or_default().to_owned())
+    let read = field.call(tab_id, READ_BACK, &[]).await?;
+    Ok(reported_value(
+        read[0].as_str().unwrap_or_default(),
+        read[1].as_bool().unwrap_or(false),
+    ))
 }
 
 /// `DOM.focus` unless the element already has the focus; checks that it got it.
@@ -463,4 +482,17 @@ pub async fn press_key(
         element,
         tab_id,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_fields_value_is_masked_like_extract_shows_it() {
+        assert_eq!(reported_value("s3cret", true), "••••••");
+        assert_eq!(reported_value("pässwört", true).chars().count(), 8);
+        assert_eq!(reported_value("", true), "");
+        assert_eq!(reported_value("s3cret", false), "s3cret");
+    }
 }

@@ -287,3 +287,24 @@ pub async fn describe_object(tab_id: i64, object_id: &str) -> Result<ElementInfo
     let v = page::call_value(tab_id, object_id, DESCRIBE, &[]).await?;
     Ok(serde_json::from_value(v)?)
 }
+
+#[cfg(test)]
+mod tests {
+    use bua_protocol::ErrorCode;
+
+    #[test]
+    fn a_uid_beyond_the_last_extract_is_said_plainly_to_be_unknown() {
+        let e = crate::extract::stale(5, "e999", 42);
+        assert_eq!(e.code(), ErrorCode::ElementStale);
+        let m = e.to_string();
+        assert!(m.contains("e999 was not in tab 5's last extract"), "{m}");
+        assert!(m.contains("e0…e41"), "{m}");
+        assert!(!m.contains("navigated"), "{m}");
+        // No extract held (never extracted, or the page navigated): the stale message.
+        let m = crate::extract::stale(5, "e3", 0).to_string();
+        assert!(m.contains("navigated or changed"), "{m}");
+        // A uid of the last extract's range that no longer resolves cannot happen; a non-uid reads as stale.
+        let m = crate::extract::stale(5, "button", 42).to_string();
+        assert!(m.contains("call extract again"), "{m}");
+    }
+}

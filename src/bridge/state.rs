@@ -33,7 +33,8 @@ impl ConnectionState {
                 "Update the extension (or bua-bridge) so both speak the same protocol version."
             }
             ErrorCode::Unauthorized => {
-                "Re-pair: copy the token printed by `bua-bridge serve` into the options page."
+                "Re-pair: copy the token printed by `bua-bridge serve` (also in ~/.config/bua/token) into the \
+                 Pairing token field of the options page, then press Save and test connection."
             }
             _ => "Check the backend URL and token in the options page.",
         };

@@ -238,8 +238,24 @@ pub fn to_protocol(
 /// Errors: [`Error::ElementStale`] when the uid is not in the tab's cache (never extracted, or the
 /// main frame navigated since).
 pub fn resolve_uid(tab_id: i64, uid: &str) -> Result<i64> {
-    UIDS.with(|u| u.borrow().resolve(tab_id, uid))
-        .ok_or_else(|| stale(tab_id, uid))
+    UIDS.with(|u| {
+        let u = u.borrow();
+        u.resolve(tab_id, uid).ok_or_else(|| {
+            // uids are e0…e(N-1) without gaps: N is the first one that does not resolve.
+            let (mut lo, mut hi) = (0usize, 1usize);
+            while u.resolve(tab_id, &ax::uid(hi - 1)).is_some() {
+                (lo, hi) = (hi, hi * 2);
+            }
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                match u.resolve(tab_id, &ax::uid(mid)) {
+                    Some(_) => lo = mid + 1,
+                    None => hi = mid,
+                }
+            }
+            stale(tab_id, uid, lo)
+        })
+    })
 }
 
 /// Forgets `tab_id`'s uids: main-frame navigation (`Page.frameNavigated` without `parentId`) and
@@ -248,11 +264,20 @@ pub fn invalidate(tab_id: i64) {
     UIDS.with(|u| u.borrow_mut().invalidate(tab_id));
 }
 
-fn stale(tab_id: i64, uid: &str) -> Error {
-    Error::ElementStale(format!(
-        "uid {uid} is not on tab {tab_id}'s current page (it navigated or changed since the last extract); \
-         call extract again and use a fresh uid"
-    ))
+/// The `element_stale` error of `uid` on `tab_id`, whose latest extract gave out `held` uids (`e0`…).
+/// A uid numbered beyond them was never given out on this page, which the message says plainly.
+pub(crate) fn stale(tab_id: i64, uid: &str, held: usize) -> Error {
+    match ax::parse_uid(uid) {
+        Some(n) if held > 0 && n >= held => Error::ElementStale(format!(
+            "uid {uid} was not in tab {tab_id}'s last extract, which listed e0…e{}; use one of those (or \
+             call extract again if the page changed)",
+            held - 1
+        )),
+        _ => Error::ElementStale(format!(
+            "uid {uid} is not on tab {tab_id}'s current page (it navigated or changed since the last extract); \
+             call extract again and use a fresh uid"
+        )),
+    }
 }
 
 /// Clears a tab's uids when its main frame navigates; registered once, at the first extract.

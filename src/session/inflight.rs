@@ -11,8 +11,8 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::future::Future;
 
-/// The actions in flight on one tab: registration id and the channel that cancels it.
-type Waiting = Vec<(u64, oneshot::Sender<EndReason>)>;
+/// The actions in flight on one tab: registration id and the channel that cancels it with its error.
+type Waiting = Vec<(u64, oneshot::Sender<Error>)>;
 
 thread_local! {
     static IN_FLIGHT: RefCell<HashMap<i64, Waiting>> = RefCell::new(HashMap::new());
@@ -49,7 +49,7 @@ pub async fn run<T>(tab_id: i64, action: impl Future<Output = Result<T>>) -> Res
     let action = std::pin::pin!(action);
     match select(action, rx).await {
         Either::Left((result, _)) => result,
-        Either::Right((Ok(reason), _)) => Err(ended(tab_id, reason)),
+        Either::Right((Ok(error), _)) => Err(error),
         // The sender was dropped without an end: cannot happen while registered; treat as ended.
         Either::Right((Err(_), _)) => Err(Error::SessionNotFound(format!(
             "the session on tab {tab_id} ended while the action ran; call get_tabs before acting on it again"
@@ -58,11 +58,16 @@ pub async fn run<T>(tab_id: i64, action: impl Future<Output = Result<T>>) -> Res
 }
 
 /// The error of an action cut short on `tab_id` because its session ended for `reason`: `tab_not_found` when
-/// the tab closed, else `session_not_found` naming the reason; both say what to do next.
+/// the tab closed, `domain_blocked` (terminal, SPEC §6) when the tab reached a blocked domain, else
+/// `session_not_found` naming the reason; all say what to do next.
 pub fn ended(tab_id: i64, reason: EndReason) -> Error {
     match reason {
         EndReason::TabClosed => Error::TabNotFound(format!(
             "tab {tab_id} was closed while the action ran; {}",
+            next_step(reason)
+        )),
+        EndReason::DomainBlocked => Error::DomainBlocked(format!(
+            "the session on tab {tab_id} ended ({reason}) while the action ran; {}",
             next_step(reason)
         )),
         _ => Error::SessionNotFound(format!(
@@ -91,10 +96,24 @@ pub fn next_step(reason: EndReason) -> &'static str {
 
 /// Fails every action in flight on `tab_id` with `reason`; returns how many there were.
 pub fn fail(tab_id: i64, reason: EndReason) -> usize {
+    fail_ended(tab_id, reason, None)
+}
+
+/// Like [`fail`], with the remembered end (`end`, see [`super::recent`]) when there is one: its notice
+/// (who ended the session, when, what to do) comes first in the message. A `domain_blocked` end fails them
+/// with `domain_blocked` naming the blocked URL.
+pub fn fail_ended(tab_id: i64, reason: EndReason, end: Option<&super::recent::RecentEnd>) -> usize {
     let list = IN_FLIGHT.with(|m| m.borrow_mut().remove(&tab_id).unwrap_or_default());
     let n = list.len();
     for (_, tx) in list {
-        let _ = tx.send(reason);
+        let error = match end {
+            Some(end) if reason == EndReason::DomainBlocked => Error::DomainBlocked(end.notice()),
+            Some(end) => {
+                Error::SessionNotFound(format!("{} ({reason}, while the action ran)", end.notice()))
+            }
+            None => ended(tab_id, reason),
+        };
+        let _ = tx.send(error);
     }
     n
 }
@@ -135,7 +154,7 @@ mod tests {
     }
 
     #[test]
-    fn other_end_reasons_fail_them_with_session_not_found_and_the_reason() {
+    fn other_end_reasons_fail_them_with_session_not_found_or_domain_blocked_and_the_reason() {
         for (reason, advice) in [
             (EndReason::UserStopped, "do not retry"),
             (EndReason::GlobalStop, "do not retry"),
@@ -148,10 +167,51 @@ mod tests {
             let Poll::Ready(Err(e)) = poll_once(action.as_mut()) else {
                 panic!("{reason}: the action did not end");
             };
-            assert_eq!(e.code(), ErrorCode::SessionNotFound, "{e}");
+            let code = if reason == EndReason::DomainBlocked {
+                ErrorCode::DomainBlocked
+            } else {
+                ErrorCode::SessionNotFound
+            };
+            assert_eq!(e.code(), code, "{e}");
             assert!(e.to_string().contains(&format!("({reason})")), "{e}");
             assert!(e.to_string().contains(advice), "{e}");
         }
+    }
+
+    #[test]
+    fn with_a_remembered_end_the_notice_comes_first_and_a_blocklist_hit_is_domain_blocked() {
+        use crate::session::recent::{Blocked, RecentEnd};
+        let mut end = RecentEnd {
+            tab_id: 44,
+            domain: "shop.localhost".into(),
+            reason: EndReason::GlobalStop,
+            ended_at: 1_796_061_483_000.0,
+            agent_owner: Some("cli".into()),
+            blocked: None,
+        };
+        let mut action = Box::pin(run(44, forever()));
+        assert!(poll_once(action.as_mut()).is_pending());
+        assert_eq!(fail_ended(44, EndReason::GlobalStop, Some(&end)), 1);
+        let Poll::Ready(Err(e)) = poll_once(action.as_mut()) else {
+            panic!("the action did not end");
+        };
+        assert_eq!(e.code(), ErrorCode::SessionNotFound, "{e}");
+        assert!(e.to_string().starts_with(&end.notice()), "{e}");
+        assert!(e.to_string().contains("(global_stop"), "{e}");
+
+        end.reason = EndReason::DomainBlocked;
+        end.blocked = Some(Blocked {
+            entry: "blocked.localhost".into(),
+            url: Some("http://blocked.localhost/".into()),
+        });
+        let mut action = Box::pin(run(44, forever()));
+        assert!(poll_once(action.as_mut()).is_pending());
+        fail_ended(44, EndReason::DomainBlocked, Some(&end));
+        let Poll::Ready(Err(e)) = poll_once(action.as_mut()) else {
+            panic!("the action did not end");
+        };
+        assert_eq!(e.code(), ErrorCode::DomainBlocked, "{e}");
+        assert!(e.to_string().contains("http://blocked.localhost/"), "{e}");
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub mod history;
 pub mod idle;
 pub mod inflight;
 pub mod model;
+pub mod recent;
 pub mod store;
 
 pub use bus::SessionEvent;
@@ -49,6 +50,9 @@ pub const WORKER_MARK_KEY: &str = "buaWorkerStarted";
 thread_local! {
     static STORE: Rc<LockedStore<ChromeLocal>> = Rc::new(LockedStore::new(ChromeLocal));
     static READY: RefCell<Option<Shared<LocalBoxFuture<'static, ()>>>> = const { RefCell::new(None) };
+    /// Per tab: main-frame navigations committed so far (`Page.frameNavigated`) and the last URL.
+    static NAVIGATIONS: RefCell<std::collections::HashMap<i64, (u64, String)>> =
+        RefCell::new(std::collections::HashMap::new());
 }
 
 /// The locked `chrome.storage.local` every session-model mutation goes through.
@@ -69,10 +73,21 @@ pub fn start() {
     }
     history::install();
     forward::install();
+    // A new session on a tab replaces what was remembered about its last end.
+    bus::subscribe(|event| {
+        if let SessionEvent::Started(s) = event {
+            recent::forget(s.tab_id);
+        }
+    });
     cdp::events::listen(|tab_id, method, params| {
         if method == "Page.frameNavigated" && params.pointer("/frame/parentId").is_none() {
             if let Some(url) = params.pointer("/frame/url").and_then(|u| u.as_str()) {
                 let url = url.to_owned();
+                NAVIGATIONS.with(|n| {
+                    let mut n = n.borrow_mut();
+                    let entry = n.entry(tab_id).or_insert((0, String::new()));
+                    *entry = (entry.0 + 1, url.clone());
+                });
                 wasm_bindgen_futures::spawn_local(async move {
                     on_navigated(tab_id, &url).await;
                 });
@@ -114,11 +129,67 @@ pub async fn has_session(tab_id: i64) -> bool {
 
 /// The tab an action targets (SPEC §6): the explicit `tabId`, else [`model::pick_tab`] over the active sessions
 /// (`session_not_found` naming the candidates when it cannot decide).
+///
+/// When `owner` has no session of its own left and one of its tabs was recently ended by the user (Stop,
+/// Stop all, idle, screen lock) or the blocklist, that is `session_not_found` saying so first
+/// ([`recent::RecentEnd::notice`]) rather than a fall-back onto another agent's tab.
 pub async fn resolve_tab(owner: &str, tab_id: Option<i64>) -> Result<i64> {
-    match tab_id {
-        Some(id) => Ok(id),
-        None => model::pick_tab(&sessions().await?, owner).map_err(Error::SessionNotFound),
+    if let Some(id) = tab_id {
+        return Ok(id);
     }
+    let table = sessions().await?;
+    let own_left = table
+        .iter()
+        .any(|s| s.owner == SessionOwner::Agent && s.agent_owner.as_deref() == Some(owner));
+    let ended = (!own_left)
+        .then(|| recent::for_omitted_tab(owner, table.is_empty()))
+        .flatten();
+    let picked = match &ended {
+        // Another agent's tab or the user's would be picked: the agent's own work was stopped instead.
+        Some(end) if end.agent_owner.as_deref() == Some(owner) => {
+            Err("tabId omitted and this agent has no session left".to_owned())
+        }
+        _ => model::pick_tab(&table, owner),
+    };
+    picked.map_err(|m| {
+        let e = Error::SessionNotFound(m);
+        match &ended {
+            Some(end) => recent::explain(e, end, f64::INFINITY),
+            None => e,
+        }
+    })
+}
+
+/// How many main-frame navigations `tab_id` has committed (while attached) so far; see
+/// [`check_navigated_since`].
+pub fn navigations(tab_id: i64) -> u64 {
+    NAVIGATIONS.with(|n| n.borrow().get(&tab_id).map_or(0, |(count, _)| *count))
+}
+
+/// After an action that may have navigated the tab (a link clicked, a form submitted): when the main frame
+/// committed a navigation since `before` ([`navigations`]) onto a blocked domain, ends the session as
+/// `domain_blocked` (unless [`on_navigated`] already did; its `domain_blocked` event is not repeated) and
+/// fails with `domain_blocked` naming the URL and the blocklist entry (SPEC §6: terminal). Whether the
+/// action answered before or after the session ended, the agent is told the same.
+pub async fn check_navigated_since(tab_id: i64, before: u64) -> Result<()> {
+    let Some(url) = NAVIGATIONS.with(|n| {
+        n.borrow()
+            .get(&tab_id)
+            .filter(|(count, _)| *count != before)
+            .map(|(_, url)| url.clone())
+    }) else {
+        return Ok(());
+    };
+    let list = blocklist::load().await?;
+    let Some(entry) = blocklist::blocking_entry(&list, &url) else {
+        return Ok(());
+    };
+    let blocked = recent::Blocked {
+        entry: entry.to_owned(),
+        url: Some(url.clone()),
+    };
+    end_session_navigated_blocked(tab_id, blocked).await;
+    Err(blocked_error(entry, &url, Some(tab_id)))
 }
 
 /// Fails with `domain_blocked` (and emits the `domain_blocked` event) when `url` is on the blocklist; for the
@@ -148,7 +219,14 @@ pub async fn check_tab_allowed(tab_id: i64, url: &str) -> Result<()> {
         url: Some(url.to_owned()),
         tab_id: Some(tab_id),
     });
-    end_session_by_tab(tab_id, EndReason::DomainBlocked).await;
+    end_session_blocked(
+        tab_id,
+        recent::Blocked {
+            entry: entry.to_owned(),
+            url: Some(url.to_owned()),
+        },
+    )
+    .await;
     Err(blocked_error(entry, url, Some(tab_id)))
 }
 
@@ -231,6 +309,28 @@ pub async fn record_action(tab_id: i64) {
 
 /// Ends the session of `tab_id` for `reason` through the one cleanup path; `None` when it had none.
 pub async fn end_session_by_tab(tab_id: i64, reason: EndReason) -> Option<Session> {
+    end_one(tab_id, reason, None, false).await
+}
+
+/// Ends the session of `tab_id` as `domain_blocked` because of the blocklist hit `blocked` (remembered for
+/// the agent's next action, [`recent`]).
+pub async fn end_session_blocked(tab_id: i64, blocked: recent::Blocked) -> Option<Session> {
+    end_one(tab_id, EndReason::DomainBlocked, Some(blocked), false).await
+}
+
+/// Like [`end_session_blocked`] for a navigation noticed on two paths at once ([`on_navigated`],
+/// [`check_navigated_since`]): whichever ends the session emits the `domain_blocked` event, so it is sent
+/// once, before the `session_ended`.
+async fn end_session_navigated_blocked(tab_id: i64, blocked: recent::Blocked) -> Option<Session> {
+    end_one(tab_id, EndReason::DomainBlocked, Some(blocked), true).await
+}
+
+async fn end_one(
+    tab_id: i64,
+    reason: EndReason,
+    blocked: Option<recent::Blocked>,
+    announce: bool,
+) -> Option<Session> {
     let removed = match store()
         .update(SESSIONS_KEY, |table: &mut Vec<Session>| {
             model::remove(table, tab_id)
@@ -244,7 +344,14 @@ pub async fn end_session_by_tab(tab_id: i64, reason: EndReason) -> Option<Sessio
         }
     };
     if let Some(session) = &removed {
-        cleanup(session, reason).await;
+        if let (true, Some(b)) = (announce, &blocked) {
+            bus::emit(SessionEvent::DomainBlocked {
+                entry: b.entry.clone(),
+                url: b.url.clone(),
+                tab_id: Some(tab_id),
+            });
+        }
+        cleanup(session, reason, blocked).await;
     }
     removed
 }
@@ -270,7 +377,7 @@ pub async fn end_all_sessions(reason: EndReason) -> usize {
             session_count: u32::try_from(all.len()).unwrap_or(u32::MAX),
         });
     }
-    futures::future::join_all(all.iter().map(|s| cleanup(s, reason))).await;
+    futures::future::join_all(all.iter().map(|s| cleanup(s, reason, None))).await;
     all.len()
 }
 
@@ -302,7 +409,15 @@ pub async fn end_all_sessions_for_domain(list: &[String]) -> Vec<Session> {
             });
         }
     }
-    futures::future::join_all(ended.iter().map(|s| cleanup(s, EndReason::DomainBlocked))).await;
+    futures::future::join_all(ended.iter().map(|s| {
+        let blocked =
+            blocklist::blocking_entry_for_host(list, &s.domain).map(|entry| recent::Blocked {
+                entry: entry.to_owned(),
+                url: None,
+            });
+        cleanup(s, EndReason::DomainBlocked, blocked)
+    }))
+    .await;
     ended
 }
 
@@ -319,10 +434,21 @@ pub async fn enforce_blocklist() -> usize {
 }
 
 /// The one cleanup path of every end reason (SPEC §6).
-async fn cleanup(session: &Session, reason: EndReason) {
+async fn cleanup(session: &Session, reason: EndReason, blocked: Option<recent::Blocked>) {
     let tab_id = session.tab_id;
+    // Remembered first, so that every error of the agent's actions on this tab from now on can say why.
+    let end = recent::RecentEnd {
+        tab_id,
+        domain: session.domain.clone(),
+        reason,
+        ended_at: now(),
+        agent_owner: session.agent_owner.clone(),
+        blocked,
+    };
+    let remembered = recent::remembers(reason, end.blocked.is_some());
     // In-flight actions stop at their next await, before the detach can make them fail in other ways.
-    inflight::fail(tab_id, reason);
+    inflight::fail_ended(tab_id, reason, remembered.then_some(&end));
+    recent::remember(end);
     if reason == EndReason::TabClosed {
         forget_tab(tab_id);
     } else {
@@ -348,6 +474,7 @@ async fn cleanup(session: &Session, reason: EndReason) {
 /// `extract` (SPEC §5), which would otherwise stay until the worker restarts. Synchronous, so the
 /// `tabs.onRemoved` listener runs it first, before any await.
 pub fn forget_tab(tab_id: i64) {
+    NAVIGATIONS.with(|n| n.borrow_mut().remove(&tab_id));
     cdp::forget(tab_id);
     cdp::lock::forget_tab(tab_id);
     crate::extract::invalidate(tab_id);
@@ -389,12 +516,15 @@ pub async fn on_navigated(tab_id: i64, url: &str) {
     let Some(entry) = blocklist::blocking_entry(&list, url) else {
         return;
     };
-    bus::emit(SessionEvent::DomainBlocked {
-        entry: entry.to_owned(),
-        url: Some(url.to_owned()),
-        tab_id: Some(tab_id),
-    });
-    end_session_by_tab(tab_id, EndReason::DomainBlocked).await;
+    // `tabs.onUpdated` and `Page.frameNavigated` both report it: the one that ends the session announces it.
+    end_session_navigated_blocked(
+        tab_id,
+        recent::Blocked {
+            entry: entry.to_owned(),
+            url: Some(url.to_owned()),
+        },
+    )
+    .await;
 }
 
 /// Worker start (SPEC §6 "Service-worker restart"): sessions whose tab is gone end as `tab_closed`; when the

@@ -220,10 +220,36 @@ impl ConnectionView {
                     _ => "Connection refused",
                 }
                 .to_owned(),
-                detail: message.clone(),
+                detail: fatal_reason(*code, message),
                 fix: Some(fix.clone()),
             },
         }
+    }
+
+    /// The detail and the fix as one message (the options page's status line): `"Wrong pairing token.
+    /// Re-pair: copy the token …"`.
+    pub fn message(&self) -> String {
+        match &self.fix {
+            Some(fix) => format!("{} {fix}", self.detail),
+            None => self.detail.clone(),
+        }
+    }
+}
+
+/// The bridge's reason for rejecting the handshake as one sentence. For a rejected token only the reason
+/// is kept (`"wrong pairing token: paste the token … into the extension's options"` → `"Wrong pairing
+/// token."`): the bridge's advice is for every client, the fix that follows is the extension's own.
+pub fn fatal_reason(code: ErrorCode, message: &str) -> String {
+    let message = message.trim();
+    let reason = match code {
+        ErrorCode::Unauthorized => message.split_once(": ").map_or(message, |(what, _)| what),
+        _ => message,
+    };
+    let reason = reason.trim().trim_end_matches(['.', ';', ':', ',']);
+    let mut chars = reason.chars();
+    match chars.next() {
+        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
+        None => "The bridge refused the connection.".to_owned(),
     }
 }
 
@@ -448,7 +474,7 @@ mod tests {
         )));
         assert_eq!(
             (v.tone, v.headline.as_str(), v.detail.as_str()),
-            ("error", "Version mismatch", "bridge needs protocol 5")
+            ("error", "Version mismatch", "Bridge needs protocol 5.")
         );
         assert!(v
             .fix
@@ -457,6 +483,29 @@ mod tests {
         let v = ConnectionView::of(Some(&fatal(ErrorCode::Unauthorized, "wrong token")));
         assert_eq!(v.headline, "Pairing rejected");
         assert!(v.fix.as_deref().is_some_and(|f| f.starts_with("Re-pair")));
+
+        // The bridge's own advice is not joined to ours: one reason, one fix, each a whole sentence.
+        let v = ConnectionView::of(Some(&fatal(
+            ErrorCode::Unauthorized,
+            "wrong pairing token: paste the token printed by `bua-bridge serve` (or in ~/.config/bua/token) \
+             into the extension's options",
+        )));
+        assert_eq!(v.detail, "Wrong pairing token.");
+        let m = v.message();
+        assert!(
+            m.starts_with("Wrong pairing token. Re-pair: copy the token"),
+            "{m}"
+        );
+        assert_eq!(
+            m.matches("paste").count() + m.matches("copy").count(),
+            1,
+            "{m}"
+        );
+        assert!(m.ends_with('.'), "{m}");
+        assert_eq!(
+            fatal_reason(ErrorCode::Unauthorized, ""),
+            "The bridge refused the connection."
+        );
 
         let v = ConnectionView::of(Some(&ConnectionState::Connected {
             url: "ws://127.0.0.1:9225".into(),

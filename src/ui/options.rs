@@ -209,11 +209,7 @@ fn render_connection() {
         let conn: HtmlElement = by_id("conn")?;
         conn.set_class_name(&format!("conn {}", view.tone));
         set_text(&by_id::<Element>("conn-title")?, &view.headline);
-        let detail = match &view.fix {
-            Some(fix) => format!("{} {fix}", view.detail),
-            None => view.detail.clone(),
-        };
-        set_text(&by_id::<Element>("conn-detail")?, &detail);
+        set_text(&by_id::<Element>("conn-detail")?, &view.message());
         Ok(())
     })();
     if let Err(e) = result {
@@ -354,9 +350,14 @@ fn check_test() {
                 format!("Connected: the bridge at {url} accepted the pairing."),
                 "ok",
             )),
-            Some(ConnectionState::Fatal { message, fix, .. }) if test.fresh => {
-                Some((format!("Refused: {message} {fix}"), "error"))
-            }
+            // The reason and the fix are in the status line above (render_connection): said once.
+            Some(state @ ConnectionState::Fatal { .. }) if test.fresh => Some((
+                format!(
+                    "Refused: {}. The reason and what to do are shown above.",
+                    ConnectionView::of(Some(&state)).headline.to_lowercase()
+                ),
+                "error",
+            )),
             _ => None,
         };
         if outcome.is_some() {
