@@ -317,7 +317,14 @@ fn free_port() -> u16 {
 async fn mcp_starts_a_bridge_in_process_when_none_answers() {
     let port = free_port();
     let token = "mcp-standalone-token-0123456789";
-    let (mut rpc, stderr) = Rpc::start(&["--port", &port.to_string(), "--token", token]);
+    let (mut rpc, stderr) = Rpc::start(&[
+        "--port",
+        &port.to_string(),
+        "--token",
+        token,
+        "--extension-wait",
+        "1",
+    ]);
     let url = format!("ws://127.0.0.1:{port}");
 
     // The in-process bridge answers on the port with the given token…
@@ -406,4 +413,106 @@ async fn mcp_url_reaches_a_bridge_elsewhere_and_never_starts_one() {
         BridgeClient::connect(port, token).await.is_err(),
         "no bridge was started on {port}"
     );
+}
+
+/// A fake extension on `ws://127.0.0.1:<port>` (Origin `chrome-extension://…`) that answers each
+/// request with `{"tabs": []}` and counts them.
+async fn fake_extension(port: u16, token: &str) -> tokio::task::JoinHandle<usize> {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    use tokio_tungstenite::tungstenite::http::HeaderValue;
+    use tokio_tungstenite::tungstenite::Message;
+    let mut request = format!("ws://127.0.0.1:{port}")
+        .into_client_request()
+        .expect("request");
+    request.headers_mut().insert(
+        "origin",
+        HeaderValue::from_static("chrome-extension://abcdefghijklmnopabcdefghijklmnop"),
+    );
+    let (mut ws, _) = tokio_tungstenite::connect_async(request)
+        .await
+        .expect("the extension connects");
+    let hello = json!({"type": "hello", "role": "extension", "protocolVersion": 4,
+        "extensionVersion": "0.1.0", "name": "fake", "token": token});
+    ws.send(Message::text(hello.to_string()))
+        .await
+        .expect("hello");
+    tokio::spawn(async move {
+        let mut answered = 0;
+        while let Some(Ok(message)) = ws.next().await {
+            let Message::Text(text) = message else {
+                continue;
+            };
+            let frame: Value = serde_json::from_str(text.as_str()).unwrap_or(Value::Null);
+            if frame["type"] == "request" {
+                let reply = json!({"type": "response", "id": frame["id"], "result": {"tabs": []}});
+                if ws.send(Message::text(reply.to_string())).await.is_err() {
+                    break;
+                }
+                answered += 1;
+            }
+        }
+        answered
+    })
+}
+
+// Issue 9: an MCP server that starts its own bridge failed its first tool calls with
+// no_extension until the extension, in its reconnect backoff, found the new bridge.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_tool_call_waits_for_an_extension_that_connects_a_second_later() {
+    let port = free_port();
+    let token = "mcp-late-extension-token-0123";
+    let (mut rpc, _stderr) = Rpc::start(&["--port", &port.to_string(), "--token", token]);
+    let extension = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        fake_extension(port, token)
+            .await
+            .await
+            .expect("the fake extension's task")
+    });
+    let started = Instant::now();
+    let (is_error, body) =
+        tokio::task::block_in_place(|| rpc.browser(2, json!({"type": "get_tabs"})));
+    let waited = started.elapsed();
+    assert!(!is_error, "{body}");
+    assert_eq!(body, json!({"tabs": []}));
+    assert!(
+        waited >= Duration::from_millis(900) && waited < Duration::from_secs(5),
+        "{waited:?}"
+    );
+    note(&format!(
+        "MCP tool call answered {:.2} s after it was sent, by an extension that connected after 1 s",
+        waited.as_secs_f64()
+    ));
+    drop(rpc);
+    let answered = extension.await.expect("join");
+    assert_eq!(answered, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_token_is_named_as_such_not_as_a_missing_bridge() {
+    let bridge = bua_bridge::server::start(bua_bridge::ServerConfig::loopback(
+        0,
+        "the-right-token-0123456789",
+    ))
+    .await
+    .expect("bridge");
+    let port = bridge.port().to_string();
+    let (mut rpc, _stderr) = Rpc::start(&["--port", &port, "--token", "a-wrong-token-0123456789"]);
+    let (is_error, body) =
+        tokio::task::block_in_place(|| rpc.browser(2, json!({"type": "get_tabs"})));
+    assert!(is_error);
+    assert_eq!(body["code"], "unauthorized", "{body}");
+    let message = body["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains(&format!(
+            "the bridge at ws://127.0.0.1:{port} is running but refused the token given with --token (or $BUA_TOKEN) (wrong pairing token"
+        )) && message.contains("give it with --token or --token-file"),
+        "{message}"
+    );
+    for wrong in ["cannot reach", "start it with"] {
+        assert!(!message.contains(wrong), "{message}");
+    }
+    drop(rpc);
+    bridge.shutdown().await;
 }

@@ -170,11 +170,7 @@ impl Launched {
     /// (`bua-bridge tabs`, …) and `bua-bridge mcp` at this bridge, e.g.
     /// `export BUA_PORT=40123 BUA_TOKEN=9f…  # for bua-bridge tabs, open, mcp, … in this shell`.
     pub fn env_hint(&self) -> String {
-        format!(
-            "export BUA_PORT={} BUA_TOKEN={}  # for bua-bridge tabs, open, mcp, … in this shell",
-            self.server.port(),
-            self.server.token()
-        )
+        env_hint(self.server.port(), self.server.token())
     }
 
     /// The `DEVTOOLS …` line written to stderr (for tests and debugging).
@@ -503,6 +499,11 @@ pub enum StopReason {
     BrowserExited(String),
 }
 
+/// The `export BUA_PORT=<port> BUA_TOKEN=<token>  # …` line of [`Launched::env_hint`].
+pub fn env_hint(port: u16, token: &str) -> String {
+    format!("export BUA_PORT={port} BUA_TOKEN={token}  # for bua-bridge tabs, open, mcp, … in this shell")
+}
+
 /// The CLI's `launch`: [`start`], print `READY …` on stdout (and `DEVTOOLS …` on stderr), serve until
 /// a signal, stdin EOF (when `exit_on_stdin_close`) or Chromium's exit, then shut down.
 pub async fn run(opts: LaunchOptions, exit_on_stdin_close: bool) -> Result<StopReason> {
@@ -575,5 +576,16 @@ async fn wait_stdin(rx: Option<tokio::sync::oneshot::Receiver<()>>) {
             let _ = rx.await;
         }
         None => std::future::pending::<()>().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_env_hint_is_a_shell_line_for_later_commands() {
+        assert_eq!(
+            super::env_hint(40123, "ab12"),
+            "export BUA_PORT=40123 BUA_TOKEN=ab12  # for bua-bridge tabs, open, mcp, … in this shell"
+        );
     }
 }

@@ -974,6 +974,11 @@ mod tests {
         // --owner on every client subcommand.
         let (conn, _) = parse(&["bua-bridge", "tabs", "--owner", "bob"]).unwrap();
         assert_eq!(conn.connection().unwrap().owner.as_deref(), Some("bob"));
+        let f = parse(&["bua-bridge", "type", "e4"]).unwrap_err();
+        assert_eq!(
+            f.message,
+            "type: the text to type is missing: `bua-bridge type e4 '<text>'`"
+        );
         let f = parse(&["bua-bridge", "click", "e3", "--selector", "#a"]).unwrap_err();
         assert_eq!(f.code, "invalid_action");
         assert!(

@@ -376,3 +376,42 @@ pub async fn serve_stdio(options: McpOptions) -> Result<()> {
     tracing::info!(?reason, "MCP client went away");
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_description_lists_every_error_and_the_extract_contract() {
+        let text = tool_description();
+        for code in ErrorCode::all() {
+            assert!(
+                text.contains(&format!("\n- {}: ", code.as_str())),
+                "{code} missing: {text}"
+            );
+        }
+        for must in [
+            "\n- unauthorized: ",
+            "\n- protocol_version_mismatch: ",
+            "\n- bridge_unreachable: ",
+            "visible:true only when it is in the viewport (no visible key = off-screen, still clickable",
+            "checked (true/false/\"mixed\") on checkbox-like elements",
+            "uids are fresh on every extract",
+            "a uid from an older extract may now name another element",
+            "pass that tabId to EVERY later action",
+            "an action without tabId may fall back to another agent's tab",
+        ] {
+            assert!(text.contains(must), "lacks {must:?}: {text}");
+        }
+    }
+
+    #[test]
+    fn the_tool_is_annotated_open_world_and_not_read_only() {
+        let tool = serde_json::to_value(browser_tool()).unwrap_or_default();
+        assert_eq!(
+            tool["annotations"],
+            json!({"title": "Browser", "readOnlyHint": false, "destructiveHint": true,
+                   "idempotentHint": false, "openWorldHint": true})
+        );
+    }
+}

@@ -1292,6 +1292,19 @@ mod tests {
     }
 
     #[test]
+    fn a_reset_is_told_apart_from_other_read_errors() {
+        use tungstenite::error::ProtocolError;
+        let reset = tungstenite::Error::Protocol(ProtocolError::ResetWithoutClosingHandshake);
+        assert!(is_reset(&reset));
+        let io = std::io::Error::from(std::io::ErrorKind::ConnectionReset);
+        assert!(is_reset(&tungstenite::Error::Io(io)));
+        assert!(!is_reset(&tungstenite::Error::Protocol(
+            ProtocolError::NonZeroReservedBits
+        )));
+        assert!(!is_reset(&tungstenite::Error::ConnectionClosed));
+    }
+
+    #[test]
     fn a_zero_capacity_queue_still_keeps_the_newest_event() {
         let q = EventQueue::new(0);
         q.push(json!({"n": 1}));

@@ -85,7 +85,8 @@ fn call(args: &[&str]) -> (bool, Value) {
 fn serve_keeps_a_user_only_token_file_and_call_prints_results_and_errors() {
     let dir = tempfile::tempdir().expect("tempdir");
     let token_file = dir.path().join("bua").join("token");
-    let server = serve(&token_file, &[]);
+    // No extension will come: fail at once instead of waiting for one to (re)connect.
+    let server = serve(&token_file, &["--extension-wait", "0"]);
     let on_disk = std::fs::read_to_string(&token_file).expect("token file created");
     assert_eq!(on_disk.trim(), server.token);
     assert_eq!(server.token.len(), 64, "256-bit hex token");
@@ -183,7 +184,7 @@ fn serve_stops_cleanly_on_sigterm_and_sigint() {
         nix::sys::signal::Signal::SIGTERM,
         nix::sys::signal::Signal::SIGINT,
     ] {
-        let mut server = serve(&dir.path().join("token"), &[]);
+        let mut server = serve(&dir.path().join("token"), &["--extension-wait", "0"]);
         let pid = nix::unistd::Pid::from_raw(server.child.id() as i32);
         nix::sys::signal::kill(pid, signal).expect("signal");
         let deadline = Instant::now() + Duration::from_secs(5);
@@ -282,7 +283,7 @@ fn a_closed_stdout_ends_the_process_quietly() {
     assert!(stderr.is_empty(), "no panic, no message: {stderr}");
 
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = serve(&dir.path().join("token"), &[]);
+    let server = serve(&dir.path().join("token"), &["--extension-wait", "0"]);
     let port = server.port.to_string();
     // A result, an error from the bridge, and a local error: all end quietly.
     for args in [
@@ -404,7 +405,7 @@ fn a_newcomer_without_a_token_is_told_to_start_the_bridge_first() {
     assert_eq!(out["code"], "bridge_unreachable", "{out}");
     // A bridge (with its token elsewhere) but no token file here: say which file and who makes it.
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = serve(&dir.path().join("token"), &[]);
+    let server = serve(&dir.path().join("token"), &["--extension-wait", "0"]);
     let out = tabs(&server.port.to_string());
     assert_eq!(out["code"], "unauthorized", "{out}");
     assert_eq!(
@@ -414,4 +415,172 @@ fn a_newcomer_without_a_token_is_told_to_start_the_bridge_first() {
             token_file.display()
         )
     );
+}
+
+/// Runs `bua-bridge <args>` with `env` added (and BUA_* cleared otherwise); returns (exit code,
+/// stdout JSON or Null, stderr).
+fn run_with_env(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, Value, String) {
+    let mut command = Command::new(BIN);
+    command.args(args).stdin(Stdio::null());
+    for key in ["BUA_PORT", "BUA_URL", "BUA_TOKEN", "BUA_OWNER"] {
+        command.env_remove(key);
+    }
+    command.envs(env.iter().copied());
+    let output = command.output().expect("run");
+    let stdout = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+    (
+        output.status.code(),
+        stdout,
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+// Issue 9: after `launch --port 0` every command needed `--port N --token T`.
+#[test]
+fn bua_port_url_and_token_reach_the_bridge_and_flags_still_win() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let token_file = dir.path().join("token");
+    let server = serve(&token_file, &["--extension-wait", "0"]);
+    let port = server.port.to_string();
+    let url = format!("ws://127.0.0.1:{port}");
+    let token_path = token_file.to_str().expect("utf-8 path");
+    let pong = (Some(0), json!({"pong": true}));
+    let ok = |args: &[&str], env: &[(&str, &str)]| {
+        let (code, out, _) = run_with_env(args, env);
+        (code, out)
+    };
+    assert_eq!(
+        ok(
+            &["call", "ping"],
+            &[("BUA_PORT", &port), ("BUA_TOKEN", &server.token)]
+        ),
+        pong
+    );
+    assert_eq!(
+        ok(
+            &["call", "ping"],
+            &[("BUA_URL", &url), ("BUA_TOKEN", &server.token)]
+        ),
+        pong
+    );
+    // The friendly subcommands read them too (no extension: the bridge answers no_extension).
+    let (code, out) = ok(
+        &["tabs"],
+        &[("BUA_PORT", &port), ("BUA_TOKEN", &server.token)],
+    );
+    assert_eq!(
+        (code, &out["code"]),
+        (Some(1), &json!("no_extension")),
+        "{out}"
+    );
+    // A flag on the command line beats the environment: --token-file over $BUA_TOKEN, --port
+    // over $BUA_URL.
+    assert_eq!(
+        ok(
+            &["call", "ping", "--token-file", token_path],
+            &[("BUA_PORT", &port), ("BUA_TOKEN", "wrong-token")]
+        ),
+        pong
+    );
+    assert_eq!(
+        ok(
+            &["call", "ping", "--port", &port],
+            &[
+                ("BUA_URL", "ws://127.0.0.1:9"),
+                ("BUA_TOKEN", &server.token)
+            ]
+        ),
+        pong
+    );
+    let (code, out) = ok(
+        &["call", "ping"],
+        &[("BUA_PORT", &port), ("BUA_TOKEN", "wrong-token")],
+    );
+    assert_eq!(
+        (code, &out["code"]),
+        (Some(1), &json!("unauthorized")),
+        "{out}"
+    );
+    // Both token flags on the command line are still a conflict.
+    let (code, _, stderr) = run_with_env(
+        &["call", "ping", "--token", "t", "--token-file", token_path],
+        &[],
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--token and --token-file cannot be used together"),
+        "{stderr}"
+    );
+    // --help names the variables, never the token's value.
+    for sub in ["tabs", "mcp", "call"] {
+        let help = Command::new(BIN)
+            .args([sub, "--help"])
+            .env("BUA_TOKEN", "secret-token-value")
+            .output()
+            .expect("help");
+        let help = String::from_utf8_lossy(&help.stdout);
+        for name in ["[env: BUA_PORT=", "[env: BUA_URL=", "[env: BUA_TOKEN]"] {
+            assert!(help.contains(name), "{sub} --help lacks {name}: {help}");
+        }
+        assert!(!help.contains("secret-token-value"), "{help}");
+    }
+}
+
+// Issue 9: the bridge logged "Connection reset without closing handshake" for most CLI calls.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cli_call_ends_with_the_closing_handshake() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let port = listener.local_addr().expect("addr").port().to_string();
+    // A fake bridge: ack, pong, then report how the client ended the connection.
+    let bridge = tokio::spawn(async move {
+        let (stream, _) = listener.accept().await.expect("accept");
+        let mut ws = tokio_tungstenite::accept_async(stream)
+            .await
+            .expect("upgrade");
+        let mut ended = String::from("nothing");
+        while let Some(message) = ws.next().await {
+            match message {
+                Ok(Message::Text(text)) => {
+                    let frame: Value = serde_json::from_str(text.as_str()).expect("JSON");
+                    let reply = if frame["type"] == "hello" {
+                        json!({"type": "ack", "protocolVersion": 4, "serverVersion": "fake", "clientId": "cli-fake0001"})
+                    } else {
+                        json!({"id": frame["id"], "success": true, "result": {"pong": true}})
+                    };
+                    ws.send(Message::text(reply.to_string()))
+                        .await
+                        .expect("send");
+                }
+                Ok(Message::Close(frame)) => {
+                    ended = format!("close {}", frame.map_or(0, |f| u16::from(f.code)));
+                    // Let tungstenite answer the close before the stream ends.
+                    while let Some(Ok(_)) = ws.next().await {}
+                    break;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    ended = format!("error: {e}");
+                    break;
+                }
+            }
+        }
+        ended
+    });
+    let args = ["call", "ping", "--port", &port, "--token", "t"].map(String::from);
+    let (code, out, stderr) = tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        run_with_env(&args, &[])
+    })
+    .await
+    .expect("join");
+    assert_eq!((code, out), (Some(0), json!({"pong": true})), "{stderr}");
+    let ended = tokio::time::timeout(Duration::from_secs(5), bridge)
+        .await
+        .expect("the fake bridge sees the end")
+        .expect("join");
+    assert_eq!(ended, "close 1000");
 }
