@@ -146,13 +146,13 @@ impl RecentEnds {
     /// The newest remembered end of a tab `owner` opened.
     pub fn for_owner(&self, owner: &str, now: f64) -> Option<&RecentEnd> {
         self.live(now)
-            .filter(|e| e.agent_owner.as_deref() == Some(owner))
-            .last()
+            .rev()
+            .find(|e| e.agent_owner.as_deref() == Some(owner))
     }
 
     /// The newest remembered end of any tab.
     pub fn newest(&self, now: f64) -> Option<&RecentEnd> {
-        self.live(now).last()
+        self.live(now).next_back()
     }
 
     /// Number of entries held (expired ones included until the next [`RecentEnds::remember`]).
