@@ -91,9 +91,13 @@ impl ErrorCode {
                 "Terminal: the user blocked this site. Do not retry on another tab or with another action; tell the user."
             }
             ErrorCode::SessionNotFound => {
-                "Several tabs could be meant (or the session ended): pass the tabId returned by open_tab or listed by get_tabs."
+                "Several tabs could be meant (or the session ended): pass the tabId returned by open_tab or listed by get_tabs. \
+                 If the message says the user stopped the session, is away or blocked the domain: stop and report to the user; do not reopen."
             }
-            ErrorCode::TabNotFound => "The tab is gone: call get_tabs, or open_tab again.",
+            ErrorCode::TabNotFound => {
+                "The tab is gone: call get_tabs, or open_tab again. If the message says the user stopped the session, \
+                 is away or blocked the domain: stop and report to the user; do not reopen."
+            }
             ErrorCode::ElementNotFound => {
                 "The locator matches nothing in the current page: call extract and pick a new target."
             }
