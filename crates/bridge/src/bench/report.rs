@@ -293,9 +293,15 @@ pub fn render(results: &Results, ctx: &Context, notes: &[String]) -> String {
     );
     let _ = writeln!(
         s,
-        "| run | `{}`; {:.0} s of measurement; launch to first ack {} ms; viewport {}×{} |",
+        "| run | `{}`; {:.0} s of measurement ({}); launch to first ack {} ms; viewport {}×{} |",
         ctx.command,
         results.wall_s,
+        results
+            .phase_s
+            .iter()
+            .map(|(name, secs)| format!("{name} {secs:.0} s"))
+            .collect::<Vec<_>>()
+            .join(", "),
         ms(results.launch_ms),
         results.viewport.0,
         results.viewport.1
@@ -322,7 +328,9 @@ pub fn render(results: &Results, ctx: &Context, notes: &[String]) -> String {
          `document.body.innerText` plus `Accessibility.getFullAXTree`, sent straight to the browser's DevTools \
          WebSocket (one connection, flat session on the same tab), timed from the write to the arrival of the \
          whole answer frame (not parsed). extract is a `BridgeClient` call: client → bridge → extension → \
-         `chrome.debugger` → … → parsed result. Times in ms, p50 / p95 over {} runs per tool, runs interleaved.\n",
+         `chrome.debugger` → … → parsed result. Times in ms, p50 / p95 over {} runs per tool, runs interleaved \
+         (each round runs the tools in a rotating order), after one unrecorded floor (Chrome builds the page's \
+         accessibility tree and layout once, for both).\n",
         results.generated.first().map_or(0, |p| p.extract_ms.len())
     );
     let _ = writeln!(
@@ -363,13 +371,16 @@ pub fn render(results: &Results, ctx: &Context, notes: &[String]) -> String {
     let _ = writeln!(s, "\n### Where extract's time goes\n");
     let _ = writeln!(
         s,
-        "The CDP commands one extract sends (`src/extract/mod.rs`: its first `Runtime.evaluate` of URL, title, \
-         viewport and `innerText`; `DOMSnapshot.captureSnapshot` with 5 computed styles and DOM rects; and, on pages \
+        "The CDP commands one extract sends (`src/extract/mod.rs`: a `Runtime.evaluate` of URL, title, viewport, \
+         `innerText` and the DOM node count; `DOMSnapshot.captureSnapshot` with 5 computed styles; and, on pages \
          of ≤ 5,000 DOM nodes, `Accessibility.getFullAXTree` — bigger pages take their elements from the snapshot), \
-         each timed on the same tab two ways, medians: *raw*, straight to DevTools; and *chrome.debugger*, \
+         each timed alone on the same tab two ways, medians: *raw*, straight to DevTools; and *chrome.debugger*, \
          `chrome.debugger.sendCommand` from the extension's service worker until the answer is a JS object, plus \
-         the `JSON.stringify` the extension does to hand it to Rust. *Rest* = extract p50 − the chrome.debugger \
-         total: serde parsing and the pure extract in WASM, the result's JSON, the bridge hop and the action's \
+         the `JSON.stringify` the extension does to hand it to Rust. The extension pipelines them: the evaluate \
+         and the snapshot go at once, the AX tree as soon as the evaluate's node count says it is wanted, so \
+         Chrome builds the next answer while the worker converts the last; *pipelined* is that, through \
+         chrome.debugger from the worker, to the last answer. *Rest* = extract p50 − pipelined: serde parsing \
+         and the pure extract in WASM after the last answer, the result's JSON, the bridge hop and the action's \
          bookkeeping."
     );
     let _ = writeln!(
@@ -395,15 +406,16 @@ pub fn render(results: &Results, ctx: &Context, notes: &[String]) -> String {
     }
     let _ = writeln!(
         s,
-        "\n| page | DOM nodes (snapshot) | elements from | raw CDP total | via chrome.debugger | extract p50 | rest (WASM, JSON, bridge) | CDP floor p50 |\n\
-         | --- | --- | --- | --- | --- | --- | --- | --- |"
+        "\n| page | DOM nodes (main document) | elements from | raw CDP, one by one | chrome.debugger, one by one | chrome.debugger, pipelined | extract p50 | rest (WASM, JSON, bridge) | CDP floor p50 |\n\
+         | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
     );
     for p in &results.generated {
         if let Some(prof) = &p.profile {
             let e = p50(&p.extract_ms).unwrap_or(0.0);
+            let cdp = prof.pipelined_ms.unwrap_or_else(|| prof.debugger_ms());
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 p.name,
                 prof.dom_nodes,
                 if prof.uses_ax {
@@ -413,11 +425,12 @@ pub fn render(results: &Results, ctx: &Context, notes: &[String]) -> String {
                 },
                 ms(prof.raw_ms()),
                 ms(prof.debugger_ms()),
+                prof.pipelined_ms.map_or("–".into(), ms),
                 ms(e),
                 // The profile's runs are separate from the measured ones; on a busy machine they can
                 // come out slower than the whole extract did.
-                if e >= prof.debugger_ms() {
-                    ms(e - prof.debugger_ms())
+                if e >= cdp {
+                    ms(e - cdp)
                 } else {
                     "≈ 0 (within noise)".to_string()
                 },
@@ -472,8 +485,14 @@ pub fn render(results: &Results, ctx: &Context, notes: &[String]) -> String {
     let _ = writeln!(
         s,
         "Playwright (`page.locator('body').ariaSnapshot()`, timed inside Node) runs in its own headless Chromium \
-         on the same URL, in the same run, interleaved with ours. Bytes: extract's `markdown` plus its `elements` \
-         as JSON (capped at 200 elements, as an agent receives them) against the snapshot's YAML.\n"
+         on the same URL, in the same run, interleaved with ours: on the generated pages in {} rounds \
+         (spread evenly) after one unrecorded call (Playwright injects its script). Bytes: extract's `markdown` \
+         plus its `elements` as JSON (capped at 200 elements, as an agent receives them) against the snapshot's \
+         YAML.\n",
+        results
+            .generated
+            .first()
+            .map_or("–".to_string(), |p| format!("{} of {}", p.aria_ms.len(), p.extract_ms.len()))
     );
     let _ = writeln!(
         s,
@@ -509,10 +528,18 @@ pub fn render(results: &Results, ctx: &Context, notes: &[String]) -> String {
         );
         let _ = writeln!(
             s,
-            "\nCorpus: `corpus/readability/*/source.html`, {} run(s) per page and tool after one warm-up; per page the \
-             p50, then the median across pages (ratios are per page, then the median). extract was faster than \
-             ariaSnapshot() on {} of {} pages.",
+            "\nCorpus: `corpus/readability/*/source.html`, {} run(s) per page and tool after a warm-up ({}); per \
+             page the p50, then the median across pages (ratios are per page, then the median; the ratio of the \
+             medians is {} for time and {} for bytes). extract was faster than ariaSnapshot() on {} of {} pages.",
             results.corpus.first().map_or(0, |p| p.extract_ms.len()),
+            if results.corpus_full_warmup {
+                "one unrecorded floor and ariaSnapshot(), then one unrecorded run of each tool"
+            } else {
+                "one unrecorded floor, which builds Chrome's accessibility tree and layout of the page for \
+                 extract and the floor alike, and one unrecorded ariaSnapshot(), which injects Playwright's script"
+            },
+            x(c.extract_ms.zip(c.aria_ms).and_then(|(e, a)| ratio(e, a))),
+            x(c.out_bytes.zip(c.aria_bytes).and_then(|(e, a)| ratio(e, a))),
             c.faster_pages,
             c.pages
         );
@@ -742,7 +769,8 @@ pub fn notes(results: &Results, ctx: &Context) -> Vec<String> {
                                 ms(w),
                                 x(ratio(w, floor))
                             ),
-                            _ => "What it would take: a smaller snapshot (fewer rects, fewer styles) or fewer commands."
+                            _ => "What it would take: a smaller snapshot (its text boxes, which CDP always sends) \
+                                  or one in-page walk returning only what the converter reads."
                                 .to_string(),
                         }
                     )
@@ -755,58 +783,107 @@ pub fn notes(results: &Results, ctx: &Context) -> Vec<String> {
             let cmd =
                 |m: &str| prof.and_then(|p| p.commands.iter().find(|c| c.method.starts_with(m)));
             let ax = cmd("Accessibility");
-            let dom_only = match (cmd("Runtime"), cmd("DOMSnapshot")) {
-                (Some(a), Some(b)) => Some(a.debugger_ms + b.debugger_ms + b.stringify_ms),
+            let extract_1k = small.and_then(|p| p50(&p.extract_ms));
+            let aria_1k = small.and_then(|p| p50(&p.aria_ms));
+            // What stays without the AX tree: the evaluate and the snapshot through chrome.debugger
+            // and everything after the last answer (the profile table's "rest").
+            let without_ax = match (extract_1k, prof, cmd("Runtime"), cmd("DOMSnapshot")) {
+                (Some(e), Some(p), Some(a), Some(b)) => {
+                    let rest = (e - p.pipelined_ms.unwrap_or_else(|| p.debugger_ms())).max(0.0);
+                    Some(rest + a.debugger_ms + a.stringify_ms + b.debugger_ms + b.stringify_ms)
+                }
                 _ => None,
             };
             format!(
-                "**{}**: measured {}. Corpus pages are small (median {} DOM nodes), so fixed costs decide. Every action \
-                 pays {} ms over its bare CDP command for the bridge hop and the extension's per-action bookkeeping \
-                 (session and blocklist reads from `chrome.storage`, the action count written back; section 3). extract \
-                 then sends three CDP commands through `chrome.debugger`, which hands each answer to the worker as a JS \
-                 object: on the 1k page the AX tree costs {} ms that way against {} ms raw, and even without it the \
-                 evaluate and the snapshot alone take {} ms through chrome.debugger — more than the whole \
-                 ariaSnapshot() there ({} ms), which is one script in the page returning one string. What it would \
-                 take: the same shape — one `Runtime.evaluate` whose in-page walk returns the DOM the converter \
-                 needs (tags, text, a few styles, boxes, roles and names) as one compact string, which crosses \
-                 chrome.debugger at about its raw cost, for the same pure Rust converter to read — plus the \
-                 per-action storage reads kept in memory.",
+                "**{}**: measured {}. Corpus pages are small (median {} DOM nodes), so fixed costs decide, and the \
+                 biggest is the one SPEC §5 fixes: elements from `Accessibility.getFullAXTree`. Chrome answers it \
+                 with every AX node of the page and all their properties ({} on the 1k page, for 100 controls), and \
+                 `chrome.debugger` hands that to the worker as a JS object: {} ms there against {} ms raw — more \
+                 than the whole ariaSnapshot() of the same page ({} ms), which is one script in the page returning \
+                 one string. The extension already pipelines its three commands (the chrome.debugger total one by \
+                 one is {} ms, pipelined {} ms on the 1k page) and skips DOM rects in the snapshot; the bridge hop \
+                 and the action's bookkeeping add {} ms (section 3). Without the AX tree the 1k extract would take \
+                 about {} ms (the evaluate and the snapshot through chrome.debugger plus the rest after the last \
+                 answer; {} ariaSnapshot()). What it would take: elements from the DOM snapshot on every \
+                 page (as pages above 5,000 nodes already get them, `src/extract/page.rs`), or only the candidate \
+                 nodes' AX data (`Accessibility.queryAXTree` / `getPartialAXTree`) — both a change to SPEC §5 — and \
+                 then one in-page `Runtime.evaluate` returning the DOM the converter needs as one compact string \
+                 instead of the snapshot's object graph.",
                 t.what,
                 t.measured,
                 median(&results.corpus.iter().map(|p| p.dom_nodes as f64).collect::<Vec<_>>())
                     .map_or("–".into(), |v| format!("{v:.0}")),
-                overhead.map_or("–".into(), ms),
+                ax.map_or("–".into(), |c| kb(c.bytes)),
                 ax.map_or("–".into(), |c| ms(c.debugger_ms)),
                 ax.map_or("–".into(), |c| ms(c.raw_ms)),
-                dom_only.map_or("–".into(), ms),
-                small.and_then(|p| p50(&p.aria_ms)).map_or("–".into(), ms),
+                aria_1k.map_or("–".into(), ms),
+                prof.map_or("–".into(), |p| ms(p.debugger_ms())),
+                prof.and_then(|p| p.pipelined_ms).map_or("–".into(), ms),
+                overhead.map_or("–".into(), ms),
+                without_ax.map_or("–".into(), ms),
+                x(without_ax.zip(aria_1k).and_then(|(w, a)| ratio(w, a))),
             )
         } else if t.what.contains("bytes") {
+            let corpus = &results.corpus;
             let md = median(
-                &results
-                    .corpus
+                &corpus
                     .iter()
                     .map(|p| p.markdown_bytes as f64)
                     .collect::<Vec<_>>(),
             );
             let el = median(
-                &results
-                    .corpus
+                &corpus
                     .iter()
                     .map(|p| p.elements_bytes as f64)
                     .collect::<Vec<_>>(),
             );
+            let bytes_ratio = |p: &&PageRun| ratio(p.out_bytes as f64, p.aria_bytes as f64);
+            let (text_only, with_controls): (Vec<&PageRun>, Vec<&PageRun>) =
+                corpus.iter().partition(|p| p.extract_total_elements == 0);
+            let r_text = median(&text_only.iter().filter_map(bytes_ratio).collect::<Vec<_>>());
+            let r_ctrl = median(
+                &with_controls
+                    .iter()
+                    .filter_map(bytes_ratio)
+                    .collect::<Vec<_>>(),
+            );
+            let per_control = median(
+                &with_controls
+                    .iter()
+                    .map(|p| p.elements_bytes as f64 / p.extract_total_elements.min(200) as f64)
+                    .collect::<Vec<_>>(),
+            );
+            let over = corpus
+                .iter()
+                .filter(|p| bytes_ratio(p).is_some_and(|r| r > goals::ARIA_BYTES))
+                .count();
+            let c = corpus_medians(corpus);
             format!(
-                "**{}**: measured {}. Per page (medians) the markdown is {} and the elements' JSON {}. The markdown \
-                 already drops navigation, footers and hidden text; the elements are SPEC §5's JSON objects \
-                 (`{{\"uid\",\"role\",\"name\",\"visible\"}}`, up to 200), about 2.5× the bytes of an aria line \
-                 (`- link \"Home\"`) per control. What it would take: a terser element encoding in the protocol \
-                 (e.g. one line per element, `e7 link \"Home\"`, or `visible` only when false) — a protocol change, \
-                 not an extension one.",
+                "**{}**: measured {} (the ratio of the medians, {} against {}, is {}). Per page (medians) the \
+                 markdown is {} and the elements' JSON {}; {} of {} pages are above 0.6×. {} pages have no control \
+                 at all: their output is the article's markdown alone, and their aria snapshot is the same text with \
+                 its YAML prefixes (`- paragraph: `, `- heading \"…\" [level=1]`), so the ratio there is {} \
+                 (median) and can only reach 0.6× by leaving a third of the article out, which the readability \
+                 corpus forbids (`tests/corpus.rs`, recall ≥ 0.95 on the same pages). On the {} pages with controls \
+                 it is {}: the markdown keeps every link's absolute URL (SPEC §5) and each element is a JSON object \
+                 of about {} bytes (`{{\"uid\":\"e7\",\"role\":\"link\",\"name\":\"Home\"}}`; `visible` \
+                 only when true) against an aria line such as `- link \"Home\"`. What it would take: a terser \
+                 element encoding in the protocol (one line per element, `e7 link \"Home\"`) — a change to SPEC §5 \
+                 — and, for text-only pages, a goal measured on pages with controls or against the text itself.",
                 t.what,
                 t.measured,
+                c.out_bytes.map_or("–".into(), |b| kb(b as usize)),
+                c.aria_bytes.map_or("–".into(), |b| kb(b as usize)),
+                x(c.out_bytes.zip(c.aria_bytes).and_then(|(e, a)| ratio(e, a))),
                 md.map_or("–".into(), |b| kb(b as usize)),
                 el.map_or("–".into(), |b| kb(b as usize)),
+                over,
+                corpus.len(),
+                text_only.len(),
+                x(r_text),
+                with_controls.len(),
+                x(r_ctrl),
+                per_control.map_or("–".into(), |b| format!("{b:.0}")),
             )
         } else if t.what.starts_with("click") {
             format!(

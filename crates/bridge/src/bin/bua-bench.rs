@@ -28,10 +28,15 @@ struct Cli {
     /// Runs per generated page and tool (issue 8 asks for at least 20).
     #[arg(long, default_value_t = 20)]
     runs: usize,
-    /// Warm-up runs per generated page and tool.
-    #[arg(long, default_value_t = 1)]
+    /// Full warm-up rounds per generated page (every tool once, unrecorded), on top of the light
+    /// warm-up every page gets (one floor, one ariaSnapshot()).
+    #[arg(long, default_value_t = 0)]
     warmup: usize,
-    /// Runs of the raw CDP commands that break an extract down, per generated page.
+    /// ariaSnapshot() runs per generated page, spread over the rounds (the floor and extract get
+    /// `--runs`; Playwright is the reference for the time and bytes ratios only).
+    #[arg(long, default_value_t = 10)]
+    aria_runs: usize,
+    /// Runs of the raw CDP commands that break an extract down, on the 1k and 10k pages (0 = none).
     #[arg(long, default_value_t = 3)]
     profile_runs: usize,
     /// Only these generated sizes (comma-separated: 1k,10k,50k).
@@ -46,9 +51,19 @@ struct Cli {
     /// Only the first N corpus pages (by name).
     #[arg(long)]
     corpus_limit: Option<usize>,
+    /// Only these corpus pages (comma-separated folder names).
+    #[arg(long, value_delimiter = ',')]
+    corpus_pages: Vec<String>,
     /// Runs per corpus page and tool.
     #[arg(long, default_value_t = 1)]
     corpus_runs: usize,
+    /// Warm every tool up once per corpus page (an extract too), not only the floor and
+    /// ariaSnapshot().
+    #[arg(long)]
+    corpus_full_warmup: bool,
+    /// Phases to leave out (comma-separated).
+    #[arg(long, value_delimiter = ',', value_enum)]
+    skip: Vec<Phase>,
     /// Round trips per action.
     #[arg(long, default_value_t = 50)]
     action_runs: usize,
@@ -76,6 +91,21 @@ struct Cli {
     /// Where to write the report (`-` = print only).
     #[arg(long, default_value = "docs/BENCHMARKS.md")]
     out: PathBuf,
+}
+
+/// A phase of the run, for `--skip`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Phase {
+    /// The generated 1k/10k/50k pages.
+    Generated,
+    /// The readability corpus.
+    Corpus,
+    /// Action round trips.
+    Actions,
+    /// Service-worker cold starts.
+    ColdStart,
+    /// The heap leak check.
+    Leak,
 }
 
 /// Copies the folder `from` into `to` (files and subfolders).
@@ -149,6 +179,7 @@ async fn main_async(cli: Cli) -> Result<(), BenchError> {
         chrome: cli.chrome.clone(),
         runs: cli.runs,
         warmup: cli.warmup,
+        aria_runs: cli.aria_runs,
         profile_runs: cli.profile_runs,
         sizes,
         corpus: (!cli.no_corpus).then(|| cli.corpus.clone()),
@@ -159,6 +190,15 @@ async fn main_async(cli: Cli) -> Result<(), BenchError> {
         leak_actions: cli.leak_actions,
         peer: (!cli.no_playwright).then(|| (cli.node.clone(), cli.peer.clone())),
         worker_profile_runs: cli.worker_profile_runs,
+        phases: run::Phases {
+            generated: !cli.skip.contains(&Phase::Generated),
+            corpus: !cli.skip.contains(&Phase::Corpus),
+            actions: !cli.skip.contains(&Phase::Actions),
+            cold_start: !cli.skip.contains(&Phase::ColdStart),
+            leak: !cli.skip.contains(&Phase::Leak),
+        },
+        corpus_pages: cli.corpus_pages.clone(),
+        corpus_full_warmup: cli.corpus_full_warmup,
     };
     let machine = bench::machine::collect(&cli.node);
     let ctx = Context {
