@@ -434,13 +434,7 @@ async fn two_clients_close_only_their_own_agent_tabs_and_windows() {
     }
 
     // A's close_auto_tabs closes exactly A's tabs.
-    let closed = a.call("close_auto_tabs", json!({})).await.expect("close");
-    let closed: BTreeSet<i64> = closed["closed"]
-        .as_array()
-        .expect("closed")
-        .iter()
-        .filter_map(Value::as_i64)
-        .collect();
+    let closed = closed_tab_ids(&a.call("close_auto_tabs", json!({})).await.expect("close"));
     assert_eq!(closed, a_tabs);
     let tabs = all_tabs(&b).await;
     let alive: BTreeSet<i64> = tabs.iter().filter_map(|t| t["tabId"].as_i64()).collect();
@@ -891,13 +885,7 @@ async fn cli_invocations_are_one_agent_with_one_window_that_close_agent_tabs_rea
     assert_eq!(page_now["value"], page.as_str(), "{page_now}");
 
     // `call close_agent_tabs` from yet another run closes both tabs, and the window goes with them.
-    let closed = cli.json(&["call", "close_agent_tabs"]);
-    let closed: BTreeSet<i64> = closed["closed"]
-        .as_array()
-        .expect("closed")
-        .iter()
-        .filter_map(Value::as_i64)
-        .collect();
+    let closed = closed_tab_ids(&cli.json(&["call", "close_agent_tabs"]));
     assert_eq!(closed, ours);
     let gone = eventually(Duration::from_secs(10), || {
         let observer = &observer;
@@ -952,4 +940,14 @@ fn cli_help_lists_examples_and_schema_prints_the_action_schema() {
     assert!(out.status.success());
     let printed: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(printed, bua_protocol::tool_input_schema());
+}
+
+/// The tab ids of a `close_agent_tabs` / `close_auto_tabs` result (`{closed: [tabId…]}`).
+fn closed_tab_ids(result: &Value) -> BTreeSet<i64> {
+    result["closed"]
+        .as_array()
+        .expect("closed")
+        .iter()
+        .filter_map(Value::as_i64)
+        .collect()
 }
