@@ -95,7 +95,13 @@ async fn begin(tab_id: i64, url: &str, tab: Tab) -> Result<Option<EventRx>> {
             LOAD_BUDGET_MS as u32,
         ),
     )
-    .await?;
+    .await
+    .map_err(|e| match e {
+        // `Page.navigate` answers once the response has started; a server that accepts the connection and
+        // never answers leaves it pending past the load budget: a timed-out load of the URL, not a CDP command.
+        Error::Timeout(_) => load_error(url, "net::ERR_TIMED_OUT", tab),
+        other => other,
+    })?;
     if let Some(error) = response
         .get("errorText")
         .and_then(Value::as_str)

@@ -726,7 +726,7 @@ impl Connection {
                 "wrong pairing token"
             };
             let fix = match class {
-                OriginClass::Native => "pass the bridge's token with --token, or --token-file (default ~/.config/bua/token)",
+                OriginClass::Native => "pass the bridge's token with --token, $BUA_TOKEN or --token-file (default ~/.config/bua/token)",
                 OriginClass::Extension(_) => "paste the token printed by `bua-bridge serve` (or in ~/.config/bua/token) into the extension's options",
             };
             self.reject(ErrorCode::Unauthorized, format!("{what}: {fix}"))
