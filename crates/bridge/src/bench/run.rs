@@ -535,40 +535,20 @@ impl Bench {
                     Err(e) => outcome = Err(e),
                 }
             }
-            match dt
-                .send_timeout(
-                    "Runtime.evaluate",
-                    json!({"expression": script, "awaitPromise": true, "returnByValue": true}),
-                    Some(&worker_session),
-                    Duration::from_secs(120),
-                )
-                .await
-            {
+            match worker_value(&dt, &worker_session, &script).await {
                 Ok(v) => {
-                    let rows = v
-                        .pointer("/result/value")
-                        .and_then(Value::as_array)
-                        .cloned()
-                        .unwrap_or_default();
+                    let rows = v.as_array().cloned().unwrap_or_default();
                     for (k, row) in rows.iter().enumerate().take(n) {
                         let at = |i: usize| row.get(i).and_then(Value::as_f64).unwrap_or(0.0);
                         dbg[k].push(at(0));
                         json_ms[k].push(at(1));
                     }
                 }
-                Err(e) => outcome = Err(e.into()),
+                Err(e) => outcome = Err(e),
             }
-            match dt
-                .send_timeout(
-                    "Runtime.evaluate",
-                    json!({"expression": pipelined_script, "awaitPromise": true, "returnByValue": true}),
-                    Some(&worker_session),
-                    Duration::from_secs(120),
-                )
-                .await
-            {
-                Ok(v) => pipelined.extend(v.pointer("/result/value").and_then(Value::as_f64)),
-                Err(e) => outcome = Err(e.into()),
+            match worker_value(&dt, &worker_session, &pipelined_script).await {
+                Ok(v) => pipelined.extend(v.as_f64()),
+                Err(e) => outcome = Err(e),
             }
             if outcome.is_err() {
                 break;
@@ -1384,6 +1364,23 @@ pub fn summarize_profile(profile: &Value) -> (Breakdown, Breakdown) {
     top.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     top.truncate(12);
     (categories, top)
+}
+
+/// Evaluates `script` in the service worker's flat CDP session (awaiting a promise) and returns its
+/// JSON value (`null` when it has none); the profile's timing scripts run this way.
+async fn worker_value(dt: &DevTools, session: &str, script: &str) -> Result<Value, BenchError> {
+    let answer = dt
+        .send_timeout(
+            "Runtime.evaluate",
+            json!({"expression": script, "awaitPromise": true, "returnByValue": true}),
+            Some(session),
+            Duration::from_secs(120),
+        )
+        .await?;
+    Ok(answer
+        .pointer("/result/value")
+        .cloned()
+        .unwrap_or(Value::Null))
 }
 
 #[cfg(test)]
