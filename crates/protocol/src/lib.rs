@@ -44,6 +44,7 @@ mod client;
 mod envelope;
 mod error;
 mod event;
+mod field;
 mod handshake;
 mod locator;
 mod result;

@@ -10,7 +10,7 @@
 
 use crate::error::ErrorBody;
 use crate::wire::{int_in, kind, Fields, Res};
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 use std::fmt;
 
 /// The keys that make up a locator on the wire.
@@ -272,4 +272,115 @@ pub(crate) fn write_locator(map: &mut Map<String, Value>, loc: &Locator, taken: 
     } else {
         map.insert("locator".to_owned(), loc.to_value());
     }
+}
+
+/// How a locator can be written for an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Loc {
+    /// No locator.
+    None,
+    /// Exactly one locator.
+    Required,
+    /// At most one locator.
+    Optional,
+    /// Exactly one locator or `textContains` (wait_for).
+    OrTextContains,
+}
+
+// JSON Schema of the locator (SPEC §9): the flat properties, the nested form and the rules that
+// tie them together, for the action schemas of `schema.rs`.
+
+pub(crate) fn required(keys: &[&str]) -> Value {
+    json!({ "required": keys })
+}
+
+/// The locator properties (flat form) for an action that uses `taken` keys for its own params.
+pub(crate) fn locator_props(taken: &[&str]) -> Vec<(&'static str, Value)> {
+    let mut props = vec![(
+        "uid",
+        json!({"type": "string", "pattern": "^e[0-9]+$",
+               "description": "Element uid from the latest extract of this tab (e.g. \"e7\"); preferred. Not with index."}),
+    )];
+    if !taken.contains(&"selector") {
+        props.push((
+            "selector",
+            json!({"type": "string", "minLength": 1, "description": "CSS selector."}),
+        ));
+    }
+    if !taken.contains(&"text") {
+        props.push((
+            "text",
+            json!({"type": "string", "minLength": 1,
+                   "description": "Visible text of the element (exact match first, then substring; deepest element first)."}),
+        ));
+    }
+    props.push((
+        "xpath",
+        json!({"type": "string", "minLength": 1, "description": "XPath expression."}),
+    ));
+    if !taken.contains(&"index") {
+        props.push((
+            "index",
+            json!({"type": "integer", "minimum": 0,
+                   "description": "0-based index among the matches of selector/text/xpath. Default 0."}),
+        ));
+    }
+    // The nested form is accepted everywhere, but shown only where a flat key is taken by a
+    // parameter (type: text, select_option: index), to keep the schema short for agents.
+    if !taken.is_empty() {
+        props.push(("locator", nested_locator()));
+    }
+    props
+}
+
+fn nested_locator() -> Value {
+    json!({
+        "type": "object",
+        "description": "The element, nested form (exactly one of uid/selector/text/xpath, plus index): needed for a text locator in type and for the element's index in select_option.",
+        "properties": {
+            "uid": {"type": "string", "pattern": "^e[0-9]+$"},
+            "selector": {"type": "string", "minLength": 1},
+            "text": {"type": "string", "minLength": 1},
+            "xpath": {"type": "string", "minLength": 1},
+            "index": {"type": "integer", "minimum": 0}
+        },
+        "additionalProperties": false,
+        "oneOf": [required(&["uid"]), required(&["selector"]), required(&["text"]), required(&["xpath"])],
+        "dependencies": {"uid": {"not": required(&["index"])}}
+    })
+}
+
+/// The rules that tie the locator fields together.
+pub(crate) fn locator_rules(loc: Loc, taken: &[&str]) -> Vec<Value> {
+    let keys: Vec<&str> = ["uid", "selector", "text", "xpath", "locator"]
+        .into_iter()
+        .filter(|k| !taken.contains(k) && (*k != "locator" || !taken.is_empty()))
+        .collect();
+    let mut alternatives: Vec<Value> = keys.iter().map(|k| required(&[k])).collect();
+    let mut rules = Vec::new();
+    match loc {
+        Loc::None => return rules,
+        Loc::Required => rules.push(json!({ "oneOf": alternatives })),
+        Loc::OrTextContains => {
+            alternatives.push(required(&["textContains"]));
+            rules.push(json!({ "oneOf": alternatives }));
+        }
+        Loc::Optional => {
+            let none = json!({"not": {"anyOf": alternatives.clone()}});
+            alternatives.push(none);
+            rules.push(json!({ "oneOf": alternatives }));
+        }
+    }
+    if !taken.contains(&"index") {
+        let with_index: Vec<Value> = ["selector", "text", "xpath"]
+            .into_iter()
+            .filter(|k| !taken.contains(k))
+            .map(|k| required(&[k]))
+            .collect();
+        rules.push(json!({"dependencies": {
+            "uid": {"not": required(&["index"])},
+            "index": {"anyOf": with_index}
+        }}));
+    }
+    rules
 }

@@ -1,570 +1,49 @@
 //! JSON Schema of the action union as it appears on the wire (SPEC §9 `bua-bridge schema`, the
 //! MCP tool's `inputSchema`).
 //!
-//! The per-action parameter shapes are `schemars`-derived from the wire-shape structs below (their
-//! doc comments become the descriptions an agent reads); the cross-field rules that JSON Schema
-//! can state — exactly one locator, `index` not with `uid`, `dx`/`dy` or `toEnd`, one of
-//! `value`/`label`/`index`, `quality` only with jpeg — are added on top. [`Action::from_value`]
-//! stays the authority (it also checks URLs and uids); every action it accepts, serialised
+//! Every branch comes from the action table of `action.rs`: the description is the action's doc
+//! comment, each property comes from its field's codec with the field's doc comment as the
+//! description, and the cross-field rules JSON Schema can state — exactly one locator, `index`
+//! not with `uid`, `dx`/`dy` or `toEnd`, one of `value`/`label`/`index`, `quality` only with
+//! jpeg — come from the locator and the parameter struct's rules. [`Action::from_value`] stays
+//! the authority (it also checks URLs and uids); every action it accepts, serialised
 //! canonically, validates against this schema (tested).
 //!
 //! [`Action::from_value`]: crate::Action::from_value
 
-#![allow(dead_code)] // the wire structs exist only for their derived schemas
-
-use crate::action::{
-    action_fields, action_names, ImageFormat, Modifier, WaitState, MAX_WAIT_TIMEOUT_MS,
-};
-use schemars::gen::SchemaSettings;
-use schemars::JsonSchema;
-use serde::Serialize;
+use crate::action::{action_names, spec_named, specs, Spec, MAX_WAIT_TIMEOUT_MS};
+use crate::field::{described, doc_text, tidy};
+use crate::locator::{locator_rules, Loc};
+use crate::wire::TYPE_KEY;
 use serde_json::{json, Map, Value};
-use std::collections::BTreeMap;
 
-/// Open a URL in a new tab. By default the tab opens in the agent's own minimized window, so the user's
-/// browsing is not disturbed; the result's tabId is the tab to pass to every later action.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct OpenTabW {
-    /// Absolute URL (http, https, file, about or data).
-    #[schemars(url)]
-    url: String,
-    /// Open in the user's focused window instead of the agent window. Only when the user asked to see it. Default false.
-    focus: Option<bool>,
-}
-
-/// Navigate a tab to a URL and wait for the load. Clears the tab's uids (call extract again).
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct NavigateW {
-    /// Absolute URL (http, https, file, about or data).
-    #[schemars(url)]
-    url: String,
-    /// The tab (from open_tab or get_tabs). Omitted: the agent's own tab.
-    #[schemars(range(min = 0, max = 2147483647))]
-    tab_id: Option<i64>,
-}
-
-/// Parameters of actions that only take a tab.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct TabOnlyW {
-    /// The tab (from open_tab or get_tabs). Omitted: the agent's own tab.
-    #[schemars(range(min = 0, max = 2147483647))]
-    tab_id: Option<i64>,
-}
-
-/// Bring a tab to the front and focus its window.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct ActivateTabW {
-    /// The tab (required).
-    #[schemars(range(min = 0, max = 2147483647))]
-    tab_id: i64,
-}
-
-/// Parameters of close_agent_tabs / close_agent_window.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct OwnerOnlyW {
-    /// Only this agent owner's tabs/window (a bridge client id). Omitted: the caller's own.
-    #[schemars(length(min = 1))]
-    owner: Option<String>,
-}
-
-/// List every tab: tabId, windowId, windowState, url, title, active, agentOwned, session.
-#[derive(Serialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct NoParamsW {}
-
-/// Click an element (real mouse events at its centre, after scrolling it into view).
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct ClickW {
-    /// The tab. Omitted: the agent's own tab.
-    #[schemars(range(min = 0, max = 2147483647))]
-    tab_id: Option<i64>,
-    /// Open a clicked link in a new agent tab (the result's tabId is the new tab). Default false: same tab.
-    new_tab: Option<bool>,
-}
-
-/// Click at a viewport point.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct ClickAtW {
-    /// Viewport x, CSS px.
-    #[schemars(range(min = 0))]
-    x: f64,
-    /// Viewport y, CSS px.
-    #[schemars(range(min = 0))]
-    y: f64,
-    /// The tab. Omitted: the agent's own tab.
-    #[schemars(range(min = 0, max = 2147483647))]
-    tab_id: Option<i64>,
-}
-
-/// Move the mouse over an element.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct HoverW {
-    /// The tab. Omitted: the agent's own tab.
-    #[schemars(range(min = 0, max = 2147483647))]
-    tab_id: Option<i64>,
-}
-
-/// Type text into an element (focus, optionally clear, insert; frameworks see real input events).
-/// Here `text` is the text to type: to find the field by its visible text use `locator: {"text": "…"}`.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct TypeW {
-    /// The text to type.
-    text: String,
-    /// Select all and delete first. Default true.
-    clear: Option<bool>,
-    /// Press Enter after typing. Default false.
-    submit: Option<bool>,
-    /// The tab. Omitted: the agent's own tab.
-    #[schemars(range(min = 0, max = 2147483647))]
-    tab_id: Option<i64>,
-}
-
-/// Press a key (KeyboardEvent.key), optionally with modifiers, optionally focusing an element first.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct PressKeyW {
-    /// KeyboardEvent.key: "Enter", "Escape", "Tab", "ArrowDown", "a", …
-    #[schemars(length(min = 1))]
-    key: String,
-    /// Held modifiers.
-    modifiers: Option<Vec<Modifier>>,
-    /// Wait for the page to load after the key (e.g. Enter submits a form). Default false.
-    wait_load: Option<bool>,
-    /// The tab. Omitted: the agent's own tab.
-    #[schemars(range(min = 0, max = 2147483647))]
-    tab_id: Option<i64>,
-}
-
-/// Scroll the page (or the located container) by dx/dy px, or to the end.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct ScrollW {
-    /// Horizontal px (negative: left).
-    dx: Option<f64>,
-    /// Vertical px (negative: up).
-    dy: Option<f64>,
-    /// Scroll to the end (bottom). Not with dx/dy.
-    to_end: Option<bool>,
-    /// The tab. Omitted: the agent's own tab.
-    #[schemars(range(min = 0, max = 2147483647))]
-    tab_id: Option<i64>,
-}
-
-/// One string or a non-empty array of strings.
-#[derive(Serialize, JsonSchema)]
-#[serde(untagged)]
-enum StringsW {
-    One(String),
-    #[schemars(length(min = 1))]
-    Many(Vec<String>),
-}
-
-/// One index or a non-empty array of indexes.
-#[derive(Serialize, JsonSchema)]
-#[serde(untagged)]
-enum IndexesW {
-    #[schemars(range(min = 0))]
-    One(u32),
-    #[schemars(length(min = 1))]
-    Many(Vec<u32>),
-}
-
-/// Select option(s) of a <select> by value, label or index (arrays for multi-select); fires input + change.
-/// Here `index` is the option index: to pick the n-th matching <select> use `locator: {"selector": "…", "index": n}`.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct SelectOptionW {
-    /// Option value(s).
-    value: Option<StringsW>,
-    /// Option label(s) (visible text).
-    label: Option<StringsW>,
-    /// 0-based option index(es).
-    index: Option<IndexesW>,
-    /// The tab. Omitted: the agent's own tab.
-    #[schemars(range(min = 0, max = 2147483647))]
-    tab_id: Option<i64>,
-}
-
-/// Check or uncheck a checkbox, radio or switch.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct CheckW {
-    /// The wanted state. Default true.
-    checked: Option<bool>,
-    /// The tab. Omitted: the agent's own tab.
-    #[schemars(range(min = 0, max = 2147483647))]
-    tab_id: Option<i64>,
-}
-
-/// Set a control's value directly and fire input + change (for controls typing cannot reach).
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct SetValueW {
-    /// The value.
-    value: String,
-    /// The tab. Omitted: the agent's own tab.
-    #[schemars(range(min = 0, max = 2147483647))]
-    tab_id: Option<i64>,
-}
-
-/// Wait until an element (locator) or some text (textContains) reaches a state; not found in time → timeout.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct WaitForW {
-    /// Visible text to wait for (instead of a locator).
-    #[schemars(length(min = 1))]
-    text_contains: Option<String>,
-    /// visible (default), attached or hidden.
-    state: Option<WaitState>,
-    /// ms to wait. Default 5000, at most 30000.
-    #[schemars(range(min = 0, max = 30000))]
-    timeout_ms: Option<u64>,
-    /// The tab. Omitted: the agent's own tab.
-    #[schemars(range(min = 0, max = 2147483647))]
-    tab_id: Option<i64>,
-}
-
-/// Read the page: url, title, text, markdown (read this first), elements [{uid, role, name}] to act on by uid,
-/// and obstacle (auth_wall / captcha / access_denied; high confidence = stop and report).
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct ExtractW {
-    /// The tab. Omitted: the agent's own tab.
-    #[schemars(range(min = 0, max = 2147483647))]
-    tab_id: Option<i64>,
-}
-
-/// Run JavaScript in the page: the expression is a function body, so it must `return` its value.
-/// A thrown error comes back as invalid_action with the JS message.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct EvaluateW {
-    /// Function body, e.g. "return document.title".
-    #[schemars(length(min = 1))]
-    expression: String,
-    /// The tab. Omitted: the agent's own tab.
-    #[schemars(range(min = 0, max = 2147483647))]
-    tab_id: Option<i64>,
-}
-
-/// Extract repeated items with CSS selectors only (no script): one object per `item` match.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct ScrapeW {
-    /// CSS selector of each item's container.
-    #[schemars(length(min = 1))]
-    item: String,
-    /// Output field → "selector" (text) or "selector@attr" (attribute; a@href is absolute) inside the item.
-    #[schemars(length(min = 1))]
-    fields: Option<BTreeMap<String, String>>,
-    /// At most this many items.
-    #[schemars(range(min = 1))]
-    limit: Option<u32>,
-    /// ms to wait for the first item. Default 5000, at most 30000.
-    #[schemars(range(min = 0, max = 30000))]
-    timeout_ms: Option<u64>,
-    /// The tab. Omitted: the agent's own tab.
-    #[schemars(range(min = 0, max = 2147483647))]
-    tab_id: Option<i64>,
-}
-
-/// Capture the viewport (or the full page) as a base64 image.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct ScreenshotW {
-    /// The tab. Omitted: the agent's own tab.
-    #[schemars(range(min = 0, max = 2147483647))]
-    tab_id: Option<i64>,
-    /// The whole page instead of the viewport. Default false.
-    full_page: Option<bool>,
-    /// png (default) or jpeg.
-    format: Option<ImageFormat>,
-    /// JPEG quality 0–100 (jpeg only).
-    #[schemars(range(min = 0, max = 100))]
-    quality: Option<u8>,
-    /// Scale down to at most this width, px.
-    #[schemars(range(min = 1))]
-    max_width: Option<u32>,
-}
-
-/// How a locator can be written for an action.
-#[derive(Clone, Copy, PartialEq)]
-enum Loc {
-    /// No locator.
-    None,
-    /// Exactly one locator.
-    Required,
-    /// At most one locator.
-    Optional,
-    /// Exactly one locator or `textContains` (wait_for).
-    OrTextContains,
-}
-
-fn settings() -> SchemaSettings {
-    SchemaSettings::draft07().with(|s| {
-        s.option_add_null_type = false;
-        s.option_nullable = false;
-        s.inline_subschemas = true;
-    })
-}
-
-fn derived<T: JsonSchema>() -> Map<String, Value> {
-    let root = settings().into_generator().into_root_schema_for::<T>();
-    match serde_json::to_value(root) {
-        Ok(Value::Object(mut m)) => {
-            m.remove("$schema");
-            m.remove("title");
-            m.remove("definitions");
-            m
-        }
-        _ => Map::new(),
+/// The strict schema branch of one action.
+fn action_schema(spec: &Spec) -> Value {
+    let loc = (spec.loc)();
+    let taken = (spec.taken)();
+    let mut props = Map::new();
+    props.insert(TYPE_KEY.into(), json!({ "const": spec.name }));
+    for (key, schema) in (spec.properties)() {
+        let schema = match spec.doc_overrides.iter().find(|(k, _)| *k == key) {
+            Some((_, doc)) => described(schema, doc),
+            None => schema,
+        };
+        props.insert(key.into(), schema);
     }
-}
-
-fn required(keys: &[&str]) -> Value {
-    json!({ "required": keys })
-}
-
-/// The locator properties (flat form) for an action that uses `taken` keys for its own params.
-fn locator_props(taken: &[&str]) -> Vec<(&'static str, Value)> {
-    let mut props = vec![(
-        "uid",
-        json!({"type": "string", "pattern": "^e[0-9]+$",
-               "description": "Element uid from the latest extract of this tab (e.g. \"e7\"); preferred. Not with index."}),
-    )];
-    if !taken.contains(&"selector") {
-        props.push((
-            "selector",
-            json!({"type": "string", "minLength": 1, "description": "CSS selector."}),
-        ));
-    }
-    if !taken.contains(&"text") {
-        props.push((
-            "text",
-            json!({"type": "string", "minLength": 1,
-                   "description": "Visible text of the element (exact match first, then substring; deepest element first)."}),
-        ));
-    }
-    props.push((
-        "xpath",
-        json!({"type": "string", "minLength": 1, "description": "XPath expression."}),
-    ));
-    if !taken.contains(&"index") {
-        props.push((
-            "index",
-            json!({"type": "integer", "minimum": 0,
-                   "description": "0-based index among the matches of selector/text/xpath. Default 0."}),
-        ));
-    }
-    // The nested form is accepted everywhere, but shown only where a flat key is taken by a
-    // parameter (type: text, select_option: index), to keep the schema short for agents.
-    if !taken.is_empty() {
-        props.push(("locator", nested_locator()));
-    }
-    props
-}
-
-fn nested_locator() -> Value {
-    json!({
-        "type": "object",
-        "description": "The element, nested form (exactly one of uid/selector/text/xpath, plus index): needed for a text locator in type and for the element's index in select_option.",
-        "properties": {
-            "uid": {"type": "string", "pattern": "^e[0-9]+$"},
-            "selector": {"type": "string", "minLength": 1},
-            "text": {"type": "string", "minLength": 1},
-            "xpath": {"type": "string", "minLength": 1},
-            "index": {"type": "integer", "minimum": 0}
-        },
-        "additionalProperties": false,
-        "oneOf": [required(&["uid"]), required(&["selector"]), required(&["text"]), required(&["xpath"])],
-        "dependencies": {"uid": {"not": required(&["index"])}}
-    })
-}
-
-/// The rules that tie the locator fields together.
-fn locator_rules(loc: Loc, taken: &[&str]) -> Vec<Value> {
-    let keys: Vec<&str> = ["uid", "selector", "text", "xpath", "locator"]
-        .into_iter()
-        .filter(|k| !taken.contains(k) && (*k != "locator" || !taken.is_empty()))
-        .collect();
-    let mut alternatives: Vec<Value> = keys.iter().map(|k| required(&[k])).collect();
-    let mut rules = Vec::new();
-    match loc {
-        Loc::None => return rules,
-        Loc::Required => rules.push(json!({ "oneOf": alternatives })),
-        Loc::OrTextContains => {
-            alternatives.push(required(&["textContains"]));
-            rules.push(json!({ "oneOf": alternatives }));
-        }
-        Loc::Optional => {
-            let none = json!({"not": {"anyOf": alternatives.clone()}});
-            alternatives.push(none);
-            rules.push(json!({ "oneOf": alternatives }));
-        }
-    }
-    if !taken.contains(&"index") {
-        let with_index: Vec<Value> = ["selector", "text", "xpath"]
-            .into_iter()
-            .filter(|k| !taken.contains(k))
-            .map(|k| required(&[k]))
-            .collect();
-        rules.push(json!({"dependencies": {
-            "uid": {"not": required(&["index"])},
-            "index": {"anyOf": with_index}
-        }}));
-    }
-    rules
-}
-
-/// How the action `name` takes a locator (SPEC §4).
-fn locator_kind(name: &str) -> Loc {
-    match name {
-        "click" | "hover" | "type" | "select_option" | "check" | "set_value" => Loc::Required,
-        "press_key" | "scroll" => Loc::Optional,
-        "wait_for" => Loc::OrTextContains,
-        _ => Loc::None,
-    }
-}
-
-fn action_schema(name: &str) -> Value {
-    let loc = locator_kind(name);
-    let mut schema = match name {
-        "open_tab" => derived::<OpenTabW>(),
-        "navigate" => derived::<NavigateW>(),
-        "go_back" | "go_forward" | "reload" | "close_tab" => derived::<TabOnlyW>(),
-        "get_tabs" => derived::<NoParamsW>(),
-        "activate_tab" => derived::<ActivateTabW>(),
-        "close_agent_tabs" | "close_agent_window" => derived::<OwnerOnlyW>(),
-        "click" => derived::<ClickW>(),
-        "click_at" => derived::<ClickAtW>(),
-        "hover" => derived::<HoverW>(),
-        "type" => derived::<TypeW>(),
-        "press_key" => derived::<PressKeyW>(),
-        "scroll" => derived::<ScrollW>(),
-        "select_option" => derived::<SelectOptionW>(),
-        "check" => derived::<CheckW>(),
-        "set_value" => derived::<SetValueW>(),
-        "wait_for" => derived::<WaitForW>(),
-        "extract" => derived::<ExtractW>(),
-        "evaluate" => derived::<EvaluateW>(),
-        "scrape" => derived::<ScrapeW>(),
-        _ => derived::<ScreenshotW>(),
-    };
-    let taken = crate::action::taken_keys(name);
-    let description = match name {
-        "go_back" => "Go back in the tab's history and wait for the load.",
-        "go_forward" => "Go forward in the tab's history and wait for the load.",
-        "reload" => "Reload the tab and wait for the load.",
-        "close_tab" => "Close a tab.",
-        "close_agent_tabs" => {
-            "Close the tabs the agent opened (only `owner`'s when given, else the caller's)."
-        }
-        "close_agent_window" => {
-            "Close the agent's own window with its tabs; call it when the task is done."
-        }
-        _ => "",
-    };
-    if !description.is_empty() {
-        schema.insert("description".into(), Value::String(description.into()));
-    }
-
-    let mut props = match schema.remove("properties") {
-        Some(Value::Object(p)) => p,
-        _ => Map::new(),
-    };
-    if loc != Loc::None {
-        for (k, v) in locator_props(taken) {
-            props.insert(k.into(), v);
-        }
-    }
-    if name == "select_option" {
-        // One value or a non-empty array of them (schemars drops `length` on untagged variants).
-        for (key, item) in [
-            ("value", json!({"type": "string"})),
-            ("label", json!({"type": "string"})),
-            ("index", json!({"type": "integer", "minimum": 0})),
-        ] {
-            if let Some(Value::Object(p)) = props.get_mut(key) {
-                p.insert(
-                    "anyOf".into(),
-                    json!([item.clone(), {"type": "array", "items": item, "minItems": 1}]),
-                );
-            }
-        }
-        if let Some(Value::Object(index)) = props.get_mut("index") {
-            index.insert(
-                "description".into(),
-                json!("0-based option index(es) (not the element's index)."),
-            );
-        }
-    }
-    if name == "press_key" {
-        if let Some(Value::Object(m)) = props.get_mut("modifiers") {
-            m.insert("uniqueItems".into(), Value::Bool(true));
-        }
-    }
-    if name == "scrape" {
-        if let Some(Value::Object(m)) = props.get_mut("fields") {
-            m.remove("minLength");
-            m.insert("minProperties".into(), json!(1));
-        }
-    }
-    props.insert("type".into(), json!({"const": name}));
-
-    let mut req = vec![Value::String("type".into())];
-    if let Some(Value::Array(r)) = schema.remove("required") {
-        req.extend(r);
-    }
-
-    let mut rules = locator_rules(loc, taken);
-    match name {
-        "scroll" => {
-            let to_end = json!({"properties": {"toEnd": {"const": true}}, "required": ["toEnd"]});
-            let amount = json!({"anyOf": [required(&["dx"]), required(&["dy"])]});
-            rules.push(json!({"oneOf": [
-                {"allOf": [amount.clone(), {"not": to_end.clone()}]},
-                {"allOf": [to_end, {"not": amount}]}
-            ]}));
-        }
-        "select_option" => {
-            rules.push(json!({"oneOf": [required(&["value"]), required(&["label"]), required(&["index"])]}));
-        }
-        "screenshot" => {
-            rules.push(json!({"dependencies": {
-                "quality": {"properties": {"format": {"const": "jpeg"}}, "required": ["format"]}
-            }}));
-        }
-        _ => {}
-    }
-
-    // Keep the property order of the wire fields (serde_json's map is sorted anyway unless
-    // preserve_order is on; either way the output is deterministic).
-    let mut ordered = Map::new();
-    ordered.insert("type".into(), props.remove("type").unwrap_or(Value::Null));
-    for field in action_fields(name) {
-        if let Some(v) = props.remove(*field) {
-            ordered.insert((*field).into(), v);
-        }
-    }
-    ordered.extend(props);
+    let mut required = vec![TYPE_KEY];
+    required.extend((spec.required)());
+    let mut rules = locator_rules(loc, &taken);
+    rules.extend((spec.rules)());
 
     let mut out = Map::new();
-    out.insert("title".into(), Value::String(name.into()));
-    if let Some(d) = schema.remove("description") {
-        out.insert("description".into(), d);
+    out.insert("title".into(), Value::String(spec.name.into()));
+    let description = doc_text(spec.doc);
+    if !description.is_empty() {
+        out.insert("description".into(), Value::String(description));
     }
-    out.insert("type".into(), json!("object"));
-    out.insert("properties".into(), Value::Object(ordered));
-    out.insert("required".into(), Value::Array(req));
+    out.insert(TYPE_KEY.into(), json!("object"));
+    out.insert("properties".into(), Value::Object(props));
+    out.insert("required".into(), json!(required));
     out.insert("additionalProperties".into(), Value::Bool(false));
     match rules.len() {
         0 => {}
@@ -582,57 +61,13 @@ fn action_schema(name: &str) -> Value {
     out
 }
 
-/// Makes schemars' output read better for an agent, without changing what it accepts:
-/// integral `range` bounds as integers (`30000`, not `30000.0`), no Rust numeric `format`s
-/// (`int64`, `uint32`, …), and a string enum whose variants carry doc comments (a `oneOf` of
-/// one-value enums) as one `enum`.
-fn tidy(v: &mut Value) {
-    match v {
-        Value::Object(m) => {
-            if matches!(m.get("format").and_then(Value::as_str), Some(f) if f.starts_with("int") || f.starts_with("uint") || f == "double" || f == "float")
-            {
-                m.remove("format");
-            }
-            for key in ["minimum", "maximum"] {
-                if let Some(f) = m
-                    .get(key)
-                    .and_then(Value::as_f64)
-                    .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
-                {
-                    m.insert(key.into(), Value::from(f as i64));
-                }
-            }
-            let one_value_enums = m.get("oneOf").and_then(Value::as_array).and_then(|alts| {
-                alts.iter()
-                    .map(
-                        |alt| match alt.get("enum").and_then(Value::as_array).map(Vec::as_slice) {
-                            Some([one]) if alt.get("type") == Some(&json!("string")) => {
-                                Some(one.clone())
-                            }
-                            _ => None,
-                        },
-                    )
-                    .collect::<Option<Vec<Value>>>()
-            });
-            if let Some(values) = one_value_enums {
-                m.remove("oneOf");
-                m.insert("type".into(), json!("string"));
-                m.insert("enum".into(), Value::Array(values));
-            }
-            m.values_mut().for_each(tidy);
-        }
-        Value::Array(a) => a.iter_mut().for_each(tidy),
-        _ => {}
-    }
-}
-
 /// The JSON Schema (draft-07) of one `browser` action as it appears on the wire: a top-level
 /// `"type":"object"` (as MCP `inputSchema` requires) whose `oneOf` has one branch per action of
 /// SPEC §4, each with `"type": {"const": "<action>"}`, camelCase properties with descriptions,
 /// `additionalProperties: false` and the locator rules. No `$ref`s. Deterministic output.
 pub fn json_schema() -> Value {
     let names = action_names();
-    let one_of: Vec<Value> = names.iter().map(|n| action_schema(n)).collect();
+    let one_of: Vec<Value> = specs().iter().map(action_schema).collect();
     json!({
         "$schema": "http://json-schema.org/draft-07/schema#",
         "title": "browser",
@@ -677,9 +112,12 @@ pub fn tool_input_schema() -> Value {
             .flatten()
             .filter_map(Value::as_str)
             .collect();
-        let loc = locator_kind(name);
+        let Some(spec) = spec_named(name) else {
+            continue;
+        };
+        let loc = (spec.loc)();
         let has_locator = loc != Loc::None;
-        let taken = crate::action::taken_keys(name);
+        let taken = (spec.taken)();
         let mut params = Vec::new();
         match loc {
             Loc::None => {}

@@ -1,5 +1,5 @@
 //! v1-bridge compatibility for clients (SPEC §9): the v1 method names and parameters
-//! (`seeds/002`) as aliases of the v4 actions, and the v1 result shapes.
+//! as aliases of the v4 actions, and the v1 result shapes.
 //!
 //! * methods: `list_tabs` → `get_tabs`, `new_tab` → `open_tab` (`url` defaults to `about:blank`),
 //!   `close_auto_tabs` → `close_agent_tabs`, `run_script` → `evaluate` (`code` is an expression
@@ -17,20 +17,20 @@
 //!
 //! v4 requests go through unchanged, so a v4 client still gets the v4 validation messages.
 
-use crate::action::{action_fields, action_names, Action};
+use crate::action::{action_fields, action_names, Action, ActionKind};
 use crate::error::ErrorBody;
-use crate::wire::{kind, snake_to_camel};
+use crate::wire::{kind, snake_to_camel, TYPE_KEY};
 use serde_json::{Map, Value};
 
 /// The v4 action a v1 method name stands for (`list_tabs` → `get_tabs`, …); v4 names map to
 /// themselves; `None` for anything else.
 pub fn v4_method(method: &str) -> Option<&'static str> {
     match method {
-        "list_tabs" => Some("get_tabs"),
-        "new_tab" => Some("open_tab"),
-        "close_auto_tabs" => Some("close_agent_tabs"),
-        "run_script" => Some("evaluate"),
-        "clear" => Some("type"),
+        "list_tabs" => Some(ActionKind::GetTabs.name()),
+        "new_tab" => Some(ActionKind::OpenTab.name()),
+        "close_auto_tabs" => Some(ActionKind::CloseAgentTabs.name()),
+        "run_script" => Some(ActionKind::Evaluate.name()),
+        "clear" => Some(ActionKind::Type.name()),
         other => action_names().iter().copied().find(|n| *n == other),
     }
 }
@@ -58,7 +58,7 @@ pub fn client_action(method: &str, params: &Value) -> Result<Action, ErrorBody> 
             )))
         }
     };
-    if p.contains_key("type") {
+    if p.contains_key(TYPE_KEY) {
         return Err(invalid(
             "params: unknown field `type` (the action type is the method)".into(),
         ));
@@ -97,7 +97,7 @@ pub fn client_action(method: &str, params: &Value) -> Result<Action, ErrorBody> 
         }
         _ => {}
     }
-    if name == "scrape" {
+    if name == ActionKind::Scrape.name() {
         legacy_scrape_fields(&mut p)?;
     }
     if let Some(timeout) = p.remove("timeout") {
@@ -105,7 +105,7 @@ pub fn client_action(method: &str, params: &Value) -> Result<Action, ErrorBody> 
             p.insert("timeoutMs".into(), timeout);
         }
     }
-    if name == "scroll" {
+    if name == ActionKind::Scroll.name() {
         p.remove("smooth");
     }
     if let Some(target) = p.remove("target") {
@@ -125,7 +125,7 @@ pub fn client_action(method: &str, params: &Value) -> Result<Action, ErrorBody> 
             }
         }
     }
-    p.insert("type".into(), Value::String(name.into()));
+    p.insert(TYPE_KEY.into(), Value::String(name.into()));
     Action::from_value(&Value::Object(p))
 }
 

@@ -16,6 +16,9 @@ pub(crate) struct Fields<'a> {
 
 pub(crate) type Res<T> = Result<T, ErrorBody>;
 
+/// The key that tags every message, action and event with its kind (SPEC §3).
+pub(crate) const TYPE_KEY: &str = "type";
+
 impl<'a> Fields<'a> {
     /// Wraps `v`, which must be an object. `allowed` lists every field the message may carry (for
     /// the "expected one of" hint of unknown fields).
@@ -130,14 +133,6 @@ impl<'a> Fields<'a> {
         Ok(self
             .opt_int(field, i64::from(min), i64::from(max))?
             .and_then(|n| u32::try_from(n).ok()))
-    }
-
-    pub(crate) fn opt_u64(&mut self, field: &str, min: u64, max: u64) -> Res<Option<u64>> {
-        let lo = i64::try_from(min).unwrap_or(i64::MAX);
-        let hi = i64::try_from(max).unwrap_or(i64::MAX);
-        Ok(self
-            .opt_int(field, lo, hi)?
-            .and_then(|n| u64::try_from(n).ok()))
     }
 
     /// An optional finite number (CSS px and the like), within `min..=max`.

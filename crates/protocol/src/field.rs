@@ -1,0 +1,749 @@
+//! How one field of an action is read from the wire, written back and described in the JSON
+//! Schema: a [`Codec`] per kind of field (an optional tab id, a flag with its default, a
+//! locator, …). The action table in `action.rs` names a codec for each field, so a field's
+//! validation, canonical form and schema all come from that one line.
+
+use crate::action::TabId;
+use crate::locator::{read_locator, write_locator, Loc, Locator, LOCATOR_KEYS};
+use crate::wire::{kind, Fields, Res};
+use schemars::gen::SchemaSettings;
+use schemars::JsonSchema;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+use std::marker::PhantomData;
+
+/// What a field's codec learns from the rest of its action.
+pub(crate) struct Cx {
+    /// The locator keys (`text`, `index`, …) that other fields of the action use for themselves,
+    /// so the action's locator must be written nested (SPEC §4).
+    pub(crate) taken: Vec<&'static str>,
+}
+
+/// One kind of action field: how it is read, written and described.
+pub(crate) trait Codec {
+    /// The Rust type of the field.
+    type T;
+
+    /// Reads the field named `key` (errors name it).
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<Self::T>;
+
+    /// Writes the canonical form; a field at its default is omitted.
+    fn write(&self, v: &Self::T, m: &mut Map<String, Value>, key: &'static str, cx: &Cx);
+
+    /// The JSON Schema of the value (the field's doc comment becomes its description).
+    fn schema(&self) -> Value;
+
+    /// Whether the wire form must carry the field.
+    fn required(&self) -> bool {
+        false
+    }
+
+    /// The wire keys the field uses for itself (a locator uses none: its keys are shared).
+    fn own_keys(&self, key: &'static str) -> Vec<&'static str> {
+        vec![key]
+    }
+
+    /// Every wire key the field accepts, in the order of the "expected one of" hint.
+    fn keys(&self, key: &'static str, _cx: &Cx) -> Vec<&'static str> {
+        vec![key]
+    }
+
+    /// The JSON Schema properties the field adds, with `doc` as the description.
+    fn properties(&self, key: &'static str, doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
+        vec![(key, described(self.schema(), doc))]
+    }
+
+    /// How the field takes a locator, for a locator field.
+    fn loc(&self) -> Loc {
+        Loc::None
+    }
+
+    /// The tab the field names, for a tab field (`Some(None)`: an omitted optional tab).
+    fn tab(&self, _v: &Self::T) -> Option<Option<TabId>> {
+        None
+    }
+
+    /// Fills in the tab; false when the field is not a tab field.
+    fn set_tab(&self, _v: &mut Self::T, _tab: TabId) -> bool {
+        false
+    }
+
+    /// The element the field names, for a locator field.
+    fn locator<'a>(&self, _v: &'a Self::T) -> Option<&'a Locator> {
+        None
+    }
+
+    /// The URL the field names, for a URL field (the blocklist checks it, SPEC §6).
+    fn url<'a>(&self, _v: &'a Self::T) -> Option<&'a str> {
+        None
+    }
+
+    /// The agent owner the field names, for an owner field.
+    fn owner<'a>(&self, _v: &'a Self::T) -> Option<&'a str> {
+        None
+    }
+
+    /// How long the action itself waits, in ms, for a wait field (its bridge timeout is this plus
+    /// [`crate::TIMEOUT_GRACE`], SPEC §4).
+    fn wait_ms(&self, _v: &Self::T) -> Option<u64> {
+        None
+    }
+}
+
+/// `schema` with `doc` as its description (when there is one).
+pub(crate) fn described(mut schema: Value, doc: &str) -> Value {
+    if let (Value::Object(m), false) = (&mut schema, doc.is_empty()) {
+        m.insert("description".into(), Value::String(doc.into()));
+    }
+    schema
+}
+
+/// Doc-comment lines as one description: trimmed and joined with spaces, as schemars does.
+pub(crate) fn doc_text(lines: &[&str]) -> String {
+    lines
+        .iter()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn settings() -> SchemaSettings {
+    SchemaSettings::draft07().with(|s| {
+        s.option_add_null_type = false;
+        s.option_nullable = false;
+        s.inline_subschemas = true;
+    })
+}
+
+/// The schemars schema of `T`, without the root's `$schema`, `title` and `definitions`, tidied.
+pub(crate) fn derived<T: JsonSchema>() -> Value {
+    let root = settings().into_generator().into_root_schema_for::<T>();
+    let mut v = match serde_json::to_value(root) {
+        Ok(Value::Object(mut m)) => {
+            m.remove("$schema");
+            m.remove("title");
+            m.remove("definitions");
+            Value::Object(m)
+        }
+        _ => json!({}),
+    };
+    tidy(&mut v);
+    v
+}
+
+/// Makes schemars' output read better for an agent, without changing what it accepts:
+/// integral `range` bounds as integers (`30000`, not `30000.0`), no Rust numeric `format`s
+/// (`int64`, `uint32`, …), and a string enum whose variants carry doc comments (a `oneOf` of
+/// one-value enums) as one `enum`.
+pub(crate) fn tidy(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            if matches!(m.get("format").and_then(Value::as_str), Some(f) if f.starts_with("int") || f.starts_with("uint") || f == "double" || f == "float")
+            {
+                m.remove("format");
+            }
+            for key in ["minimum", "maximum"] {
+                if let Some(f) = m
+                    .get(key)
+                    .and_then(Value::as_f64)
+                    .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
+                {
+                    m.insert(key.into(), Value::from(f as i64));
+                }
+            }
+            let one_value_enums = m.get("oneOf").and_then(Value::as_array).and_then(|alts| {
+                alts.iter()
+                    .map(
+                        |alt| match alt.get("enum").and_then(Value::as_array).map(Vec::as_slice) {
+                            Some([one]) if alt.get("type") == Some(&json!("string")) => {
+                                Some(one.clone())
+                            }
+                            _ => None,
+                        },
+                    )
+                    .collect::<Option<Vec<Value>>>()
+            });
+            if let Some(values) = one_value_enums {
+                m.remove("oneOf");
+                m.insert("type".into(), json!("string"));
+                m.insert("enum".into(), Value::Array(values));
+            }
+            m.values_mut().for_each(tidy);
+        }
+        Value::Array(a) => a.iter_mut().for_each(tidy),
+        _ => {}
+    }
+}
+
+/// An integer field within `min..=max`: `Option<T>` when optional, `T` with [`Int::or`].
+///
+/// The schema states `minimum` always and `maximum` only with [`Int::shown`]: the larger bounds
+/// of some fields (`limit`, `maxWidth`) only guard against nonsense and are not worth an
+/// agent's attention.
+pub(crate) struct Int<T> {
+    min: i64,
+    max: i64,
+    show_max: bool,
+    _t: PhantomData<T>,
+}
+
+/// An optional integer in `min..=max`; the schema gives only the minimum.
+pub(crate) const fn int<T>(min: i64, max: i64) -> Int<T> {
+    Int {
+        min,
+        max,
+        show_max: false,
+        _t: PhantomData,
+    }
+}
+
+impl<T> Int<T> {
+    /// The same, with the maximum in the schema too.
+    pub(crate) const fn shown(self) -> Self {
+        Int {
+            show_max: true,
+            ..self
+        }
+    }
+
+    /// The same field with a default: a plain `T`, omitted on the wire when at the default.
+    pub(crate) const fn or(self, default: T) -> IntOr<T> {
+        IntOr { int: self, default }
+    }
+
+    fn read_opt(&self, f: &mut Fields<'_>, key: &str) -> Res<Option<T>>
+    where
+        T: TryFrom<i64>,
+    {
+        Ok(f.opt_int(key, self.min, self.max)?
+            .and_then(|n| T::try_from(n).ok()))
+    }
+
+    fn int_schema(&self) -> Value {
+        let mut s = json!({"type": "integer", "minimum": self.min});
+        if self.show_max {
+            s["maximum"] = json!(self.max);
+        }
+        s
+    }
+}
+
+impl<T: TryFrom<i64> + Copy + Into<Value>> Codec for Int<T> {
+    type T = Option<T>;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Option<T>> {
+        self.read_opt(f, key)
+    }
+    fn write(&self, v: &Option<T>, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        if let Some(v) = v {
+            m.insert(key.into(), (*v).into());
+        }
+    }
+    fn schema(&self) -> Value {
+        self.int_schema()
+    }
+}
+
+/// An integer with a default (see [`Int::or`]).
+pub(crate) struct IntOr<T> {
+    int: Int<T>,
+    default: T,
+}
+
+impl<T: TryFrom<i64> + Copy + PartialEq + Into<Value>> Codec for IntOr<T> {
+    type T = T;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<T> {
+        Ok(self.int.read_opt(f, key)?.unwrap_or(self.default))
+    }
+    fn write(&self, v: &T, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        if *v != self.default {
+            m.insert(key.into(), (*v).into());
+        }
+    }
+    fn schema(&self) -> Value {
+        self.int.int_schema()
+    }
+}
+
+/// How long an action waits, in ms: an integer whose value sets the bridge's timeout.
+pub(crate) struct Wait<C>(pub(crate) C);
+
+impl<C: Codec> Codec for Wait<C>
+where
+    C::T: WaitValue,
+{
+    type T = C::T;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<C::T> {
+        self.0.read(f, key, cx)
+    }
+    fn write(&self, v: &C::T, m: &mut Map<String, Value>, key: &'static str, cx: &Cx) {
+        self.0.write(v, m, key, cx)
+    }
+    fn schema(&self) -> Value {
+        self.0.schema()
+    }
+    fn wait_ms(&self, v: &C::T) -> Option<u64> {
+        Some(v.ms())
+    }
+}
+
+/// A wait in ms, given or defaulted.
+pub(crate) trait WaitValue {
+    /// The wait in ms.
+    fn ms(&self) -> u64;
+}
+
+impl WaitValue for u64 {
+    fn ms(&self) -> u64 {
+        *self
+    }
+}
+
+impl WaitValue for Option<u64> {
+    fn ms(&self) -> u64 {
+        self.unwrap_or(crate::action::DEFAULT_SCRAPE_TIMEOUT_MS)
+    }
+}
+
+/// The tab the action runs in (SPEC §6 resolves it when omitted).
+pub(crate) struct Tab;
+
+/// A required tab (`activate_tab`).
+pub(crate) struct ReqTab;
+
+const TAB_IDS: Int<TabId> = int::<TabId>(0, crate::action::MAX_TAB_ID).shown();
+
+impl Codec for Tab {
+    type T = Option<TabId>;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<Option<TabId>> {
+        TAB_IDS.read(f, key, cx)
+    }
+    fn write(&self, v: &Option<TabId>, m: &mut Map<String, Value>, key: &'static str, cx: &Cx) {
+        TAB_IDS.write(v, m, key, cx)
+    }
+    fn schema(&self) -> Value {
+        TAB_IDS.schema()
+    }
+    fn tab(&self, v: &Option<TabId>) -> Option<Option<TabId>> {
+        Some(*v)
+    }
+    fn set_tab(&self, v: &mut Option<TabId>, tab: TabId) -> bool {
+        *v = Some(tab);
+        true
+    }
+}
+
+impl Codec for ReqTab {
+    type T = TabId;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<TabId> {
+        TAB_IDS
+            .read(f, key, cx)?
+            .ok_or_else(|| f.err(key, "required"))
+    }
+    fn write(&self, v: &TabId, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        m.insert(key.into(), Value::from(*v));
+    }
+    fn schema(&self) -> Value {
+        TAB_IDS.schema()
+    }
+    fn required(&self) -> bool {
+        true
+    }
+    fn tab(&self, v: &TabId) -> Option<Option<TabId>> {
+        Some(Some(*v))
+    }
+    fn set_tab(&self, v: &mut TabId, tab: TabId) -> bool {
+        *v = tab;
+        true
+    }
+}
+
+/// A flag with its default; written only when it differs from the default.
+pub(crate) struct Flag(pub(crate) bool);
+
+impl Codec for Flag {
+    type T = bool;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<bool> {
+        f.bool_or(key, self.0)
+    }
+    fn write(&self, v: &bool, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        if *v != self.0 {
+            m.insert(key.into(), Value::Bool(*v));
+        }
+    }
+    fn schema(&self) -> Value {
+        json!({"type": "boolean"})
+    }
+}
+
+/// A required string; `Text { nonempty: true }` also refuses an empty or blank one.
+pub(crate) struct Text {
+    pub(crate) nonempty: bool,
+}
+
+impl Codec for Text {
+    type T = String;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<String> {
+        if self.nonempty {
+            f.req_nonempty(key)
+        } else {
+            f.req_str(key)
+        }
+    }
+    fn write(&self, v: &String, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        m.insert(key.into(), Value::String(v.clone()));
+    }
+    fn schema(&self) -> Value {
+        if self.nonempty {
+            json!({"type": "string", "minLength": 1})
+        } else {
+            json!({"type": "string"})
+        }
+    }
+    fn required(&self) -> bool {
+        true
+    }
+}
+
+/// The agent owner of `close_agent_tabs` / `close_agent_window`: an optional non-empty string.
+pub(crate) struct Owner;
+
+impl Codec for Owner {
+    type T = Option<String>;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Option<String>> {
+        f.opt_nonempty(key)
+    }
+    fn write(&self, v: &Option<String>, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        if let Some(v) = v {
+            m.insert(key.into(), Value::String(v.clone()));
+        }
+    }
+    fn schema(&self) -> Value {
+        json!({"type": "string", "minLength": 1})
+    }
+    fn owner<'a>(&self, v: &'a Option<String>) -> Option<&'a str> {
+        v.as_deref()
+    }
+}
+
+/// The absolute URL of `open_tab` / `navigate` (see [`crate::action::read_url`]).
+pub(crate) struct Url;
+
+impl Codec for Url {
+    type T = String;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<String> {
+        crate::action::read_url(f, key)
+    }
+    fn write(&self, v: &String, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        m.insert(key.into(), Value::String(v.clone()));
+    }
+    fn schema(&self) -> Value {
+        json!({"type": "string", "format": "uri"})
+    }
+    fn required(&self) -> bool {
+        true
+    }
+    fn url<'a>(&self, v: &'a String) -> Option<&'a str> {
+        Some(v)
+    }
+}
+
+/// The largest coordinate or scroll amount accepted, CSS px: a guard against nonsense, not
+/// stated in the schema.
+const PX_LIMIT: f64 = 1.0e7;
+
+/// A CSS px amount within `min..=PX_LIMIT` (`min` is `-PX_LIMIT` for signed amounts, and then not
+/// stated in the schema); `Option<f64>` unless `required`.
+pub(crate) struct Px {
+    pub(crate) min: Option<f64>,
+}
+
+/// A required CSS px amount (see [`Px`]).
+pub(crate) struct ReqPx(pub(crate) Px);
+
+impl Px {
+    fn schema_of(&self) -> Value {
+        match self.min {
+            Some(min) => json!({"type": "number", "minimum": min}),
+            None => json!({"type": "number"}),
+        }
+    }
+}
+
+impl Codec for Px {
+    type T = Option<f64>;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Option<f64>> {
+        f.opt_f64(key, self.min.unwrap_or(-PX_LIMIT), PX_LIMIT)
+    }
+    fn write(&self, v: &Option<f64>, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        if let Some(v) = v {
+            m.insert(key.into(), Value::from(*v));
+        }
+    }
+    fn schema(&self) -> Value {
+        self.schema_of()
+    }
+}
+
+impl Codec for ReqPx {
+    type T = f64;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<f64> {
+        self.0
+            .read(f, key, cx)?
+            .ok_or_else(|| f.err(key, "required"))
+    }
+    fn write(&self, v: &f64, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        m.insert(key.into(), Value::from(*v));
+    }
+    fn schema(&self) -> Value {
+        self.0.schema_of()
+    }
+    fn required(&self) -> bool {
+        true
+    }
+}
+
+/// A fixed set of wire words (`visible` / `attached` / `hidden`, …).
+pub(crate) trait Keyword: Sized + Copy + PartialEq + JsonSchema + 'static {
+    /// Every value, in schema order.
+    const ALL: &'static [Self];
+    /// What one value is called in errors: `"state"`.
+    const NOUN: &'static str;
+    /// How the error names the choices: `"visible, attached or hidden"`.
+    const CHOICES: &'static str;
+    /// The wire spelling.
+    fn word(&self) -> &'static str;
+    /// Reads a wire word; by default exactly the spellings of [`Keyword::ALL`].
+    fn parse_word(s: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|k| k.word() == s)
+    }
+}
+
+/// A keyword field with its default: `unknown <key> `…` (use …)` when the word is not one.
+pub(crate) struct Word<K>(pub(crate) K);
+
+impl<K: Keyword> Codec for Word<K> {
+    type T = K;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<K> {
+        match f.opt_str(key)? {
+            None => Ok(self.0),
+            Some(s) => K::parse_word(&s).ok_or_else(|| {
+                f.err(
+                    key,
+                    format!("unknown {} `{s}` (use {})", K::NOUN, K::CHOICES),
+                )
+            }),
+        }
+    }
+    fn write(&self, v: &K, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        if *v != self.0 {
+            m.insert(key.into(), Value::String(v.word().into()));
+        }
+    }
+    fn schema(&self) -> Value {
+        derived::<K>()
+    }
+}
+
+/// `press_key`'s held modifiers: an array of distinct keywords, any alias of [`Keyword::parse_word`].
+pub(crate) struct Words<K>(pub(crate) PhantomData<K>);
+
+impl<K: Keyword> Codec for Words<K> {
+    type T = Vec<K>;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Vec<K>> {
+        let Some(v) = f.take(key) else {
+            return Ok(Vec::new());
+        };
+        let Value::Array(items) = v else {
+            let words: Vec<&str> = K::ALL.iter().map(Keyword::word).collect();
+            return Err(f.err(
+                key,
+                format!("must be an array of {}, got {}", words.join("/"), kind(&v)),
+            ));
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for item in &items {
+            let word = match item {
+                Value::String(s) => K::parse_word(s).ok_or_else(|| {
+                    f.err(
+                        key,
+                        format!("unknown {} `{s}` (use {})", K::NOUN, K::CHOICES),
+                    )
+                })?,
+                other => {
+                    return Err(f.err(key, format!("items must be strings, got {}", kind(other))))
+                }
+            };
+            if out.contains(&word) {
+                return Err(f.err(key, format!("`{}` given twice", word.word())));
+            }
+            out.push(word);
+        }
+        Ok(out)
+    }
+    fn write(&self, v: &Vec<K>, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        if !v.is_empty() {
+            let words = v.iter().map(|k| Value::String(k.word().into())).collect();
+            m.insert(key.into(), Value::Array(words));
+        }
+    }
+    fn schema(&self) -> Value {
+        json!({"type": "array", "items": derived::<K>(), "uniqueItems": true})
+    }
+}
+
+/// `scrape`'s `fields`: output name → `"selector"` or `"selector@attr"`, at least one.
+pub(crate) struct FieldMap;
+
+impl Codec for FieldMap {
+    type T = Option<BTreeMap<String, String>>;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Self::T> {
+        let Some(v) = f.take(key) else {
+            return Ok(None);
+        };
+        let Value::Object(map) = v else {
+            return Err(f.err(
+                key,
+                format!(
+                    "must be an object {{name: \"selector[@attr]\"}}, got {}",
+                    kind(&v)
+                ),
+            ));
+        };
+        if map.is_empty() {
+            return Err(f.err(key, "must name at least one field (or be omitted)"));
+        }
+        let mut out = BTreeMap::new();
+        for (name, spec) in map {
+            if name.trim().is_empty() {
+                return Err(f.err(key, "field names must not be empty"));
+            }
+            match spec {
+                Value::String(s) if !s.trim().is_empty() => {
+                    out.insert(name, s);
+                }
+                Value::String(_) => {
+                    return Err(f.err(&format!("{key}.{name}"), "must not be empty"))
+                }
+                other => {
+                    return Err(f.err(
+                        &format!("{key}.{name}"),
+                        format!("must be a string \"selector[@attr]\", got {}", kind(&other)),
+                    ))
+                }
+            }
+        }
+        Ok(Some(out))
+    }
+    fn write(&self, v: &Self::T, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        if let Some(fields) = v {
+            let obj = fields
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                .collect();
+            m.insert(key.into(), Value::Object(obj));
+        }
+    }
+    fn schema(&self) -> Value {
+        json!({"type": "object", "additionalProperties": {"type": "string"}, "minProperties": 1})
+    }
+}
+
+/// The element an action acts on, flat (`uid`, `selector`, `text`, `xpath`, `index`) or nested
+/// (`locator: {…}`), minus the keys the action takes for itself (SPEC §4).
+pub(crate) struct Element;
+
+/// An optional element (`press_key`, `scroll`).
+pub(crate) struct OptElement;
+
+/// The flat keys and `locator`, as accepted and listed in the "expected one of" hint.
+fn locator_keys(cx: &Cx) -> Vec<&'static str> {
+    let mut keys: Vec<&'static str> = LOCATOR_KEYS
+        .iter()
+        .copied()
+        .filter(|k| !cx.taken.contains(k))
+        .collect();
+    if !cx.taken.contains(&"index") {
+        keys.push("index");
+    }
+    keys.push("locator");
+    keys
+}
+
+/// "uid/selector/text/xpath", plus how to give a locator key the action takes for itself.
+pub(crate) fn locator_choices(taken: &[&str]) -> String {
+    let free: Vec<&str> = LOCATOR_KEYS
+        .iter()
+        .copied()
+        .filter(|k| !taken.contains(k))
+        .collect();
+    let nested: Vec<String> = LOCATOR_KEYS
+        .iter()
+        .filter(|k| taken.contains(k))
+        .map(|k| format!(" (or locator: {{{k}}})"))
+        .collect();
+    format!("{}{}", free.join("/"), nested.concat())
+}
+
+impl Codec for Element {
+    type T = Locator;
+    fn read(&self, f: &mut Fields<'_>, _key: &'static str, cx: &Cx) -> Res<Locator> {
+        read_locator(f, &cx.taken)?.ok_or_else(|| {
+            f.err_msg(format!(
+                "exactly one of {} is required",
+                locator_choices(&cx.taken)
+            ))
+        })
+    }
+    fn write(&self, v: &Locator, m: &mut Map<String, Value>, _key: &'static str, cx: &Cx) {
+        write_locator(m, v, &cx.taken);
+    }
+    fn schema(&self) -> Value {
+        json!({})
+    }
+    fn own_keys(&self, _key: &'static str) -> Vec<&'static str> {
+        Vec::new()
+    }
+    fn keys(&self, _key: &'static str, cx: &Cx) -> Vec<&'static str> {
+        locator_keys(cx)
+    }
+    fn properties(&self, _key: &'static str, _doc: &str, cx: &Cx) -> Vec<(&'static str, Value)> {
+        crate::locator::locator_props(&cx.taken)
+    }
+    fn loc(&self) -> Loc {
+        Loc::Required
+    }
+    fn locator<'a>(&self, v: &'a Locator) -> Option<&'a Locator> {
+        Some(v)
+    }
+}
+
+impl Codec for OptElement {
+    type T = Option<Locator>;
+    fn read(&self, f: &mut Fields<'_>, _key: &'static str, cx: &Cx) -> Res<Option<Locator>> {
+        read_locator(f, &cx.taken)
+    }
+    fn write(&self, v: &Option<Locator>, m: &mut Map<String, Value>, key: &'static str, cx: &Cx) {
+        if let Some(v) = v {
+            Element.write(v, m, key, cx);
+        }
+    }
+    fn schema(&self) -> Value {
+        json!({})
+    }
+    fn own_keys(&self, _key: &'static str) -> Vec<&'static str> {
+        Vec::new()
+    }
+    fn keys(&self, key: &'static str, cx: &Cx) -> Vec<&'static str> {
+        Element.keys(key, cx)
+    }
+    fn properties(&self, key: &'static str, doc: &str, cx: &Cx) -> Vec<(&'static str, Value)> {
+        Element.properties(key, doc, cx)
+    }
+    fn loc(&self) -> Loc {
+        Loc::Optional
+    }
+    fn locator<'a>(&self, v: &'a Option<Locator>) -> Option<&'a Locator> {
+        v.as_ref()
+    }
+}
