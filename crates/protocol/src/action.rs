@@ -1254,7 +1254,9 @@ mod tests {
     use serde_json::json;
 
     fn url_error(url: &str) -> String {
-        match Action::from_value(&json!({"type": "open_tab", "url": url})) {
+        let mut v = json!({ "url": url });
+        v[TYPE_KEY] = json!(ActionKind::OpenTab.name());
+        match Action::from_value(&v) {
             Err(e) => e.message,
             Ok(a) => panic!("{url} accepted: {a:?}"),
         }

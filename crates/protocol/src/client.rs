@@ -20,7 +20,8 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-/// A client's request: `{"id":"abc-123","method":"navigate","params":{"url":"…"}}`.
+/// A client's request: `{"id":"abc-123","method":…,"params":{"url":"…"}}` (`method` an action
+/// name such as `navigate`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ClientRequest {
     /// Chosen by the client; echoed in the response.

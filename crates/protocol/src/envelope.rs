@@ -1,7 +1,7 @@
 //! The bridge ↔ extension envelope (SPEC §3), tagged by `type`:
 //!
 //! ```text
-//! request  {"type":"request","id":"<UUIDv4>","owner":"cli-…","action":{"type":"click","uid":"e7","tabId":12}}
+//! request  {"type":"request","id":"<UUIDv4>","owner":"cli-…","action":{…}}   (the action of SPEC §4)
 //! response {"type":"response","id":"…","result":{…}}   or   {"type":"response","id":"…","error":{"code":"…","message":"…"}}
 //! event    {"type":"event","event":{"type":"session_started",…}}
 //! ping     {"type":"ping"}          pong {"type":"pong"}

@@ -18,20 +18,24 @@
 //!
 //! ```
 //! use bua_protocol::*;
+//! use serde_json::json;
 //!
 //! // The bridge sends a request; the extension validates it…
-//! let frame = r#"{"type":"request","id":"r1","owner":"cli-1","action":{"type":"click","uid":"e7","tabId":12}}"#;
-//! let ToExtension::Request(req) = parse_to_extension(frame).unwrap() else { unreachable!() };
-//! assert_eq!(req.action.locator(), Some(&Locator::uid("e7")));
+//! let click = Action::Click(Click { locator: Locator::uid("e7"), tab_id: Some(12), new_tab: false });
+//! let frame = json!({"type": "request", "id": "r1", "owner": "cli-1", "action": click.to_value()});
+//! let ToExtension::Request(req) = parse_to_extension(&frame.to_string()).unwrap() else { unreachable!() };
+//! assert_eq!(req.action, click);
 //! assert_eq!(req.action.timeout(), std::time::Duration::from_secs(10));
 //!
 //! // …and answers it.
-//! let reply = FromExtension::Response(Response::ok(req.id, serde_json::json!({"tabId": 12})));
+//! let reply = FromExtension::Response(Response::ok(req.id, json!({"tabId": 12})));
 //! assert_eq!(reply.to_json(), r#"{"type":"response","id":"r1","result":{"tabId":12}}"#);
 //!
 //! // A malformed action is refused with invalid_action naming the field, keeping the id.
-//! let bad = r#"{"type":"request","id":"r2","action":{"type":"click","uid":"e7","index":1}}"#;
-//! let err = parse_to_extension(bad).unwrap_err();
+//! let mut bad = click.to_value();
+//! bad["index"] = json!(1);
+//! let frame = json!({"type": "request", "id": "r2", "action": bad});
+//! let err = parse_to_extension(&frame.to_string()).unwrap_err();
 //! assert_eq!(err.id.as_deref(), Some("r2"));
 //! assert_eq!(err.error.code, ErrorCode::InvalidAction);
 //! assert!(err.error.message.contains("index: not allowed with uid"));

@@ -1,9 +1,9 @@
 //! Element locators (SPEC §4): exactly one of `uid` / `selector` / `text` / `xpath`, plus an
 //! optional 0-based `index` among the matches (not with `uid`).
 //!
-//! On the wire the locator is written as flat fields of the action
-//! (`{"type":"click","selector":"a.next","index":1}`). Two actions use a locator key for a parameter
-//! of their own — `type` (`text` is the text to type) and `select_option` (`index` is the option
+//! On the wire the locator is written as flat fields of the action (a click on the second
+//! `a.next` carries `"selector":"a.next","index":1` beside its `type`). Two actions use a
+//! locator key for a parameter of their own — `type` (`text` is the text to type) and `select_option` (`index` is the option
 //! index) — so every element-taking action also accepts the nested form
 //! `"locator": {"text": "Email", "index": 1}`, and that form is what [`Action`](crate::Action)
 //! serializes to when the flat form would be ambiguous.

@@ -7,7 +7,7 @@
 use crate::error::ErrorBody;
 use serde_json::{Map, Value};
 
-/// Reads fields out of one JSON object; `ctx` prefixes every error message (e.g. `"click"`).
+/// Reads fields out of one JSON object; `ctx` prefixes every error message (the action's name, e.g. `click`).
 pub(crate) struct Fields<'a> {
     ctx: &'a str,
     map: Map<String, Value>,
@@ -41,7 +41,7 @@ impl<'a> Fields<'a> {
         Fields { ctx, map, allowed }
     }
 
-    /// The message prefix (e.g. `"click"`).
+    /// The message prefix (the action's name, e.g. `click`).
     pub(crate) fn ctx(&self) -> &str {
         self.ctx
     }

@@ -196,3 +196,50 @@ fn tool_input_schema_is_flat_and_accepts_every_spec_example() {
     assert!(!validator.is_valid(&json!({"type":"fly"})));
     assert!(!validator.is_valid(&json!({"type":"click","bogus":1})));
 }
+
+/// The one-line summary of `name` in the tool schema's `type` description.
+fn summary(name: &str) -> String {
+    let schema = tool_input_schema();
+    let text = schema["properties"]["type"]["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    text.lines()
+        .find(|l| l.starts_with(&format!("{name}(")))
+        .unwrap_or_default()
+        .split(':')
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn the_tool_summary_says_which_locators_are_optional() {
+    assert_eq!(
+        summary("press_key"),
+        "press_key(locator?, key, modifiers?, tabId?, waitLoad?)"
+    );
+    assert_eq!(
+        summary("scroll"),
+        "scroll(locator?, dx?, dy?, tabId?, toEnd?)"
+    );
+    assert_eq!(summary("click"), "click(locator, newTab?, tabId?)");
+    assert_eq!(
+        summary("type"),
+        "type(locator, clear?, submit?, tabId?, text)"
+    );
+    assert_eq!(
+        summary("select_option"),
+        "select_option(locator, index?, label?, tabId?, value?)"
+    );
+    assert_eq!(
+        summary("wait_for"),
+        "wait_for(locator or textContains, state?, tabId?, timeoutMs?)"
+    );
+    assert_eq!(summary("extract"), "extract(tabId?)");
+    // Every parameter is still a property of the flat schema.
+    let schema = tool_input_schema();
+    for key in ["textContains", "index", "locator", "uid", "text"] {
+        assert!(schema["properties"].get(key).is_some(), "{key}");
+    }
+}
