@@ -22,11 +22,8 @@ use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::time::Duration;
 
-/// A Chrome tab id (`chrome.tabs.Tab.id`, a non-negative 32-bit integer on the wire).
-pub type TabId = i64;
-
-/// The largest tab or window id accepted on the wire (Chrome's ids are 32-bit integers).
-pub const MAX_TAB_ID: TabId = i32::MAX as TabId;
+pub use crate::field::URL_SCHEMES;
+pub use crate::wire::{TabId, MAX_TAB_ID};
 
 /// `wait_for`'s default `timeoutMs` (SPEC §4), in ms.
 pub const DEFAULT_WAIT_TIMEOUT_MS: u64 = 5_000;
@@ -740,7 +737,7 @@ params! {
         /// visible (default), attached or hidden.
         pub state: WaitState = "state" => Word(WaitState::Visible),
         /// ms to wait. Default 5000, at most 30000.
-        pub timeout_ms: u64 = "timeoutMs" => Wait(int::<u64>(0, WAIT_MS).shown().or(DEFAULT_WAIT_TIMEOUT_MS)),
+        pub timeout_ms: u64 = "timeoutMs" => Wait(int::<u64>(0, WAIT_MS).shown().or(DEFAULT_WAIT_TIMEOUT_MS), DEFAULT_WAIT_TIMEOUT_MS),
         /// The tab. Omitted: the agent's own tab.
         pub tab_id: Option<TabId> = "tabId" => Tab,
     }
@@ -767,7 +764,7 @@ params! {
         /// At most this many items.
         pub limit: Option<u32> = "limit" => int::<u32>(1, u32::MAX as i64),
         /// ms to wait for the first item. Default 5000, at most 30000.
-        pub timeout_ms: Option<u64> = "timeoutMs" => Wait(int::<u64>(0, WAIT_MS).shown()),
+        pub timeout_ms: Option<u64> = "timeoutMs" => Wait(int::<u64>(0, WAIT_MS).shown(), DEFAULT_SCRAPE_TIMEOUT_MS),
         /// The tab. Omitted: the agent's own tab.
         pub tab_id: Option<TabId> = "tabId" => Tab,
     }
@@ -1146,84 +1143,6 @@ impl Action {
     }
 }
 
-/// URL schemes `open_tab` / `navigate` accept.
-pub const URL_SCHEMES: [&str; 5] = ["http", "https", "file", "about", "data"];
-
-/// The absolute URL a user probably meant by `raw` when it lacks the scheme (`example.com/a`,
-/// `localhost:8080`): `https://…` for a host with a dot, `http://…` for `localhost`; `None` for
-/// anything that is not a plain host (spaces, no dot: `not a url`).
-pub(crate) fn suggest_absolute(raw: &str) -> Option<String> {
-    let raw = raw.trim();
-    if raw.is_empty() || raw.contains(char::is_whitespace) || raw.contains("://") {
-        return None;
-    }
-    let guess = |scheme: &str| {
-        let candidate = format!("{scheme}://{raw}");
-        let parsed = url::Url::parse(&candidate).ok()?;
-        let host = parsed.host_str()?.to_ascii_lowercase();
-        let plain_host = host.split('.').all(|label| {
-            !label.is_empty()
-                && label
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        });
-        let named =
-            (host.contains('.') && plain_host && !host.ends_with(|c: char| c.is_ascii_digit()))
-                || matches!(parsed.host(), Some(url::Host::Ipv4(_)));
-        (named || host == "localhost").then_some((candidate, host))
-    };
-    match guess("https")? {
-        (_, host) if host == "localhost" || host.starts_with("127.") => {
-            guess("http").map(|(c, _)| c)
-        }
-        (candidate, _) => Some(candidate),
-    }
-}
-
-/// Reads the absolute URL `key` of `open_tab` / `navigate`, with a did-you-mean for a URL without
-/// its scheme.
-pub(crate) fn read_url(f: &mut Fields<'_>, key: &str) -> Res<String> {
-    let raw = f.req_nonempty(key)?;
-    match url::Url::parse(raw.trim()) {
-        Ok(parsed) => {
-            if !URL_SCHEMES.contains(&parsed.scheme()) {
-                // `localhost:8080`, `example.com:8080/x` parse with the host as the scheme.
-                let after = raw.trim().split_once(':').map_or("", |(_, rest)| rest);
-                let hint = if after.starts_with(|c: char| c.is_ascii_digit()) {
-                    suggest_absolute(&raw).map(|s| format!(" (did you mean `{s}`?)"))
-                } else {
-                    None
-                };
-                return Err(f.err(
-                    key,
-                    hint.unwrap_or_else(|| {
-                        format!(
-                            "scheme `{}` is not supported: use an http or https URL (about:blank and data: URLs open too; file:// URLs are always refused)",
-                            parsed.scheme()
-                        )
-                    }),
-                ));
-            }
-            if matches!(parsed.scheme(), "http" | "https")
-                && parsed.host_str().is_none_or(str::is_empty)
-            {
-                return Err(f.err(key, "has no host"));
-            }
-            Ok(raw)
-        }
-        Err(url::ParseError::RelativeUrlWithoutBase) => Err(f.err(
-            key,
-            match suggest_absolute(&raw) {
-                Some(s) => format!("`{raw}` is not an absolute URL (did you mean `{s}`?)"),
-                None => format!(
-                    "`{raw}` is not an absolute URL: give the whole URL with its scheme, e.g. https://example.com/"
-                ),
-            },
-        )),
-        Err(e) => Err(f.err(key, format!("`{raw}` is not a valid URL ({e})"))),
-    }
-}
-
 impl Serialize for Action {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.to_value().serialize(serializer)
@@ -1251,6 +1170,7 @@ impl std::str::FromStr for Action {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::field::suggest_absolute;
     use serde_json::json;
 
     fn url_error(url: &str) -> String {

@@ -3,9 +3,8 @@
 //! locator, …). The action table in `action.rs` names a codec for each field, so a field's
 //! validation, canonical form and schema all come from that one line.
 
-use crate::action::TabId;
 use crate::locator::{read_locator, write_locator, Loc, Locator, LOCATOR_KEYS};
-use crate::wire::{kind, Fields, Res};
+use crate::wire::{kind, Fields, Res, TabId, MAX_TAB_ID};
 use schemars::gen::SchemaSettings;
 use schemars::JsonSchema;
 use serde_json::{json, Map, Value};
@@ -84,7 +83,7 @@ pub(crate) trait Codec {
     }
 
     /// How long the action itself waits, in ms, for a wait field (its bridge timeout is this plus
-    /// [`crate::TIMEOUT_GRACE`], SPEC §4).
+    /// the action's grace, SPEC §4).
     fn wait_ms(&self, _v: &Self::T) -> Option<u64> {
         None
     }
@@ -265,8 +264,9 @@ impl<T: TryFrom<i64> + Copy + PartialEq + Into<Value>> Codec for IntOr<T> {
     }
 }
 
-/// How long an action waits, in ms: an integer whose value sets the bridge's timeout.
-pub(crate) struct Wait<C>(pub(crate) C);
+/// How long an action waits, in ms (`.1`: the wait when the field is omitted): an integer whose
+/// value sets the bridge's timeout.
+pub(crate) struct Wait<C>(pub(crate) C, pub(crate) u64);
 
 impl<C: Codec> Codec for Wait<C>
 where
@@ -283,25 +283,25 @@ where
         self.0.schema()
     }
     fn wait_ms(&self, v: &C::T) -> Option<u64> {
-        Some(v.ms())
+        Some(v.ms().unwrap_or(self.1))
     }
 }
 
-/// A wait in ms, given or defaulted.
+/// A wait in ms, given or defaulted by its codec.
 pub(crate) trait WaitValue {
-    /// The wait in ms.
-    fn ms(&self) -> u64;
+    /// The wait in ms, when known.
+    fn ms(&self) -> Option<u64>;
 }
 
 impl WaitValue for u64 {
-    fn ms(&self) -> u64 {
-        *self
+    fn ms(&self) -> Option<u64> {
+        Some(*self)
     }
 }
 
 impl WaitValue for Option<u64> {
-    fn ms(&self) -> u64 {
-        self.unwrap_or(crate::action::DEFAULT_SCRAPE_TIMEOUT_MS)
+    fn ms(&self) -> Option<u64> {
+        *self
     }
 }
 
@@ -311,7 +311,7 @@ pub(crate) struct Tab;
 /// A required tab (`activate_tab`).
 pub(crate) struct ReqTab;
 
-const TAB_IDS: Int<TabId> = int::<TabId>(0, crate::action::MAX_TAB_ID).shown();
+const TAB_IDS: Int<TabId> = int::<TabId>(0, MAX_TAB_ID).shown();
 
 impl Codec for Tab {
     type T = Option<TabId>;
@@ -426,13 +426,13 @@ impl Codec for Owner {
     }
 }
 
-/// The absolute URL of `open_tab` / `navigate` (see [`crate::action::read_url`]).
+/// The absolute URL of `open_tab` / `navigate` (see [`read_url`]).
 pub(crate) struct Url;
 
 impl Codec for Url {
     type T = String;
     fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<String> {
-        crate::action::read_url(f, key)
+        read_url(f, key)
     }
     fn write(&self, v: &String, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
         m.insert(key.into(), Value::String(v.clone()));
@@ -745,5 +745,83 @@ impl Codec for OptElement {
     }
     fn locator<'a>(&self, v: &'a Option<Locator>) -> Option<&'a Locator> {
         v.as_ref()
+    }
+}
+
+/// URL schemes `open_tab` / `navigate` accept.
+pub const URL_SCHEMES: [&str; 5] = ["http", "https", "file", "about", "data"];
+
+/// The absolute URL a user probably meant by `raw` when it lacks the scheme (`example.com/a`,
+/// `localhost:8080`): `https://…` for a host with a dot, `http://…` for `localhost`; `None` for
+/// anything that is not a plain host (spaces, no dot: `not a url`).
+pub(crate) fn suggest_absolute(raw: &str) -> Option<String> {
+    let raw = raw.trim();
+    if raw.is_empty() || raw.contains(char::is_whitespace) || raw.contains("://") {
+        return None;
+    }
+    let guess = |scheme: &str| {
+        let candidate = format!("{scheme}://{raw}");
+        let parsed = url::Url::parse(&candidate).ok()?;
+        let host = parsed.host_str()?.to_ascii_lowercase();
+        let plain_host = host.split('.').all(|label| {
+            !label.is_empty()
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        });
+        let named =
+            (host.contains('.') && plain_host && !host.ends_with(|c: char| c.is_ascii_digit()))
+                || matches!(parsed.host(), Some(url::Host::Ipv4(_)));
+        (named || host == "localhost").then_some((candidate, host))
+    };
+    match guess("https")? {
+        (_, host) if host == "localhost" || host.starts_with("127.") => {
+            guess("http").map(|(c, _)| c)
+        }
+        (candidate, _) => Some(candidate),
+    }
+}
+
+/// Reads the absolute URL `key` of `open_tab` / `navigate`, with a did-you-mean for a URL without
+/// its scheme.
+pub(crate) fn read_url(f: &mut Fields<'_>, key: &str) -> Res<String> {
+    let raw = f.req_nonempty(key)?;
+    match url::Url::parse(raw.trim()) {
+        Ok(parsed) => {
+            if !URL_SCHEMES.contains(&parsed.scheme()) {
+                // `localhost:8080`, `example.com:8080/x` parse with the host as the scheme.
+                let after = raw.trim().split_once(':').map_or("", |(_, rest)| rest);
+                let hint = if after.starts_with(|c: char| c.is_ascii_digit()) {
+                    suggest_absolute(&raw).map(|s| format!(" (did you mean `{s}`?)"))
+                } else {
+                    None
+                };
+                return Err(f.err(
+                    key,
+                    hint.unwrap_or_else(|| {
+                        format!(
+                            "scheme `{}` is not supported: use an http or https URL (about:blank and data: URLs open too; file:// URLs are always refused)",
+                            parsed.scheme()
+                        )
+                    }),
+                ));
+            }
+            if matches!(parsed.scheme(), "http" | "https")
+                && parsed.host_str().is_none_or(str::is_empty)
+            {
+                return Err(f.err(key, "has no host"));
+            }
+            Ok(raw)
+        }
+        Err(url::ParseError::RelativeUrlWithoutBase) => Err(f.err(
+            key,
+            match suggest_absolute(&raw) {
+                Some(s) => format!("`{raw}` is not an absolute URL (did you mean `{s}`?)"),
+                None => format!(
+                    "`{raw}` is not an absolute URL: give the whole URL with its scheme, e.g. https://example.com/"
+                ),
+            },
+        )),
+        Err(e) => Err(f.err(key, format!("`{raw}` is not a valid URL ({e})"))),
     }
 }

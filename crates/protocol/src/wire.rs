@@ -16,6 +16,12 @@ pub(crate) struct Fields<'a> {
 
 pub(crate) type Res<T> = Result<T, ErrorBody>;
 
+/// A Chrome tab id (`chrome.tabs.Tab.id`, a non-negative 32-bit integer on the wire).
+pub type TabId = i64;
+
+/// The largest tab or window id accepted on the wire (Chrome's ids are 32-bit integers).
+pub const MAX_TAB_ID: TabId = i32::MAX as TabId;
+
 /// The key that tags every message, action and event with its kind (SPEC §3).
 pub(crate) const TYPE_KEY: &str = "type";
 
