@@ -40,7 +40,7 @@ struct NavigateW {
     /// Absolute URL (http, https, file, about or data).
     #[schemars(url)]
     url: String,
-    /// The tab (from open_tab or get_tabs). Omitted: the agent's own tab.
+    /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
     #[schemars(range(min = 0, max = 2147483647))]
     tab_id: Option<i64>,
 }
@@ -49,7 +49,7 @@ struct NavigateW {
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct TabOnlyW {
-    /// The tab (from open_tab or get_tabs). Omitted: the agent's own tab.
+    /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
     #[schemars(range(min = 0, max = 2147483647))]
     tab_id: Option<i64>,
 }
@@ -58,7 +58,7 @@ struct TabOnlyW {
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ActivateTabW {
-    /// The tab (required).
+    /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
     #[schemars(range(min = 0, max = 2147483647))]
     tab_id: i64,
 }
@@ -81,7 +81,7 @@ struct NoParamsW {}
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ClickW {
-    /// The tab. Omitted: the agent's own tab.
+    /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
     #[schemars(range(min = 0, max = 2147483647))]
     tab_id: Option<i64>,
     /// Open a clicked link in a new agent tab (the result's tabId is the new tab). Default false: same tab.
@@ -98,7 +98,7 @@ struct ClickAtW {
     /// Viewport y, CSS px.
     #[schemars(range(min = 0))]
     y: f64,
-    /// The tab. Omitted: the agent's own tab.
+    /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
     #[schemars(range(min = 0, max = 2147483647))]
     tab_id: Option<i64>,
 }
@@ -107,7 +107,7 @@ struct ClickAtW {
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct HoverW {
-    /// The tab. Omitted: the agent's own tab.
+    /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
     #[schemars(range(min = 0, max = 2147483647))]
     tab_id: Option<i64>,
 }
@@ -123,7 +123,7 @@ struct TypeW {
     clear: Option<bool>,
     /// Press Enter after typing. Default false.
     submit: Option<bool>,
-    /// The tab. Omitted: the agent's own tab.
+    /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
     #[schemars(range(min = 0, max = 2147483647))]
     tab_id: Option<i64>,
 }
@@ -139,7 +139,7 @@ struct PressKeyW {
     modifiers: Option<Vec<Modifier>>,
     /// Wait for the page to load after the key (e.g. Enter submits a form). Default false.
     wait_load: Option<bool>,
-    /// The tab. Omitted: the agent's own tab.
+    /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
     #[schemars(range(min = 0, max = 2147483647))]
     tab_id: Option<i64>,
 }
@@ -154,7 +154,7 @@ struct ScrollW {
     dy: Option<f64>,
     /// Scroll to the end (bottom). Not with dx/dy.
     to_end: Option<bool>,
-    /// The tab. Omitted: the agent's own tab.
+    /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
     #[schemars(range(min = 0, max = 2147483647))]
     tab_id: Option<i64>,
 }
@@ -189,7 +189,7 @@ struct SelectOptionW {
     label: Option<StringsW>,
     /// 0-based option index(es).
     index: Option<IndexesW>,
-    /// The tab. Omitted: the agent's own tab.
+    /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
     #[schemars(range(min = 0, max = 2147483647))]
     tab_id: Option<i64>,
 }
@@ -200,7 +200,7 @@ struct SelectOptionW {
 struct CheckW {
     /// The wanted state. Default true.
     checked: Option<bool>,
-    /// The tab. Omitted: the agent's own tab.
+    /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
     #[schemars(range(min = 0, max = 2147483647))]
     tab_id: Option<i64>,
 }
@@ -211,7 +211,7 @@ struct CheckW {
 struct SetValueW {
     /// The value.
     value: String,
-    /// The tab. Omitted: the agent's own tab.
+    /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
     #[schemars(range(min = 0, max = 2147483647))]
     tab_id: Option<i64>,
 }
@@ -228,7 +228,7 @@ struct WaitForW {
     /// ms to wait. Default 5000, at most 30000.
     #[schemars(range(min = 0, max = 30000))]
     timeout_ms: Option<u64>,
-    /// The tab. Omitted: the agent's own tab.
+    /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
     #[schemars(range(min = 0, max = 2147483647))]
     tab_id: Option<i64>,
 }
@@ -238,7 +238,7 @@ struct WaitForW {
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ExtractW {
-    /// The tab. Omitted: the agent's own tab.
+    /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
     #[schemars(range(min = 0, max = 2147483647))]
     tab_id: Option<i64>,
 }
@@ -251,7 +251,7 @@ struct EvaluateW {
     /// Function body, e.g. "return document.title".
     #[schemars(length(min = 1))]
     expression: String,
-    /// The tab. Omitted: the agent's own tab.
+    /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
     #[schemars(range(min = 0, max = 2147483647))]
     tab_id: Option<i64>,
 }
@@ -272,7 +272,7 @@ struct ScrapeW {
     /// ms to wait for the first item. Default 5000, at most 30000.
     #[schemars(range(min = 0, max = 30000))]
     timeout_ms: Option<u64>,
-    /// The tab. Omitted: the agent's own tab.
+    /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
     #[schemars(range(min = 0, max = 2147483647))]
     tab_id: Option<i64>,
 }
@@ -281,7 +281,7 @@ struct ScrapeW {
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ScreenshotW {
-    /// The tab. Omitted: the agent's own tab.
+    /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
     #[schemars(range(min = 0, max = 2147483647))]
     tab_id: Option<i64>,
     /// The whole page instead of the viewport. Default false.
