@@ -378,7 +378,7 @@ impl BrowserMcp {
             result = capture(asked.clone()).await?;
             let (w, h) = size(&result);
             notes.push(format!(
-                "scaled down from {width}x{height} to {w}x{h} px to fit the MCP image limit of {} px on                  the longest side (bua-bridge mcp --screenshot-max-side)",
+                "scaled down from {width}x{height} to {w}x{h} px to fit the MCP image limit of {} px on the longest side (bua-bridge mcp --screenshot-max-side)",
                 cap.max_side
             ));
         }
@@ -389,7 +389,7 @@ impl BrowserMcp {
             asked.quality = Some(CAPPED_JPEG_QUALITY);
             result = capture(asked).await?;
             notes.push(format!(
-                "sent as JPEG (quality {CAPPED_JPEG_QUALITY}): the PNG was {} KiB, over the MCP limit of {}                  KiB (bua-bridge mcp --screenshot-max-png-bytes)",
+                "sent as JPEG (quality {CAPPED_JPEG_QUALITY}): the PNG was {} KiB, over the MCP limit of {} KiB (bua-bridge mcp --screenshot-max-png-bytes)",
                 png_bytes / 1024,
                 cap.max_png_bytes / 1024
             ));
