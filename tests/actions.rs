@@ -148,7 +148,7 @@ async fn navigate_go_back_go_forward_reload_wait_for_load_and_report_url_and_tit
         .await;
     assert_eq!(
         nav,
-        json!({ "tabId": tab, "url": url("two.html?x=1"), "title": "Page Two" })
+        json!({ "tabId": tab, "url": url("two.html?x=1"), "title": "Page Two", "status": 200 })
     );
     assert_eq!(a.text_of(tab, "query").await, "query=?x=1");
 
