@@ -606,4 +606,45 @@ async fn a_full_page_screenshot_of_a_long_page_is_scaled_to_the_mcp_cap_and_says
         png.len()
     ));
     let _ = tokio::task::block_in_place(|| rpc.browser(4, json!({"type": "close_agent_tabs"})));
+    drop(rpc);
+
+    // A PNG over the byte cap (set low here with the flag) is sent as JPEG, and the result says so.
+    let (mut rpc, _stderr) = Rpc::start(&[
+        "--port",
+        &port,
+        "--token",
+        &browser.token,
+        "--screenshot-max-png-bytes",
+        "2000",
+    ]);
+    let (is_error, opened) = tokio::task::block_in_place(|| {
+        rpc.browser(
+            2,
+            json!({"type": "navigate", "url": fixtures.url("/mcp/long")}),
+        )
+    });
+    assert!(!is_error, "{opened}");
+    let call = tokio::task::block_in_place(|| {
+        rpc.send(
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "browser",
+            "arguments": {"type": "screenshot", "tabId": opened["tabId"]}}}),
+        );
+        rpc.answer(3)
+    });
+    let content = call["result"]["content"].as_array().expect("content");
+    assert_eq!(content[0]["mimeType"], "image/jpeg", "{call}");
+    let jpeg = base64::engine::general_purpose::STANDARD
+        .decode(content[0]["data"].as_str().expect("data"))
+        .expect("base64");
+    assert!(jpeg.starts_with(&[0xFF, 0xD8]), "JPEG bytes");
+    let meta = text_json(&json!({"content": content}));
+    assert_eq!(meta["mime"], "image/jpeg", "{meta}");
+    let note_text = meta["note"].as_str().unwrap_or_default();
+    assert!(
+        note_text.starts_with("sent as JPEG (quality 80): the PNG was ")
+            && note_text.contains("--screenshot-max-png-bytes"),
+        "{meta}"
+    );
+    let _ = tokio::task::block_in_place(|| rpc.browser(4, json!({"type": "close_agent_tabs"})));
 }
