@@ -247,6 +247,14 @@ async fn an_unknown_or_unreachable_host_fails_navigate_and_open_tab_alike_and_th
             error_page.is_some(),
             "the tab shows the browser's error page"
         );
+        // The error page is a page: it can be extracted and captured.
+        let page = a.ok("extract", json!({ "tabId": tab })).await;
+        assert!(
+            page["text"].as_str().is_some_and(|t| !t.is_empty()),
+            "{page}"
+        );
+        let shot = a.ok("screenshot", json!({ "tabId": tab })).await;
+        assert!(image_bytes(&shot).starts_with(b"\x89PNG"));
 
         // open_tab of the same URL: the same code and words, and no tab left behind.
         let (code, opened) = a.err("open_tab", json!({ "url": target })).await;
@@ -1087,7 +1095,10 @@ async fn a_tab_left_by_a_navigate_timeout_answers_extract_evaluate_and_screensho
         "{message}"
     );
     assert!(
-        message.contains(&format!("Tab {tab} stays usable")),
+        message.ends_with(&format!(
+            "; the load was stopped. Tab {tab} stays usable, on the page it showed before: navigate it \
+             elsewhere or go on"
+        )),
         "{message}"
     );
     for (method, params) in [
@@ -1107,7 +1118,11 @@ async fn a_tab_left_by_a_navigate_timeout_answers_extract_evaluate_and_screensho
             took.as_millis()
         );
         match method {
-            "extract" => assert!(r["url"].is_string() && r["markdown"].is_string(), "{r}"),
+            "extract" => assert_eq!(
+                (r["url"].as_str(), r["title"].as_str()),
+                (Some(url("index.html").as_str()), Some("Actions Home")),
+                "the tab shows the page it had: {r}"
+            ),
             "evaluate" => assert_eq!(r["value"], 42, "{r}"),
             _ => assert!(image_bytes(&r).starts_with(b"\x89PNG")),
         }

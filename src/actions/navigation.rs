@@ -102,7 +102,7 @@ async fn begin(tab_id: i64, url: &str, tab: Tab) -> Result<Option<EventRx>> {
         // never answers leaves it pending past the load budget: a timed-out load of the URL, not a CDP command.
         Err(Error::Timeout(_)) => {
             stop_pending_load(tab_id).await;
-            return Err(load_error(url, "net::ERR_TIMED_OUT", tab));
+            return Err(stopped_load_error(url, tab));
         }
         Err(other) => return Err(other),
     };
@@ -139,6 +139,19 @@ async fn stop_pending_load(tab_id: i64) {
         crate::log::info(&format!(
             "tab {tab_id}: could not stop the load that timed out: {e}"
         ));
+    }
+}
+
+/// The error of a load [`stop_pending_load`] stopped: a timed-out load of `url`, and an existing tab stays on the
+/// page it showed (not on an error page, as after a load the browser failed itself).
+fn stopped_load_error(url: &str, tab: Tab) -> Error {
+    let error = load_error(url, "net::ERR_TIMED_OUT", Tab::Opened);
+    match tab {
+        Tab::Existing(id) => error.with_note(&format!(
+            "the load was stopped. Tab {id} stays usable, on the page it showed before: navigate it elsewhere \
+             or go on"
+        )),
+        Tab::Opened => error,
     }
 }
 
