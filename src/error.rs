@@ -24,6 +24,9 @@ pub enum Error {
     ElementObstructed(String),
     #[error("{0}")]
     Timeout(String),
+    /// The URL's host name does not resolve (DNS), SPEC §8 `host_not_found`.
+    #[error("{0}")]
+    HostNotFound(String),
     #[error("{0}")]
     DebuggerAttachFailed(String),
     #[error("{0}")]
@@ -44,6 +47,7 @@ impl Error {
             Error::ElementStale(_) => ErrorCode::ElementStale,
             Error::ElementObstructed(_) => ErrorCode::ElementObstructed,
             Error::Timeout(_) => ErrorCode::Timeout,
+            Error::HostNotFound(_) => ErrorCode::HostNotFound,
             Error::DebuggerAttachFailed(_) => ErrorCode::DebuggerAttachFailed,
             Error::InvalidAction(_) => ErrorCode::InvalidAction,
             Error::Internal(_) => ErrorCode::InternalError,
@@ -65,6 +69,7 @@ impl Error {
             | Error::ElementStale(m)
             | Error::ElementObstructed(m)
             | Error::Timeout(m)
+            | Error::HostNotFound(m)
             | Error::DebuggerAttachFailed(m)
             | Error::InvalidAction(m)
             | Error::Internal(m) => m,
@@ -91,6 +96,7 @@ impl From<ErrorBody> for Error {
             ErrorCode::ElementStale => Error::ElementStale(m),
             ErrorCode::ElementObstructed => Error::ElementObstructed(m),
             ErrorCode::Timeout => Error::Timeout(m),
+            ErrorCode::HostNotFound => Error::HostNotFound(m),
             ErrorCode::DebuggerAttachFailed => Error::DebuggerAttachFailed(m),
             ErrorCode::InvalidAction => Error::InvalidAction(m),
             _ => Error::Internal(m),

@@ -56,9 +56,14 @@ thread_local! {
 /// the captures hung for 40 s or more). The window is restored with `focused:false`, so the user's focused
 /// window keeps focus; it is visible for the length of the capture (about 150 ms). Concurrent captures in one
 /// window restore it once and minimize it after the last.
+///
+/// A background tab of an agent window is first made that window's active tab ([`bring_forward`]).
 pub async fn with_window_shown<T>(tab_id: i64, capture: impl std::future::Future<Output = T>) -> T {
     let window_id = match tabs::get(tab_id).await {
-        Ok(tab) => tab.window_id,
+        Ok(tab) => {
+            bring_forward(&tab).await;
+            tab.window_id
+        }
         Err(_) => return capture.await,
     };
     let first = SHOWN.with(|s| {
@@ -103,6 +108,28 @@ pub async fn with_window_shown<T>(tab_id: i64, capture: impl std::future::Future
         let _ = windows::update(window_id, &serde_json::json!({"state": "minimized"})).await;
     }
     out
+}
+
+/// Makes `tab` the active tab of its window when it is a background tab of an agent window (SPEC §4
+/// `screenshot`). Chrome composites only a window's active tab: `Page.captureScreenshot` of a background tab
+/// waits for a frame that comes late or never (measured: 6–12 s, often past the capture's time limit), while
+/// the active tab answers in about 70 ms. `tabs.update({active})` does not focus the window (the user's
+/// focused window keeps focus); the user's own windows are left alone (their background tabs are captured
+/// as they are, however slowly).
+async fn bring_forward(tab: &tabs::Tab) {
+    if tab.active {
+        return;
+    }
+    let Some(tab_id) = tab.id else { return };
+    let agent: WindowMap = session::store().read(WINDOW_KEY).await.unwrap_or_default();
+    if !agent.values().any(|w| *w == tab.window_id) {
+        return;
+    }
+    if let Err(e) = tabs::update(tab_id, &serde_json::json!({ "active": true })).await {
+        crate::log::info(&format!(
+            "tab {tab_id}: could not bring it forward in its agent window for the screenshot: {e}"
+        ));
+    }
 }
 
 /// Opens `url` in a new agent tab for `owner` and starts its session (`session_started`); the result is
@@ -153,6 +180,7 @@ pub(crate) async fn open(
         tab_id,
         window_id: tab.window_id,
         domain: domain.to_owned(),
+        status: None,
     })
 }
 

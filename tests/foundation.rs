@@ -414,6 +414,15 @@ async fn launch_is_ready_within_15s_and_leaves_nothing_behind_after_sigterm() {
         "launch exits cleanly on SIGTERM: {status:?}\n{}",
         browser.logs()
     );
+    // A normal launch logs no warning: the extension's first, unpaired attempt is expected (info), and
+    // stderr that is not a terminal gets no colour codes.
+    let logs = browser.logs();
+    assert!(!logs.contains("handshake rejected"), "{logs}");
+    assert!(!logs.contains(" WARN "), "{logs}");
+    assert!(
+        !logs.contains('\u{1b}'),
+        "colour codes in a log that is not a terminal: {logs:?}"
+    );
     let left = processes_matching(browser.browser_pid, &profile);
     assert!(left.is_empty(), "processes left after SIGTERM: {left:?}");
     assert!(

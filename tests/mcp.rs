@@ -498,7 +498,26 @@ async fn a_wrong_token_is_named_as_such_not_as_a_missing_bridge() {
     .await
     .expect("bridge");
     let port = bridge.port().to_string();
-    let (mut rpc, _stderr) = Rpc::start(&["--port", &port, "--token", "a-wrong-token-0123456789"]);
+    let (mut rpc, stderr) = Rpc::start(&["--port", &port, "--token", "a-wrong-token-0123456789"]);
+    // At startup it says the token was refused, not that there is no bridge yet.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut logged = Vec::new();
+    while let Ok(line) = stderr.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        let found = line.contains("the bridge refused this MCP server's token; every tool call fails with unauthorized until the MCP server is started with the right token");
+        logged.push(line);
+        if found {
+            break;
+        }
+    }
+    let log = logged.join("\n");
+    assert!(
+        log.contains("the bridge refused this MCP server's token"),
+        "{log}"
+    );
+    assert!(
+        !log.contains("no bridge yet") && !log.contains("\u{1b}["),
+        "{log}"
+    );
     let (is_error, body) =
         tokio::task::block_in_place(|| rpc.browser(2, json!({"type": "get_tabs"})));
     assert!(is_error);
@@ -513,6 +532,119 @@ async fn a_wrong_token_is_named_as_such_not_as_a_missing_bridge() {
     for wrong in ["cannot reach", "start it with"] {
         assert!(!message.contains(wrong), "{message}");
     }
+    // Said once: one "refused", and the bridge's own advice for other clients is not repeated.
+    assert_eq!(message.matches("refused").count(), 1, "{message}");
+    assert!(
+        !message.contains("$BUA_TOKEN or --token-file (default"),
+        "{message}"
+    );
     drop(rpc);
     bridge.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_page_screenshot_of_a_long_page_is_scaled_to_the_mcp_cap_and_says_so() {
+    use base64::Engine;
+    let browser = Browser::shared();
+    let fixtures = FixtureServer::shared();
+    fixtures.route(
+        "/mcp/long",
+        support::Route::Html(
+            "<!doctype html><title>Very long</title><body style=\"margin:0\">\
+             <div style=\"height:16000px;background:linear-gradient(#f00,#00f)\">top</div>"
+                .into(),
+        ),
+    );
+    let port = browser.port.to_string();
+    let (mut rpc, _stderr) = Rpc::start(&["--port", &port, "--token", &browser.token]);
+    let (is_error, opened) = tokio::task::block_in_place(|| {
+        rpc.browser(
+            2,
+            json!({"type": "navigate", "url": fixtures.url("/mcp/long")}),
+        )
+    });
+    assert!(!is_error, "{opened}");
+    let tab = opened["tabId"].as_i64().expect("tabId");
+    let call = tokio::task::block_in_place(|| {
+        rpc.send(
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "browser",
+            "arguments": {"type": "screenshot", "tabId": tab, "fullPage": true}}}),
+        );
+        rpc.answer(3)
+    });
+    let content = call["result"]["content"].as_array().expect("content");
+    assert_eq!(content[0]["type"], "image", "{call}");
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(content[0]["data"].as_str().expect("data"))
+        .expect("base64");
+    assert!(
+        png.starts_with(b"\x89PNG"),
+        "still PNG: it is small once scaled"
+    );
+    let side = |at: usize| u32::from_be_bytes([png[at], png[at + 1], png[at + 2], png[at + 3]]);
+    let (width, height) = (side(16), side(20));
+    assert!(
+        width.max(height) <= 1568 && height >= 1500,
+        "{width}x{height}"
+    );
+    let meta = text_json(&json!({"content": content}));
+    assert_eq!(
+        (meta["width"].as_u64(), meta["height"].as_u64()),
+        (Some(u64::from(width)), Some(u64::from(height)))
+    );
+    assert_eq!(meta["scaledFrom"]["height"], 16_000, "{meta}");
+    let note_text = meta["note"].as_str().unwrap_or_default();
+    assert!(
+        note_text.starts_with("scaled down from ")
+            && note_text.contains("to fit the MCP image limit of 1568 px on the longest side")
+            && note_text.contains("--screenshot-max-side"),
+        "{meta}"
+    );
+    note(&format!(
+        "MCP fullPage screenshot of a 16,000 px page: {width}x{height}, {} bytes",
+        png.len()
+    ));
+    let _ = tokio::task::block_in_place(|| rpc.browser(4, json!({"type": "close_agent_tabs"})));
+    drop(rpc);
+
+    // A PNG over the byte cap (set low here with the flag) is sent as JPEG, and the result says so.
+    let (mut rpc, _stderr) = Rpc::start(&[
+        "--port",
+        &port,
+        "--token",
+        &browser.token,
+        "--screenshot-max-png-bytes",
+        "2000",
+    ]);
+    let (is_error, opened) = tokio::task::block_in_place(|| {
+        rpc.browser(
+            2,
+            json!({"type": "navigate", "url": fixtures.url("/mcp/long")}),
+        )
+    });
+    assert!(!is_error, "{opened}");
+    let call = tokio::task::block_in_place(|| {
+        rpc.send(
+            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "browser",
+            "arguments": {"type": "screenshot", "tabId": opened["tabId"]}}}),
+        );
+        rpc.answer(3)
+    });
+    let content = call["result"]["content"].as_array().expect("content");
+    assert_eq!(content[0]["mimeType"], "image/jpeg", "{call}");
+    let jpeg = base64::engine::general_purpose::STANDARD
+        .decode(content[0]["data"].as_str().expect("data"))
+        .expect("base64");
+    assert!(jpeg.starts_with(&[0xFF, 0xD8]), "JPEG bytes");
+    let meta = text_json(&json!({"content": content}));
+    assert_eq!(meta["mime"], "image/jpeg", "{meta}");
+    let note_text = meta["note"].as_str().unwrap_or_default();
+    assert!(
+        note_text.starts_with("sent as JPEG (quality 80): the PNG was ")
+            && note_text.contains("--screenshot-max-png-bytes"),
+        "{meta}"
+    );
+    let _ = tokio::task::block_in_place(|| rpc.browser(4, json!({"type": "close_agent_tabs"})));
 }

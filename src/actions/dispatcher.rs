@@ -110,11 +110,12 @@ async fn open_tab(owner: &str, url: &str, focus: bool) -> Result<OpenTabResult> 
         ensure_session: false,
         record: true,
     };
-    let (opened, ()) = in_new_tab(owner, url, focus, steps, |tab_id| async move {
-        navigation::first_navigation(tab_id, url, false).await
+    let (opened, status) = in_new_tab(owner, url, focus, steps, |tab_id| async move {
+        navigation::first_navigation(tab_id, url, false).await?;
+        Ok(navigation::http_status(tab_id).await)
     })
     .await?;
-    Ok(opened)
+    Ok(OpenTabResult { status, ..opened })
 }
 
 /// `navigate` with no tab and no session anywhere: a new agent tab that loads `url` (counted as an action).

@@ -95,13 +95,17 @@ async fn begin(tab_id: i64, url: &str, tab: Tab) -> Result<Option<EventRx>> {
             LOAD_BUDGET_MS as u32,
         ),
     )
-    .await
-    .map_err(|e| match e {
+    .await;
+    let response = match response {
+        Ok(response) => response,
         // `Page.navigate` answers once the response has started; a server that accepts the connection and
         // never answers leaves it pending past the load budget: a timed-out load of the URL, not a CDP command.
-        Error::Timeout(_) => load_error(url, "net::ERR_TIMED_OUT", tab),
-        other => other,
-    })?;
+        Err(Error::Timeout(_)) => {
+            stop_pending_load(tab_id).await;
+            return Err(stopped_load_error(url, tab));
+        }
+        Err(other) => return Err(other),
+    };
     if let Some(error) = response
         .get("errorText")
         .and_then(Value::as_str)
@@ -123,6 +127,32 @@ async fn begin(tab_id: i64, url: &str, tab: Tab) -> Result<Option<EventRx>> {
         .and_then(Value::as_str)
         .is_some()
         .then_some(commit))
+}
+
+/// Stops a navigation that ran out of time (`Page.stopLoading`), so the tab is left on the page it shows
+/// (the previous document, or the part of the new one that arrived). While the browser still waits for the
+/// server's answer, commands that need the page (`Runtime.evaluate`, `Page.captureScreenshot`) queue behind
+/// that navigation and time out one after the other; stopped, the tab answers at once (SPEC §4 `navigate`).
+/// A failure is only logged: the caller reports the timeout either way.
+async fn stop_pending_load(tab_id: i64) {
+    if let Err(e) = cdp::send_with_timeout(tab_id, "Page.stopLoading", json!({}), 1_000).await {
+        crate::log::info(&format!(
+            "tab {tab_id}: could not stop the load that timed out: {e}"
+        ));
+    }
+}
+
+/// The error of a load [`stop_pending_load`] stopped: a timed-out load of `url`, and an existing tab stays on the
+/// page it showed (not on an error page, as after a load the browser failed itself).
+fn stopped_load_error(url: &str, tab: Tab) -> Error {
+    let error = load_error(url, "net::ERR_TIMED_OUT", Tab::Opened);
+    match tab {
+        Tab::Existing(id) => error.with_note(&format!(
+            "the load was stopped. Tab {id} stays usable, on the page it showed before: navigate it elsewhere \
+             or go on"
+        )),
+        Tab::Opened => error,
+    }
 }
 
 /// Which tab a failed load happened in, for the "what now" of [`load_error`].
@@ -221,9 +251,9 @@ impl LoadFailure {
 /// The error of a failed load of `url` (`error_text` is Chromium's, e.g. `net::ERR_CONNECTION_REFUSED`), with
 /// what the agent should do next (SPEC §8). The code follows who can fix it:
 ///
-/// * `timeout` — the site did not answer: DNS lookup failed, connection refused or reset, offline, timed
-///   out. Not the caller's malformed input; the message says to check the URL, and that a retry is worth at
-///   most one try later.
+/// * `host_not_found` — the host name does not resolve (DNS): retrying will not help; check the host name.
+/// * `timeout` — the site did not answer: connection refused or reset, offline, timed out. Not the caller's
+///   malformed input; the message says to check the URL, and that a retry is worth at most one try later.
 /// * `invalid_action` — the URL itself cannot be loaded (malformed, unsupported scheme, a port the browser
 ///   refuses, a missing file): fix the request.
 /// * `internal_error` — the browser refused what came back (certificate, a blocking policy, a redirect
@@ -241,7 +271,7 @@ pub fn load_error(url: &str, error_text: &str, tab: Tab) -> Error {
     };
     let e = error_text;
     match LoadFailure::classify(error_text) {
-        LoadFailure::NameNotResolved => Error::Timeout(format!(
+        LoadFailure::NameNotResolved => Error::HostNotFound(format!(
             "{host} could not be found: the DNS lookup failed ({e}) loading {url}. Check the host name in the \
              URL; if it is right, the site or the network is down: do not retry now, tell the user.{after}"
         )),
@@ -383,10 +413,13 @@ async fn committed(tab_id: i64, commit: EventRx, deadline: f64) -> Result<()> {
         Some(_) => Err(Error::SessionNotFound(format!(
             "the debugger left tab {tab_id} during the navigation; call get_tabs to check the tab"
         ))),
-        None => Err(Error::Timeout(format!(
-            "tab {tab_id} did not start showing the new page within {} s; call extract to see where it is",
-            LOAD_BUDGET_MS / 1000.0
-        ))),
+        None => {
+            stop_pending_load(tab_id).await;
+            Err(Error::Timeout(format!(
+                "tab {tab_id} did not start showing the new page within {} s; call extract to see where it is",
+                LOAD_BUDGET_MS / 1000.0
+            )))
+        }
     }
 }
 
@@ -424,7 +457,7 @@ pub async fn wait_loaded(tab_id: i64, deadline: f64, answer: bool) -> Result<()>
     }
 }
 
-/// `{tabId, url, title}` of the tab's current history entry (error pages keep the URL that failed).
+/// `{tabId, url, title, status?}` of the tab's current history entry (error pages keep the URL that failed).
 pub async fn current(tab_id: i64) -> Result<NavResult> {
     let history = cdp::send(tab_id, "Page.getNavigationHistory", json!({})).await?;
     let index = history
@@ -456,7 +489,23 @@ pub async fn current(tab_id: i64) -> Result<NavResult> {
         tab_id,
         url: text("url"),
         title,
+        status: http_status(tab_id).await,
     })
+}
+
+/// The HTTP status of the tab's current document (`404` for a missing page), from its navigation timing
+/// entry (`PerformanceNavigationTiming.responseStatus`); `None` when it came from no HTTP response
+/// (`about:blank`, `data:`, a browser error page) or the page cannot tell yet (SPEC §4 `navigate`).
+pub async fn http_status(tab_id: i64) -> Option<u16> {
+    const EXPRESSION: &str = "(() => { const e = performance.getEntriesByType('navigation')[0]; \
+        return /^https?:$/.test(location.protocol) && e ? e.responseStatus || null : null; })()";
+    let value = page::eval_value_with_timeout(tab_id, EXPRESSION, 2_000)
+        .await
+        .ok()?;
+    value
+        .as_u64()
+        .and_then(|s| u16::try_from(s).ok())
+        .filter(|s| *s > 0)
 }
 
 /// Watches the main frame around an input action: created before the input, [`Watch::settle`] afterwards
@@ -573,14 +622,14 @@ mod tests {
     }
 
     #[test]
-    fn an_unreachable_host_is_a_timeout_that_says_to_check_the_url_and_keeps_the_tab() {
-        // DNS failure: not the caller's malformed input (not invalid_action), and never "retry as is".
+    fn an_unknown_host_is_host_not_found_a_refused_one_timeout_both_say_to_check_the_url() {
+        // DNS failure: its own code (an agent branching on `timeout` would retry it), never "retry as is".
         let e = load_error(
             "http://nonexistent.example/a",
             "net::ERR_NAME_NOT_RESOLVED",
             Tab::Existing(7),
         );
-        assert_eq!(e.code(), ErrorCode::Timeout, "{e}");
+        assert_eq!(e.code(), ErrorCode::HostNotFound, "{e}");
         let m = e.to_string();
         for part in [
             "nonexistent.example could not be found",
@@ -611,7 +660,7 @@ mod tests {
             "net::ERR_NAME_NOT_RESOLVED",
             Tab::Opened,
         );
-        assert_eq!(e.code(), ErrorCode::Timeout);
+        assert_eq!(e.code(), ErrorCode::HostNotFound);
         assert!(!e.to_string().contains("stays usable"), "{e}");
     }
 

@@ -1,5 +1,6 @@
 //! `screenshot {fullPage?, format?, quality?, maxWidth?}` (SPEC §4): `Page.captureScreenshot`, which also
-//! works for a tab in the minimized agent window (focus emulation is enabled on attach). `fullPage` captures
+//! works for a tab in the minimized agent window (focus emulation is enabled on attach; the dispatcher shows the
+//! window and brings a background tab forward first, `windows::with_window_shown`). `fullPage` captures
 //! the whole document (`captureBeyondViewport`, at most [`MAX_FULL_PAGE_HEIGHT`] CSS px tall); `maxWidth`
 //! scales the image down to at most that many pixels wide. `width`/`height` are read from the image itself.
 

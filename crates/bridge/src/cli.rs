@@ -613,7 +613,8 @@ pub async fn run(conn: &Connection, request: Request, pretty: bool) -> ExitCode 
 
 /// `events`: subscribes and prints each forwarded event as one JSON line (with `"dropped": N`
 /// when the bridge dropped older events), until `count` events were printed, `limit` passed, the
-/// bridge closed, or the process is interrupted. Exit status 0 unless subscribing failed.
+/// bridge closed, or the process is interrupted. Exit status 0 unless subscribing failed or the
+/// bridge went away (then a `bridge_unreachable` failure, status 1).
 pub async fn follow_events(
     conn: &Connection,
     count: Option<u64>,
@@ -627,6 +628,18 @@ pub async fn follow_events(
     let code = print_events(&client, count, limit, pretty).await;
     client.close().await;
     code
+}
+
+/// The failure `events` ends with when the connection to the bridge ends (`why`: the client's words):
+/// code `bridge_unreachable`, since no bridge answers any more.
+fn bridge_gone(why: &str) -> Failure {
+    Failure {
+        code: crate::error::BRIDGE_UNREACHABLE.into(),
+        message: format!(
+            "{why}: the bridge stopped, so no more events will come; start it again (`bua-bridge serve` or \
+             `bua-bridge launch`) and run `bua-bridge events` again"
+        ),
+    }
 }
 
 /// The loop of [`follow_events`] on a connected client.
@@ -660,6 +673,7 @@ async fn print_events(
         };
         let received = tokio::select! {
             r = next => r,
+            why = client.closed() => return fail(&bridge_gone(&why), pretty),
             _ = tokio::signal::ctrl_c() => return ExitCode::SUCCESS,
         };
         let line = match received {
@@ -677,13 +691,7 @@ async fn print_events(
                 json!({"type": "dropped", "dropped": n})
             }
             Some(Err(tokio::sync::broadcast::error::RecvError::Closed)) => {
-                return fail(
-                    &Failure {
-                        code: "internal_error".into(),
-                        message: "the bridge closed the connection".into(),
-                    },
-                    pretty,
-                )
+                return fail(&bridge_gone("the bridge closed the connection"), pretty)
             }
         };
         if let Err(code) = print_line(&to_text(&line, pretty)) {

@@ -82,6 +82,8 @@ struct Inner {
     frames: broadcast::Sender<ForwardedEvent>,
     dropped: AtomicU64,
     next_id: AtomicU64,
+    /// `Some(why)` once the connection has ended.
+    closed: tokio::sync::watch::Sender<Option<String>>,
 }
 
 /// A connected client. Cheap to share behind an `Arc`; `call` takes `&self`.
@@ -241,6 +243,7 @@ impl BridgeClient {
             frames,
             dropped: AtomicU64::new(0),
             next_id: AtomicU64::new(1),
+            closed: tokio::sync::watch::channel(None).0,
         });
         let (tx, mut rx) = mpsc::channel::<Message>(256);
         let writer = tokio::spawn(async move {
@@ -282,6 +285,7 @@ impl BridgeClient {
             for reply in pending {
                 let _ = reply.send(Err(Error::Closed(why.clone())));
             }
+            reader_inner.closed.send_replace(Some(why));
         });
         Ok(BridgeClient {
             client_id,
@@ -378,6 +382,18 @@ impl BridgeClient {
     /// Total events the bridge reported dropped for this client so far (sum of `dropped`).
     pub fn dropped_events(&self) -> u64 {
         self.inner.dropped.load(Ordering::Relaxed)
+    }
+
+    /// Waits until the connection to the bridge has ended (the bridge stopped or closed it, or the
+    /// network failed) and returns why, e.g. "the bridge closed the connection (1001 shutting down)".
+    /// Event streams use it: the bridge sends no event to say it is going away.
+    pub async fn closed(&self) -> String {
+        let mut state = self.inner.closed.subscribe();
+        let why = match state.wait_for(Option::is_some).await {
+            Ok(why) => why.clone().unwrap_or_default(),
+            Err(_) => "the connection to the bridge is closed".to_owned(),
+        };
+        why
     }
 
     /// Whether the connection to the bridge is still open.

@@ -328,7 +328,9 @@ pub async fn start(opts: LaunchOptions) -> Result<Launched> {
     let mut config = ServerConfig::loopback(opts.port, token);
     config.extension_id = pinned.clone();
     config.min_protocol_version = opts.min_protocol_version;
-    let server = server::start(config).await?;
+    let server = server::start(config)
+        .await
+        .map_err(|e| busy_port(e, opts.port))?;
 
     let profile = match &opts.user_data_dir {
         Some(dir) => {
@@ -576,6 +578,21 @@ async fn wait_stdin(rx: Option<tokio::sync::oneshot::Receiver<()>>) {
             let _ = rx.await;
         }
         None => std::future::pending::<()>().await,
+    }
+}
+
+/// `launch`'s own words for a port that is taken: `serve`'s hint (use that bridge, or set another URL in
+/// the extension's options) does not fit, because `launch` pairs the browser it starts itself, on any port.
+fn busy_port(e: Error, port: u16) -> Error {
+    match e {
+        Error::Io { source, .. } if source.kind() == std::io::ErrorKind::AddrInUse => Error::io(
+            format!(
+                "binding 127.0.0.1:{port}: the port is taken (perhaps by a running bua-bridge); pass --port 0 \
+                 to let launch pick a free port (it prints the bridge URL on its READY line), or another --port"
+            ),
+            source,
+        ),
+        other => other,
     }
 }
 

@@ -298,6 +298,14 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// started, before failing with no_extension.
         #[arg(long, value_name = "SECONDS", default_value_t = EXTENSION_WAIT_SECS)]
         extension_wait: u64,
+        /// Longest side of a screenshot sent to the MCP host, px: larger ones are scaled down (0: no
+        /// limit). Hosts reject or shrink bigger images.
+        #[arg(long, value_name = "PX", default_value_t = bua_bridge::mcp::DEFAULT_SCREENSHOT_MAX_SIDE)]
+        screenshot_max_side: u32,
+        /// Largest PNG screenshot sent to the MCP host, bytes: a larger one is sent as JPEG instead
+        /// (0: no limit).
+        #[arg(long, value_name = "BYTES", default_value_t = bua_bridge::mcp::DEFAULT_SCREENSHOT_MAX_PNG_BYTES)]
+        screenshot_max_png_bytes: usize,
     },
     /// Start the bridge and Chromium with the extension, paired; print READY and serve until stopped.
     #[command(after_help = "Example:\n  bua-bridge launch --headless --port 0 --extension ./dist")]
@@ -426,9 +434,12 @@ impl LocatorFlags {
 fn init_logging(default: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("BUA_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    // Colour codes only for a terminal: a log file or a pipe gets plain text.
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(ansi)
         .init();
 }
 
@@ -584,6 +595,8 @@ fn main() -> ExitCode {
                 token_file,
                 no_serve,
                 extension_wait,
+                screenshot_max_side,
+                screenshot_max_png_bytes,
             } => {
                 // stdout is the MCP channel: logs go to stderr, and only this crate's info.
                 init_logging("warn,bua_bridge=info");
@@ -620,6 +633,10 @@ fn main() -> ExitCode {
                         // A bridge elsewhere (--url) is the user's to start; McpOptions says so.
                         start_bridge: !no_serve,
                         extension_wait: Duration::from_secs(extension_wait),
+                        screenshot_cap: bua_bridge::mcp::ScreenshotCap {
+                            max_side: screenshot_max_side,
+                            max_png_bytes: screenshot_max_png_bytes,
+                        },
                     })
                     .await,
                 )

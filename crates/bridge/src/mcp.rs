@@ -17,7 +17,7 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use bua_protocol::{tool_input_schema, Action, ErrorCode};
+use bua_protocol::{tool_input_schema, Action, ErrorCode, ImageFormat, Screenshot};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig as McpConfig, Tool,
@@ -56,6 +56,54 @@ pub struct McpOptions {
     /// [`server::DEFAULT_EXTENSION_WAIT`], 13 s: the extension retries with a backoff of up to
     /// 10 s, so right after this server starts its bridge it is not connected yet).
     pub extension_wait: std::time::Duration,
+    /// How big a screenshot this server sends to the MCP host.
+    pub screenshot_cap: ScreenshotCap,
+}
+
+/// The default [`ScreenshotCap::max_side`], px: the longest side MCP hosts take without shrinking the
+/// image themselves (Anthropic's vision guidance: images up to about 1568 px on the long side).
+pub const DEFAULT_SCREENSHOT_MAX_SIDE: u32 = 1568;
+/// The default [`ScreenshotCap::max_png_bytes`]: 1 MiB of PNG.
+pub const DEFAULT_SCREENSHOT_MAX_PNG_BYTES: usize = 1024 * 1024;
+/// JPEG quality of a screenshot sent as JPEG because its PNG was too large.
+const CAPPED_JPEG_QUALITY: u8 = 80;
+
+/// How big a screenshot `bua-bridge mcp` hands to the MCP host (`--screenshot-max-side`,
+/// `--screenshot-max-png-bytes`). The client API and the CLI send what they ask for; only MCP caps,
+/// because its images go straight into a model's context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScreenshotCap {
+    /// Longest side, px; a larger image is captured again scaled down to it (`maxWidth`). 0: no limit.
+    pub max_side: u32,
+    /// Largest PNG, bytes; a larger one is captured again as JPEG. 0: no limit.
+    pub max_png_bytes: usize,
+}
+
+impl Default for ScreenshotCap {
+    fn default() -> Self {
+        ScreenshotCap {
+            max_side: DEFAULT_SCREENSHOT_MAX_SIDE,
+            max_png_bytes: DEFAULT_SCREENSHOT_MAX_PNG_BYTES,
+        }
+    }
+}
+
+impl ScreenshotCap {
+    /// The `maxWidth` that brings a `width`×`height` image within [`Self::max_side`] (keeping the
+    /// aspect ratio, rounded down so neither side passes the cap); `None` when it fits already.
+    pub fn max_width_for(&self, width: u32, height: u32) -> Option<u32> {
+        let longest = width.max(height);
+        if self.max_side == 0 || longest <= self.max_side {
+            return None;
+        }
+        let scaled = u64::from(width) * u64::from(self.max_side) / u64::from(longest);
+        Some(u32::try_from(scaled).unwrap_or(self.max_side).max(1))
+    }
+
+    /// Whether base64 `data` of a PNG decodes to more than [`Self::max_png_bytes`].
+    fn png_too_large(&self, data: &str) -> bool {
+        self.max_png_bytes > 0 && data.len() / 4 * 3 > self.max_png_bytes
+    }
 }
 
 /// Where [`McpOptions::token`] came from.
@@ -166,7 +214,7 @@ impl BrowserMcp {
 
     /// The connected client, connecting (and, if nothing listens, starting a bridge) first.
     ///
-    /// Errors: the bridge refused the token ([`Error::Rejected`]), or no bridge could be reached
+    /// Errors: the bridge refused the token ([`Error::Remote`] `unauthorized`), or no bridge could be reached
     /// nor started (the port is taken by something else).
     pub async fn connect(&self) -> Result<Arc<BridgeClient>> {
         let mut slot = self.client.lock().await;
@@ -199,10 +247,13 @@ impl BrowserMcp {
                 code: ErrorCode::Unauthorized,
                 message,
             }) => {
-                return Err(Error::Rejected {
+                // The bridge's own advice is for any client; ours names this server's flags, so only the
+                // bridge's reason ("wrong pairing token") is kept, and the text says "refused" once.
+                let reason = message.split(':').next().unwrap_or(&message);
+                return Err(Error::Remote {
                     code: ErrorCode::Unauthorized,
-                    message: self.token_refused(&endpoint.url(), &message),
-                })
+                    message: self.token_refused(&endpoint.url(), reason),
+                });
             }
             Err(e) => return Err(e),
         };
@@ -274,7 +325,11 @@ impl BrowserMcp {
         if let Value::Object(m) = &mut params {
             m.remove("type");
         }
-        match client.call(name, params).await {
+        let called = match &action {
+            Action::Screenshot(shot) => self.capped_screenshot(&client, shot).await,
+            _ => client.call(name, params).await,
+        };
+        match called {
             Ok(result) => success(&action, result),
             Err(e) if e.code() == ErrorCode::NoExtension => {
                 let mut message = e.to_string();
@@ -285,6 +340,70 @@ impl BrowserMcp {
             }
             Err(e) => tool_error(e.client_code(), &e.to_string()),
         }
+    }
+}
+
+impl BrowserMcp {
+    /// `screenshot` within [`McpOptions::screenshot_cap`]: captured as asked; when the image's longest
+    /// side is over the cap it is captured again scaled down (`maxWidth`), and when a PNG is over the
+    /// byte cap it is captured again as JPEG. The result then carries `scaledFrom {width, height}` and a
+    /// `note` saying what was done and which flag changes it, so the agent knows the image is smaller
+    /// than the page (e.g. a `fullPage` capture of a long page).
+    ///
+    /// Errors: those of the `screenshot` action.
+    async fn capped_screenshot(&self, client: &BridgeClient, shot: &Screenshot) -> Result<Value> {
+        let cap = self.options.screenshot_cap;
+        let capture = |shot: Screenshot| async move {
+            let mut params = Action::Screenshot(shot).to_value();
+            if let Value::Object(m) = &mut params {
+                m.remove("type");
+            }
+            client.call("screenshot", params).await
+        };
+        let size = |r: &Value| {
+            let side = |k: &str| {
+                r.get(k)
+                    .and_then(Value::as_u64)
+                    .and_then(|v| u32::try_from(v).ok())
+                    .unwrap_or(0)
+            };
+            (side("width"), side("height"))
+        };
+        let mut result = capture(shot.clone()).await?;
+        let (width, height) = size(&result);
+        let mut asked = shot.clone();
+        let mut notes = Vec::new();
+        if let Some(max_width) = cap.max_width_for(width, height) {
+            asked.max_width = Some(max_width);
+            result = capture(asked.clone()).await?;
+            let (w, h) = size(&result);
+            notes.push(format!(
+                "scaled down from {width}x{height} to {w}x{h} px to fit the MCP image limit of {} px on the longest side (bua-bridge mcp --screenshot-max-side)",
+                cap.max_side
+            ));
+        }
+        let data = result.get("data").and_then(Value::as_str).unwrap_or("");
+        if asked.format == ImageFormat::Png && cap.png_too_large(data) {
+            let png_bytes = data.len() / 4 * 3;
+            asked.format = ImageFormat::Jpeg;
+            asked.quality = Some(CAPPED_JPEG_QUALITY);
+            result = capture(asked).await?;
+            notes.push(format!(
+                "sent as JPEG (quality {CAPPED_JPEG_QUALITY}): the PNG was {} KiB, over the MCP limit of {} KiB (bua-bridge mcp --screenshot-max-png-bytes)",
+                png_bytes / 1024,
+                cap.max_png_bytes / 1024
+            ));
+        }
+        if !notes.is_empty() {
+            if let Value::Object(m) = &mut result {
+                m.insert(
+                    "scaledFrom".into(),
+                    json!({"width": width, "height": height}),
+                );
+                m.insert("note".into(), Value::String(notes.join("; ")));
+            }
+        }
+        Ok(result)
     }
 }
 
@@ -362,8 +481,13 @@ impl ServerHandler for BrowserMcp {
 /// reached yet is retried on each tool call.
 pub async fn serve_stdio(options: McpOptions) -> Result<()> {
     let handler = BrowserMcp::new(options);
-    if let Err(e) = handler.connect().await {
-        tracing::warn!(error = %e, "no bridge yet; tool calls will retry");
+    match handler.connect().await {
+        Ok(_) => {}
+        Err(e) if e.code() == ErrorCode::Unauthorized => tracing::warn!(
+            error = %e,
+            "the bridge refused this MCP server's token; every tool call fails with unauthorized until the MCP server is started with the right token"
+        ),
+        Err(e) => tracing::warn!(error = %e, "no bridge yet; tool calls will retry"),
     }
     let running = handler
         .serve(rmcp::transport::stdio())
@@ -403,6 +527,26 @@ mod tests {
         ] {
             assert!(text.contains(must), "lacks {must:?}: {text}");
         }
+    }
+
+    #[test]
+    fn the_screenshot_cap_scales_the_longest_side_down_and_keeps_small_images() {
+        let cap = ScreenshotCap::default();
+        assert_eq!(cap.max_width_for(800, 600), None);
+        assert_eq!(cap.max_width_for(1568, 1568), None);
+        // A full-page capture of a long page: the height is the longest side.
+        let w = cap.max_width_for(765, 16_384).expect("scaled");
+        assert_eq!(w, 73);
+        assert!(u64::from(16_384u32) * u64::from(w) / 765 <= 1568);
+        assert_eq!(cap.max_width_for(3136, 1000), Some(1568));
+        let off = ScreenshotCap {
+            max_side: 0,
+            max_png_bytes: 0,
+        };
+        assert_eq!(off.max_width_for(100_000, 100_000), None);
+        assert!(!off.png_too_large(&"A".repeat(8 * 1024 * 1024)));
+        assert!(cap.png_too_large(&"A".repeat(2 * 1024 * 1024)));
+        assert!(!cap.png_too_large(&"A".repeat(1024 * 1024)));
     }
 
     #[test]

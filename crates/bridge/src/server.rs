@@ -620,8 +620,13 @@ impl Connection {
     }
 
     async fn reject(&self, code: ErrorCode, message: String) {
-        Counters::bump(&self.shared.counters.rejects);
         tracing::warn!(peer = %self.peer, code = code.as_str(), %message, "handshake rejected");
+        self.send_reject(code, message).await;
+    }
+
+    /// [`Self::reject`] without the warning, for a refusal that is part of normal operation.
+    async fn send_reject(&self, code: ErrorCode, message: String) {
+        Counters::bump(&self.shared.counters.rejects);
         let reason = format!("{}: {}", code.as_str(), message);
         self.send(to_text(&ToExtension::Reject(Reject {
             error: ErrorBody::new(code, message),
@@ -729,8 +734,20 @@ impl Connection {
                 OriginClass::Native => "pass the bridge's token with --token, $BUA_TOKEN or --token-file (default ~/.config/bua/token)",
                 OriginClass::Extension(_) => "paste the token printed by `bua-bridge serve` (or in ~/.config/bua/token) into the extension's options",
             };
-            self.reject(ErrorCode::Unauthorized, format!("{what}: {fix}"))
-                .await;
+            let message = format!("{what}: {fix}");
+            if hello.token.as_deref().is_none_or(str::is_empty)
+                && matches!(class, OriginClass::Extension(_))
+            {
+                // An extension that was never paired tries once without a token; `launch` pairs it right
+                // after, `serve` waits for the user to paste the token. Neither is a fault.
+                tracing::info!(
+                    peer = %self.peer,
+                    "the extension connected before it was paired (no pairing token yet); it connects again once it has the token"
+                );
+                self.send_reject(ErrorCode::Unauthorized, message).await;
+            } else {
+                self.reject(ErrorCode::Unauthorized, message).await;
+            }
             return None;
         }
         match class {

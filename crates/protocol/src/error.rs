@@ -23,6 +23,9 @@ pub enum ErrorCode {
     ElementObstructed,
     /// The action did not finish within its timeout (SPEC §4 timeout column).
     Timeout,
+    /// `navigate`/`open_tab`: the URL's host name does not resolve (DNS). Not transient like `timeout`:
+    /// the host name is wrong, or the network has no name service.
+    HostNotFound,
     /// `chrome.debugger.attach` failed (another debugger, or a page that cannot be debugged).
     DebuggerAttachFailed,
     /// The action or frame failed validation, or an `evaluate` expression threw.
@@ -37,7 +40,7 @@ pub enum ErrorCode {
     NoExtension,
 }
 
-const ALL_CODES: [ErrorCode; 13] = [
+const ALL_CODES: [ErrorCode; 14] = [
     ErrorCode::DomainBlocked,
     ErrorCode::SessionNotFound,
     ErrorCode::TabNotFound,
@@ -45,6 +48,7 @@ const ALL_CODES: [ErrorCode; 13] = [
     ErrorCode::ElementStale,
     ErrorCode::ElementObstructed,
     ErrorCode::Timeout,
+    ErrorCode::HostNotFound,
     ErrorCode::DebuggerAttachFailed,
     ErrorCode::InvalidAction,
     ErrorCode::InternalError,
@@ -64,6 +68,7 @@ impl ErrorCode {
             ErrorCode::ElementStale => "element_stale",
             ErrorCode::ElementObstructed => "element_obstructed",
             ErrorCode::Timeout => "timeout",
+            ErrorCode::HostNotFound => "host_not_found",
             ErrorCode::DebuggerAttachFailed => "debugger_attach_failed",
             ErrorCode::InvalidAction => "invalid_action",
             ErrorCode::InternalError => "internal_error",
@@ -109,6 +114,9 @@ impl ErrorCode {
             }
             ErrorCode::Timeout => {
                 "Retry only if the cause is transient (slow load), preferably after wait_for; otherwise change the plan."
+            }
+            ErrorCode::HostNotFound => {
+                "The URL's host name does not exist (DNS lookup failed): check its spelling or use another URL; do not retry it as is. If the host is surely right, the network is down: tell the user."
             }
             ErrorCode::DebuggerAttachFailed => {
                 "The tab cannot be controlled (another debugger or a browser page): use another tab or ask the user."

@@ -44,6 +44,10 @@ pub struct OpenTabResult {
     pub window_id: i64,
     /// The target's host.
     pub domain: String,
+    /// The HTTP status of the page's response (`404` for a missing page), when the tab loaded one over
+    /// HTTP(S); absent for `about:blank`, `data:` URLs and browser error pages (SPEC §4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
 }
 
 /// `navigate` / `go_back` / `go_forward` / `reload` → `{tabId, url, title}` after load.
@@ -56,6 +60,10 @@ pub struct NavResult {
     pub url: String,
     /// The title after load.
     pub title: String,
+    /// The HTTP status of the document's response (`404` for a missing page); absent when it was not loaded
+    /// over HTTP(S) (`about:blank`, `data:`, a browser error page) (SPEC §4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
 }
 
 /// `activate_tab` → `{tabId, url, title, active:true}`.

@@ -243,3 +243,17 @@ fn the_tool_summary_says_which_locators_are_optional() {
         assert!(schema["properties"].get(key).is_some(), "{key}");
     }
 }
+
+#[test]
+fn the_tool_schema_describes_tab_id_once() {
+    // One text for every action's `tabId`, so the flattened tool schema does not run several together.
+    let tool = tool_input_schema();
+    assert_eq!(
+        tool["properties"]["tabId"]["description"],
+        "The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab \
+         (activate_tab requires it).",
+        "{}",
+        tool["properties"]["tabId"]
+    );
+    assert!(tool["properties"]["tabId"].get("anyOf").is_none());
+}
