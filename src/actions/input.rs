@@ -7,13 +7,13 @@
 //! instead of blocking it until a timeout. A navigation the input starts is waited for
 //! ([`navigation::Watch`]).
 
+use super::ctx::Ctx;
 use super::dialogs::{self, Raced};
 use super::keys::{self, KeyDef};
 use super::locator::{self, Element};
 use super::navigation::Watch;
 use super::page;
 use super::pointer::{self, Point};
-use super::Ctx;
 use crate::cdp;
 use crate::error::{Error, Result};
 use bua_protocol::{
@@ -164,7 +164,13 @@ pub async fn click(ctx: &Ctx, locator: &Locator, new_tab: bool) -> Result<ClickR
     if new_tab {
         if let Some(href) = element.call(tab_id, LINK_HREF, &[]).await?.as_str() {
             crate::session::check_url_allowed(href, None).await?;
-            let opened = crate::windows::open_agent_tab(&ctx.owner, href, false).await?;
+            let opened = crate::session::open_agent_tab(
+                &ctx.owner,
+                href,
+                &crate::session_domain(href),
+                false,
+            )
+            .await?;
             return Ok(ClickResult {
                 clicked,
                 tab_id: opened.tab_id,

@@ -19,14 +19,6 @@ pub async fn configure() {
     crate::chrome::idle::set_detection_interval(seconds);
 }
 
-/// `chrome.idle.onStateChanged`: ends every session for `locked` / `idle`; returns how many ended.
-pub async fn on_state_changed(state: &str) -> usize {
-    match reason_for_state(state) {
-        Some(reason) => super::end_all_sessions(reason).await,
-        None => 0,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

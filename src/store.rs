@@ -11,6 +11,16 @@ use futures::lock::Mutex;
 use serde::{de::DeserializeOwned, Serialize};
 use serde_json::Value;
 use std::future::Future;
+use std::rc::Rc;
+
+thread_local! {
+    static LOCAL: Rc<LockedStore<ChromeLocal>> = Rc::new(LockedStore::new(ChromeLocal));
+}
+
+/// The locked `chrome.storage.local` every mutation of the session model's keys goes through (one per worker).
+pub fn local() -> Rc<LockedStore<ChromeLocal>> {
+    LOCAL.with(Rc::clone)
+}
 
 /// An asynchronous key-value store holding JSON values (`chrome.storage.local` in the extension).
 pub trait KvStore {
@@ -97,10 +107,10 @@ async fn read_value<S: KvStore, T: DeserializeOwned + Default>(store: &S, key: &
     }
 }
 
+/// Test support for code built on [`LockedStore`]: an in-memory store that yields like a Chrome API promise.
 #[cfg(test)]
-mod tests {
+pub(crate) mod testing {
     use super::*;
-    use crate::session::model::{self, Ensured, Session, SessionOwner};
     use std::cell::RefCell;
     use std::collections::HashMap;
     use std::pin::Pin;
@@ -109,8 +119,8 @@ mod tests {
     /// A fake asynchronous store: every get and set yields to the executor once, like a Chrome API promise,
     /// so concurrent read-modify-write cycles interleave exactly where the real ones can.
     #[derive(Default)]
-    struct FakeAsyncStore {
-        data: RefCell<HashMap<String, Value>>,
+    pub struct FakeAsyncStore {
+        pub data: RefCell<HashMap<String, Value>>,
     }
 
     struct YieldOnce(bool);
@@ -140,7 +150,7 @@ mod tests {
     }
 
     /// Polls `future` to completion on this thread (every wake-up is a self-wake, so busy polling suffices).
-    fn block_on<F: Future>(future: F) -> F::Output {
+    pub fn block_on<F: Future>(future: F) -> F::Output {
         let mut future = std::pin::pin!(future);
         let mut cx = Context::from_waker(Waker::noop());
         loop {
@@ -149,57 +159,12 @@ mod tests {
             }
         }
     }
+}
 
-    /// 100 concurrent mutations: 50 tabs each start a session, and every tab also records one action.
-    async fn hundred_mutations(store: &LockedStore<FakeAsyncStore>, locked: bool) {
-        let mutate = |tab: i64, start: bool| async move {
-            let f = move |table: &mut Vec<Session>| {
-                if start {
-                    matches!(
-                        model::ensure(table, tab, "a.example", SessionOwner::User, None, 1.0),
-                        Ensured::Started(_)
-                    )
-                } else {
-                    model::record(table, tab, 2.0).is_some()
-                }
-            };
-            if locked {
-                store.update("activeSessions", f).await
-            } else {
-                store.update_unlocked("activeSessions", f).await
-            }
-        };
-        let starts = (0..50).map(|tab| mutate(tab, true));
-        futures::future::join_all(starts).await;
-        let records = (0..50).map(|tab| mutate(tab, false));
-        futures::future::join_all(records).await;
-    }
-
-    #[test]
-    fn a_hundred_concurrent_session_mutations_under_the_write_lock_lose_none() {
-        let store = LockedStore::new(FakeAsyncStore::default());
-        block_on(hundred_mutations(&store, true));
-        let table: Vec<Session> = block_on(store.read("activeSessions")).expect("read");
-        assert_eq!(table.len(), 50, "every start survived");
-        assert!(
-            table.iter().all(|s| s.action_count == 1),
-            "every record survived: {:?}",
-            table.iter().map(|s| s.action_count).collect::<Vec<_>>()
-        );
-    }
-
-    #[test]
-    fn the_same_mutations_lose_writes_when_the_lock_is_bypassed() {
-        let store = LockedStore::new(FakeAsyncStore::default());
-        block_on(hundred_mutations(&store, false));
-        let table: Vec<Session> = block_on(store.read("activeSessions")).expect("read");
-        let recorded = table.iter().filter(|s| s.action_count == 1).count();
-        assert!(
-            table.len() < 50 || recorded < 50,
-            "without the lock interleaved writes must lose some mutations (sessions {}, recorded {recorded})",
-            table.len()
-        );
-    }
+#[cfg(test)]
+mod tests {
+    use super::testing::{block_on, FakeAsyncStore};
+    use super::*;
 
     #[test]
     fn an_update_that_changes_nothing_does_not_write() {
