@@ -44,18 +44,15 @@ pub fn start() {
         }
     });
     cdp::events::listen(|tab_id, method, params| {
-        if method == "Page.frameNavigated" && params.pointer("/frame/parentId").is_none() {
-            if let Some(url) = params.pointer("/frame/url").and_then(|u| u.as_str()) {
-                let url = url.to_owned();
-                NAVIGATIONS.with(|n| {
-                    let mut n = n.borrow_mut();
-                    let entry = n.entry(tab_id).or_insert((0, String::new()));
-                    *entry = (entry.0 + 1, url.clone());
-                });
-                wasm_bindgen_futures::spawn_local(async move {
-                    on_navigated(tab_id, &url).await;
-                });
-            }
+        if let Some(url) = cdp::events::main_frame_navigated(method, params) {
+            NAVIGATIONS.with(|n| {
+                let mut n = n.borrow_mut();
+                let entry = n.entry(tab_id).or_insert((0, String::new()));
+                *entry = (entry.0 + 1, url.clone());
+            });
+            wasm_bindgen_futures::spawn_local(async move {
+                on_navigated(tab_id, &url).await;
+            });
         }
     });
     let reconciled = reconcile().boxed_local().shared();
