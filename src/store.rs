@@ -6,7 +6,7 @@
 //! The lock is generic over [`KvStore`], so a native test with a fake asynchronous store proves that 100
 //! concurrent mutations lose none — and that the same test loses writes when the lock is bypassed.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use futures::lock::Mutex;
 use serde::{de::DeserializeOwned, Serialize};
 use serde_json::Value;
@@ -59,14 +59,18 @@ impl<S: KvStore> LockedStore<S> {
         }
     }
 
-    /// Reads `key` as `T` (absent or unreadable → `T::default()`; an unreadable value is logged by the caller's
-    /// store and treated as empty, because a corrupt table must not wedge every action).
+    /// Reads `key` as `T`: absent or unreadable → `T::default()`. An unreadable value (a shape this version
+    /// cannot parse) is logged and read as empty, because a corrupt table must not wedge every action; the
+    /// next [`LockedStore::update`] of the key replaces it.
+    ///
+    /// Errors: only a failure of the store itself (`chrome.storage` rejected the read).
     pub async fn read<T: DeserializeOwned + Default>(&self, key: &str) -> Result<T> {
-        read_value(&self.store, key).await
+        Ok(read_value(&self.store, key).await?.value)
     }
 
     /// Runs `f` on the current value of `key` and writes the result back, holding the write lock from the read
-    /// to the write. Returns what `f` returned. The value is written only when `f` changed it.
+    /// to the write. Returns what `f` returned. The value is written only when `f` changed it, or when the
+    /// stored value was unreadable (it is read as the default, as by [`LockedStore::read`], and replaced).
     pub async fn update<T, R>(&self, key: &str, f: impl FnOnce(&mut T) -> R) -> Result<R>
     where
         T: DeserializeOwned + Serialize + Default + PartialEq + Clone,
@@ -87,10 +91,13 @@ impl<S: KvStore> LockedStore<S> {
     where
         T: DeserializeOwned + Serialize + Default + PartialEq + Clone,
     {
-        let mut value: T = read_value(&self.store, key).await?;
+        let Stored {
+            mut value,
+            readable,
+        }: Stored<T> = read_value(&self.store, key).await?;
         let before = value.clone();
         let out = f(&mut value);
-        if value != before {
+        if value != before || !readable {
             let json = serde_json::to_value(&value)?;
             self.store.set(key, json).await?;
         }
@@ -98,13 +105,38 @@ impl<S: KvStore> LockedStore<S> {
     }
 }
 
-async fn read_value<S: KvStore, T: DeserializeOwned + Default>(store: &S, key: &str) -> Result<T> {
-    match store.get(key).await? {
-        None => Ok(T::default()),
-        Some(v) => serde_json::from_value(v).map_err(|e| {
-            Error::Internal(format!("storage key {key} has an unexpected shape: {e}"))
-        }),
-    }
+/// A value read from the store, and whether what was stored could be parsed.
+struct Stored<T> {
+    value: T,
+    readable: bool,
+}
+
+async fn read_value<S: KvStore, T: DeserializeOwned + Default>(
+    store: &S,
+    key: &str,
+) -> Result<Stored<T>> {
+    let Some(json) = store.get(key).await? else {
+        return Ok(Stored {
+            value: T::default(),
+            readable: true,
+        });
+    };
+    Ok(match serde_json::from_value(json) {
+        Ok(value) => Stored {
+            value,
+            readable: true,
+        },
+        Err(e) => {
+            crate::log::warn(&format!(
+                "storage key {key} has an unexpected shape ({e}); reading it as empty, the next change \
+                 replaces it"
+            ));
+            Stored {
+                value: T::default(),
+                readable: false,
+            }
+        }
+    })
 }
 
 /// Test support for code built on [`LockedStore`]: an in-memory store that yields like a Chrome API promise.
@@ -176,6 +208,44 @@ mod tests {
         assert_eq!(
             store.store.data.borrow().get("k"),
             Some(&serde_json::json!([4]))
+        );
+    }
+
+    #[test]
+    fn an_unreadable_value_reads_as_the_default_and_the_next_update_replaces_it() {
+        let store = LockedStore::new(FakeAsyncStore::default());
+        let corrupt = serde_json::json!({"not": "a list"});
+        store.store.data.borrow_mut().insert("k".into(), corrupt);
+        let read: Vec<i64> =
+            block_on(store.read("k")).expect("an unreadable value is not an error");
+        assert_eq!(read, Vec::<i64>::new());
+        // An update that changes nothing still replaces the unreadable value with the default.
+        let len = block_on(store.update("k", |v: &mut Vec<i64>| v.len())).expect("update");
+        assert_eq!(len, 0);
+        assert_eq!(
+            store.store.data.borrow().get("k"),
+            Some(&serde_json::json!([]))
+        );
+    }
+
+    #[test]
+    fn a_failing_store_is_an_error_for_read_and_update() {
+        struct Broken;
+        impl KvStore for Broken {
+            async fn get(&self, _key: &str) -> Result<Option<Value>> {
+                Err(crate::Error::Internal("storage is unavailable".into()))
+            }
+            async fn set(&self, _key: &str, _value: Value) -> Result<()> {
+                Err(crate::Error::Internal("storage is unavailable".into()))
+            }
+        }
+        let store = LockedStore::new(Broken);
+        let read = block_on(store.read::<Vec<i64>>("k")).expect_err("the read failed");
+        assert_eq!(read.to_string(), "storage is unavailable");
+        let update = block_on(store.update("k", |v: &mut Vec<i64>| v.push(1)));
+        assert_eq!(
+            update.expect_err("the update failed").to_string(),
+            "storage is unavailable"
         );
     }
 }

@@ -527,11 +527,13 @@ pub async fn reconcile() {
     windows::reconcile().await;
     let stored = match sessions().await {
         Ok(s) => s,
+        // Only `chrome.storage` itself failing gets here: a table of an unexpected shape reads as empty
+        // (and is replaced by the next session change, `crate::store`). Nothing can be ended without the
+        // list, so the sessions stay for the next worker start to reconcile.
         Err(e) => {
-            crate::log::warn(&format!("stored sessions unreadable, ending them all: {e}"));
-            let _ = store::local()
-                .update(SESSIONS_KEY, |t: &mut Vec<Session>| t.clear())
-                .await;
+            crate::log::warn(&format!(
+                "cannot read the stored sessions at worker start, leaving them for the next start: {e}"
+            ));
             return;
         }
     };
