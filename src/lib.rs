@@ -135,7 +135,8 @@ pub fn on_debugger_event(source: JsValue, method: String, params: JsValue) {
     cdp::events::dispatch(tab_id, &method, &params);
 }
 
-/// `chrome.debugger.onDetach(source, reason)`: forget the attachment before anything else (the v3 hang bug).
+/// `chrome.debugger.onDetach(source, reason)`: forget the attachment before anything else (SPEC §6: a stale
+/// "attached" entry would make the next action skip the attach and send commands to a detached tab).
 /// Then the session ends as `user_stopped` (the infobar's Cancel), unless the tab closed (`target_closed`).
 #[wasm_bindgen]
 pub async fn on_debugger_detach(source: JsValue, reason: String) {

@@ -1,7 +1,7 @@
 //! The storage write lock (SPEC §6): `chrome.storage.local` has no compare-and-set, so two read-modify-write
 //! cycles that interleave at an `await` lose one of the writes. Every mutation of the session model's keys
 //! (`activeSessions`, `agentTabs`, `buaWindowId`) goes through [`LockedStore::update`], which holds one async
-//! mutex (the Rust form of the seed's promise chain `withSessionWriteLock`) from the read to the write.
+//! mutex (the Rust form of a promise chain that serialises the writes) from the read to the write.
 //!
 //! The lock is generic over [`KvStore`], so a native test with a fake asynchronous store proves that 100
 //! concurrent mutations lose none — and that the same test loses writes when the lock is bypassed.

@@ -1,4 +1,4 @@
-//! The agent window (SPEC §6, session model "BUA 窗口"): where the agent's own tabs live, out of the user's way.
+//! The agent window (SPEC §6, "The agent window"): where the agent's own tabs live, out of the user's way.
 //!
 //! * Created lazily by the first `open_tab` of an owner (a bridge client id, `"cli-…"`) with
 //!   `chrome.windows.create({url, focused:false, state:"minimized"})`; never steals focus. Later `open_tab`s of

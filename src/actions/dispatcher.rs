@@ -1,4 +1,4 @@
-//! The dispatcher pipeline every action runs through (SPEC §6, session model "首次 action 自动创建"):
+//! The dispatcher pipeline every action runs through (SPEC §6, "Dispatch of every action"):
 //! resolve tabId + domain → blocklist check → ensure session → per-tab lock → attach the debugger → run the
 //! handler → record the action. Actions that only manage tabs and windows skip the debugger steps.
 //!

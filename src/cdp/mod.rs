@@ -95,7 +95,8 @@ async fn prepare(tab_id: i64) -> Result<()> {
     Ok(())
 }
 
-/// Forgets the attachment (called first on `onDetach`, before any other cleanup: the v3 hang bug).
+/// Forgets the attachment (called first on `onDetach`, before any other cleanup, SPEC §6: a stale "attached"
+/// entry would make the next action skip the attach and send commands to a detached tab).
 pub fn forget(tab_id: i64) {
     ATTACHED.with(|a| a.borrow_mut().remove(&tab_id));
     events::tab_gone(tab_id);

@@ -470,7 +470,8 @@ pub async fn on_tab_removed(tab_id: i64) {
     }
 }
 
-/// `chrome.debugger.onDetach(source, reason)`: forget the attachment first (the v3 hang bug), then end the
+/// `chrome.debugger.onDetach(source, reason)`: forget the attachment first (SPEC §6: a
+/// stale "attached" entry would make the next action skip the attach), then end the
 /// session as `user_stopped` — unless the target closed, which `tabs.onRemoved` reports as `tab_closed`.
 pub async fn on_debugger_detach(tab_id: i64, reason: &str) {
     cdp::forget(tab_id);

@@ -1,6 +1,6 @@
-//! The session record and the pure operations on the session table (SPEC §6, session model "Session 结构").
+//! The session record and the pure operations on the session table (SPEC §6).
 //!
-//! Nothing here touches Chrome: the manager ([`super`]) reads the table from storage under the write lock,
+//! Nothing here touches Chrome: the manager ([`super::manager`]) reads the table from storage under the write lock,
 //! applies one of these functions, and writes it back. Times are ms since the Unix epoch (`Date.now()`).
 
 use serde::{Deserialize, Serialize};
@@ -106,7 +106,7 @@ pub fn remove(sessions: &mut Vec<Session>, tab_id: i64) -> Option<Session> {
     Some(sessions.remove(i))
 }
 
-/// Picks the tab for an action whose `tabId` was omitted (SPEC §6, session model "消岐义"):
+/// Picks the tab for an action whose `tabId` was omitted (SPEC §6, "Omitted `tabId`"):
 ///
 /// 1. a session on a tab the agent opened — the requesting `owner`'s own first, then any agent's; among
 ///    several, the one used most recently;
