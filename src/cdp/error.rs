@@ -150,13 +150,8 @@ impl std::fmt::Display for CdpError {
                 "the debugger was detached from tab {tab_id} during {method}; call get_tabs to check the tab \
                  before acting on it again"
             ),
-            _ => {
-                write!(f, "CDP {method} failed on tab {tab_id}: {}", self.message)?;
-                match self.code {
-                    Some(code) => write!(f, " (CDP error {code})"),
-                    None => Ok(()),
-                }
-            }
+            // CDP's message last: callers that show the agent only the reason take what follows the colon.
+            _ => write!(f, "CDP {method} failed on tab {tab_id}: {}", self.message),
         }
     }
 }
@@ -194,7 +189,7 @@ mod tests {
         assert_eq!(error.code(), ErrorCode::InternalError);
         assert_eq!(
             error.to_string(),
-            "CDP DOM.focus failed on tab 7: Element is not focusable (CDP error -32000)"
+            "CDP DOM.focus failed on tab 7: Element is not focusable"
         );
     }
 
