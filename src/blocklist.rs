@@ -151,7 +151,7 @@ pub async fn load() -> Result<Vec<String>> {
 pub async fn save(entries: &[String]) -> Result<Vec<String>> {
     let list = normalize_list(entries);
     let stored = list.clone();
-    crate::session::store()
+    crate::store::local()
         .update(BLOCKLIST_KEY, move |raw: &mut Vec<String>| *raw = stored)
         .await?;
     Ok(list)
@@ -161,7 +161,7 @@ pub async fn save(entries: &[String]) -> Result<Vec<String>> {
 /// `invalid_action` with the reason for the user.
 pub async fn add(raw: &str) -> Result<Vec<String>, crate::Error> {
     let entry = normalize_entry(raw).map_err(|e| crate::Error::InvalidAction(e.to_string()))?;
-    crate::session::store()
+    crate::store::local()
         .update(BLOCKLIST_KEY, |stored: &mut Vec<String>| {
             let mut list = normalize_list(stored);
             if !list.contains(&entry) {
@@ -176,7 +176,7 @@ pub async fn add(raw: &str) -> Result<Vec<String>, crate::Error> {
 /// Removes one entry (compared after normalisation) under the write lock and returns the new list.
 pub async fn remove(raw: &str) -> Result<Vec<String>> {
     let entry = normalize_entry(raw).unwrap_or_else(|_| raw.trim().to_ascii_lowercase());
-    crate::session::store()
+    crate::store::local()
         .update(BLOCKLIST_KEY, |stored: &mut Vec<String>| {
             let mut list = normalize_list(stored);
             list.retain(|e| *e != entry);

@@ -5,8 +5,28 @@
 //! `extension/background.js` only registers the Chrome listeners synchronously and forwards every event to the
 //! `#[wasm_bindgen]` entry points below. Pure logic (markdown, obstacle classifier, AX filtering, blocklist
 //! matching) has no `web-sys` in its signatures, so `cargo test` runs it natively.
+//!
+//! # Layers
+//!
+//! Modules import downward only (`python3 ../shared/tools/layers.py src` checks that the graph has no cycle):
+//!
+//! 1. [`error`], [`log`], [`time`] — the crate error, console logging, the clock and timestamps;
+//! 2. [`chrome`] (typed `chrome.*` bindings), [`store`] (the storage write lock), [`settings`];
+//! 3. [`cdp`] — attachment, typed CDP commands, event routing, the per-tab lock;
+//! 4. [`extract`], [`blocklist`];
+//! 5. [`windows`] — the agent window and the tabs the agent opened;
+//! 6. [`session`] — the session model, its event bus, audit log and manager;
+//! 7. [`actions`] — the `browser` actions and their dispatcher;
+//! 8. [`bridge`] — the WebSocket client; its event forwarder subscribes to the session bus;
+//! 9. [`api`] — the popup/options commands the worker answers;
+//! 10. [`ui`] — the popup and options pages.
+//!
+//! A lower layer that must tell a higher one something publishes on a bus or a listener list the higher one
+//! subscribes to (the session bus, [`cdp::events::listen`]); this file, the worker's entry points, may name
+//! any layer.
 
 pub mod actions;
+pub mod api;
 pub mod blocklist;
 pub mod bridge;
 pub mod cdp;
@@ -16,6 +36,8 @@ pub mod extract;
 pub mod log;
 pub mod session;
 pub mod settings;
+pub mod store;
+pub mod time;
 pub mod ui;
 pub mod windows;
 
@@ -31,6 +53,7 @@ const RECONNECT_ALARM: &str = "bua-reconnect";
 pub fn start() {
     chrome::alarms::create_periodic(RECONNECT_ALARM, 0.5);
     session::start();
+    bridge::install_forwarder();
     wasm_bindgen_futures::spawn_local(async {
         bridge::restore_fatal().await;
         bridge::ensure_connected();
@@ -46,7 +69,7 @@ pub fn on_startup() {}
 #[wasm_bindgen]
 pub fn on_alarm(_alarm: JsValue) {
     bridge::ensure_connected();
-    session::forward::flush();
+    bridge::forward::flush();
 }
 
 /// `chrome.storage.onChanged`: a new backend URL or token re-pairs at once.
@@ -112,7 +135,8 @@ pub fn on_debugger_event(source: JsValue, method: String, params: JsValue) {
     cdp::events::dispatch(tab_id, &method, &params);
 }
 
-/// `chrome.debugger.onDetach(source, reason)`: forget the attachment before anything else (the v3 hang bug).
+/// `chrome.debugger.onDetach(source, reason)`: forget the attachment before anything else (SPEC §6: a stale
+/// "attached" entry would make the next action skip the attach and send commands to a detached tab).
 /// Then the session ends as `user_stopped` (the infobar's Cancel), unless the tab closed (`target_closed`).
 #[wasm_bindgen]
 pub async fn on_debugger_detach(source: JsValue, reason: String) {
@@ -128,17 +152,17 @@ pub async fn on_debugger_detach(source: JsValue, reason: String) {
 #[wasm_bindgen]
 pub async fn on_idle_state_changed(state: String) -> Result<JsValue, JsValue> {
     session::ready().await;
-    let ended = session::idle::on_state_changed(&state).await;
+    let ended = session::on_idle_state_changed(&state).await;
     Ok(JsValue::from_f64(ended as f64))
 }
 
 /// `chrome.runtime.onMessage` from the popup and options pages: `{"cmd": …}` → the answer of
-/// [`session::api`] (SPEC §10), or `{"error":{code,message}}`.
+/// [`api`] (SPEC §10), or `{"error":{code,message}}`.
 #[wasm_bindgen]
 pub async fn on_message(message: JsValue) -> Result<JsValue, JsValue> {
     session::ready().await;
     let message: serde_json::Value = chrome::from_js(&message).unwrap_or(serde_json::Value::Null);
-    let answer = session::api::handle_value(message).await;
+    let answer = api::handle_value(message).await;
     chrome::to_js(&answer).map_err(|e| JsValue::from_str(&e.to_string()))
 }
 

@@ -1,4 +1,4 @@
-//! The agent window (SPEC §6, session model "BUA 窗口"): where the agent's own tabs live, out of the user's way.
+//! The agent window (SPEC §6, "The agent window"): where the agent's own tabs live, out of the user's way.
 //!
 //! * Created lazily by the first `open_tab` of an owner (a bridge client id, `"cli-…"`) with
 //!   `chrome.windows.create({url, focused:false, state:"minimized"})`; never steals focus. Later `open_tab`s of
@@ -15,7 +15,7 @@
 
 use crate::chrome::{tabs, windows};
 use crate::error::{Error, Result};
-use crate::session;
+use crate::store;
 use bua_protocol::{CloseAgentTabsResult, CloseAgentWindowResult, OpenTabResult};
 use futures::lock::Mutex;
 use serde::{Deserialize, Serialize};
@@ -121,7 +121,7 @@ async fn bring_forward(tab: &tabs::Tab) {
         return;
     }
     let Some(tab_id) = tab.id else { return };
-    let agent: WindowMap = session::store().read(WINDOW_KEY).await.unwrap_or_default();
+    let agent: WindowMap = store::local().read(WINDOW_KEY).await.unwrap_or_default();
     if !agent.values().any(|w| *w == tab.window_id) {
         return;
     }
@@ -132,21 +132,11 @@ async fn bring_forward(tab: &tabs::Tab) {
     }
 }
 
-/// Opens `url` in a new agent tab for `owner` and starts its session (`session_started`); the result is
-/// `{tabId, windowId, domain}` (SPEC §4 `open_tab`). With `focus`, the tab opens active in the user's focused
-/// window. The caller has checked the blocklist. Also used by `click {newTab:true}`.
-pub async fn open_agent_tab(owner: &str, url: &str, focus: bool) -> Result<OpenTabResult> {
-    open(owner, url, &crate::session_domain(url), focus).await
-}
-
-/// Opens an agent tab on `load_url` whose session starts with `domain` (the dispatcher opens `about:blank`
-/// for a `navigate` that has no tab yet, and the navigation then runs in it).
-pub(crate) async fn open(
-    owner: &str,
-    load_url: &str,
-    domain: &str,
-    focus: bool,
-) -> Result<OpenTabResult> {
+/// Opens an agent tab for `owner` on `load_url` and records it in `agentTabs`; the result is
+/// `{tabId, windowId, domain}` (SPEC §4 `open_tab`) with `domain` as given. With `focus`, the tab opens active in
+/// the user's focused window. The caller has checked the blocklist and starts the tab's session
+/// ([`crate::session::open_agent_tab`]).
+pub async fn open(owner: &str, load_url: &str, domain: &str, focus: bool) -> Result<OpenTabResult> {
     let tab = if focus {
         let window_id = user_window().await;
         tabs::create(&tabs::CreateProperties {
@@ -169,13 +159,12 @@ pub(crate) async fn open(
         owner: owner.to_owned(),
         window_id: tab.window_id,
     };
-    session::store()
+    store::local()
         .update(AGENT_TABS_KEY, |list: &mut Vec<AgentTab>| {
             list.retain(|t| t.tab_id != tab_id);
             list.push(entry);
         })
         .await?;
-    session::start_agent_session(tab_id, domain, owner).await?;
     Ok(OpenTabResult {
         tab_id,
         window_id: tab.window_id,
@@ -185,7 +174,7 @@ pub(crate) async fn open(
 }
 
 async fn open_in_agent_window(owner: &str, url: &str) -> Result<tabs::Tab> {
-    let known: WindowMap = session::store().read(WINDOW_KEY).await?;
+    let known: WindowMap = store::local().read(WINDOW_KEY).await?;
     if let Some(&window_id) = known.get(owner) {
         if windows::get(window_id, false).await.is_some() {
             return tabs::create(&tabs::CreateProperties {
@@ -206,7 +195,7 @@ async fn open_in_agent_window(owner: &str, url: &str) -> Result<tabs::Tab> {
     let window_id = window
         .id
         .ok_or_else(|| Error::Internal("Chrome created a window without an id".into()))?;
-    session::store()
+    store::local()
         .update(WINDOW_KEY, |map: &mut WindowMap| {
             map.insert(owner.to_owned(), window_id);
         })
@@ -219,7 +208,7 @@ async fn open_in_agent_window(owner: &str, url: &str) -> Result<tabs::Tab> {
 
 /// The user's focused normal window (never an agent window), if there is one.
 async fn user_window() -> Option<i64> {
-    let agent: WindowMap = session::store().read(WINDOW_KEY).await.unwrap_or_default();
+    let agent: WindowMap = store::local().read(WINDOW_KEY).await.unwrap_or_default();
     let is_agent = |id: Option<i64>| id.is_some_and(|id| agent.values().any(|w| *w == id));
     if let Ok(w) = windows::get_last_focused().await {
         if !is_agent(w.id) {
@@ -238,14 +227,14 @@ async fn user_window() -> Option<i64> {
 
 /// The agent tabs and windows as stored.
 pub async fn state() -> Result<(Vec<AgentTab>, WindowMap)> {
-    let tabs: Vec<AgentTab> = session::store().read(AGENT_TABS_KEY).await?;
-    let windows: WindowMap = session::store().read(WINDOW_KEY).await?;
+    let tabs: Vec<AgentTab> = store::local().read(AGENT_TABS_KEY).await?;
+    let windows: WindowMap = store::local().read(WINDOW_KEY).await?;
     Ok((tabs, windows))
 }
 
 /// The registration of `tab_id` if the agent opened it.
 pub async fn agent_tab(tab_id: i64) -> Option<AgentTab> {
-    let tabs: Vec<AgentTab> = session::store().read(AGENT_TABS_KEY).await.ok()?;
+    let tabs: Vec<AgentTab> = store::local().read(AGENT_TABS_KEY).await.ok()?;
     tabs.into_iter().find(|t| t.tab_id == tab_id)
 }
 
@@ -282,7 +271,7 @@ pub async fn close_agent_tabs(owner: &str) -> Result<CloseAgentTabsResult> {
 
 /// `close_agent_window` (SPEC §4): closes `owner`'s agent window; `{closed, windowId|null}`.
 pub async fn close_agent_window(owner: &str) -> Result<CloseAgentWindowResult> {
-    let known: WindowMap = session::store().read(WINDOW_KEY).await?;
+    let known: WindowMap = store::local().read(WINDOW_KEY).await?;
     let Some(&window_id) = known.get(owner) else {
         return Ok(CloseAgentWindowResult {
             closed: false,
@@ -300,7 +289,7 @@ pub async fn close_agent_window(owner: &str) -> Result<CloseAgentWindowResult> {
 /// Closes `window_id` if it is an agent window left with no tabs but blank ones (SPEC §6 "closed when its
 /// last tab closes"); returns whether it closed it.
 pub async fn close_if_empty(window_id: i64) -> bool {
-    let known: WindowMap = session::store().read(WINDOW_KEY).await.unwrap_or_default();
+    let known: WindowMap = store::local().read(WINDOW_KEY).await.unwrap_or_default();
     if !known.values().any(|w| *w == window_id) {
         return false;
     }
@@ -326,7 +315,7 @@ pub async fn close_if_empty(window_id: i64) -> bool {
 
 /// The popup's Show: restores and focuses `owner`'s agent window, or every agent window; returns their ids.
 pub async fn show(owner: Option<&str>) -> Result<Vec<i64>> {
-    let known: WindowMap = session::store().read(WINDOW_KEY).await?;
+    let known: WindowMap = store::local().read(WINDOW_KEY).await?;
     let mut shown = Vec::new();
     for (o, &window_id) in &known {
         if owner.is_some_and(|want| want != o) {
@@ -347,7 +336,7 @@ pub async fn show(owner: Option<&str>) -> Result<Vec<i64>> {
 
 /// `windows.onRemoved`: forgets the window if it was an agent window.
 pub async fn forget_window(window_id: i64) {
-    let r = session::store()
+    let r = store::local()
         .update(WINDOW_KEY, |map: &mut WindowMap| {
             map.retain(|_, w| *w != window_id);
         })
@@ -359,7 +348,7 @@ pub async fn forget_window(window_id: i64) {
 
 /// `tabs.onRemoved`: forgets the tab; returns its registration if the agent had opened it.
 pub async fn forget_tab(tab_id: i64) -> Option<AgentTab> {
-    session::store()
+    store::local()
         .update(AGENT_TABS_KEY, |list: &mut Vec<AgentTab>| {
             let i = list.iter().position(|t| t.tab_id == tab_id)?;
             Some(list.remove(i))
@@ -373,7 +362,7 @@ async fn forget_tabs(ids: &[i64]) {
     if ids.is_empty() {
         return;
     }
-    let _ = session::store()
+    let _ = store::local()
         .update(AGENT_TABS_KEY, |list: &mut Vec<AgentTab>| {
             list.retain(|t| !ids.contains(&t.tab_id));
         })

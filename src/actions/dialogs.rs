@@ -8,10 +8,11 @@
 //!   `Page.javascriptDialogOpening` arrives ([`race`]), and the next action reports the open dialog
 //!   ([`ensure_none`]) instead of hanging until a timeout.
 
-use crate::cdp::{self, events};
+use crate::cdp::commands::PageHandleJavaScriptDialog;
+use crate::cdp::{self, events, Command, Failure};
 use crate::error::{Error, Result};
 use futures::future::{select, Either};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::future::Future;
 
 /// How a dialog raised during `evaluate` or a navigation is answered (SPEC §7): alert and beforeunload
@@ -59,18 +60,14 @@ pub async fn answer_open(tab_id: i64) -> Result<bool> {
 
 async fn answer(tab_id: i64, dialog: &Value) -> Result<()> {
     let kind = dialog.get("type").and_then(Value::as_str).unwrap_or("");
-    let result = cdp::send_with_timeout(
-        tab_id,
-        "Page.handleJavaScriptDialog",
-        json!({ "accept": accepts(kind) }),
-        3_000,
-    )
-    .await;
+    let accept = accepts(kind);
+    let result =
+        cdp::send_with_timeout(tab_id, &PageHandleJavaScriptDialog { accept }, 3_000).await;
     match result {
         Ok(_) => Ok(()),
-        // "No dialog is showing": someone (the user) answered it first.
-        Err(Error::Internal(m)) if m.contains("No dialog") => Ok(()),
-        Err(e) => Err(e),
+        // Someone (the user) answered it first.
+        Err(e) if e.failure == Failure::NoDialog => Ok(()),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -115,9 +112,9 @@ pub enum Raced<T> {
 
 /// Sends one CDP command that may make the page raise a dialog (input events): returns as soon as either
 /// the command answers or a dialog opens, so the action never waits for the user.
-pub async fn race(tab_id: i64, method: &str, params: Value) -> Result<Raced<Value>> {
+pub async fn race<C: Command>(tab_id: i64, command: &C) -> Result<Raced<C::Response>> {
     let opening = opening_waiter(tab_id);
-    let command = std::pin::pin!(cdp::send(tab_id, method, params));
+    let command = std::pin::pin!(cdp::send(tab_id, command));
     match select(command, opening).await {
         Either::Left((result, _)) => Ok(Raced::Done(result?)),
         Either::Right((Ok(Some((_, dialog))), _)) => Ok(Raced::Dialog(dialog)),
@@ -128,6 +125,7 @@ pub async fn race(tab_id: i64, method: &str, params: Value) -> Result<Raced<Valu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn alert_and_beforeunload_are_accepted_confirm_and_prompt_dismissed() {

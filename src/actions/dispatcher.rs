@@ -1,4 +1,4 @@
-//! The dispatcher pipeline every action runs through (SPEC §6, session model "首次 action 自动创建"):
+//! The dispatcher pipeline every action runs through (SPEC §6, "Dispatch of every action"):
 //! resolve tabId + domain → blocklist check → ensure session → per-tab lock → attach the debugger → run the
 //! handler → record the action. Actions that only manage tabs and windows skip the debugger steps.
 //!
@@ -22,7 +22,8 @@
 //! * A failed attach (`debugger_attach_failed`: a `chrome://` page, the Web Store, another extension's page)
 //!   ends the tab's session through the normal cleanup, so no dead session stays listed.
 
-use super::{navigation, Ctx};
+use super::ctx::Ctx;
+use super::navigation;
 use crate::error::{Error, Result};
 use crate::{cdp, session, windows};
 use bua_protocol::{Action, EndReason, NavResult, OpenTabResult};
@@ -39,10 +40,9 @@ pub const DEFAULT_OWNER: &str = "agent";
 /// its tab hit the blocklist fails with `domain_blocked`.
 pub async fn dispatch(owner: Option<String>, action: Action) -> Result<serde_json::Value> {
     session::ready().await;
-    session::forward::flush();
     let owner = owner.unwrap_or_else(|| DEFAULT_OWNER.to_owned());
     let named = action.tab_id();
-    let started = session::now();
+    let started = crate::time::now();
     dispatch_action(owner, action)
         .await
         .map_err(|e| explain_end(e, named, started))
@@ -100,7 +100,8 @@ async fn dispatch_action(owner: String, action: Action) -> Result<serde_json::Va
 /// the tab closed again.
 async fn open_tab(owner: &str, url: &str, focus: bool) -> Result<OpenTabResult> {
     if navigation::opens_directly(url) {
-        let opened = windows::open_agent_tab(owner, url, focus).await?;
+        let opened =
+            session::open_agent_tab(owner, url, &crate::session_domain(url), focus).await?;
         // The session it started counts it (SPEC §6: every dispatched action is recorded).
         session::record_action(opened.tab_id).await;
         return Ok(opened);
@@ -147,7 +148,8 @@ where
     F: FnOnce(i64) -> Fut,
     Fut: Future<Output = Result<T>>,
 {
-    let opened = windows::open(owner, "about:blank", &crate::session_domain(url), focus).await?;
+    let opened =
+        session::open_agent_tab(owner, "about:blank", &crate::session_domain(url), focus).await?;
     let tab_id = opened.tab_id;
     let result = pipeline(tab_id, "about:blank", owner.to_owned(), steps, |ctx| {
         navigation(ctx.tab_id)
@@ -182,7 +184,7 @@ struct Steps {
 async fn run_on_tab(owner: String, mut action: Action) -> Result<serde_json::Value> {
     let tab_id = session::resolve_tab(&owner, action.tab_id()).await?;
     action.set_tab_id(tab_id);
-    let started = session::now();
+    let started = crate::time::now();
     run_on_resolved_tab(owner, tab_id, action)
         .await
         .map_err(|e| explain_end(e, Some(tab_id), started))
@@ -209,9 +211,9 @@ async fn run_on_resolved_tab(
     pipeline(tab_id, &url, owner, steps, move |ctx| async move {
         if matches!(action, Action::Screenshot(_)) {
             // A minimized window draws no frames to capture (headed Chrome).
-            windows::with_window_shown(tab_id, super::run(&ctx, action)).await
+            windows::with_window_shown(tab_id, super::router::run(&ctx, action)).await
         } else {
-            super::run(&ctx, action).await
+            super::router::run(&ctx, action).await
         }
     })
     .await
@@ -307,7 +309,7 @@ const SLOW_ACTION_MS: f64 = 3_000.0;
 
 impl Stages {
     fn new() -> Self {
-        let now = session::now();
+        let now = crate::time::now();
         Stages {
             start: now,
             last: now,
@@ -316,7 +318,7 @@ impl Stages {
     }
 
     fn mark(&mut self, stage: &'static str) {
-        let now = session::now();
+        let now = crate::time::now();
         self.marks.push((stage, now - self.last));
         self.last = now;
     }

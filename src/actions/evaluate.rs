@@ -12,10 +12,11 @@
 
 use super::dialogs;
 use super::page::{self, RemoteObject};
-use crate::cdp;
+use crate::cdp::commands::RuntimeEvaluate;
+use crate::cdp::{self, Failure};
 use crate::error::{Error, Result};
 use bua_protocol::{truncate_at_char_boundary, EvaluateResult, EVALUATE_MAX_BYTES};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// The CDP time limit of one evaluate, ms (SPEC §7).
 pub const EVALUATE_TIMEOUT_MS: u32 = 10_000;
@@ -96,34 +97,33 @@ pub async fn evaluate(tab_id: i64, expression: &str) -> Result<EvaluateResult> {
 
 async fn run(tab_id: i64, expression: &str) -> Result<EvaluateResult> {
     let started = page::now_ms();
-    let response = cdp::send_with_timeout(
-        tab_id,
-        "Runtime.evaluate",
-        json!({
-            "expression": wrap(expression),
-            "objectGroup": page::GROUP,
-            "returnByValue": false,
-            "awaitPromise": true,
-            "userGesture": true,
-            "replMode": false,
-            // Stops a synchronous endless loop in the page itself (else the tab would hang for good).
-            "timeout": TERMINATE_AFTER_MS,
-        }),
-        EVALUATE_TIMEOUT_MS,
-    )
-    .await
-    .map_err(|e| match e {
-        Error::Timeout(_) => too_slow(),
-        // V8 terminated the script at the `timeout` above; CDP reports that as a bare "Internal error".
-        Error::Internal(_) if page::now_ms() - started >= f64::from(TERMINATE_AFTER_MS) => {
-            too_slow()
-        }
-        e if page::context_gone(&e) => Error::ElementStale(format!(
-            "tab {tab_id}'s page navigated while the expression ran, so its result is lost; call extract to \
-             see the new page"
-        )),
-        other => other,
-    })?;
+    let command = RuntimeEvaluate {
+        expression: wrap(expression),
+        object_group: Some(page::GROUP.to_owned()),
+        return_by_value: Some(false),
+        await_promise: Some(true),
+        user_gesture: Some(true),
+        repl_mode: Some(false),
+        // Stops a synchronous endless loop in the page itself (else the tab would hang for good).
+        timeout: Some(TERMINATE_AFTER_MS),
+        ..Default::default()
+    };
+    let response = cdp::send_with_timeout(tab_id, &command, EVALUATE_TIMEOUT_MS)
+        .await
+        .map_err(|e| match e.failure {
+            Failure::Timeout => too_slow(),
+            // V8 terminated the script at the `timeout` above; CDP reports that as a bare "Internal error".
+            f if !f.is_target_gone()
+                && page::now_ms() - started >= f64::from(TERMINATE_AFTER_MS) =>
+            {
+                too_slow()
+            }
+            Failure::ContextGone => Error::ElementStale(format!(
+                "tab {tab_id}'s page navigated while the expression ran, so its result is lost; call extract \
+                 to see the new page"
+            )),
+            _ => e.into(),
+        })?;
     let object = page::outcome(&response).map_err(thrown)?;
     match plan(&object) {
         Plan::Done(result) => Ok(result),
@@ -195,6 +195,7 @@ fn thrown(message: String) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn obj(v: Value) -> RemoteObject {
         RemoteObject::from_json(&v)

@@ -2,10 +2,10 @@
 //! and `input` + `change` fired), `check` (a real click on the box or its label, so frameworks see it), and
 //! `set_value` (the native value setter + `input` + `change`, for controls typing cannot reach).
 
+use super::ctx::Ctx;
 use super::input;
 use super::locator::{self, Element};
 use super::page::Arg;
-use super::Ctx;
 use crate::error::{Error, Result};
 use bua_protocol::{
     CheckResult, Locator, OptionChoice, SelectOption as SelectOptionAction, SelectOptionResult,

@@ -7,19 +7,19 @@
 //! instead of blocking it until a timeout. A navigation the input starts is waited for
 //! ([`navigation::Watch`]).
 
+use super::ctx::Ctx;
 use super::dialogs::{self, Raced};
 use super::keys::{self, KeyDef};
 use super::locator::{self, Element};
 use super::navigation::Watch;
 use super::page;
 use super::pointer::{self, Point};
-use super::Ctx;
-use crate::cdp;
+use crate::cdp::commands::{DomFocus, InputDispatchMouseEvent, InputInsertText};
+use crate::cdp::{self, Failure};
 use crate::error::{Error, Result};
 use bua_protocol::{
     ClickResult, ElementInfo, HoverResult, Locator, Modifier, PressKeyResult, TypeResult,
 };
-use serde_json::json;
 
 /// How long an input action waits, after a round trip to the renderer ([`Watch::settle`]), for the
 /// event of a navigation it may have started, ms.
@@ -164,7 +164,13 @@ pub async fn click(ctx: &Ctx, locator: &Locator, new_tab: bool) -> Result<ClickR
     if new_tab {
         if let Some(href) = element.call(tab_id, LINK_HREF, &[]).await?.as_str() {
             crate::session::check_url_allowed(href, None).await?;
-            let opened = crate::windows::open_agent_tab(&ctx.owner, href, false).await?;
+            let opened = crate::session::open_agent_tab(
+                &ctx.owner,
+                href,
+                &crate::session_domain(href),
+                false,
+            )
+            .await?;
             return Ok(ClickResult {
                 clicked,
                 tab_id: opened.tab_id,
@@ -244,14 +250,17 @@ pub async fn hover(tab_id: i64, locator: &Locator) -> Result<HoverResult> {
 
 /// Sends one mouse event; `false` when a dialog opened instead of an answer.
 async fn mouse(tab_id: i64, kind: &str, p: Point, button: &str, buttons: u32) -> Result<bool> {
-    let mut params = json!({
-        "type": kind, "x": p.x, "y": p.y, "button": button, "buttons": buttons, "pointerType": "mouse",
-    });
-    if kind != "mouseMoved" {
-        params["clickCount"] = json!(1);
-    }
+    let event = InputDispatchMouseEvent {
+        kind: kind.to_owned(),
+        x: p.x,
+        y: p.y,
+        button: button.to_owned(),
+        buttons,
+        pointer_type: "mouse",
+        click_count: (kind != "mouseMoved").then_some(1),
+    };
     Ok(matches!(
-        dialogs::race(tab_id, "Input.dispatchMouseEvent", params).await?,
+        dialogs::race(tab_id, &event).await?,
         Raced::Done(_)
     ))
 }
@@ -267,12 +276,7 @@ async fn mouse_click(tab_id: i64, p: Point) -> Result<bool> {
 /// Presses and releases one key with `mask` held; `false` when a dialog interrupted it.
 async fn key_press(tab_id: i64, def: &KeyDef, mask: u32) -> Result<bool> {
     for down in [true, false] {
-        let raced = dialogs::race(
-            tab_id,
-            "Input.dispatchKeyEvent",
-            keys::event(def, mask, down),
-        )
-        .await?;
+        let raced = dialogs::race(tab_id, &keys::event(def, mask, down)).await?;
         if let Raced::Dialog(_) = raced {
             return Ok(false);
         }
@@ -361,8 +365,13 @@ async fn type_locked(tab_id: i64, field: &Element, text: &str, clear: bool) -> R
     if !text.is_empty() {
         // Focus may have moved by a means the lock cannot stop (e.g. a blur handler calling blur()).
         focus(tab_id, field).await?;
-        if let Raced::Dialog(_) =
-            dialogs::race(tab_id, "Input.insertText", json!({ "text": text })).await?
+        if let Raced::Dialog(_) = dialogs::race(
+            tab_id,
+            &InputInsertText {
+                text: text.to_owned(),
+            },
+        )
+        .await?
         {
             return Err(interrupted("typing"));
         }
@@ -379,16 +388,22 @@ async fn focus(tab_id: i64, field: &Element) -> Result<()> {
     if field.call(tab_id, HAS_FOCUS, &[]).await?.as_bool() == Some(true) {
         return Ok(());
     }
-    let focused = cdp::send(tab_id, "DOM.focus", json!({ "objectId": field.object_id })).await;
+    let focused = cdp::send(
+        tab_id,
+        &DomFocus {
+            object_id: field.object_id.clone(),
+        },
+    )
+    .await;
     match focused {
         Ok(_) => {}
-        Err(Error::Internal(m)) if m.contains("not focusable") => {
+        Err(e) if e.failure == Failure::NotFocusable => {
             return Err(Error::InvalidAction(format!(
                 "the element ({}) on tab {tab_id} cannot take the keyboard focus",
                 field.label
             )))
         }
-        Err(e) => return Err(e),
+        Err(e) => return Err(e.into()),
     }
     if field.call(tab_id, HAS_FOCUS, &[]).await?.as_bool() != Some(true) {
         return Err(Error::ElementObstructed(format!(
@@ -420,16 +435,17 @@ pub async fn press_key(
         let element = locator::resolve(tab_id, locator).await?;
         cdp::send(
             tab_id,
-            "DOM.focus",
-            json!({ "objectId": element.object_id }),
+            &DomFocus {
+                object_id: element.object_id.clone(),
+            },
         )
         .await
-        .map_err(|e| match e {
-            Error::Internal(m) if m.contains("not focusable") => Error::InvalidAction(format!(
+        .map_err(|e| match e.failure {
+            Failure::NotFocusable => Error::InvalidAction(format!(
                 "the element ({}) on tab {tab_id} cannot take the keyboard focus",
                 element.label
             )),
-            other => other,
+            _ => e.into(),
         })?;
     }
     let element = match page::eval_object(tab_id, ACTIVE_ELEMENT).await? {
@@ -446,12 +462,7 @@ pub async fn press_key(
         held |= m.cdp_bit();
         completed = completed
             && matches!(
-                dialogs::race(
-                    tab_id,
-                    "Input.dispatchKeyEvent",
-                    keys::event(&keys::modifier_key(*m), held, true)
-                )
-                .await?,
+                dialogs::race(tab_id, &keys::event(&keys::modifier_key(*m), held, true)).await?,
                 Raced::Done(_)
             );
     }
@@ -462,12 +473,7 @@ pub async fn press_key(
         }
         held &= !m.cdp_bit();
         completed = matches!(
-            dialogs::race(
-                tab_id,
-                "Input.dispatchKeyEvent",
-                keys::event(&keys::modifier_key(*m), held, false)
-            )
-            .await?,
+            dialogs::race(tab_id, &keys::event(&keys::modifier_key(*m), held, false)).await?,
             Raced::Done(_)
         );
     }

@@ -2,8 +2,8 @@
 //! tested natively. Named keys are matched case-insensitively with the usual aliases (`Esc`, `Return`,
 //! `Up`, `Space`, …); any single character is a key of its own.
 
+use crate::cdp::commands::InputDispatchKeyEvent;
 use bua_protocol::Modifier;
-use serde_json::{json, Value};
 
 /// One key as CDP wants it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -192,7 +192,7 @@ pub fn editing_commands(def: &KeyDef, mask: u32) -> &'static [&'static str] {
 /// The `Input.dispatchKeyEvent` params for pressing (`down`) or releasing `def` with `mask` held.
 /// A key that produces text is sent as `keyDown` with its text unless ctrl/alt/meta is held
 /// (then it is a shortcut: `rawKeyDown`, no text).
-pub fn event(def: &KeyDef, mask: u32, down: bool) -> Value {
+pub fn event(def: &KeyDef, mask: u32, down: bool) -> InputDispatchKeyEvent {
     let shortcut = mask & (1 | 2 | 4) != 0;
     let text = def.text.as_deref().filter(|_| down && !shortcut);
     let kind = match (down, text.is_some()) {
@@ -200,31 +200,28 @@ pub fn event(def: &KeyDef, mask: u32, down: bool) -> Value {
         (true, true) => "keyDown",
         (true, false) => "rawKeyDown",
     };
-    let mut e = json!({
-        "type": kind,
-        "modifiers": mask,
-        "key": def.key,
-        "code": def.code,
-        "windowsVirtualKeyCode": def.key_code,
-        "nativeVirtualKeyCode": def.key_code,
-        "location": def.location,
-    });
-    if let Some(t) = text {
-        e["text"] = json!(t);
-        e["unmodifiedText"] = json!(t);
+    InputDispatchKeyEvent {
+        kind,
+        modifiers: mask,
+        key: def.key.clone(),
+        code: def.code.clone(),
+        windows_virtual_key_code: def.key_code,
+        native_virtual_key_code: def.key_code,
+        location: def.location,
+        text: text.map(str::to_owned),
+        unmodified_text: text.map(str::to_owned),
+        commands: if down {
+            editing_commands(def, mask).to_vec()
+        } else {
+            Vec::new()
+        },
     }
-    if down {
-        let commands = editing_commands(def, mask);
-        if !commands.is_empty() {
-            e["commands"] = json!(commands);
-        }
-    }
-    e
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn enter_carries_a_carriage_return_so_forms_submit() {
@@ -233,7 +230,7 @@ mod tests {
             (d.code.as_str(), d.key_code, d.text.as_deref()),
             ("Enter", 13, Some("\r"))
         );
-        let e = event(&d, 0, true);
+        let e = serde_json::to_value(event(&d, 0, true)).unwrap();
         assert_eq!(e["type"], "keyDown");
         assert_eq!(e["text"], "\r");
     }
@@ -272,7 +269,7 @@ mod tests {
     #[test]
     fn ctrl_a_is_a_raw_select_all_shortcut() {
         let a = lookup("a").unwrap();
-        let e = event(&a, mask(&[Modifier::Ctrl]), true);
+        let e = serde_json::to_value(event(&a, mask(&[Modifier::Ctrl]), true)).unwrap();
         assert_eq!(e["type"], "rawKeyDown");
         assert!(e.get("text").is_none());
         assert_eq!(e["commands"], json!(["selectAll"]));
@@ -282,7 +279,7 @@ mod tests {
     #[test]
     fn key_up_has_no_text() {
         let a = lookup("a").unwrap();
-        let e = event(&a, 0, false);
+        let e = serde_json::to_value(event(&a, 0, false)).unwrap();
         assert_eq!(e["type"], "keyUp");
         assert!(e.get("text").is_none());
     }

@@ -7,11 +7,16 @@
 
 use super::dialogs;
 use super::page;
-use crate::cdp::{self, events};
+use crate::cdp::commands::{
+    PageGetNavigationHistory, PageNavigate, PageNavigateToHistoryEntry, PageReload,
+    PageResetNavigationHistory, PageStopLoading, RuntimeEvaluate,
+};
+use crate::cdp::{self, events, Failure};
 use crate::error::{Error, Result};
 use bua_protocol::NavResult;
 use futures::channel::oneshot;
-use serde_json::{json, Value};
+use futures::TryFutureExt;
+use serde_json::Value;
 
 /// How long a navigation may take to commit and load, ms (the bridge allows 30 s for the action).
 pub const LOAD_BUDGET_MS: f64 = 27_000.0;
@@ -21,10 +26,9 @@ type EventRx = oneshot::Receiver<Option<(String, Value)>>;
 /// A receiver for the next main-frame commit: `Page.frameNavigated` without `parentId` (new document,
 /// bfcache restore included) or `Page.navigatedWithinDocument` (fragment, `history.pushState`).
 fn commit_waiter(tab_id: i64) -> EventRx {
-    events::wait(tab_id, |method, params| match method {
-        "Page.frameNavigated" => params.pointer("/frame/parentId").is_none(),
-        "Page.navigatedWithinDocument" => true,
-        _ => false,
+    events::wait(tab_id, |method, params| {
+        method == "Page.navigatedWithinDocument"
+            || events::main_frame_navigated(method, params).is_some()
     })
 }
 
@@ -65,9 +69,9 @@ pub async fn first_navigation(tab_id: i64, url: &str, wait_load: bool) -> Result
 /// in the history, so it is logged, not raised.
 async fn forget_blank_entry(tab_id: i64) {
     for attempt in 0..20 {
-        match cdp::send(tab_id, "Page.resetNavigationHistory", json!({})).await {
+        match cdp::send(tab_id, &PageResetNavigationHistory {}).await {
             Ok(_) => return,
-            Err(e) if attempt < 19 && e.to_string().contains("Not attached to an active page") => {
+            Err(e) if attempt < 19 && e.failure == Failure::PageNotActive => {
                 cdp::sleep(10).await;
             }
             Err(e) => {
@@ -90,10 +94,12 @@ async fn begin(tab_id: i64, url: &str, tab: Tab) -> Result<Option<EventRx>> {
         tab_id,
         cdp::send_with_timeout(
             tab_id,
-            "Page.navigate",
-            json!({ "url": url }),
+            &PageNavigate {
+                url: url.to_owned(),
+            },
             LOAD_BUDGET_MS as u32,
-        ),
+        )
+        .err_into(),
     )
     .await;
     let response = match response {
@@ -106,11 +112,7 @@ async fn begin(tab_id: i64, url: &str, tab: Tab) -> Result<Option<EventRx>> {
         }
         Err(other) => return Err(other),
     };
-    if let Some(error) = response
-        .get("errorText")
-        .and_then(Value::as_str)
-        .filter(|e| !e.is_empty())
-    {
+    if let Some(error) = response.error_text.as_deref().filter(|e| !e.is_empty()) {
         if error.contains("ERR_ABORTED") {
             if is_data_url(url) {
                 return Err(Error::InvalidAction(format!(
@@ -122,11 +124,7 @@ async fn begin(tab_id: i64, url: &str, tab: Tab) -> Result<Option<EventRx>> {
         }
         return Err(load_error(url, error, tab));
     }
-    Ok(response
-        .get("loaderId")
-        .and_then(Value::as_str)
-        .is_some()
-        .then_some(commit))
+    Ok(response.loader_id.is_some().then_some(commit))
 }
 
 /// Stops a navigation that ran out of time (`Page.stopLoading`), so the tab is left on the page it shows
@@ -135,7 +133,7 @@ async fn begin(tab_id: i64, url: &str, tab: Tab) -> Result<Option<EventRx>> {
 /// that navigation and time out one after the other; stopped, the tab answers at once (SPEC §4 `navigate`).
 /// A failure is only logged: the caller reports the timeout either way.
 async fn stop_pending_load(tab_id: i64) {
-    if let Err(e) = cdp::send_with_timeout(tab_id, "Page.stopLoading", json!({}), 1_000).await {
+    if let Err(e) = cdp::send_with_timeout(tab_id, &PageStopLoading {}, 1_000).await {
         crate::log::info(&format!(
             "tab {tab_id}: could not stop the load that timed out: {e}"
         ));
@@ -341,20 +339,11 @@ pub fn check_target(url: &str) -> Result<()> {
 ///
 /// Errors: `invalid_action` when there is no entry in that direction.
 pub async fn go(tab_id: i64, delta: i64) -> Result<NavResult> {
-    let history = cdp::send(tab_id, "Page.getNavigationHistory", json!({})).await?;
-    let index = history
-        .get("currentIndex")
-        .and_then(Value::as_i64)
-        .unwrap_or(0);
-    let entries = history
-        .get("entries")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    let target = usize::try_from(index + delta)
+    let history = cdp::send(tab_id, &PageGetNavigationHistory {}).await?;
+    let target = usize::try_from(history.current_index + delta)
         .ok()
-        .and_then(|i| entries.get(i));
-    let Some(entry_id) = target.and_then(|e| e.get("id")).and_then(Value::as_i64) else {
+        .and_then(|i| history.entries.get(i));
+    let Some(entry_id) = target.map(|e| e.id) else {
         let which = if delta < 0 {
             "no previous page (go_back)"
         } else {
@@ -369,11 +358,7 @@ pub async fn go(tab_id: i64, delta: i64) -> Result<NavResult> {
     let commit = commit_waiter(tab_id);
     dialogs::answering(
         tab_id,
-        cdp::send(
-            tab_id,
-            "Page.navigateToHistoryEntry",
-            json!({ "entryId": entry_id }),
-        ),
+        cdp::send(tab_id, &PageNavigateToHistoryEntry { entry_id }).err_into(),
     )
     .await?;
     settle(tab_id, commit, deadline).await?;
@@ -385,7 +370,7 @@ pub async fn reload(tab_id: i64) -> Result<NavResult> {
     crate::extract::invalidate(tab_id);
     let deadline = page::now_ms() + LOAD_BUDGET_MS;
     let commit = commit_waiter(tab_id);
-    dialogs::answering(tab_id, cdp::send(tab_id, "Page.reload", json!({}))).await?;
+    dialogs::answering(tab_id, cdp::send(tab_id, &PageReload {}).err_into()).await?;
     settle(tab_id, commit, deadline).await?;
     current(tab_id).await
 }
@@ -459,25 +444,14 @@ pub async fn wait_loaded(tab_id: i64, deadline: f64, answer: bool) -> Result<()>
 
 /// `{tabId, url, title, status?}` of the tab's current history entry (error pages keep the URL that failed).
 pub async fn current(tab_id: i64) -> Result<NavResult> {
-    let history = cdp::send(tab_id, "Page.getNavigationHistory", json!({})).await?;
-    let index = history
-        .get("currentIndex")
-        .and_then(Value::as_u64)
-        .unwrap_or(0);
-    let entry = history
-        .get("entries")
-        .and_then(Value::as_array)
-        .and_then(|e| e.get(usize::try_from(index).unwrap_or(usize::MAX)))
-        .cloned()
-        .unwrap_or(Value::Null);
-    let text = |k: &str| {
-        entry
-            .get(k)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned()
+    let mut history = cdp::send(tab_id, &PageGetNavigationHistory {}).await?;
+    let index = usize::try_from(history.current_index.max(0)).unwrap_or(usize::MAX);
+    let entry = if index < history.entries.len() {
+        history.entries.swap_remove(index)
+    } else {
+        Default::default()
     };
-    let mut title = text("title");
+    let mut title = entry.title;
     if title.is_empty() {
         if let Ok(Value::String(t)) =
             page::eval_value_with_timeout(tab_id, "document.title", 2_000).await
@@ -487,7 +461,7 @@ pub async fn current(tab_id: i64) -> Result<NavResult> {
     }
     Ok(NavResult {
         tab_id,
-        url: text("url"),
+        url: entry.url,
         title,
         status: http_status(tab_id).await,
     })
@@ -546,7 +520,14 @@ impl Watch {
         let start = page::now_ms();
         let deadline = start + f64::from(budget_ms);
         // An error (the old document is already going away) or a dialog: the loop below sees either.
-        let _ = dialogs::race(tab_id, "Runtime.evaluate", json!({ "expression": "0" })).await;
+        let _ = dialogs::race(
+            tab_id,
+            &RuntimeEvaluate {
+                expression: "0".to_owned(),
+                ..Default::default()
+            },
+        )
+        .await;
         let answered = page::now_ms();
         let mut started = false;
         loop {

@@ -5,49 +5,18 @@
 //! Page-side snippets are Rust string constants next to the handler that uses them; arguments cross
 //! into the page as `Runtime.callFunctionOn` arguments (or JSON literals), never spliced as source.
 
-use crate::cdp;
+use crate::cdp::commands::{
+    CallArgument, DomResolveNode, ExceptionDetails, PageGetFrameTree, PageGetLayoutMetrics,
+    RuntimeCallFunctionOn, RuntimeEvaluate, RuntimeReleaseObjectGroup, ScriptResult,
+};
+use crate::cdp::{self, CdpError, Failure};
 use crate::error::{Error, Result};
-use serde_json::{json, Value};
+use serde_json::Value;
+
+pub use crate::cdp::commands::RemoteObject;
 
 /// The `Runtime` object group of everything an action resolves; released by [`release`].
 pub const GROUP: &str = "bua-action";
-
-/// A CDP `Runtime.RemoteObject` (the fields the actions read).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RemoteObject {
-    /// `object`, `function`, `string`, `number`, `boolean`, `undefined`, `symbol`, `bigint`.
-    pub kind: String,
-    /// `node`, `array`, `null`, `map`, … for objects.
-    pub subtype: Option<String>,
-    /// CDP's description (`"button#save"`, `"Map(2)"`, …).
-    pub description: Option<String>,
-    /// Present for primitives (and for by-value results).
-    pub value: Option<Value>,
-    /// `NaN`, `Infinity`, `-0`, `10n`: values JSON cannot carry.
-    pub unserializable: Option<String>,
-    /// Present for objects held in the page.
-    pub object_id: Option<String>,
-}
-
-impl RemoteObject {
-    /// Parses a CDP `RemoteObject` JSON object.
-    pub fn from_json(v: &Value) -> RemoteObject {
-        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
-        RemoteObject {
-            kind: s("type").unwrap_or_else(|| "undefined".to_owned()),
-            subtype: s("subtype"),
-            description: s("description"),
-            value: v.get("value").cloned(),
-            unserializable: s("unserializableValue"),
-            object_id: s("objectId"),
-        }
-    }
-
-    /// Whether the object is a DOM node.
-    pub fn is_node(&self) -> bool {
-        self.subtype.as_deref() == Some("node")
-    }
-}
 
 /// What a page-side call produced: a value, or the exception it threw (its message).
 pub type Outcome<T> = std::result::Result<T, String>;
@@ -62,10 +31,16 @@ pub enum Arg {
 }
 
 impl Arg {
-    fn to_cdp(&self) -> Value {
+    fn to_cdp(&self) -> CallArgument {
         match self {
-            Arg::Value(v) => json!({ "value": v }),
-            Arg::Object(id) => json!({ "objectId": id }),
+            Arg::Value(v) => CallArgument {
+                value: Some(v.clone()),
+                object_id: None,
+            },
+            Arg::Object(id) => CallArgument {
+                value: None,
+                object_id: Some(id.clone()),
+            },
         }
     }
 }
@@ -73,42 +48,38 @@ impl Arg {
 /// Evaluates `expression` in the main frame's main world, keeping the result in the page
 /// ([`GROUP`]). `Ok(Err(message))` when it threw.
 pub async fn eval_object(tab_id: i64, expression: &str) -> Result<Outcome<RemoteObject>> {
-    let params = json!({
-        "expression": expression,
-        "objectGroup": GROUP,
-        "silent": true,
-        "awaitPromise": true,
-    });
-    let response = evaluate_retrying(tab_id, params, cdp::COMMAND_TIMEOUT_MS).await?;
+    let params = RuntimeEvaluate {
+        expression: expression.to_owned(),
+        object_group: Some(GROUP.to_owned()),
+        silent: Some(true),
+        await_promise: Some(true),
+        ..Default::default()
+    };
+    let response = evaluate_retrying(tab_id, &params, cdp::COMMAND_TIMEOUT_MS).await?;
     Ok(outcome(&response))
 }
 
-/// CDP messages that mean the JavaScript context went away under the command (the page navigated or a
+/// Whether `error` says the page's JavaScript context went away under the command (the page navigated or a
 /// frame was replaced).
-const CONTEXT_GONE: [&str; 5] = [
-    "Cannot find context with specified id",
-    "Could not find object with given id",
-    "Execution context was destroyed",
-    "Cannot find default execution context",
-    "Inspected target navigated or closed",
-];
-
-/// Whether `error` says the page's JavaScript context went away (see [`CONTEXT_GONE`]).
-pub fn context_gone(error: &Error) -> bool {
-    matches!(error, Error::Internal(m) if CONTEXT_GONE.iter().any(|p| m.contains(p)))
+pub fn context_gone(error: &CdpError) -> bool {
+    error.failure == Failure::ContextGone
 }
 
 /// `Runtime.evaluate` in the page's current main context; while a navigation swaps the context, tries again
 /// (3 times, 150 ms apart) instead of failing.
-async fn evaluate_retrying(tab_id: i64, params: Value, timeout_ms: u32) -> Result<Value> {
+async fn evaluate_retrying(
+    tab_id: i64,
+    params: &RuntimeEvaluate,
+    timeout_ms: u32,
+) -> Result<ScriptResult> {
     let mut attempt = 0;
     loop {
-        match cdp::send_with_timeout(tab_id, "Runtime.evaluate", params.clone(), timeout_ms).await {
+        match cdp::send_with_timeout(tab_id, params, timeout_ms).await {
             Err(e) if context_gone(&e) && attempt < 3 => {
                 attempt += 1;
                 cdp::sleep(150).await;
             }
-            other => return other,
+            other => return Ok(other?),
         }
     }
 }
@@ -124,13 +95,14 @@ pub async fn eval_value_with_timeout(
     expression: &str,
     timeout_ms: u32,
 ) -> Result<Value> {
-    let params = json!({
-        "expression": expression,
-        "returnByValue": true,
-        "silent": true,
-        "awaitPromise": true,
-    });
-    let response = evaluate_retrying(tab_id, params, timeout_ms).await?;
+    let params = RuntimeEvaluate {
+        expression: expression.to_owned(),
+        return_by_value: Some(true),
+        silent: Some(true),
+        await_promise: Some(true),
+        ..Default::default()
+    };
+    let response = evaluate_retrying(tab_id, &params, timeout_ms).await?;
     by_value(outcome(&response)).map_err(|m| Error::Internal(format!("page script failed: {m}")))
 }
 
@@ -176,27 +148,21 @@ async fn call_raw(
     function: &str,
     args: &[Arg],
     by_value: bool,
-) -> Result<Value> {
-    let arguments: Vec<Value> = args.iter().map(Arg::to_cdp).collect();
-    cdp::send(
-        tab_id,
-        "Runtime.callFunctionOn",
-        json!({
-            "objectId": object_id,
-            "functionDeclaration": function,
-            "arguments": arguments,
-            "returnByValue": by_value,
-            "objectGroup": GROUP,
-            "silent": true,
-            "awaitPromise": true,
-        }),
-    )
-    .await
-    .map_err(|e| {
+) -> Result<ScriptResult> {
+    let command = RuntimeCallFunctionOn {
+        object_id: object_id.to_owned(),
+        function_declaration: function.to_owned(),
+        arguments: args.iter().map(Arg::to_cdp).collect(),
+        return_by_value: by_value,
+        object_group: GROUP.to_owned(),
+        silent: true,
+        await_promise: true,
+    };
+    cdp::send(tab_id, &command).await.map_err(|e| {
         if context_gone(&e) {
             page_changed(tab_id)
         } else {
-            e
+            e.into()
         }
     })
 }
@@ -210,13 +176,11 @@ pub fn page_changed(tab_id: i64) -> Error {
 }
 
 /// The result of `Runtime.evaluate` / `Runtime.callFunctionOn`: the object, or the exception message.
-pub fn outcome(response: &Value) -> Outcome<RemoteObject> {
-    if let Some(details) = response.get("exceptionDetails") {
+pub fn outcome(response: &ScriptResult) -> Outcome<RemoteObject> {
+    if let Some(details) = &response.exception_details {
         return Err(exception_message(details));
     }
-    Ok(RemoteObject::from_json(
-        response.get("result").unwrap_or(&Value::Null),
-    ))
+    Ok(response.result.clone())
 }
 
 fn by_value(outcome: Outcome<RemoteObject>) -> Outcome<Value> {
@@ -225,19 +189,16 @@ fn by_value(outcome: Outcome<RemoteObject>) -> Outcome<Value> {
 
 /// The message of a CDP `ExceptionDetails`: the thrown error's first description line
 /// (`"TypeError: x is not a function"`), else its text.
-pub fn exception_message(details: &Value) -> String {
-    let exception = details.get("exception");
-    if let Some(desc) = exception
-        .and_then(|e| e.get("description"))
-        .and_then(Value::as_str)
-    {
+pub fn exception_message(details: &ExceptionDetails) -> String {
+    let exception = details.exception.as_ref();
+    if let Some(desc) = exception.and_then(|e| e.description.as_deref()) {
         // The description carries the stack after the first line.
         let first = desc.lines().next().unwrap_or(desc).trim();
         if !first.is_empty() {
             return first.to_owned();
         }
     }
-    if let Some(v) = exception.and_then(|e| e.get("value")) {
+    if let Some(v) = exception.and_then(|e| e.value.as_ref()) {
         if !v.is_null() {
             return format!(
                 "Uncaught {}",
@@ -248,48 +209,37 @@ pub fn exception_message(details: &Value) -> String {
         }
     }
     details
-        .get("text")
-        .and_then(Value::as_str)
+        .text
+        .as_deref()
         .unwrap_or("the page script threw")
         .to_owned()
 }
 
 /// Resolves a `backendNodeId` into an object in [`GROUP`]; `None` when the node is gone.
 pub async fn resolve_backend(tab_id: i64, backend_node_id: i64) -> Result<Option<String>> {
-    let response = cdp::send(
-        tab_id,
-        "DOM.resolveNode",
-        json!({ "backendNodeId": backend_node_id, "objectGroup": GROUP }),
-    )
-    .await;
-    match response {
-        Ok(v) => Ok(v
-            .pointer("/object/objectId")
-            .and_then(Value::as_str)
-            .map(str::to_owned)),
-        Err(Error::Internal(_)) => Ok(None),
-        Err(e) => Err(e),
+    let command = DomResolveNode {
+        backend_node_id,
+        object_group: GROUP.to_owned(),
+    };
+    match cdp::send(tab_id, &command).await {
+        Ok(resolved) => Ok(resolved.object.object_id),
+        Err(e) if e.failure.is_target_gone() || e.failure == Failure::Timeout => Err(e.into()),
+        Err(_) => Ok(None),
     }
 }
 
 /// Releases every object the action created (best effort: the page may have navigated away).
 pub async fn release(tab_id: i64) {
-    let _ = cdp::send_with_timeout(
-        tab_id,
-        "Runtime.releaseObjectGroup",
-        json!({ "objectGroup": GROUP }),
-        2_000,
-    )
-    .await;
+    let command = RuntimeReleaseObjectGroup {
+        object_group: GROUP.to_owned(),
+    };
+    let _ = cdp::send_with_timeout(tab_id, &command, 2_000).await;
 }
 
 /// The id of the tab's main frame (`Page.getFrameTree`).
 pub async fn main_frame_id(tab_id: i64) -> Result<String> {
-    let tree = cdp::send(tab_id, "Page.getFrameTree", json!({})).await?;
-    tree.pointer("/frameTree/frame/id")
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-        .ok_or_else(|| Error::Internal("Page.getFrameTree: no main frame".into()))
+    let tree = cdp::send(tab_id, &PageGetFrameTree {}).await?;
+    Ok(tree.frame_tree.frame.id)
 }
 
 /// The main frame's layout viewport (`Page.getLayoutMetrics` `cssLayoutViewport`), CSS px.
@@ -314,17 +264,14 @@ impl Viewport {
 
 /// The tab's [`Viewport`] now.
 pub async fn viewport(tab_id: i64) -> Result<Viewport> {
-    let m = cdp::send(tab_id, "Page.getLayoutMetrics", json!({})).await?;
-    let num = |p: &str| m.pointer(p).and_then(Value::as_f64);
-    match (
-        num("/cssLayoutViewport/clientWidth"),
-        num("/cssLayoutViewport/clientHeight"),
-    ) {
+    let m = cdp::send(tab_id, &PageGetLayoutMetrics {}).await?;
+    let css = m.css_layout_viewport;
+    match (css.client_width, css.client_height) {
         (Some(width), Some(height)) => Ok(Viewport {
             width,
             height,
-            page_x: num("/cssLayoutViewport/pageX").unwrap_or(0.0),
-            page_y: num("/cssLayoutViewport/pageY").unwrap_or(0.0),
+            page_x: css.page_x.unwrap_or(0.0),
+            page_y: css.page_y.unwrap_or(0.0),
         }),
         _ => Err(Error::Internal(
             "Page.getLayoutMetrics: no cssLayoutViewport".into(),
@@ -355,6 +302,13 @@ pub fn js_str(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::de::DeserializeOwned;
+    use serde_json::json;
+
+    /// A CDP answer as the typed response it deserialises into.
+    fn cdp<T: DeserializeOwned>(v: Value) -> T {
+        serde_json::from_value(v).expect("a CDP answer")
+    }
 
     #[test]
     fn exception_message_takes_the_first_line_of_the_description() {
@@ -363,26 +317,29 @@ mod tests {
             "exception": {"type": "object", "subtype": "error",
                           "description": "Error: boom\n    at <anonymous>:1:7"}
         });
-        assert_eq!(exception_message(&details), "Error: boom");
+        assert_eq!(exception_message(&cdp(details)), "Error: boom");
     }
 
     #[test]
     fn exception_message_of_a_thrown_string() {
         let details = json!({"text": "Uncaught", "exception": {"type": "string", "value": "nope"}});
-        assert_eq!(exception_message(&details), "Uncaught nope");
+        assert_eq!(exception_message(&cdp(details)), "Uncaught nope");
     }
 
     #[test]
     fn exception_message_falls_back_to_the_text() {
         let details = json!({"text": "SyntaxError: Unexpected token"});
-        assert_eq!(exception_message(&details), "SyntaxError: Unexpected token");
+        assert_eq!(
+            exception_message(&cdp(details)),
+            "SyntaxError: Unexpected token"
+        );
     }
 
     #[test]
     fn outcome_reads_a_node() {
         let r = json!({"result": {"type": "object", "subtype": "node", "className": "HTMLDivElement",
                                    "description": "div#x", "objectId": "1.2.3"}});
-        let o = outcome(&r).unwrap();
+        let o = outcome(&cdp(r)).unwrap();
         assert!(o.is_node());
         assert_eq!(o.object_id.as_deref(), Some("1.2.3"));
         assert_eq!(o.description.as_deref(), Some("div#x"));

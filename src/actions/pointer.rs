@@ -6,9 +6,9 @@
 
 use super::locator::Element;
 use super::page::{self, Arg};
-use crate::cdp;
+use crate::cdp::commands::{DomGetContentQuads, DomGetNodeForLocation, DomScrollIntoViewIfNeeded};
+use crate::cdp::{self, CdpError, Failure};
 use crate::error::{Error, Result};
-use serde_json::{json, Value};
 
 /// A point in the main frame's viewport, CSS px.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -145,27 +145,21 @@ async fn point_on(
 }
 
 async fn scroll_into_view(tab_id: i64, element: &Element) -> Result<()> {
-    let scrolled = cdp::send(
-        tab_id,
-        "DOM.scrollIntoViewIfNeeded",
-        json!({ "objectId": element.object_id }),
-    )
-    .await;
-    match scrolled {
+    let command = DomScrollIntoViewIfNeeded {
+        object_id: element.object_id.clone(),
+    };
+    match cdp::send(tab_id, &command).await {
         Ok(_) => Ok(()),
-        Err(Error::Internal(m)) if gone_message(&m) => Err(element.gone(tab_id)),
+        Err(e) if node_gone(&e) => Err(element.gone(tab_id)),
+        Err(e) if e.failure.is_target_gone() || e.failure == Failure::Timeout => Err(e.into()),
         // Other refusals (e.g. a node without a layout object) surface as "no visible box".
-        Err(Error::Internal(_)) => Ok(()),
-        Err(e) => Err(e),
+        Err(_) => Ok(()),
     }
 }
 
 /// Whether a CDP error about a node means the node (or its page) is gone.
-fn gone_message(m: &str) -> bool {
-    m.contains("detached")
-        || m.contains("No node")
-        || m.contains("Could not find object")
-        || m.contains("Cannot find context")
+fn node_gone(e: &CdpError) -> bool {
+    matches!(e.failure, Failure::NodeGone | Failure::ContextGone)
 }
 
 /// Whether a quad lies entirely inside the viewport (then there is nothing to scroll).
@@ -178,32 +172,15 @@ fn inside(quad: &[f64], viewport: (f64, f64)) -> bool {
 }
 
 async fn content_quads(tab_id: i64, element: &Element) -> Result<Vec<Vec<f64>>> {
-    let response = cdp::send(
-        tab_id,
-        "DOM.getContentQuads",
-        json!({ "objectId": element.object_id }),
-    )
-    .await;
-    let response = match response {
-        Ok(v) => v,
-        Err(Error::Internal(m)) if m.contains("Could not compute content quads") => {
-            return Ok(Vec::new())
-        }
-        Err(Error::Internal(m)) if gone_message(&m) => return Err(element.gone(tab_id)),
-        Err(e) => return Err(e),
+    let command = DomGetContentQuads {
+        object_id: element.object_id.clone(),
     };
-    Ok(response
-        .get("quads")
-        .and_then(Value::as_array)
-        .map(|qs| {
-            qs.iter()
-                .filter_map(|q| {
-                    q.as_array()
-                        .map(|n| n.iter().filter_map(Value::as_f64).collect::<Vec<f64>>())
-                })
-                .collect()
-        })
-        .unwrap_or_default())
+    match cdp::send(tab_id, &command).await {
+        Ok(answer) => Ok(answer.quads),
+        Err(e) if e.failure == Failure::NoContentQuads => Ok(Vec::new()),
+        Err(e) if node_gone(&e) => Err(element.gone(tab_id)),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// `None` when a click at `point` reaches `element`; otherwise a description of what is on top.
@@ -241,21 +218,17 @@ pub async fn node_at(
     point: Point,
     viewport: page::Viewport,
 ) -> Result<Option<String>> {
-    let response = cdp::send(
-        tab_id,
-        "DOM.getNodeForLocation",
-        json!({
-            "x": (point.x + viewport.page_x).floor() as i64,
-            "y": (point.y + viewport.page_y).floor() as i64,
-            "includeUserAgentShadowDOM": false,
-            "ignorePointerEventsNone": true,
-        }),
-    )
-    .await;
-    let backend = match response {
-        Ok(v) => v.get("backendNodeId").and_then(Value::as_i64),
-        Err(Error::Internal(m)) if m.contains("No node found") => None,
-        Err(e) => return Err(e),
+    let command = DomGetNodeForLocation {
+        x: (point.x + viewport.page_x).floor() as i64,
+        y: (point.y + viewport.page_y).floor() as i64,
+        include_user_agent_shadow_dom: false,
+        ignore_pointer_events_none: true,
+    };
+    let backend = match cdp::send(tab_id, &command).await {
+        Ok(answer) => answer.backend_node_id,
+        // No node at the point.
+        Err(e) if e.failure == Failure::NodeGone => None,
+        Err(e) => return Err(e.into()),
     };
     match backend {
         Some(b) => page::resolve_backend(tab_id, b).await,

@@ -4,11 +4,11 @@
 //! the whole document (`captureBeyondViewport`, at most [`MAX_FULL_PAGE_HEIGHT`] CSS px tall); `maxWidth`
 //! scales the image down to at most that many pixels wide. `width`/`height` are read from the image itself.
 
-use crate::cdp;
+use crate::cdp::commands::{Clip, PageCaptureScreenshot, PageGetLayoutMetrics};
+use crate::cdp::{self, Failure};
 use crate::error::{Error, Result};
 use base64::Engine;
 use bua_protocol::{ImageFormat, Screenshot, ScreenshotResult};
-use serde_json::{json, Value};
 
 /// The tallest full-page capture, CSS px (GPU texture limits; longer pages are cut at the bottom).
 pub const MAX_FULL_PAGE_HEIGHT: f64 = 16_384.0;
@@ -70,28 +70,31 @@ fn decoded_size(data: &str) -> Option<(u32, u32)> {
 /// Errors: `invalid_action` when the image would be larger than the bridge can carry (use jpeg,
 /// `maxWidth` or no `fullPage`), `timeout` when Chrome produces no frame in time.
 pub async fn screenshot(tab_id: i64, action: &Screenshot) -> Result<ScreenshotResult> {
-    let metrics = cdp::send(tab_id, "Page.getLayoutMetrics", json!({})).await?;
-    let num = |p: &str| metrics.pointer(p).and_then(Value::as_f64);
+    let metrics = cdp::send(tab_id, &PageGetLayoutMetrics {}).await?;
     let (vw, vh) = (
-        num("/cssLayoutViewport/clientWidth").unwrap_or(800.0),
-        num("/cssLayoutViewport/clientHeight").unwrap_or(600.0),
+        metrics.css_layout_viewport.client_width.unwrap_or(800.0),
+        metrics.css_layout_viewport.client_height.unwrap_or(600.0),
     );
     // Device pixels per CSS px: the deprecated device-px viewport over the CSS one.
-    let dpr = num("/layoutViewport/clientWidth")
+    let dpr = metrics
+        .layout_viewport
+        .client_width
         .map(|d| d / vw)
         .filter(|r| r.is_finite() && *r > 0.0)
         .unwrap_or(1.0);
     let (x, y, width, height) = if action.full_page {
-        let w = num("/cssContentSize/width").unwrap_or(vw).max(vw).ceil();
-        let h = num("/cssContentSize/height")
+        let w = metrics.css_content_size.width.unwrap_or(vw).max(vw).ceil();
+        let h = metrics
+            .css_content_size
+            .height
             .unwrap_or(vh)
             .clamp(1.0, MAX_FULL_PAGE_HEIGHT)
             .ceil();
         (0.0, 0.0, w, h)
     } else {
         (
-            num("/cssVisualViewport/pageX").unwrap_or(0.0),
-            num("/cssVisualViewport/pageY").unwrap_or(0.0),
+            metrics.css_visual_viewport.page_x.unwrap_or(0.0),
+            metrics.css_visual_viewport.page_y.unwrap_or(0.0),
             vw,
             vh,
         )
@@ -100,33 +103,33 @@ pub async fn screenshot(tab_id: i64, action: &Screenshot) -> Result<ScreenshotRe
         Some(max) if width * dpr > f64::from(max) => f64::from(max) / (width * dpr),
         _ => 1.0,
     };
-    let mut params = json!({
-        "format": action.format.as_str(),
-        "fromSurface": true,
-        "captureBeyondViewport": action.full_page,
-    });
-    if action.full_page || scale < 1.0 {
-        params["clip"] =
-            json!({ "x": x, "y": y, "width": width, "height": height, "scale": scale });
-    }
-    if action.format == ImageFormat::Jpeg {
-        params["quality"] = json!(action.quality.unwrap_or(80).min(100));
-    }
+    let params = PageCaptureScreenshot {
+        format: action.format.as_str(),
+        from_surface: true,
+        capture_beyond_viewport: action.full_page,
+        clip: (action.full_page || scale < 1.0).then_some(Clip {
+            x,
+            y,
+            width,
+            height,
+            scale,
+        }),
+        quality: (action.format == ImageFormat::Jpeg)
+            .then(|| u32::from(action.quality.unwrap_or(80).min(100))),
+    };
     super::dialogs::ensure_none(tab_id)?;
-    let shot = cdp::send_with_timeout(tab_id, "Page.captureScreenshot", params, CAPTURE_TIMEOUT_MS)
+    let shot = cdp::send_with_timeout(tab_id, &params, CAPTURE_TIMEOUT_MS)
         .await
-        .map_err(|e| match e {
-            Error::Timeout(_) => Error::Timeout(format!(
+        .map_err(|e| match e.failure {
+            Failure::Timeout => Error::Timeout(format!(
                 "tab {tab_id} produced no frame for the screenshot within {} s",
                 CAPTURE_TIMEOUT_MS / 1000
             )),
-            other => other,
+            _ => e.into(),
         })?;
     let data = shot
-        .get("data")
-        .and_then(Value::as_str)
-        .ok_or_else(|| Error::Internal("Page.captureScreenshot returned no data".into()))?
-        .to_owned();
+        .data
+        .ok_or_else(|| Error::Internal("Page.captureScreenshot returned no data".into()))?;
     if data.len() > MAX_DATA_BYTES {
         return Err(Error::InvalidAction(format!(
             "the screenshot is {} MB, more than the bridge carries; use format jpeg, a maxWidth, or fullPage:false",

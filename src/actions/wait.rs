@@ -7,6 +7,7 @@ use super::dialogs;
 use super::locator::{self, IS_VISIBLE};
 use super::page;
 use crate::cdp;
+use crate::cdp::commands::RuntimeEvaluate;
 use crate::error::{Error, Result};
 use bua_protocol::{Locator, WaitFor, WaitForResult, WaitState, WaitTarget};
 use serde_json::Value;
@@ -139,19 +140,20 @@ enum Poll {
 
 /// One poll; only a detached debugger (tab gone) is an error, anything else is "not yet".
 async fn poll(tab_id: i64, expression: &str) -> Result<Poll> {
-    let response = cdp::send_with_timeout(
-        tab_id,
-        "Runtime.evaluate",
-        serde_json::json!({ "expression": expression, "returnByValue": true, "silent": true }),
-        3_000,
-    )
-    .await;
-    Ok(match response {
-        Ok(r) => match page::outcome(&r) {
-            Ok(o) => Poll::Value(o.value.unwrap_or(Value::Null)),
-            Err(m) => Poll::Threw(m),
+    let command = RuntimeEvaluate {
+        expression: expression.to_owned(),
+        return_by_value: Some(true),
+        silent: Some(true),
+        ..Default::default()
+    };
+    Ok(
+        match cdp::send_with_timeout(tab_id, &command, 3_000).await {
+            Ok(r) => match page::outcome(&r) {
+                Ok(o) => Poll::Value(o.value.unwrap_or(Value::Null)),
+                Err(m) => Poll::Threw(m),
+            },
+            Err(e) if e.failure.is_target_gone() => return Err(e.into()),
+            Err(_) => Poll::Failed,
         },
-        Err(e @ Error::SessionNotFound(_)) => return Err(e),
-        Err(_) => Poll::Failed,
-    })
+    )
 }

@@ -6,6 +6,7 @@
 //! changes, and the reason is kept in `chrome.storage.local` (`connection`) for the popup. The worker pings every
 //! 20 s, which both keeps the connection warm and keeps Chrome from stopping the worker (Chrome ≥ 116).
 
+pub mod forward;
 mod state;
 
 pub use state::{ConnectionState, CONNECTION_KEY};
@@ -49,6 +50,11 @@ struct Client {
 
 thread_local! {
     static CLIENT: RefCell<Client> = RefCell::new(Client::default());
+}
+
+/// Subscribes the event forwarder ([`forward`]) to the session bus, sending through this client.
+pub fn install_forwarder() {
+    forward::install(send);
 }
 
 /// Connects unless connected, connecting, or fatal. Called on worker start, on alarms and after backoff.
@@ -219,6 +225,9 @@ fn on_text(generation: u64, url: &str, text: &str) {
         Ok(ToExtension::Request(request)) => {
             wasm_bindgen_futures::spawn_local(async move {
                 let id = request.id.clone();
+                // Session events still buffered go out before the action's own (SPEC §8: in order).
+                crate::session::ready().await;
+                forward::flush();
                 let response = match crate::actions::dispatch(request.owner, request.action).await {
                     Ok(result) => Response::ok(id, result),
                     Err(e) => Response::err(id, e.to_body()),
@@ -261,7 +270,7 @@ fn on_ack(generation: u64, url: &str) {
     });
     log::info(&format!("connected to {url}"));
     // Session events emitted while disconnected (e.g. by the worker-start reconcile) go out now.
-    crate::session::forward::flush();
+    forward::flush();
     let url = url.to_owned();
     wasm_bindgen_futures::spawn_local(async move {
         state::store(&ConnectionState::Connected { url }).await;

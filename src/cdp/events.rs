@@ -44,6 +44,28 @@ pub fn wait(
     rx
 }
 
+/// The URL a main-frame commit landed on: `Some` for a `Page.frameNavigated` of a frame without `parentId`
+/// (a new document in the tab, bfcache restores included), `None` for any other event.
+pub fn main_frame_navigated(method: &str, params: &serde_json::Value) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct FrameNavigated {
+        frame: Frame,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Frame {
+        #[serde(default)]
+        parent_id: Option<String>,
+        #[serde(default)]
+        url: String,
+    }
+    if method != "Page.frameNavigated" {
+        return None;
+    }
+    let FrameNavigated { frame } = serde::Deserialize::deserialize(params).ok()?;
+    frame.parent_id.is_none().then_some(frame.url)
+}
+
 /// Entry point for `chrome.debugger.onEvent`.
 pub fn dispatch(tab_id: i64, method: &str, params: &serde_json::Value) {
     match method {
@@ -53,7 +75,7 @@ pub fn dispatch(tab_id: i64, method: &str, params: &serde_json::Value) {
         "Page.javascriptDialogClosed" => {
             DIALOGS.with(|d| d.borrow_mut().remove(&tab_id));
         }
-        "Page.frameNavigated" if params.pointer("/frame/parentId").is_none() => {
+        _ if main_frame_navigated(method, params).is_some() => {
             DIALOGS.with(|d| d.borrow_mut().remove(&tab_id));
         }
         _ => {}

@@ -5,11 +5,21 @@
 //! while Chrome still holds our attachment; an attach then answers "Another debugger is already attached", which
 //! [`ensure_attached`] treats as ours when `chrome.debugger.getTargets` says the extension is the one attached.
 
+pub mod command;
+pub mod commands;
+pub mod error;
 pub mod events;
 pub mod lock;
 
+pub use command::Command;
+pub use error::{CdpError, Failure};
+
 use crate::chrome::debugger;
-use crate::error::{Error, Result};
+use crate::error::Result;
+use commands::{
+    EmulationSetFocusEmulationEnabled, PageAddScriptToEvaluateOnNewDocument, PageEnable,
+    RuntimeEnable, RuntimeEvaluate,
+};
 use futures::future::{select, Either};
 use gloo_timers::future::TimeoutFuture;
 use std::cell::RefCell;
@@ -39,18 +49,17 @@ pub async fn ensure_attached(tab_id: i64) -> Result<()> {
     if is_attached(tab_id) {
         return Ok(());
     }
-    match debugger::attach(tab_id).await {
-        Ok(()) => {}
-        Err(message) if message.contains("Another debugger is already attached") => {
-            // Ours from before a worker restart, or someone else's (then commands fail visibly below).
-            crate::log::info(&format!(
-                "tab {tab_id}: re-using an existing debugger attachment"
-            ));
+    if let Err(message) = debugger::attach(tab_id).await {
+        match Failure::classify(&message) {
+            Failure::AlreadyAttached => {
+                // Ours from before a worker restart, or someone else's (then commands fail visibly below).
+                crate::log::info(&format!(
+                    "tab {tab_id}: re-using an existing debugger attachment"
+                ));
+            }
+            Failure::NoTab => return Err(crate::chrome::tabs::not_found(tab_id)),
+            _ => return Err(debugger::attach_error(tab_id, &message)),
         }
-        Err(message) if message.contains("No tab with given id") => {
-            return Err(crate::chrome::tabs::not_found(tab_id));
-        }
-        Err(message) => return Err(debugger::attach_error(tab_id, &message)),
     }
     ATTACHED.with(|a| a.borrow_mut().insert(tab_id));
     if let Err(e) = prepare(tab_id).await {
@@ -61,36 +70,33 @@ pub async fn ensure_attached(tab_id: i64) -> Result<()> {
 }
 
 async fn prepare(tab_id: i64) -> Result<()> {
-    send(tab_id, "Page.enable", serde_json::json!({})).await?;
-    send(tab_id, "Runtime.enable", serde_json::json!({})).await?;
+    const WEBDRIVER_FALSE: &str =
+        "Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false, configurable: true });";
+    send(tab_id, &PageEnable {}).await?;
+    send(tab_id, &RuntimeEnable {}).await?;
     send(
         tab_id,
-        "Page.addScriptToEvaluateOnNewDocument",
-        serde_json::json!({
-            "source": "Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false, configurable: true });"
-        }),
+        &PageAddScriptToEvaluateOnNewDocument {
+            source: WEBDRIVER_FALSE.to_owned(),
+        },
     )
     .await?;
     // Pages in the minimized agent window would otherwise count as unfocused and hidden (SPEC §6).
-    let _ = send(
-        tab_id,
-        "Emulation.setFocusEmulationEnabled",
-        serde_json::json!({ "enabled": true }),
-    )
-    .await;
+    let _ = send(tab_id, &EmulationSetFocusEmulationEnabled { enabled: true }).await;
     // The current document was created before the script was installed.
     let _ = send(
         tab_id,
-        "Runtime.evaluate",
-        serde_json::json!({
-            "expression": "Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false, configurable: true }); 0"
-        }),
+        &RuntimeEvaluate {
+            expression: format!("{WEBDRIVER_FALSE} 0"),
+            ..Default::default()
+        },
     )
     .await;
     Ok(())
 }
 
-/// Forgets the attachment (called first on `onDetach`, before any other cleanup: the v3 hang bug).
+/// Forgets the attachment (called first on `onDetach`, before any other cleanup, SPEC §6: a stale "attached"
+/// entry would make the next action skip the attach and send commands to a detached tab).
 pub fn forget(tab_id: i64) {
     ATTACHED.with(|a| a.borrow_mut().remove(&tab_id));
     events::tab_gone(tab_id);
@@ -105,46 +111,60 @@ pub async fn detach(tab_id: i64) {
     }
 }
 
-/// Sends one CDP command with the default timeout. CDP errors become `internal_error` with CDP's message,
-/// except a detached target (or a closed tab), which is `session_not_found`.
-pub async fn send(
-    tab_id: i64,
-    method: &str,
-    params: serde_json::Value,
-) -> Result<serde_json::Value> {
-    send_with_timeout(tab_id, method, params, COMMAND_TIMEOUT_MS).await
+/// Sends one CDP command with the default timeout ([`COMMAND_TIMEOUT_MS`]) and returns its typed answer.
+///
+/// Errors: a [`CdpError`] with the method, CDP's code and message and what it means ([`Failure`]); a detached
+/// debugger or a closed tab is also forgotten here, so the next action attaches again. As a crate error it is
+/// `timeout`, `session_not_found` (debugger or tab gone) or `internal_error`.
+pub async fn send<C: Command>(tab_id: i64, command: &C) -> Result<C::Response, CdpError> {
+    send_with_timeout(tab_id, command, COMMAND_TIMEOUT_MS).await
 }
 
 /// [`send`] with an explicit timeout in ms.
-pub async fn send_with_timeout(
+pub async fn send_with_timeout<C: Command>(
     tab_id: i64,
-    method: &str,
-    params: serde_json::Value,
+    command: &C,
     timeout_ms: u32,
-) -> Result<serde_json::Value> {
-    let call = debugger::send_command(tab_id, method, &params);
+) -> Result<C::Response, CdpError> {
+    let params =
+        serde_json::to_value(command).map_err(|e| CdpError::malformed(C::METHOD, tab_id, &e))?;
+    let call = debugger::send_command(tab_id, C::METHOD, &params);
     match with_timeout(timeout_ms, call).await {
-        Some(Ok(v)) => Ok(v),
-        Some(Err(message)) => Err(command_error(tab_id, method, &message)),
-        None => Err(Error::Timeout(format!(
-            "CDP {method} on tab {tab_id} did not answer within {timeout_ms} ms"
-        ))),
+        // Commands without a result answer nothing at all.
+        Some(Ok(serde_json::Value::Null)) => decode::<C>(tab_id, serde_json::json!({})),
+        Some(Ok(value)) => decode::<C>(tab_id, value),
+        Some(Err(text)) => Err(failed(tab_id, C::METHOD, &text)),
+        None => Err(CdpError::timeout(C::METHOD, tab_id, timeout_ms)),
     }
 }
 
-fn command_error(tab_id: i64, method: &str, message: &str) -> Error {
-    if message.contains("Debugger is not attached")
-        || message.contains("No tab with given id")
-        || message.contains("Detached while handling command")
-    {
-        forget(tab_id);
-        // The dispatcher tells a closed tab (`tab_not_found`) from a detach on a tab that is still there.
-        return Error::SessionNotFound(format!(
-            "the debugger was detached from tab {tab_id} during {method}; call get_tabs to check the tab \
-             before acting on it again"
-        ));
+/// Sends one CDP command and returns its answer as JSON text, for answers of megabytes (DOM snapshots, AX
+/// trees) that the caller parses straight into its own types; errors as [`send`].
+pub async fn send_text<C: Command>(
+    tab_id: i64,
+    command: &C,
+    timeout_ms: u32,
+) -> Result<String, CdpError> {
+    let params =
+        serde_json::to_value(command).map_err(|e| CdpError::malformed(C::METHOD, tab_id, &e))?;
+    let call = debugger::send_command_json(tab_id, C::METHOD, &params);
+    match with_timeout(timeout_ms, call).await {
+        Some(Ok(text)) => Ok(text),
+        Some(Err(text)) => Err(failed(tab_id, C::METHOD, &text)),
+        None => Err(CdpError::timeout(C::METHOD, tab_id, timeout_ms)),
     }
-    Error::Internal(format!("CDP {method} failed on tab {tab_id}: {message}"))
+}
+
+fn decode<C: Command>(tab_id: i64, value: serde_json::Value) -> Result<C::Response, CdpError> {
+    serde_json::from_value(value).map_err(|e| CdpError::malformed(C::METHOD, tab_id, &e))
+}
+
+fn failed(tab_id: i64, method: &'static str, text: &str) -> CdpError {
+    let error = CdpError::from_chrome(method, tab_id, text);
+    if error.failure.is_target_gone() {
+        forget(tab_id);
+    }
+    error
 }
 
 /// Runs `future` for at most `ms`; `None` when the time ran out.

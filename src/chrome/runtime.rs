@@ -19,7 +19,7 @@ extern "C" {
 }
 
 /// `chrome.runtime.sendMessage(message)` to the service worker; resolves with its answer (a JS value, `undefined`
-/// when no listener answered). Used by the popup and options pages to call [`crate::session::api`].
+/// when no listener answered). Used by the popup and options pages to call [`crate::api`].
 ///
 /// Errors: [`Error::Internal`] with Chrome's message (e.g. "Could not establish connection").
 pub async fn send_message<T: serde::Serialize + ?Sized>(message: &T) -> Result<JsValue> {

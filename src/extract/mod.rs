@@ -18,7 +18,8 @@ use std::cell::{Cell, RefCell};
 
 use bua_protocol::{Confidence, ExtractElement, ExtractResult, Obstacle, ObstacleType, Truncated};
 
-use crate::cdp;
+use crate::cdp::commands::{AccessibilityGetFullAxTree, RuntimeEvaluate};
+use crate::cdp::{self, Command};
 use crate::error::{Error, Result};
 
 thread_local! {
@@ -53,8 +54,7 @@ pub async fn extract(tab_id: i64) -> Result<ExtractResult> {
     let info_and_ax = async {
         let info = page_info(tab_id).await?;
         let main_tree = if page::uses_ax_tree_count(info.nodes) {
-            let text =
-                send_text(tab_id, "Accessibility.getFullAXTree", serde_json::json!({})).await?;
+            let text = send_text(tab_id, &AccessibilityGetFullAxTree::default()).await?;
             Some(
                 ax::AxTree::from_response_json(&text)
                     .map_err(|e| Error::Internal(format!("extract on tab {tab_id}: {e}")))?,
@@ -67,12 +67,7 @@ pub async fn extract(tab_id: i64) -> Result<ExtractResult> {
     // The snapshot is megabytes on big pages: fetched as JSON text and parsed straight into the
     // pure modules' types.
     let dom = async {
-        let snapshot = send_text(
-            tab_id,
-            "DOMSnapshot.captureSnapshot",
-            snapshot::capture_params(),
-        )
-        .await?;
+        let snapshot = send_text(tab_id, &snapshot::capture_params()).await?;
         snapshot::Dom::from_snapshot_json(&snapshot)
             .map_err(|e| Error::Internal(format!("extract on tab {tab_id}: {e}")))
     };
@@ -89,11 +84,11 @@ pub async fn extract(tab_id: i64) -> Result<ExtractResult> {
                 .filter(|d| d.attached && !d.frame_id.is_empty())
                 .take(MAX_FRAMES)
                 .map(|d| {
-                    let params = serde_json::json!({ "frameId": d.frame_id });
+                    let command = AccessibilityGetFullAxTree {
+                        frame_id: Some(d.frame_id.clone()),
+                    };
                     async move {
-                        let text = send_text(tab_id, "Accessibility.getFullAXTree", params)
-                            .await
-                            .ok()?;
+                        let text = send_text(tab_id, &command).await.ok()?;
                         ax::AxTree::from_response_json(&text).ok()
                     }
                 });
@@ -141,22 +136,19 @@ struct PageInfo {
 /// URL, title, viewport, `innerText` and the DOM node count, in one `Runtime.evaluate`.
 async fn page_info(tab_id: i64) -> Result<PageInfo> {
     let max = page::AX_TREE_MAX_DOM_NODES;
-    let info = cdp::send(
-        tab_id,
-        "Runtime.evaluate",
-        serde_json::json!({
-            "expression": format!(
+    let command = RuntimeEvaluate {
+        expression: format!(
                 "(() => {{ const t = document.body ? document.body.innerText : ''; \
                  let n = 1; try {{ const w = document.createTreeWalker(document, NodeFilter.SHOW_ALL); \
                  while (n <= {max} && w.nextNode()) n++; }} catch (e) {{ n = -1; }} \
                  return {{ url: location.href, title: document.title, width: innerWidth, height: innerHeight, \
                  text: t.slice(0, {TEXT_SLICE_UNITS}), textLength: t.length, nodes: n }}; }})()"
             ),
-            "returnByValue": true,
-        }),
-    )
-    .await?;
-    let value = info.pointer("/result/value").cloned().unwrap_or_default();
+        return_by_value: Some(true),
+        ..Default::default()
+    };
+    let info = cdp::send(tab_id, &command).await?;
+    let value = info.result.value.unwrap_or_default();
     let str_of = |k: &str| {
         value
             .get(k)
@@ -286,31 +278,13 @@ fn listen_for_navigations() {
         return;
     }
     cdp::events::listen(|tab_id, method, params| {
-        if method == "Page.frameNavigated" && params.pointer("/frame/parentId").is_none() {
+        if cdp::events::main_frame_navigated(method, params).is_some() {
             invalidate(tab_id);
         }
     });
 }
 
 /// One CDP command whose (big) result is wanted as JSON text, with the snapshot timeout.
-async fn send_text(tab_id: i64, method: &str, params: serde_json::Value) -> Result<String> {
-    let call = crate::chrome::debugger::send_command_json(tab_id, method, &params);
-    match cdp::with_timeout(SNAPSHOT_TIMEOUT_MS, call).await {
-        Some(Ok(text)) => Ok(text),
-        Some(Err(message))
-            if message.contains("Debugger is not attached")
-                || message.contains("No tab with given id") =>
-        {
-            cdp::forget(tab_id);
-            Err(Error::SessionNotFound(format!(
-                "the debugger was detached from tab {tab_id} during {method}; call the action again to re-attach"
-            )))
-        }
-        Some(Err(message)) => Err(Error::Internal(format!(
-            "CDP {method} failed on tab {tab_id}: {message}"
-        ))),
-        None => Err(Error::Timeout(format!(
-            "CDP {method} on tab {tab_id} did not answer within {SNAPSHOT_TIMEOUT_MS} ms"
-        ))),
-    }
+async fn send_text<C: Command>(tab_id: i64, command: &C) -> Result<String> {
+    Ok(cdp::send_text(tab_id, command, SNAPSHOT_TIMEOUT_MS).await?)
 }

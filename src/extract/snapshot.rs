@@ -12,6 +12,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 
+use crate::cdp::commands::DomSnapshotCaptureSnapshot;
+
 /// The computed style properties requested from `DOMSnapshot.captureSnapshot`, in the order the
 /// response's `layout.styles[i]` lists their values. Pass them as `computedStyles`.
 pub const COMPUTED_STYLES: [&str; 5] = [
@@ -25,9 +27,11 @@ pub const COMPUTED_STYLES: [&str; 5] = [
 /// The `DOMSnapshot.captureSnapshot` params this module expects: the computed styles above, and
 /// nothing optional. Layout `bounds` and the documents' scroll offsets are always in the answer;
 /// `includeDOMRects` (offset, client and scroll rects of every box) is not asked for: nothing here
-/// reads them, and they made the capture 30–60 % slower and its answer ~25 % bigger (issue 8's bench).
-pub fn capture_params() -> serde_json::Value {
-    serde_json::json!({ "computedStyles": COMPUTED_STYLES })
+/// reads them, and they made the capture 30–60 % slower and its answer ~25 % bigger (measured with `bua-bench`).
+pub fn capture_params() -> DomSnapshotCaptureSnapshot {
+    DomSnapshotCaptureSnapshot {
+        computed_styles: COMPUTED_STYLES.to_vec(),
+    }
 }
 
 /// Deepest nesting followed when composing the tree; deeper subtrees are cut (pathological pages only),
@@ -997,7 +1001,7 @@ mod tests {
 
     #[test]
     fn capture_params_ask_for_the_styles_and_no_dom_rects() {
-        let p = capture_params();
+        let p = serde_json::to_value(capture_params()).expect("params");
         assert_eq!(p["computedStyles"], serde_json::json!(COMPUTED_STYLES));
         assert!(p.get("includeDOMRects").is_none(), "{p}");
     }

@@ -1,5 +1,5 @@
-//! The session event bus (session model "审计日志" design note): the manager emits, subscribers react.
-//! Two subscribers exist: the audit log ([`super::history`]) and the WebSocket forwarder ([`super::forward`]);
+//! The session event bus (SPEC §6, "Audit log"): the manager emits, subscribers react.
+//! Two subscribers exist: the audit log ([`super::history`]) and the WebSocket forwarder (`crate::bridge::forward`);
 //! neither is called by anything else, so every start and every end path reaches both.
 //!
 //! Emission is synchronous and in order: a subscriber sees the events in the order they were emitted, which

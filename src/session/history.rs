@@ -1,4 +1,4 @@
-//! The audit log (SPEC §6, session model "审计日志"): every session start and end, in `chrome.storage.local`
+//! The audit log (SPEC §6, "Audit log"): every session start and end, in `chrome.storage.local`
 //! `sessionHistory`, the newest [`HISTORY_CAP`] kept.
 //!
 //! Stored oldest first, as an append-only ring: `[{event:"start", at, tabId, domain, owner, agentOwner?}, …,

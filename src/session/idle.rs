@@ -1,6 +1,7 @@
-//! The idle-session guard (SPEC §6, session model "两个用户在场性原因"): `chrome.idle` reports `locked` → every
-//! session ends at once as `screen_locked`; `idle` (no input for the detection interval, 30 min by default,
-//! at least 15 s) → every session ends as `system_idle`. `active` changes nothing.
+//! The idle-session guard (SPEC §6, the two end reasons that say the user is away): `chrome.idle` reports
+//! `locked` → every session ends at once as `screen_locked`; `idle` (no input for the detection interval,
+//! 30 min by default, at least 15 s) → every session ends as `system_idle`. `active` changes nothing. The
+//! ending itself is [`super::manager::on_idle_state_changed`].
 
 use bua_protocol::EndReason;
 
@@ -17,14 +18,6 @@ pub fn reason_for_state(state: &str) -> Option<EndReason> {
 pub async fn configure() {
     let seconds = crate::settings::idle_seconds().await;
     crate::chrome::idle::set_detection_interval(seconds);
-}
-
-/// `chrome.idle.onStateChanged`: ends every session for `locked` / `idle`; returns how many ended.
-pub async fn on_state_changed(state: &str) -> usize {
-    match reason_for_state(state) {
-        Some(reason) => super::end_all_sessions(reason).await,
-        None => 0,
-    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
-//! The session record and the pure operations on the session table (SPEC §6, session model "Session 结构").
+//! The session record and the pure operations on the session table (SPEC §6).
 //!
-//! Nothing here touches Chrome: the manager ([`super`]) reads the table from storage under the write lock,
+//! Nothing here touches Chrome: the manager ([`super::manager`]) reads the table from storage under the write lock,
 //! applies one of these functions, and writes it back. Times are ms since the Unix epoch (`Date.now()`).
 
 use serde::{Deserialize, Serialize};
@@ -106,7 +106,7 @@ pub fn remove(sessions: &mut Vec<Session>, tab_id: i64) -> Option<Session> {
     Some(sessions.remove(i))
 }
 
-/// Picks the tab for an action whose `tabId` was omitted (SPEC §6, session model "消岐义"):
+/// Picks the tab for an action whose `tabId` was omitted (SPEC §6, "Omitted `tabId`"):
 ///
 /// 1. a session on a tab the agent opened — the requesting `owner`'s own first, then any agent's; among
 ///    several, the one used most recently;
@@ -167,6 +167,8 @@ pub fn describe(sessions: &[Session]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::testing::{block_on, FakeAsyncStore};
+    use crate::store::LockedStore;
 
     fn session(tab_id: i64, owner: SessionOwner, agent_owner: Option<&str>, last: f64) -> Session {
         Session {
@@ -279,5 +281,56 @@ mod tests {
         );
         let back: Session = serde_json::from_value(v).expect("parse");
         assert_eq!(back, s);
+    }
+
+    /// 100 concurrent mutations under the storage write lock (SPEC §6): 50 tabs each start a session, and every tab also records one action.
+    async fn hundred_mutations(store: &LockedStore<FakeAsyncStore>, locked: bool) {
+        let mutate = |tab: i64, start: bool| async move {
+            let f = move |table: &mut Vec<Session>| {
+                if start {
+                    matches!(
+                        ensure(table, tab, "a.example", SessionOwner::User, None, 1.0),
+                        Ensured::Started(_)
+                    )
+                } else {
+                    record(table, tab, 2.0).is_some()
+                }
+            };
+            if locked {
+                store.update("activeSessions", f).await
+            } else {
+                store.update_unlocked("activeSessions", f).await
+            }
+        };
+        let starts = (0..50).map(|tab| mutate(tab, true));
+        futures::future::join_all(starts).await;
+        let records = (0..50).map(|tab| mutate(tab, false));
+        futures::future::join_all(records).await;
+    }
+
+    #[test]
+    fn a_hundred_concurrent_session_mutations_under_the_write_lock_lose_none() {
+        let store = LockedStore::new(FakeAsyncStore::default());
+        block_on(hundred_mutations(&store, true));
+        let table: Vec<Session> = block_on(store.read("activeSessions")).expect("read");
+        assert_eq!(table.len(), 50, "every start survived");
+        assert!(
+            table.iter().all(|s| s.action_count == 1),
+            "every record survived: {:?}",
+            table.iter().map(|s| s.action_count).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn the_same_mutations_lose_writes_when_the_lock_is_bypassed() {
+        let store = LockedStore::new(FakeAsyncStore::default());
+        block_on(hundred_mutations(&store, false));
+        let table: Vec<Session> = block_on(store.read("activeSessions")).expect("read");
+        let recorded = table.iter().filter(|s| s.action_count == 1).count();
+        assert!(
+            table.len() < 50 || recorded < 50,
+            "without the lock interleaved writes must lose some mutations (sessions {}, recorded {recorded})",
+            table.len()
+        );
     }
 }

@@ -110,7 +110,7 @@ impl RecentEnd {
 
 /// `"17:58:03 UTC"` of ms since the Unix epoch.
 fn clock(at_ms: f64) -> String {
-    let full = crate::ui::format::timestamp(at_ms, 0);
+    let full = crate::time::timestamp(at_ms, 0);
     let time = full.rsplit(' ').next().unwrap_or(&full);
     format!("{time} UTC")
 }
@@ -222,14 +222,14 @@ pub fn forget(tab_id: i64) {
 
 /// The remembered end of `tab_id`, if any.
 pub fn for_tab(tab_id: i64) -> Option<RecentEnd> {
-    let now = super::now();
+    let now = crate::time::now();
     RECENT.with(|r| r.borrow().for_tab(tab_id, now).cloned())
 }
 
 /// The newest remembered end for an action that omitted `tabId`: of a tab `owner` opened, else — when
 /// `no_sessions_left` — of any tab.
 pub fn for_omitted_tab(owner: &str, no_sessions_left: bool) -> Option<RecentEnd> {
-    let now = super::now();
+    let now = crate::time::now();
     RECENT.with(|r| {
         let r = r.borrow();
         r.for_owner(owner, now)

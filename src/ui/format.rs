@@ -7,6 +7,7 @@
 use crate::bridge::ConnectionState;
 use crate::session::history::{HistoryEntry, HistoryKind};
 use crate::session::model::{Session, SessionOwner};
+use crate::time::{civil, timestamp};
 use bua_protocol::{EndReason, ErrorCode};
 
 /// Rows per page of the audit log table (1000 entries = 20 pages).
@@ -105,45 +106,6 @@ pub fn domain_label(domain: &str) -> &str {
     }
 }
 
-/// Civil date and time of a local timestamp.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Civil {
-    year: i64,
-    month: u32,
-    day: u32,
-    hour: u32,
-    minute: u32,
-    second: u32,
-}
-
-/// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (H. Hinnant's `civil_from_days`).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
-fn civil(at_ms: f64, tz_offset_min: i32) -> Civil {
-    let local_s = (at_ms / 1000.0).floor() as i64 - i64::from(tz_offset_min) * 60;
-    let (days, secs) = (local_s.div_euclid(86_400), local_s.rem_euclid(86_400));
-    let (year, month, day) = civil_from_days(days);
-    Civil {
-        year,
-        month,
-        day,
-        hour: (secs / 3600) as u32,
-        minute: ((secs % 3600) / 60) as u32,
-        second: (secs % 60) as u32,
-    }
-}
-
 const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
@@ -162,15 +124,6 @@ pub fn when(at_ms: f64, now_ms: f64, tz_offset_min: i32) -> String {
             t.year, t.month, t.day, t.hour, t.minute
         )
     }
-}
-
-/// The full local timestamp for a `<time>` title and `datetime`-like display: `"2025-11-30 14:03:22"`.
-pub fn timestamp(at_ms: f64, tz_offset_min: i32) -> String {
-    let t = civil(at_ms, tz_offset_min);
-    format!(
-        "{}-{:02}-{:02} {:02}:{:02}:{:02}",
-        t.year, t.month, t.day, t.hour, t.minute, t.second
-    )
 }
 
 /// How the connection state looks: a coloured dot (`tone`), a headline, a detail line, and for a fatal state the

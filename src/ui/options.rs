@@ -7,14 +7,14 @@
 //! reports the worker's own handshake result from the `connection` state: acked, rejected (with the fix), or no
 //! answer within 10 s.
 
+use super::data::{call, stored};
 use super::dom::{self, by_id, set_attr, set_hidden, set_text, Listener};
 use super::format::{self, ConnectionView, LogRow, LOG_PAGE_SIZE};
-use super::{call, stored};
+use crate::api::{self as api, HistoryList, Settings, SettingsPatch, UiCommand};
 use crate::blocklist::BLOCKLIST_KEY;
 use crate::bridge::{ConnectionState, CONNECTION_KEY};
 use crate::chrome::storage::{self, ChangeListener};
 use crate::error::Result;
-use crate::session::api::{self as api, HistoryList, Settings, SettingsPatch, UiCommand};
 use crate::session::history::{HistoryEntry, HISTORY_KEY};
 use crate::settings::{BACKEND_URL_KEY, IDLE_SECONDS_KEY, TOKEN_KEY};
 use gloo_timers::callback::Timeout;

@@ -4,13 +4,13 @@
 //! Rows are keyed by `tabId` and updated in place, so a live update never takes the keyboard focus away from a
 //! button; a row that disappears hands focus to the next row's Stop (or to Stop all).
 
+use super::data::{call, stored};
 use super::dom::{self, by_id, set_attr, set_hidden, set_text, Listener};
 use super::format::{ConnectionView, SessionRow};
-use super::{call, stored};
+use crate::api::{SessionList, UiCommand};
 use crate::bridge::{ConnectionState, CONNECTION_KEY};
 use crate::chrome::storage::{self, ChangeListener};
 use crate::error::Result;
-use crate::session::api::{SessionList, UiCommand};
 use crate::session::model::Session;
 use crate::windows::{WindowMap, WINDOW_KEY};
 use gloo_timers::callback::{Interval, Timeout};

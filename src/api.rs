@@ -22,10 +22,10 @@
 //!
 //! Changing the blocklist ends the sessions on newly blocked domains before the answer (`domain_blocked`).
 
-use super::history::{self, HistoryEntry};
-use super::model::Session;
 use crate::chrome::storage;
 use crate::error::{Error, Result};
+use crate::session::history::{self, HistoryEntry};
+use crate::session::{self, Session};
 use crate::{blocklist, settings, windows};
 use bua_protocol::EndReason;
 use serde::{Deserialize, Serialize};
@@ -133,7 +133,7 @@ pub async fn handle_value(message: Value) -> Value {
         Ok(c) => c,
         Err(e) => {
             return error_value(&Error::InvalidAction(format!(
-                "not a UI command ({e}); send {{\"cmd\": \"list_sessions\"}} or another cmd of session::api"
+                "not a UI command ({e}); send {{\"cmd\": \"list_sessions\"}} or another cmd of SPEC §10"
             )))
         }
     };
@@ -153,19 +153,19 @@ pub async fn handle(command: UiCommand) -> Result<Value> {
         UiCommand::ListSessions => {
             let (_, agent_windows) = windows::state().await?;
             serde_json::to_value(SessionList {
-                sessions: super::sessions().await?,
+                sessions: session::sessions().await?,
                 agent_windows,
-                now: super::now(),
+                now: crate::time::now(),
             })?
         }
         UiCommand::StopSession { tab_id } => {
-            let stopped = super::end_session_by_tab(tab_id, EndReason::UserStopped)
+            let stopped = session::end_session_by_tab(tab_id, EndReason::UserStopped)
                 .await
                 .is_some();
             json!({ "stopped": stopped })
         }
         UiCommand::StopAll => {
-            json!({ "stopped": super::end_all_sessions(EndReason::GlobalStop).await })
+            json!({ "stopped": session::end_all_sessions(EndReason::GlobalStop).await })
         }
         UiCommand::ShowAgentWindow { owner } => {
             json!({ "shown": windows::show(owner.as_deref()).await? })
@@ -181,7 +181,7 @@ pub async fn handle(command: UiCommand) -> Result<Value> {
         UiCommand::GetBlocklist => json!({ "blocklist": blocklist::load().await? }),
         UiCommand::AddBlocked { domain } => {
             let list = blocklist::add(&domain).await?;
-            super::end_all_sessions_for_domain(&list).await;
+            session::end_all_sessions_for_domain(&list).await;
             json!({ "blocklist": list })
         }
         UiCommand::RemoveBlocked { domain } => {
@@ -197,7 +197,7 @@ pub async fn handle(command: UiCommand) -> Result<Value> {
                 })
                 .collect();
             let list = blocklist::save(&entries).await?;
-            super::end_all_sessions_for_domain(&list).await;
+            session::end_all_sessions_for_domain(&list).await;
             json!({ "blocklist": list, "invalid": invalid })
         }
         UiCommand::GetSettings => serde_json::to_value(read_settings().await?)?,
@@ -253,7 +253,7 @@ async fn apply_settings(patch: &SettingsPatch) -> Result<()> {
     }
     if let Some(s) = patch.idle_timeout_seconds {
         storage::set(settings::IDLE_SECONDS_KEY, &s).await?;
-        super::idle::configure().await;
+        session::idle::configure().await;
     }
     Ok(())
 }
