@@ -4,7 +4,7 @@
 //! * [`navigation`] — `navigate`, `go_back`, `go_forward`, `reload` (+ waiting for loads after input)
 //! * [`input`] — `click`, `click_at`, `hover`, `type`, `press_key` (real CDP input; [`pointer`] finds the
 //!   point and hit-tests it, [`keys`] maps key names)
-//! * [`forms`] — `select_option`, `check`, `set_value`; [`scroll`]; [`wait`] — `wait_for`
+//! * [`forms`] — `select_option`, `check`, `set_value`, `get_value`; [`scroll`]; [`wait`] — `wait_for`
 //! * [`evaluate`] (SPEC §7), [`scrape`], [`screenshot`]; `extract` is [`crate::extract`]
 //! * [`locator`] resolves locators into elements, [`page`] wraps `Runtime` calls, [`dialogs`] keeps
 //!   JavaScript dialogs from wedging CDP.
@@ -96,6 +96,7 @@ async fn route(ctx: &Ctx, action: Action) -> Result<serde_json::Value> {
         Action::SelectOption(a) => json(forms::select_option(tab_id, &a).await?),
         Action::Check(a) => json(forms::check(ctx, &a.locator, a.checked).await?),
         Action::SetValue(a) => json(forms::set_value(tab_id, &a.locator, &a.value).await?),
+        Action::GetValue(a) => json(forms::get_value(tab_id, &a.locator).await?),
         Action::WaitFor(a) => json(wait::wait_for(tab_id, &a).await?),
         Action::Extract(_) => json(crate::extract::extract(tab_id).await?),
         Action::Evaluate(a) => json(evaluate::evaluate(tab_id, &a.expression).await?),

@@ -728,6 +728,16 @@ params! {
         pub tab_id: Option<TabId> = "tabId" => Tab,
     }
 
+    /// `get_value {locator, tabId?}` → `{element, value, label?, checked?, tabId}`: the control's
+    /// current value, read without changing it (`crate::GetValueResult` gives the shapes).
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct GetValue {
+        /// The control (a `<label>` reads its control).
+        pub locator: Locator = "locator" => Element,
+        /// The tab. Omitted: the agent's own tab.
+        pub tab_id: Option<TabId> = "tabId" => Tab,
+    }
+
     /// `wait_for {locator | textContains, state?, timeoutMs?, tabId?}` → `{found, elapsedMs, tabId}`;
     /// not found in time → `timeout`.
     #[derive(Clone, Debug, PartialEq, Eq)]
@@ -979,6 +989,8 @@ actions! {
     Check(Check) = "check", secs(10);
     /// Set a control's value directly and fire input + change (for controls typing cannot reach).
     SetValue(SetValue) = "set_value", secs(10);
+    /// Read a control's current value: text (masked for passwords), select value + label, checkbox/radio checked.
+    GetValue(GetValue) = "get_value", secs(10);
     /// Wait until an element (locator) or some text (textContains) reaches a state; not found in time → timeout.
     WaitFor(WaitFor) = "wait_for", OWN_WAIT;
     /// Read the page: url, title, text, markdown (read this first), elements [{uid, role, name}] to act on by uid,

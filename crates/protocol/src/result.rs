@@ -241,6 +241,42 @@ pub struct SetValueResult {
     pub tab_id: TabId,
 }
 
+/// A form value: one string, or one per selected option of a multi-select.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum FormValue {
+    /// A single value (text fields, single selects, checkboxes).
+    One(String),
+    /// The values of every selected option of a `<select multiple>`, in option order (may be empty).
+    Many(Vec<String>),
+}
+
+/// `get_value` → `{element, value, label?, checked?, tabId}`, read from the page without changing it:
+///
+/// * text input, textarea, other `value`-bearing elements: `value` (a password field's masked as
+///   `type` and `extract` show it, one `•` per character);
+/// * contenteditable: `value` is its text (`innerText`);
+/// * `<select>`: `value` and `label` of the selected option (`""` when none), arrays for a
+///   `<select multiple>`;
+/// * checkbox / radio: `checked`, and `value` the input's `value` attribute (what a form submits
+///   when checked; `""` for ARIA checkboxes and switches).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GetValueResult {
+    /// The control read (a located `<label>`'s control): `tag`, and `type` for inputs.
+    pub element: ElementInfo,
+    /// Its current value.
+    pub value: FormValue,
+    /// `<select>` only: the selected option's label (visible text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<FormValue>,
+    /// Checkbox, radio and switch only: whether it is checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked: Option<bool>,
+    /// The tab.
+    pub tab_id: TabId,
+}
+
 /// `wait_for` → `{found, elapsedMs, tabId}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
