@@ -9,8 +9,8 @@ use super::page::Arg;
 use super::Ctx;
 use crate::error::{Error, Result};
 use bua_protocol::{
-    CheckResult, FormValue, GetValueResult, Locator, OptionChoice, SelectOption as SelectOptionAction,
-    SelectOptionResult, SelectedOption, SetValueResult,
+    CheckResult, FormValue, GetValueResult, Locator, OptionChoice,
+    SelectOption as SelectOptionAction, SelectOptionResult, SelectedOption, SetValueResult,
 };
 use serde_json::{json, Value};
 

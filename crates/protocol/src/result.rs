@@ -185,7 +185,7 @@ pub struct ScrollDelta {
     pub dy: f64,
 }
 
-/// `scroll` → `{scrolled:{dx,dy}, atEnd, tabId}`.
+/// `scroll` → `{scrolled:{dx,dy}, atEnd, element?, tabId}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ScrollResult {
@@ -193,6 +193,9 @@ pub struct ScrollResult {
     pub scrolled: ScrollDelta,
     /// Whether the container (or page) is now scrolled to its end.
     pub at_end: bool,
+    /// The located element, when a locator was given (the v1 bridge's result has it too).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub element: Option<ElementInfo>,
     /// The tab.
     pub tab_id: TabId,
 }
