@@ -989,7 +989,7 @@ actions! {
     Check(Check) = "check", secs(10);
     /// Set a control's value directly and fire input + change (for controls typing cannot reach).
     SetValue(SetValue) = "set_value", secs(10);
-    /// Read a control's current value: text (masked for passwords), select value + label, checkbox/radio checked.
+    /// Read a control's current value (select: value + label, checkbox/radio: checked).
     GetValue(GetValue) = "get_value", secs(10);
     /// Wait until an element (locator) or some text (textContains) reaches a state; not found in time → timeout.
     WaitFor(WaitFor) = "wait_for", OWN_WAIT;
