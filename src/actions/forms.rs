@@ -1,6 +1,7 @@
 //! Form controls (SPEC §4): `select_option` (native `<select>` popups are never opened: the value is set
-//! and `input` + `change` fired), `check` (a real click on the box or its label, so frameworks see it), and
-//! `set_value` (the native value setter + `input` + `change`, for controls typing cannot reach).
+//! and `input` + `change` fired), `check` (a real click on the box or its label, so frameworks see it),
+//! `set_value` (the native value setter + `input` + `change`, for controls typing cannot reach), and
+//! `get_value` (reads what any of them left, changing nothing).
 
 use super::ctx::Ctx;
 use super::input;
@@ -8,8 +9,8 @@ use super::locator::{self, Element};
 use super::page::Arg;
 use crate::error::{Error, Result};
 use bua_protocol::{
-    CheckResult, Locator, OptionChoice, SelectOption as SelectOptionAction, SelectOptionResult,
-    SelectedOption, SetValueResult,
+    CheckResult, FormValue, GetValueResult, Locator, OptionChoice,
+    SelectOption as SelectOptionAction, SelectOptionResult, SelectedOption, SetValueResult,
 };
 use serde_json::{json, Value};
 
@@ -93,6 +94,73 @@ const SET_VALUE: &str = r#"function(v) {
   el.dispatchEvent(new Event('change', { bubbles: true }));
   return { value: String(el.value ?? ''), secret: tag === 'input' && type === 'password' };
 }"#;
+
+/// The control `get_value` reads for `this`: a `<label>`'s control, else the element itself.
+const VALUE_CONTROL: &str = r#"function() {
+  return this.localName === 'label' && this.control ? this.control : this;
+}"#;
+
+/// The current value of `this` as `{value, label?, checked?, secret?}`, or `{error}` when it has none
+/// (the shapes of [`GetValueResult`]). Text is read as `type` reads it back.
+const READ_CONTROL: &str = r#"function() {
+  const el = this, tag = el.localName, type = tag === 'input' ? (el.type || 'text').toLowerCase() : '';
+  if (tag === 'select') {
+    const picked = Array.from(el.selectedOptions);
+    if (el.multiple) return { value: picked.map(o => o.value), label: picked.map(o => o.label) };
+    return { value: picked.length ? picked[0].value : '', label: picked.length ? picked[0].label : '' };
+  }
+  if (type === 'checkbox' || type === 'radio') return { value: String(el.value), checked: el.checked };
+  if (tag === 'input' || tag === 'textarea') return { value: String(el.value ?? ''), secret: type === 'password' };
+  if (el.isContentEditable) return { value: el.innerText.replace(/\n$/, '') };
+  const role = el.getAttribute('role') || '';
+  if (['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(role))
+    return { value: el.getAttribute('value') ?? '', checked: el.getAttribute('aria-checked') === 'true' };
+  if ('value' in el && el.value !== undefined && el.value !== null) return { value: String(el.value) };
+  return { error: 'a <' + tag + '> has no value' };
+}"#;
+
+/// `get_value {locator}`: the control's current value, read in the page (nothing is focused, clicked
+/// or changed).
+///
+/// Errors: `invalid_action` (an element without a value, e.g. a `<div>`: the message says to read its
+/// text with `extract`), locator errors.
+pub async fn get_value(tab_id: i64, locator: &Locator) -> Result<GetValueResult> {
+    let located = locator::resolve(tab_id, locator).await?;
+    let control = match located.call_for_element(tab_id, VALUE_CONTROL, &[]).await? {
+        Ok(control) => control,
+        Err(_) => located,
+    };
+    let element = control.describe(tab_id).await?;
+    let r = control.call(tab_id, READ_CONTROL, &[]).await?;
+    if let Some(reason) = r.get("error").and_then(Value::as_str) {
+        return Err(Error::InvalidAction(format!(
+            "cannot read a value from the element ({}): {reason}; read its text with extract, or locate \
+             the input, textarea, select or contenteditable itself",
+            control.label
+        )));
+    }
+    let form_value = |key: &str| -> Result<Option<FormValue>> {
+        r.get(key)
+            .cloned()
+            .map(serde_json::from_value)
+            .transpose()
+            .map_err(Into::into)
+    };
+    let secret = r.get("secret").and_then(Value::as_bool) == Some(true);
+    let value = match form_value("value")? {
+        // A password field's value is masked as `extract` and `type` show it.
+        Some(FormValue::One(v)) => FormValue::One(input::reported_value(&v, secret)),
+        Some(many) => many,
+        None => FormValue::One(String::new()),
+    };
+    Ok(GetValueResult {
+        element,
+        value,
+        label: form_value("label")?,
+        checked: r.get("checked").and_then(Value::as_bool),
+        tab_id,
+    })
+}
 
 /// `select_option {locator, value | label | index}`.
 ///

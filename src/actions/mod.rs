@@ -4,7 +4,7 @@
 //! * [`navigation`] — `navigate`, `go_back`, `go_forward`, `reload` (+ waiting for loads after input)
 //! * [`input`] — `click`, `click_at`, `hover`, `type`, `press_key` (real CDP input; [`pointer`] finds the
 //!   point and hit-tests it, [`keys`] maps key names)
-//! * [`forms`] — `select_option`, `check`, `set_value`; [`scroll`]; [`wait`] — `wait_for`
+//! * [`forms`] — `select_option`, `check`, `set_value`, `get_value`; [`scroll`]; [`wait`] — `wait_for`
 //! * [`evaluate`] (SPEC §7), [`scrape`], [`screenshot`]; `extract` is [`crate::extract`]
 //! * [`locator`] resolves locators into elements, [`page`] wraps `Runtime` calls, [`dialogs`] keeps
 //!   JavaScript dialogs from wedging CDP.

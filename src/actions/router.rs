@@ -64,6 +64,7 @@ async fn route(ctx: &Ctx, action: Action) -> Result<serde_json::Value> {
         Action::SelectOption(a) => json(forms::select_option(tab_id, &a).await?),
         Action::Check(a) => json(forms::check(ctx, &a.locator, a.checked).await?),
         Action::SetValue(a) => json(forms::set_value(tab_id, &a.locator, &a.value).await?),
+        Action::GetValue(a) => json(forms::get_value(tab_id, &a.locator).await?),
         Action::WaitFor(a) => json(wait::wait_for(tab_id, &a).await?),
         Action::Extract(_) => json(crate::extract::extract(tab_id).await?),
         Action::Evaluate(a) => json(evaluate::evaluate(tab_id, &a.expression).await?),

@@ -1,6 +1,6 @@
 //! `scroll {dx?, dy?, toEnd?, locator?}` (SPEC §4): scrolls the window, or the container the locator names
 //! (or the nearest scrollable ancestor of that element), instantly, and reports the distance actually
-//! moved and whether the end was reached.
+//! moved, whether the end was reached, and the located element.
 
 use super::locator;
 use super::page::{self, Arg};
@@ -49,6 +49,7 @@ pub async fn scroll(
         json!(dy.unwrap_or(0.0)),
         json!(to_end),
     ];
+    let mut described = None;
     let r = match locator {
         None => {
             page::eval_value(
@@ -59,6 +60,7 @@ pub async fn scroll(
         }
         Some(locator) => {
             let element = locator::resolve(tab_id, locator).await?;
+            described = Some(element.describe(tab_id).await?);
             let mut call_args = vec![Arg::Object(element.object_id.clone())];
             call_args.extend(args.into_iter().map(Arg::Value));
             element
@@ -79,6 +81,7 @@ pub async fn scroll(
             dy: num("dy"),
         },
         at_end: r.get("atEnd").and_then(Value::as_bool).unwrap_or(false),
+        element: described,
         tab_id,
     })
 }

@@ -581,7 +581,7 @@ params! {
     pub struct Navigate {
         /// Absolute URL (http, https, file, about or data).
         pub url: String = "url" => Url,
-        /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
     }
 
@@ -589,14 +589,14 @@ params! {
     /// (`go_back`, `go_forward`, `reload`, `close_tab`, `extract`).
     #[derive(Clone, Debug, Default, PartialEq, Eq)]
     pub struct TabOnly {
-        /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
     }
 
     /// `activate_tab {tabId}` (required) → `{tabId, url, title, active:true}`.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct ActivateTab {
-        /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: TabId = "tabId" => ReqTab,
     }
 
@@ -617,7 +617,7 @@ params! {
     pub struct Click {
         /// The element.
         pub locator: Locator = "locator" => Element,
-        /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
         /// Open a clicked link in a new agent tab (the result's tabId is the new tab). Default false: same tab.
         pub new_tab: bool = "newTab" => Flag(false),
@@ -630,7 +630,7 @@ params! {
         pub x: f64 = "x" => ReqPx(Px { min: Some(0.0) }),
         /// Viewport y, CSS px.
         pub y: f64 = "y" => ReqPx(Px { min: Some(0.0) }),
-        /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
     }
 
@@ -639,7 +639,7 @@ params! {
     pub struct Hover {
         /// The element.
         pub locator: Locator = "locator" => Element,
-        /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
     }
 
@@ -657,7 +657,7 @@ params! {
         pub clear: bool = "clear" => Flag(true),
         /// Press Enter after typing. Default false.
         pub submit: bool = "submit" => Flag(false),
-        /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
     }
 
@@ -672,7 +672,7 @@ params! {
         pub locator: Option<Locator> = "locator" => OptElement,
         /// Wait for the page to load after the key (e.g. Enter submits a form). Default false.
         pub wait_load: bool = "waitLoad" => Flag(false),
-        /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
     }
 
@@ -688,7 +688,7 @@ params! {
         pub to_end: bool = "toEnd" => Flag(false),
         /// The scroll container; the window when omitted.
         pub locator: Option<Locator> = "locator" => OptElement,
-        /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
     } + rules
 
@@ -702,7 +702,7 @@ params! {
         pub locator: Locator = "locator" => Element,
         /// The option(s) to select.
         pub choice: OptionChoice = "value" => Choice,
-        /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
     } + rules
 
@@ -713,7 +713,7 @@ params! {
         pub locator: Locator = "locator" => Element,
         /// The wanted state. Default true.
         pub checked: bool = "checked" => Flag(true),
-        /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
     }
 
@@ -724,7 +724,17 @@ params! {
         pub locator: Locator = "locator" => Element,
         /// The value.
         pub value: String = "value" => Text { nonempty: false },
-        /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
+        pub tab_id: Option<TabId> = "tabId" => Tab,
+    }
+
+    /// `get_value {locator, tabId?}` → `{element, value, label?, checked?, tabId}`: the control's
+    /// current value, read without changing it (`crate::GetValueResult` gives the shapes).
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct GetValue {
+        /// The control (a `<label>` reads its control).
+        pub locator: Locator = "locator" => Element,
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
     }
 
@@ -738,7 +748,7 @@ params! {
         pub state: WaitState = "state" => Word(WaitState::Visible),
         /// ms to wait. Default 5000, at most 30000.
         pub timeout_ms: u64 = "timeoutMs" => Wait(int::<u64>(0, WAIT_MS).shown().or(DEFAULT_WAIT_TIMEOUT_MS), DEFAULT_WAIT_TIMEOUT_MS),
-        /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
     }
 
@@ -748,7 +758,7 @@ params! {
     pub struct Evaluate {
         /// Function body, e.g. "return document.title".
         pub expression: String = "expression" => Text { nonempty: true },
-        /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
     }
 
@@ -765,14 +775,14 @@ params! {
         pub limit: Option<u32> = "limit" => int::<u32>(1, u32::MAX as i64),
         /// ms to wait for the first item. Default 5000, at most 30000.
         pub timeout_ms: Option<u64> = "timeoutMs" => Wait(int::<u64>(0, WAIT_MS).shown(), DEFAULT_SCRAPE_TIMEOUT_MS),
-        /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
     }
 
     /// `screenshot {tabId?, fullPage?, format?, quality?, maxWidth?}` → `{mime, data, width, height}`.
     #[derive(Clone, Debug, Default, PartialEq, Eq)]
     pub struct Screenshot {
-        /// The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
         /// The whole page instead of the viewport. Default false.
         pub full_page: bool = "fullPage" => Flag(false),
@@ -979,6 +989,8 @@ actions! {
     Check(Check) = "check", secs(10);
     /// Set a control's value directly and fire input + change (for controls typing cannot reach).
     SetValue(SetValue) = "set_value", secs(10);
+    /// Read a control's current value (select: value + label, checkbox/radio: checked).
+    GetValue(GetValue) = "get_value", secs(10);
     /// Wait until an element (locator) or some text (textContains) reaches a state; not found in time → timeout.
     WaitFor(WaitFor) = "wait_for", OWN_WAIT;
     /// Read the page: url, title, text, markdown (read this first), elements [{uid, role, name}] to act on by uid,

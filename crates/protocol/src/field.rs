@@ -313,6 +313,11 @@ pub(crate) struct ReqTab;
 
 const TAB_IDS: Int<TabId> = int::<TabId>(0, MAX_TAB_ID).shown();
 
+/// The description of every action's `tabId`, written once: the flattened tool schema merges the actions'
+/// `tabId`s into one property, and differing texts would be run together there.
+const TAB_DOC: &str =
+    "The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).";
+
 impl Codec for Tab {
     type T = Option<TabId>;
     fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<Option<TabId>> {
@@ -320,6 +325,9 @@ impl Codec for Tab {
     }
     fn write(&self, v: &Option<TabId>, m: &mut Map<String, Value>, key: &'static str, cx: &Cx) {
         TAB_IDS.write(v, m, key, cx)
+    }
+    fn properties(&self, key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
+        vec![(key, described(self.schema(), TAB_DOC))]
     }
     fn schema(&self) -> Value {
         TAB_IDS.schema()
@@ -342,6 +350,9 @@ impl Codec for ReqTab {
     }
     fn write(&self, v: &TabId, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
         m.insert(key.into(), Value::from(*v));
+    }
+    fn properties(&self, key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
+        vec![(key, described(self.schema(), TAB_DOC))]
     }
     fn schema(&self) -> Value {
         TAB_IDS.schema()

@@ -193,7 +193,7 @@ pub struct ScrollDelta {
     pub dy: f64,
 }
 
-/// `scroll` → `{scrolled:{dx,dy}, atEnd, tabId}`.
+/// `scroll` → `{scrolled:{dx,dy}, atEnd, element?, tabId}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ScrollResult {
@@ -201,6 +201,9 @@ pub struct ScrollResult {
     pub scrolled: ScrollDelta,
     /// Whether the container (or page) is now scrolled to its end.
     pub at_end: bool,
+    /// The located element, when a locator was given (the v1 bridge's result has it too).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub element: Option<ElementInfo>,
     /// The tab.
     pub tab_id: TabId,
 }
@@ -245,6 +248,42 @@ pub struct SetValueResult {
     pub element: ElementInfo,
     /// Its value after the change.
     pub value: String,
+    /// The tab.
+    pub tab_id: TabId,
+}
+
+/// A form value: one string, or one per selected option of a multi-select.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum FormValue {
+    /// A single value (text fields, single selects, checkboxes).
+    One(String),
+    /// The values of every selected option of a `<select multiple>`, in option order (may be empty).
+    Many(Vec<String>),
+}
+
+/// `get_value` → `{element, value, label?, checked?, tabId}`, read from the page without changing it:
+///
+/// * text input, textarea, other `value`-bearing elements: `value` (a password field's masked as
+///   `type` and `extract` show it, one `•` per character);
+/// * contenteditable: `value` is its text (`innerText`);
+/// * `<select>`: `value` and `label` of the selected option (`""` when none), arrays for a
+///   `<select multiple>`;
+/// * checkbox / radio: `checked`, and `value` the input's `value` attribute (what a form submits
+///   when checked; `""` for ARIA checkboxes and switches).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GetValueResult {
+    /// The control read (a located `<label>`'s control): `tag`, and `type` for inputs.
+    pub element: ElementInfo,
+    /// Its current value.
+    pub value: FormValue,
+    /// `<select>` only: the selected option's label (visible text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<FormValue>,
+    /// Checkbox, radio and switch only: whether it is checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked: Option<bool>,
     /// The tab.
     pub tab_id: TabId,
 }

@@ -569,6 +569,7 @@ fn timeouts_follow_the_spec_table() {
         (json!({"type":"select_option","uid":"e1","value":"a"}), 10),
         (json!({"type":"check","uid":"e1"}), 10),
         (json!({"type":"set_value","uid":"e1","value":"a"}), 10),
+        (json!({"type":"get_value","selector":"#username"}), 10),
         (json!({"type":"extract"}), 20),
         (json!({"type":"screenshot"}), 15),
     ];
@@ -580,9 +581,9 @@ fn timeouts_follow_the_spec_table() {
 #[test]
 fn action_names_cover_the_spec_table_in_order() {
     let names = action_names();
-    assert_eq!(names.len(), 24);
+    assert_eq!(names.len(), 25);
     assert_eq!(names[0], "open_tab");
-    assert_eq!(names[23], "screenshot");
+    assert_eq!(names[24], "screenshot");
     for n in [
         "go_forward",
         "close_agent_window",
@@ -590,6 +591,7 @@ fn action_names_cover_the_spec_table_in_order() {
         "type",
         "wait_for",
         "scrape",
+        "get_value",
     ] {
         assert!(names.contains(&n), "{n}");
     }

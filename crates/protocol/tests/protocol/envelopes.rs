@@ -489,6 +489,7 @@ fn results_serialize_in_camel_case() {
     let s = ScrollResult {
         scrolled: ScrollDelta { dx: 0.0, dy: 800.0 },
         at_end: false,
+        element: None,
         tab_id: 7,
     };
     assert_eq!(

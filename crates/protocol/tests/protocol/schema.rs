@@ -28,7 +28,7 @@ fn schema_is_a_draft7_object_schema_with_one_branch_per_action() {
     }
     assert_eq!(
         s["properties"]["type"]["enum"].as_array().unwrap().len(),
-        24
+        25
     );
     assert!(
         !s.to_string().contains("$ref"),
@@ -103,6 +103,7 @@ fn spec_examples() -> Vec<Value> {
         json!({"type":"select_option","selector":"select","index":2}),
         json!({"type":"check","selector":"#agree","checked":true}),
         json!({"type":"set_value","selector":"#username","value":"alice"}),
+        json!({"type":"get_value","text":"City","tabId":7}),
         json!({"type":"wait_for","textContains":"Done","state":"visible","timeoutMs":5000}),
         json!({"type":"extract","tabId":7}),
         json!({"type":"evaluate","expression":"return document.title"}),

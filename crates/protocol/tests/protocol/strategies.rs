@@ -189,6 +189,8 @@ fn input() -> BoxedStrategy<Action> {
 
 fn reading() -> BoxedStrategy<Action> {
     prop_oneof![
+        (locator(), tab_id())
+            .prop_map(|(locator, tab_id)| Action::GetValue(GetValue { locator, tab_id })),
         (
             prop_oneof![
                 locator().prop_map(WaitTarget::Locator),

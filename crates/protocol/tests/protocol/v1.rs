@@ -251,3 +251,76 @@ fn forwarded_events_may_carry_a_dropped_counter() {
     )
     .is_err());
 }
+
+#[test]
+fn v1_get_value_takes_a_target_or_the_legacy_selector() {
+    let by = |by: &str, value: &str| {
+        act(
+            "get_value",
+            json!({"target": {"by": by, "value": value}, "tab_id": 7}),
+        )
+    };
+    let expected = |locator| {
+        Action::GetValue(GetValue {
+            locator,
+            tab_id: Some(7),
+        })
+    };
+    assert_eq!(
+        by("css", "#username"),
+        expected(Locator::selector("#username"))
+    );
+    assert_eq!(
+        by("text", "City"),
+        expected(Locator::Text {
+            text: "City".into(),
+            index: 0
+        })
+    );
+    assert_eq!(
+        by("xpath", "//textarea"),
+        expected(Locator::Xpath {
+            xpath: "//textarea".into(),
+            index: 0
+        })
+    );
+    assert_eq!(
+        act("get_value", json!({"selector": "#username", "tab_id": 7})),
+        expected(Locator::selector("#username"))
+    );
+    let e = ClientRequest::new("1", "get_value", json!({"tab_id": 7}))
+        .to_action()
+        .unwrap_err();
+    assert!(e.message.contains("get_value: exactly one of"), "{e}");
+}
+
+#[test]
+fn get_value_results_are_one_value_or_an_array_per_multi_select() {
+    let element = ElementInfo {
+        tag: "select".into(),
+        role: None,
+        name: None,
+        id: None,
+        text: None,
+        r#type: None,
+    };
+    let single = GetValueResult {
+        element: element.clone(),
+        value: FormValue::One("sh".into()),
+        label: Some(FormValue::One("上海".into())),
+        checked: None,
+        tab_id: 7,
+    };
+    assert_eq!(
+        serde_json::to_value(&single).unwrap(),
+        json!({"element": {"tag": "select"}, "value": "sh", "label": "上海", "tabId": 7})
+    );
+    let multi = GetValueResult {
+        value: FormValue::Many(vec!["a".into(), "b".into()]),
+        label: Some(FormValue::Many(vec!["A".into(), "B".into()])),
+        ..single
+    };
+    let v = serde_json::to_value(&multi).unwrap();
+    assert_eq!(v["value"], json!(["a", "b"]));
+    assert_eq!(serde_json::from_value::<GetValueResult>(v).unwrap(), multi);
+}

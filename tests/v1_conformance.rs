@@ -1,0 +1,664 @@
+//! Conformance of the bridge's client side with the v1 bridge document (SPEC §9), in real headless
+//! Chromium with the built extension: every JSON example of the document's command sections is sent
+//! as written, and each result field the document shows must be present with the type it shows
+//! (string, number, boolean, array, object, or null where the document allows it), recursively.
+//!
+//! "As written" means the JSON literals below are the document's, except for what only made sense
+//! on its author's machine: tab ids (7, 8, 9 → the tabs this test opened) and the URL
+//! `https://example.com` (→ the fixture page `clients/v1.html`, whose title is "Example" and whose
+//! elements are the ones the examples name), plus the pairing token SPEC §2 adds to the v1 hello.
+//! The document's text ends inside `select_option`; `select_option`, `clear` and `get_value` take
+//! the `target` its other sections use, with the results SPEC §4 gives (`get_value`'s modelled on
+//! `set_value`'s).
+//!
+//! The second test reads every kind of control back with `get_value` after the page was changed by
+//! `set_value`, `type`, `check` and `select_option`, and compares it with what the page holds.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::time::{Duration, Instant};
+
+use bua_bridge::BridgeClient;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use support::{note, Browser, FixtureServer};
+use tokio_tungstenite::tungstenite::Message;
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// The agent owner the document's `close_auto_tabs` / `close_agent_window` examples name.
+const DOC_OWNER: &str = "mcp-1234-abcd";
+
+/// A raw v1-bridge client: the document's client hello plus the token, then raw frames.
+struct V1Client {
+    ws: Ws,
+    next: u64,
+}
+
+impl V1Client {
+    async fn connect(browser: &Browser) -> V1Client {
+        let (mut ws, _) =
+            tokio_tungstenite::connect_async(format!("ws://127.0.0.1:{}", browser.port))
+                .await
+                .expect("upgrade");
+        let mut hello = json!({ "type": "hello", "role": "client", "name": "bridge-client" });
+        hello["token"] = json!(browser.token);
+        ws.send(Message::text(hello.to_string()))
+            .await
+            .expect("hello");
+        let mut client = V1Client { ws, next: 0 };
+        let ack = client.next_frame().await;
+        assert_eq!(ack["type"], "ack", "{ack}");
+        client
+    }
+
+    async fn next_frame(&mut self) -> Value {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(40), self.ws.next())
+                .await
+                .expect("a frame within 40 s")
+                .expect("open")
+                .expect("frame");
+            match frame {
+                Message::Text(t) => return serde_json::from_str(t.as_str()).expect("JSON"),
+                Message::Close(f) => panic!("closed: {f:?}"),
+                _ => continue,
+            }
+        }
+    }
+
+    /// Sends one whole request frame and returns the response envelope with its `id`.
+    async fn send_frame(&mut self, frame: Value) -> Value {
+        let id = frame["id"].clone();
+        self.ws
+            .send(Message::text(frame.to_string()))
+            .await
+            .expect("send");
+        loop {
+            let v = self.next_frame().await;
+            if v["id"] == id {
+                return v;
+            }
+        }
+    }
+
+    /// `{"id","method","params"}` → the response envelope.
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next += 1;
+        let id = format!("abc-{}", self.next);
+        self.send_frame(json!({"id": id, "method": method, "params": params}))
+            .await
+    }
+
+    /// A request that must succeed; returns its `result`.
+    async fn ok(&mut self, method: &str, params: Value) -> Value {
+        let r = self.request(method, params.clone()).await;
+        assert_eq!(r["success"], true, "{method} {params} → {r}");
+        r["result"].clone()
+    }
+}
+
+/// The JSON type name of `v`, as the document's examples show types.
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Where `got` departs from the documented example `doc`: every key of a documented object must be
+/// in `got` with the documented type (recursively); every element of a `got` array must match the
+/// documented array's first element. Keys the document does not show are allowed.
+fn departures(doc: &Value, got: &Value, path: &str, out: &mut Vec<String>) {
+    if json_type(doc) != json_type(got) {
+        out.push(format!(
+            "{path}: documented as {} ({doc}), got {} ({got})",
+            json_type(doc),
+            json_type(got)
+        ));
+        return;
+    }
+    match (doc, got) {
+        (Value::Object(d), Value::Object(g)) => {
+            for (key, d) in d {
+                match g.get(key) {
+                    Some(g) => departures(d, g, &format!("{path}.{key}"), out),
+                    None => out.push(format!("{path}.{key}: documented, missing from {got}")),
+                }
+            }
+        }
+        (Value::Array(d), Value::Array(g)) => {
+            if let Some(first) = d.first() {
+                for (i, g) in g.iter().enumerate() {
+                    departures(first, g, &format!("{path}[{i}]"), out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Asserts that `got` conforms to the documented result `doc` of `section`.
+fn conforms(section: &str, doc: &Value, got: &Value) {
+    let mut out = Vec::new();
+    departures(doc, got, section, &mut out);
+    assert!(
+        out.is_empty(),
+        "{section} departs from the v1 document:\n{}",
+        out.join("\n")
+    );
+}
+
+/// The document's example with its machine-specific values replaced: `tab_id` 7/8/9 → `tabs`'s
+/// entries, `https://example.com` → `page`.
+fn local(example: Value, tabs: &[(i64, i64)], page: &str) -> Value {
+    match example {
+        Value::Object(m) => Value::Object(
+            m.into_iter()
+                .map(|(k, v)| {
+                    let v = match (k.as_str(), v.as_i64()) {
+                        ("tab_id", Some(doc_id)) => tabs
+                            .iter()
+                            .find(|(d, _)| *d == doc_id)
+                            .map(|(_, real)| json!(real))
+                            .unwrap_or(v),
+                        _ => local(v, tabs, page),
+                    };
+                    (k, v)
+                })
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.into_iter().map(|v| local(v, tabs, page)).collect()),
+        Value::String(s) if s == "https://example.com" => Value::String(page.to_owned()),
+        other => other,
+    }
+}
+
+#[tokio::test]
+async fn every_example_of_the_v1_document_gets_the_documented_result_fields() {
+    let browser = Browser::shared();
+    let fixtures = FixtureServer::shared();
+    let page = fixtures.url("/clients/v1.html");
+    let started = Instant::now();
+    let mut sent = 0;
+    let mut v1 = V1Client::connect(browser).await;
+
+    // ## 连接握手 / ping: the frame as written, answered by the server itself.
+    let pong = v1
+        .send_frame(json!({ "id": "p1", "method": "ping", "params": {} }))
+        .await;
+    sent += 1;
+    assert_eq!(pong["id"], "p1", "{pong}");
+    assert_eq!(pong["success"], true, "{pong}");
+
+    // ### new_tab: the tab every later example's `tab_id: 7` becomes.
+    let result = v1
+        .ok(
+            "new_tab",
+            local(json!({ "url": "https://example.com" }), &[], &page),
+        )
+        .await;
+    sent += 1;
+    conforms(
+        "new_tab",
+        &json!({ "tab_id": 8, "url": "https://example.com", "title": "Example", "active": true }),
+        &result,
+    );
+    let tab_id = result["tab_id"].as_i64().expect("tab_id");
+    assert_eq!(result["url"], page.as_str(), "{result}");
+    assert_eq!(
+        result["title"], "Example",
+        "loaded before the answer: {result}"
+    );
+    let tabs = [(7, tab_id)];
+    let here = |example: Value| local(example, &tabs, &page);
+
+    // The document's examples, in its order: (section, params, documented result).
+    let examples = [
+        (
+            "list_tabs",
+            json!({}),
+            json!({ "tabs": [ { "tab_id": 7, "url": "https://example.com", "title": "Example", "active": true, "window_id": 1 } ] }),
+        ),
+        (
+            "activate_tab",
+            json!({ "tab_id": 7 }),
+            json!({ "tab_id": 7, "url": "https://example.com", "title": "Example", "active": true }),
+        ),
+        (
+            "navigate",
+            json!({ "url": "https://example.com", "tab_id": 7 }),
+            json!({ "tab_id": 7, "url": "https://example.com", "title": "Example" }),
+        ),
+        (
+            "click",
+            json!({ "target": { "by": "css", "value": "#submit" }, "tab_id": 7, "timeout": 5000, "new_tab": false }),
+            json!({ "clicked": { "tag": "button", "id": "submit", "text": "提交" }, "tab_id": 7 }),
+        ),
+        (
+            "click",
+            json!({ "selector": "#submit" }),
+            json!({ "clicked": { "tag": "button", "id": "submit", "text": "提交" }, "tab_id": 7 }),
+        ),
+        (
+            "click",
+            json!({ "target": { "by": "text", "value": "登录" }, "tab_id": 7 }),
+            json!({ "clicked": { "tag": "button", "id": "submit", "text": "提交" }, "tab_id": 7 }),
+        ),
+        (
+            "click",
+            json!({ "target": { "by": "xpath", "value": "//button[@id='submit']" }, "tab_id": 7 }),
+            json!({ "clicked": { "tag": "button", "id": "submit", "text": "提交" }, "tab_id": 7 }),
+        ),
+        (
+            "click_at",
+            json!({ "x": 120, "y": 340, "tab_id": 7 }),
+            json!({ "clicked": { "tag": "button", "text": "提交" }, "x": 120, "y": 340, "tab_id": 7 }),
+        ),
+        (
+            "press_key",
+            json!({ "key": "Enter", "modifiers": ["ctrl", "shift"], "target": { "by": "css", "value": "#search" }, "tab_id": 7 }),
+            json!({ "key": "Enter", "modifiers": [], "element": { "tag": "input" }, "tab_id": 7 }),
+        ),
+        (
+            "run_script",
+            json!({ "code": "Array.from(document.querySelectorAll('a')).slice(0, 3).map(a => ({ text: a.textContent.trim(), href: a.href }))", "tab_id": 7 }),
+            json!({ "result": [ { "text": "Example", "href": "https://example.com/" } ], "tab_id": 7 }),
+        ),
+        (
+            "scrape",
+            json!({ "item": "div.g", "fields": { "title": "h3", "url": "a@href", "description": ".VwiC3b" }, "timeout": 5000, "tab_id": 7 }),
+            json!({ "count": 10, "items": [ { "title": "Example", "url": "https://example.com/", "description": "..." } ], "tab_id": 7 }),
+        ),
+        (
+            "scroll",
+            json!({ "dx": 0, "dy": 800, "target": { "by": "css", "value": "#list" }, "smooth": true, "tab_id": 7 }),
+            json!({ "scrolled": { "dx": 0, "dy": 800 }, "element": { "tag": "div", "id": "list" }, "tab_id": 7 }),
+        ),
+        (
+            "set_value",
+            json!({ "target": { "by": "css", "value": "#username" }, "value": "alice", "tab_id": 7 }),
+            json!({ "element": { "tag": "input", "type": "text" }, "value": "alice", "tab_id": 7 }),
+        ),
+        (
+            "check",
+            json!({ "target": { "by": "css", "value": "#agree" }, "checked": true, "tab_id": 7 }),
+            json!({ "element": { "tag": "input", "type": "checkbox" }, "checked": true, "tab_id": 7 }),
+        ),
+        (
+            "select_option",
+            json!({ "target": { "by": "css", "value": "#city" }, "value": "sh", "tab_id": 7 }),
+            json!({ "selected": [ { "value": "sh", "label": "上海" } ], "tab_id": 7 }),
+        ),
+        (
+            "get_value",
+            json!({ "target": { "by": "css", "value": "#username" }, "tab_id": 7 }),
+            json!({ "element": { "tag": "input", "type": "text" }, "value": "alice", "tab_id": 7 }),
+        ),
+        (
+            "clear",
+            json!({ "target": { "by": "css", "value": "#username" }, "tab_id": 7 }),
+            json!({ "element": { "tag": "input", "type": "text" }, "value": "", "tab_id": 7 }),
+        ),
+    ];
+    let mut results = Vec::new();
+    for (section, params, documented) in examples {
+        let result = v1.ok(section, here(params)).await;
+        sent += 1;
+        conforms(section, &documented, &result);
+        if result.get("tab_id").is_some() && section != "list_tabs" {
+            assert_eq!(result["tab_id"], tab_id, "{section}: {result}");
+        }
+        results.push((section, result));
+    }
+    let result = |section: &str| -> &Value {
+        &results
+            .iter()
+            .find(|(s, _)| *s == section)
+            .unwrap_or_else(|| panic!("{section} was sent"))
+            .1
+    };
+    // The values the examples name really came from the page.
+    assert_eq!(result("navigate")["title"], "Example");
+    assert_eq!(result("scroll")["element"]["id"], "list");
+    assert_eq!(result("scroll")["scrolled"]["dy"].as_f64(), Some(800.0));
+    assert_eq!(result("scrape")["count"], 3);
+    assert_eq!(result("get_value")["value"], "alice");
+    assert_eq!(result("clear")["value"], "");
+    let log = v1
+        .ok(
+            "run_script",
+            json!({ "code": "[document.getElementById('log').textContent, document.querySelector('#username').value, document.querySelector('#agree').checked, document.querySelector('#city').value]", "tab_id": tab_id }),
+        )
+        .await;
+    assert_eq!(
+        log["result"],
+        json!([
+            "click:submit;click:submit;click:login;click:submit;click:at;key:Enter+ctrl+shift;change:alice;agree:true;city:sh;",
+            "",
+            true,
+            "sh"
+        ])
+    );
+
+    // The request section's envelope and the response section's, as written (no tab_id: the
+    // client's own agent tab).
+    let response = v1
+        .send_frame(here(json!({ "id": "abc-123", "method": "navigate", "params": { "url": "https://example.com" } })))
+        .await;
+    sent += 1;
+    conforms(
+        "response",
+        &json!({ "id": "abc-123", "success": true, "result": { "tab_id": 7, "url": "https://example.com", "title": "Example" } }),
+        &response,
+    );
+    assert_eq!(response["result"]["tab_id"], tab_id, "{response}");
+
+    // close_auto_tabs / close_agent_window name another agent's owner: that agent opens the tabs
+    // (the document's 8 and 9) and its window.
+    let agent = BridgeClient::connect_as(browser.port, &browser.token, Some(DOC_OWNER))
+        .await
+        .expect("the mcp-1234-abcd agent connects");
+    let (agent, page) = (&agent, page.as_str());
+    let agent_tab = move || async move {
+        let r = agent
+            .call("new_tab", json!({ "url": page }))
+            .await
+            .expect("the agent's new_tab");
+        (
+            r["tab_id"].as_i64().expect("tab_id"),
+            r["window_id"].clone(),
+        )
+    };
+    let (_, window) = agent_tab().await;
+    let result = v1
+        .ok(
+            "close_agent_window",
+            here(json!({ "owner": "mcp-1234-abcd" })),
+        )
+        .await;
+    sent += 1;
+    conforms(
+        "close_agent_window",
+        &json!({ "closed": true, "window_id": 5 }),
+        &result,
+    );
+    assert_eq!(result["closed"], true, "{result}");
+    assert_eq!(result["window_id"], window, "{result}");
+    // "窗口不存在 … 时返回 { "closed": false, "window_id": null }".
+    let result = v1
+        .ok(
+            "close_agent_window",
+            here(json!({ "owner": "mcp-1234-abcd" })),
+        )
+        .await;
+    sent += 1;
+    conforms(
+        "close_agent_window (no window)",
+        &json!({ "closed": false, "window_id": null }),
+        &result,
+    );
+    let (eight, _) = agent_tab().await;
+    let (nine, _) = agent_tab().await;
+    let result = v1
+        .ok("close_auto_tabs", here(json!({ "owner": "mcp-1234-abcd" })))
+        .await;
+    sent += 1;
+    conforms("close_auto_tabs", &json!({ "closed": [7, 9] }), &result);
+    let mut closed: Vec<i64> = result["closed"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_i64)
+        .collect();
+    closed.sort_unstable();
+    assert_eq!(closed, vec![eight.min(nine), eight.max(nine)], "{result}");
+
+    // ### close_tab, then the failure envelope for the tab it closed.
+    let result = v1.ok("close_tab", here(json!({ "tab_id": 7 }))).await;
+    sent += 1;
+    conforms(
+        "close_tab",
+        &here(json!({ "closed": true, "tab_id": 7 })),
+        &result,
+    );
+    assert_eq!(result["tab_id"], tab_id);
+    let failure = v1.request("close_tab", here(json!({ "tab_id": 7 }))).await;
+    sent += 1;
+    conforms(
+        "failure",
+        &json!({ "id": "abc-123", "success": false, "error": "no extension connected" }),
+        &failure,
+    );
+    assert_eq!(failure["success"], false, "{failure}");
+    note(&format!(
+        "v1 document conformance ({sent} examples): {:.1} s",
+        started.elapsed().as_secs_f64()
+    ));
+}
+
+/// `get_value` as a v1 client sends it: `{target, tab_id}` → the result.
+async fn read(v1: &mut V1Client, by: &str, value: &str, tab_id: i64) -> Value {
+    v1.ok(
+        "get_value",
+        json!({ "target": { "by": by, "value": value }, "tab_id": tab_id }),
+    )
+    .await
+}
+
+/// The page's own view of `expression` (a v1 `run_script`).
+async fn page_value(v1: &mut V1Client, expression: &str, tab_id: i64) -> Value {
+    v1.ok(
+        "run_script",
+        json!({ "code": expression, "tab_id": tab_id }),
+    )
+    .await["result"]
+        .clone()
+}
+
+#[tokio::test]
+async fn get_value_reads_back_what_the_page_holds_after_each_kind_of_change() {
+    let browser = Browser::shared();
+    let page = FixtureServer::shared().url("/clients/values.html");
+    let mut v1 = V1Client::connect(browser).await;
+    let tab = v1.ok("new_tab", json!({ "url": page })).await;
+    let tab_id = tab["tab_id"].as_i64().expect("tab_id");
+    let target = |value: &str| json!({ "by": "css", "value": value });
+
+    // A text input after set_value: by css, and by its <label for>'s text.
+    v1.ok(
+        "set_value",
+        json!({ "target": target("#name"), "value": "Ada Lovelace", "tab_id": tab_id }),
+    )
+    .await;
+    let held = page_value(&mut v1, "document.querySelector('#name').value", tab_id).await;
+    assert_eq!(held, "Ada Lovelace");
+    for (by, value) in [("css", "#name"), ("text", "Full name")] {
+        let r = read(&mut v1, by, value, tab_id).await;
+        assert_eq!(r["value"], held, "{by} {value}: {r}");
+        assert_eq!(r["element"]["tag"], "input", "{r}");
+        assert_eq!(r["element"]["type"], "text", "{r}");
+        assert_eq!(r["tab_id"], tab_id, "{r}");
+        assert!(
+            r.get("checked").is_none() && r.get("label").is_none(),
+            "{r}"
+        );
+    }
+
+    // A textarea after type, by xpath.
+    v1.ok(
+        "type",
+        json!({ "target": target("#bio"), "text": "Wrote the first program", "tab_id": tab_id }),
+    )
+    .await;
+    let held = page_value(&mut v1, "document.querySelector('#bio').value", tab_id).await;
+    assert_eq!(held, "Wrote the first program");
+    let r = read(&mut v1, "xpath", "//textarea[@id='bio']", tab_id).await;
+    assert_eq!(r["value"], held, "{r}");
+    assert_eq!(r["element"]["tag"], "textarea", "{r}");
+
+    // A password field after type: masked as type reads it back, while the page holds the text.
+    let typed = v1
+        .ok(
+            "type",
+            json!({ "target": target("#pw"), "text": "s3cret", "tab_id": tab_id }),
+        )
+        .await;
+    assert_eq!(
+        page_value(&mut v1, "document.querySelector('#pw').value", tab_id).await,
+        "s3cret"
+    );
+    let r = read(&mut v1, "text", "Password", tab_id).await;
+    assert_eq!(r["value"], "••••••", "{r}");
+    assert_eq!(r["value"], typed["value"], "as type reads back: {r}");
+    assert_eq!(r["element"]["type"], "password", "{r}");
+
+    // Selects after select_option: value + label, arrays for a multi-select.
+    v1.ok(
+        "select_option",
+        json!({ "target": target("#city"), "label": "上海", "tab_id": tab_id }),
+    )
+    .await;
+    let r = read(&mut v1, "xpath", "//select[@id='city']", tab_id).await;
+    assert_eq!(
+        page_value(&mut v1, "document.querySelector('#city').value", tab_id).await,
+        "sh"
+    );
+    assert_eq!(
+        (&r["value"], &r["label"]),
+        (&json!("sh"), &json!("上海")),
+        "{r}"
+    );
+    assert_eq!(r["element"]["tag"], "select", "{r}");
+    v1.ok(
+        "select_option",
+        json!({ "target": target("#langs"), "value": ["rs", "py"], "tab_id": tab_id }),
+    )
+    .await;
+    let held = page_value(
+        &mut v1,
+        "Array.from(document.querySelector('#langs').selectedOptions, o => o.value)",
+        tab_id,
+    )
+    .await;
+    assert_eq!(held, json!(["rs", "py"]));
+    let r = read(&mut v1, "css", "#langs", tab_id).await;
+    assert_eq!(r["value"], held, "{r}");
+    assert_eq!(r["label"], json!(["Rust", "Python"]), "{r}");
+
+    // A checkbox after check and uncheck, by its label's text; radios by css.
+    for wanted in [true, false] {
+        v1.ok(
+            "check",
+            json!({ "target": { "by": "text", "value": "I agree" }, "checked": wanted, "tab_id": tab_id }),
+        )
+        .await;
+        let held = page_value(&mut v1, "document.querySelector('#agree').checked", tab_id).await;
+        assert_eq!(held, wanted);
+        let r = read(&mut v1, "text", "I agree", tab_id).await;
+        assert_eq!(r["checked"], held, "{r}");
+        assert_eq!(r["value"], "on", "{r}");
+        assert_eq!(r["element"]["type"], "checkbox", "{r}");
+    }
+    v1.ok(
+        "check",
+        json!({ "target": target("#large"), "tab_id": tab_id }),
+    )
+    .await;
+    let r = read(&mut v1, "css", "#large", tab_id).await;
+    assert_eq!(
+        (&r["checked"], &r["value"]),
+        (&json!(true), &json!("large")),
+        "{r}"
+    );
+    let r = read(&mut v1, "xpath", "//input[@value='small']", tab_id).await;
+    assert_eq!(
+        (&r["checked"], &r["value"]),
+        (&json!(false), &json!("small")),
+        "{r}"
+    );
+
+    // A contenteditable after type (it replaces the draft), then after set_value.
+    v1.ok(
+        "type",
+        json!({ "target": target("#editor"), "text": "typed notes", "tab_id": tab_id }),
+    )
+    .await;
+    let held = page_value(
+        &mut v1,
+        "document.querySelector('#editor').innerText",
+        tab_id,
+    )
+    .await;
+    assert_eq!(held, "typed notes");
+    let r = read(&mut v1, "text", "typed notes", tab_id).await;
+    assert_eq!(r["value"], held, "{r}");
+    assert_eq!(r["element"]["tag"], "div", "{r}");
+    v1.ok(
+        "set_value",
+        json!({ "target": target("#editor"), "value": "set notes", "tab_id": tab_id }),
+    )
+    .await;
+    assert_eq!(
+        read(&mut v1, "css", "#editor", tab_id).await["value"],
+        "set notes"
+    );
+
+    // An element without a value: invalid_action saying what to do instead.
+    let r = v1
+        .request(
+            "get_value",
+            json!({ "target": target("#plain"), "tab_id": tab_id }),
+        )
+        .await;
+    assert_eq!(r["success"], false, "{r}");
+    assert_eq!(r["code"], "invalid_action", "{r}");
+    let message = r["error"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("a <div> has no value") && message.contains("extract"),
+        "{message}"
+    );
+
+    // v4: by uid from extract, and by selector; v4 keys only.
+    let v4 = browser.client().await;
+    let page_read = v4
+        .call("extract", json!({ "tabId": tab_id }))
+        .await
+        .expect("extract");
+    let uid = page_read["elements"]
+        .as_array()
+        .and_then(|e| {
+            e.iter()
+                .find(|e| e["role"] == "textbox" && e["name"] == "Full name")
+        })
+        .and_then(|e| e["uid"].as_str())
+        .unwrap_or_else(|| panic!("no textbox \"Full name\" in {}", page_read["elements"]))
+        .to_owned();
+    let r = v4
+        .call("get_value", json!({ "uid": uid, "tabId": tab_id }))
+        .await
+        .expect("get_value by uid");
+    assert_eq!(
+        r,
+        json!({ "element": r["element"].clone(), "value": "Ada Lovelace", "tabId": tab_id })
+    );
+    assert_eq!(r["element"]["tag"], "input", "{r}");
+    let r = v4
+        .call(
+            "get_value",
+            json!({ "selector": "#langs", "tabId": tab_id }),
+        )
+        .await
+        .expect("get_value by selector");
+    assert_eq!(r["value"], json!(["rs", "py"]), "{r}");
+    assert_eq!(r["label"], json!(["Rust", "Python"]), "{r}");
+    assert!(r.get("tab_id").is_none(), "v4 keys only: {r}");
+
+    v1.ok("close_tab", json!({ "tab_id": tab_id })).await;
+}
