@@ -4,7 +4,8 @@
 //! One browser is shared by the whole file. Tests that only touch their own tabs run concurrently, each on
 //! its own host name (`<name>.localhost`, which Chromium resolves to loopback, so every test gets its own
 //! domain on the one fixture server). Tests that act on every session (Stop all, idle, omitted `tabId`, the
-//! worker restart, the audit-log ring) take [`GATE`] exclusively.
+//! worker restart, the audit-log ring) or read browser-wide state (the focused window, the active tab of the
+//! user's window) take [`GATE`] exclusively.
 
 #[path = "support/mod.rs"]
 mod support;
@@ -97,7 +98,9 @@ async fn the_first_action_on_a_tab_starts_one_session_with_one_session_started_e
 #[tokio::test]
 async fn open_tab_uses_one_minimized_agent_window_that_never_takes_focus_and_closes_with_its_last_tab(
 ) {
-    let _shared = GATE.read().await;
+    // Exclusive: it compares the browser's last-focused window before and after, and every test beside it
+    // that opens a user tab or an agent window can change which window that is.
+    let _exclusive = GATE.write().await;
     let browser = Browser::shared();
     let dt = browser.devtools().await;
     let client = browser.client().await;
@@ -214,7 +217,9 @@ async fn open_tab_uses_one_minimized_agent_window_that_never_takes_focus_and_clo
 
 #[tokio::test]
 async fn open_tab_with_focus_opens_in_the_users_window() {
-    let _shared = GATE.read().await;
+    // Exclusive: it reads the user's focused window and then asserts its tab is the active one there; a user
+    // tab another test opens meanwhile lands in that same window and becomes its active tab.
+    let _exclusive = GATE.write().await;
     let browser = Browser::shared();
     let dt = browser.devtools().await;
     let client = browser.client().await;
