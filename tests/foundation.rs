@@ -1,4 +1,4 @@
-//! End-to-end tests of the foundation issue (issue 2, "Done when" 2–4) in real headless Chromium
+//! End-to-end tests of the foundation (SPEC §2, §3, §9: launch, pairing, reconnects) in real headless Chromium
 //! with the built extension, the real `bua-bridge launch`, and fixture pages on 127.0.0.1.
 
 #[path = "support/mod.rs"]

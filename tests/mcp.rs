@@ -1,4 +1,4 @@
-//! End-to-end tests of `bua-bridge mcp` (issue 7, "Done when" 1): a real MCP client — the official
+//! End-to-end tests of `bua-bridge mcp` (SPEC §9): a real MCP client — the official
 //! Python MCP SDK, which `./build.sh test` installs into a venv under `target/` — starts `bua-bridge mcp` against a
 //! `launch`ed headless Chromium with the built extension, lists the one `browser` tool, and runs
 //! open_tab → extract → click(uid) → evaluate on a fixture page; an invalid action is a tool error.
@@ -426,8 +426,8 @@ async fn fake_extension(port: u16, token: &str) -> tokio::task::JoinHandle<usize
     })
 }
 
-// Issue 9: an MCP server that starts its own bridge failed its first tool calls with
-// no_extension until the extension, in its reconnect backoff, found the new bridge.
+// An MCP server that starts its own bridge must not fail its first tool calls with no_extension while the
+// extension, in its reconnect backoff, has not yet found the new bridge: the call waits for it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_first_tool_call_waits_for_an_extension_that_connects_a_second_later() {
     let port = free_port();

@@ -797,9 +797,28 @@ pub async fn tab_info(client: &BridgeClient, tab_id: i64) -> Option<Value> {
         .find(|t| t["tabId"] == tab_id)
 }
 
-/// Opens `url` as a user tab (a DevTools page target, as if the user had) and returns `(targetId, tabId)`.
+/// Opens `url` in a new window of its own (`Target.createTarget {newWindow: true}`) and returns its `targetId`.
+/// A plain `Target.createTarget` opens the tab in the browser's last-focused window, which in a shared browser
+/// can be another test's agent window: the tab would count as that agent's, and land among the tabs it asserts on.
+pub async fn open_page_in_own_window(dt: &DevTools, url: &str) -> String {
+    let result = dt
+        .send(
+            "Target.createTarget",
+            json!({"url": url, "newWindow": true}),
+            None,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("Target.createTarget {url}: {e}"));
+    result["targetId"]
+        .as_str()
+        .map(str::to_owned)
+        .unwrap_or_else(|| panic!("Target.createTarget answered without targetId: {result}"))
+}
+
+/// Opens `url` as a user tab (a DevTools page target, as if the user had), in a window of its own (see
+/// [`open_page_in_own_window`]), and returns `(targetId, tabId)`.
 pub async fn open_user_tab(dt: &DevTools, client: &BridgeClient, url: &str) -> (String, i64) {
-    let target = dt.open_page(url).await.expect("open a user tab");
+    let target = open_page_in_own_window(dt, url).await;
     let tab_id = tab_id_of(client, url).await;
     (target, tab_id)
 }
