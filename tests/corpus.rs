@@ -1,4 +1,4 @@
-//! The corpus test, end to end: the corpus of saved real pages (`tests/corpus/`, its README says where
+//! The corpus test, end to end: the corpus of saved real pages (`corpus/` at the repository root, its README says where
 //! each folder comes from and under which licence) is served on 127.0.0.1, and every page is loaded with
 //! `navigate` and read with `extract` through the real bridge and the built extension in headless
 //! Chromium. It prints per page markdown recall, size ratio and obstacle, the per-folder confusion
@@ -27,11 +27,11 @@ use metrics::{alias, measure, summarise, PageReport, FOLDERS};
 use serde_json::{json, Value};
 use support::{note, repo_root, Browser, FixtureServer, Route};
 
-/// `<repo>/tests/corpus`, or `$BUA_CORPUS_DIR` (another copy of the same layout).
+/// `<repo>/corpus`, or `$BUA_CORPUS_DIR` (another copy of the same layout).
 fn corpus_dir() -> PathBuf {
     std::env::var_os("BUA_CORPUS_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("tests").join("corpus"))
+        .unwrap_or_else(|| repo_root().join("corpus"))
 }
 
 /// Every file under `dir`, relative to it, sorted.
@@ -172,8 +172,8 @@ async fn corpus_meets_the_extract_thresholds_through_the_extension() {
     let corpus = corpus_dir();
     assert!(
         corpus.join("readability").is_dir(),
-        "the corpus is missing at {}: it ships in the repository as tests/corpus/ (restore it with \
-         `git checkout -- tests/corpus`), or point BUA_CORPUS_DIR at a copy",
+        "the corpus is missing at {}: it ships in the repository as corpus/ (restore it with \
+         `git checkout -- corpus`), or point BUA_CORPUS_DIR at a copy",
         corpus.display()
     );
     let server = serve_corpus(&corpus);

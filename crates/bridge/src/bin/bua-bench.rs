@@ -43,7 +43,7 @@ struct Cli {
     #[arg(long, value_delimiter = ',')]
     sizes: Vec<String>,
     /// The readability corpus (folders with `source.html`).
-    #[arg(long, default_value = "tests/corpus/readability")]
+    #[arg(long, default_value = "corpus/readability")]
     corpus: PathBuf,
     /// Skip the corpus.
     #[arg(long)]
