@@ -12,8 +12,8 @@ use super::text;
 
 /// Pages with more DOM nodes than this (all frames) take their elements from the DOM snapshot
 /// ([`ax::dom_elements`]) instead of `Accessibility.getFullAXTree`. The AX tree reaches the worker
-/// through `chrome.debugger`, which hands it over as a JS object: about 3× its raw CDP time (issue 8's
-/// bench, 10,000-node page with 1,000 controls: 1.6 s against 0.5 s, extract 2.8 s; with the DOM path
+/// through `chrome.debugger`, which hands it over as a JS object: about 3× its raw CDP time (`bua-bench`,
+/// docs/BENCHMARKS.md: 10,000-node page with 1,000 controls: 1.6 s against 0.5 s, extract 2.8 s; with the DOM path
 /// 1.0 s). Above a few thousand nodes that costs more than the whole DOM path, and at 5,000 interactive
 /// rows (40,000 AX nodes, 18 MB of JSON) longer than the 20 s the action has. The corpus scores (markdown
 /// recall, obstacle verdicts) are the same with 5,000 as with 20,000.

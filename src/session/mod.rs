@@ -1,4 +1,4 @@
-//! Sessions (SPEC §6, `seeds/003` "Session 模型"): bookkeeping of debugger attachment and audit, keyed by tabId.
+//! Sessions (SPEC §6, the session model): bookkeeping of debugger attachment and audit, keyed by tabId.
 //!
 //! A session is created by the first action on a tab (or by `open_tab`), and ends for one of seven reasons, all
 //! through one cleanup path ([`end_session_by_tab`], [`end_all_sessions`], [`end_all_sessions_for_domain`]):

@@ -83,7 +83,7 @@ impl ErrorCode {
         &ALL_CODES
     }
 
-    /// A one-line "what to do next" for the agent (the error contract of seeds/000 and seeds/003),
+    /// A one-line "what to do next" for the agent (the error contract of SPEC §8),
     /// used in docs and in the MCP tool description.
     pub fn advice(&self) -> &'static str {
         match self {

@@ -1,5 +1,5 @@
 //! v1-bridge compatibility for clients (SPEC §9): the v1 method names and parameters
-//! (`seeds/002`) as aliases of the v4 actions, and the v1 result shapes.
+//! (the v1 bridge's) as aliases of the v4 actions, and the v1 result shapes.
 //!
 //! * methods: `list_tabs` → `get_tabs`, `new_tab` → `open_tab` (`url` defaults to `about:blank`),
 //!   `close_auto_tabs` → `close_agent_tabs`, `run_script` → `evaluate` (`code` is an expression
@@ -208,7 +208,7 @@ fn legacy_scrape_fields(p: &mut Map<String, Value>) -> Result<(), ErrorBody> {
     Ok(())
 }
 
-/// The v1 serialiser `run_script` wraps its expression in (seeds/002 "序列化规则"): a function
+/// The v1 serialiser `run_script` wraps its expression in (the v1 bridge's serialisation rules): a function
 /// applied to the expression's value (a promise is awaited) that returns plain JSON —
 /// `null`/`undefined` → `null`; strings and booleans as is; numbers as is unless they are not
 /// finite or are integers beyond 2^53 (→ their string); `BigInt` → its string; a DOM element →
@@ -245,7 +245,7 @@ pub fn client_result(method: &str, result: Value) -> Value {
 }
 
 /// The result a client gets for `method` called with `params`, from the v4 `result` (SPEC §9,
-/// seeds/002 result shapes):
+/// the v1 bridge's result shapes):
 ///
 /// * `list_tabs` → `{tabs:[{tab_id, window_id, window_state, url, title, active, agent_owned, session}]}`;
 /// * `new_tab` → the `open_tab` result with snake_case keys: `{tab_id, window_id, domain}`, plus

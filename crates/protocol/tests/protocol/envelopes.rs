@@ -228,8 +228,8 @@ fn events_parse_tolerating_new_fields() {
             tab_id: 12,
             domain: "example.com".into(),
             reason: EndReason::UserStopped,
-            started_at: 1_700_000_000_000.0,
-            ended_at: 1_700_000_005_000.5,
+            started_at: 1.7e12,
+            ended_at: 1.7e12 + 5_000.5,
             action_count: 3
         }
     );

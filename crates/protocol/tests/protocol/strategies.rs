@@ -261,7 +261,7 @@ fn error_body() -> impl Strategy<Value = ErrorBody> {
 }
 
 fn event() -> impl Strategy<Value = Event> {
-    let t = || (0u32..2_000_000).prop_map(|n| f64::from(n) * 1000.0 + 0.5);
+    let t = || (0u32..2_000 * 1_000).prop_map(|n| f64::from(n) * 1000.0 + 0.5);
     prop_oneof![
         (
             0..=MAX_TAB_ID,
