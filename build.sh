@@ -4,6 +4,8 @@
 #   ./build.sh test       fmt + clippy + native tests + end-to-end tests in real headless Chromium
 #   ./build.sh demo [URL…] build, launch headless Chromium with the extension, and run the agent tour
 #   ./build.sh bench      benchmarks (writes docs/BENCHMARKS.md)
+#   ./build.sh prereqs [demo|test]  only install what `demo` (default) or `test` needs from the system
+# `demo` and `test` install what is missing first (Debian/Ubuntu, apt-get): see ensure_system.
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(pwd)
@@ -77,36 +79,107 @@ build_all() {
   wait "$ext"
 }
 
-ensure_chromium() {
-  if ! command -v chromium >/dev/null && ! command -v google-chrome >/dev/null && ! command -v chromium-browser >/dev/null; then
-    echo "No Chromium found. On Debian/Ubuntu: sudo apt-get install -y chromium" >&2
+# The pinned Python MCP SDK that tests/mcp.rs drives `bua-bridge mcp` with, in a venv under target/ (made once;
+# the test itself never installs anything).
+MCP_SDK_VERSION=2.3.0
+MCP_VENV=target/mcp-venv
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+have_chromium() { have chromium || have chromium-browser || have google-chrome; }
+
+# Installs Debian/Ubuntu packages: as root with apt-get, else through sudo when there is one (saying so), else
+# stops with the exact command to run.
+apt_install() {
+  local run=()
+  if ! have apt-get; then
+    echo "Missing: $*. This is not a Debian/Ubuntu machine (no apt-get): install them with your system's package manager, then run this command again." >&2
     exit 1
   fi
+  if [ "$(id -u)" != 0 ]; then
+    if ! have sudo; then
+      echo "Missing: $*. Install them as root, then run this command again:" >&2
+      echo "  apt-get update && apt-get install -y --no-install-recommends $*" >&2
+      exit 1
+    fi
+    log "installing $* with sudo apt-get (sudo may ask for your password)"
+    run=(sudo)
+  else
+    log "installing $* with apt-get"
+  fi
+  "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"
+}
+
+# What `demo` ($1 = demo) or `test` ($1 = test) needs from the system: Chromium; for the tests also Xvfb and a
+# window manager (openbox) for the one headed test of the minimized agent window (SPEC §6: "test it once headed,
+# under Xvfb"), and Python with venv for the MCP SDK.
+ensure_system() {
+  local mode=$1 need=()
+  have_chromium || need+=(chromium)
+  if [ "$mode" = test ]; then
+    have Xvfb || need+=(xvfb)
+    have openbox || need+=(openbox)
+    if ! have python3; then
+      need+=(python3 python3-venv)
+    elif ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+      need+=(python3-venv)
+    fi
+  fi
+  if [ ${#need[@]} -gt 0 ]; then apt_install "${need[@]}"; fi
+  local still=()
+  have_chromium || still+=(chromium)
+  if [ "$mode" = test ]; then
+    have Xvfb || still+=(Xvfb)
+    have openbox || still+=(openbox)
+    have python3 || still+=(python3)
+  fi
+  if [ ${#still[@]} -gt 0 ]; then
+    echo "Still missing after the install: ${still[*]}. Install them by hand (Debian/Ubuntu: apt-get install -y ${need[*]}) and run ./build.sh $mode again." >&2
+    exit 1
+  fi
+  if [ "$mode" = test ]; then ensure_mcp_venv; fi
+}
+
+ensure_mcp_venv() {
+  local python=$MCP_VENV/bin/python
+  if "$python" -c "import importlib.metadata as m, sys; sys.exit(m.version('mcp') != '$MCP_SDK_VERSION')" >/dev/null 2>&1; then
+    return
+  fi
+  log "installing the Python MCP SDK $MCP_SDK_VERSION into $MCP_VENV (once)"
+  rm -rf "$MCP_VENV"
+  python3 -m venv "$MCP_VENV"
+  "$python" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_SDK_VERSION"
 }
 
 run_tests() {
+  ensure_system test
   log "cargo fmt --check"
   cargo fmt --all -- --check
   log "cargo clippy (native workspace and the wasm extension)"
   cargo clippy --workspace --all-targets -- -D warnings
   cargo clippy --target wasm32-unknown-unknown -p bua-extension -- -D warnings
   build_all
-  ensure_chromium
   log "tests: native unit tests and end-to-end tests in headless Chromium"
-  cargo test --workspace -- --test-threads="${BUA_TEST_THREADS:-2}"
+  # Every test binary runs even when one fails (each prints its own failures); cargo then exits non-zero.
+  cargo test --workspace --no-fail-fast -- --test-threads="${BUA_TEST_THREADS:-2}"
 }
 
 run_demo() {
+  ensure_system demo
   build_all
-  ensure_chromium
   exec target/debug/bua-bridge demo --extension "$ROOT/dist" --site "$ROOT/demo/site" --out "$ROOT/target/demo" "$@"
 }
 
 case "${1:-build}" in
   build) build_all ;;
+  prereqs) case "${2:-demo}" in
+             demo|test) ensure_system "${2:-demo}" ;;
+             *) echo "usage: ./build.sh prereqs [demo|test]" >&2; exit 2 ;;
+           esac ;;
   test) run_tests ;;
   demo) shift; run_demo "$@" ;;
-  bench) shift; build_extension; ensure_chromium
+  bench) shift; ensure_system demo; build_extension
          # The Playwright peer (bench/aria.mjs) drives the same Chromium; playwright-core comes from npm.
          if [ ! -d bench/node_modules/playwright-core ]; then
            command -v npm >/dev/null || { echo "npm not found: install Node.js 20+ (Debian: apt-get install nodejs npm)" >&2; exit 1; }
@@ -115,5 +188,5 @@ case "${1:-build}" in
          fi
          cargo run --release -p bua-bridge --bin bua-bench -- --extension "$ROOT/dist" "$@" ;;
   id) extension_id; echo ;;
-  *) echo "usage: ./build.sh [build|test|demo [URL…]|bench|id]" >&2; exit 2 ;;
+  *) echo "usage: ./build.sh [build|test|demo [URL…]|bench|prereqs [demo|test]|id]" >&2; exit 2 ;;
 esac

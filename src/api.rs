@@ -206,7 +206,7 @@ pub async fn handle(command: UiCommand) -> Result<Value> {
             serde_json::to_value(read_settings().await?)?
         }
         UiCommand::Reconnect => {
-            crate::bridge::settings_changed();
+            crate::bridge::reconnect();
             json!({ "reconnecting": true })
         }
     })

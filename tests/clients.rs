@@ -1,9 +1,9 @@
-//! End-to-end tests of the bridge's client side (issue 7, "Done when" 2–5) in real headless
-//! Chromium with the built extension: the seed's v1-bridge examples sent verbatim by a v1 client,
+//! End-to-end tests of the bridge's client side (SPEC §9) in real headless
+//! Chromium with the built extension: the v1 bridge's examples sent verbatim by a v1 client,
 //! per-client ownership of agent tabs and windows, the event stream, and the CLI subcommands.
 //!
-//! "Verbatim" means the params of `seeds/002`'s examples as written, except the three values that
-//! only make sense on the seed author's machine: tab ids (7, 8, 9 → the tab this test opened), URLs
+//! "Verbatim" means the params of the v1 bridge's documented examples as written, except the three values
+//! that only make sense on their author's machine: tab ids (7, 8, 9 → the tab this test opened), URLs
 //! (`https://example.com` → the fixture page, whose title is "Example"), and the token the SPEC adds
 //! to the v1 hello. The fixture page has the elements the examples name (`#submit` "提交", "登录",
 //! `#search`, `#list`, `#username`, `#agree`, `div.g` results, a button at (120, 340)).

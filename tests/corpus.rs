@@ -1,5 +1,5 @@
-//! The corpus test of issue 5 ("Done when" 1–2), end to end: the shared corpus of real pages
-//! (`../shared/corpus`, beside the repository) is served on 127.0.0.1, and every page is loaded with
+//! The corpus test, end to end: the corpus of saved real pages (`corpus/` at the repository root, its README says where
+//! each folder comes from and under which licence) is served on 127.0.0.1, and every page is loaded with
 //! `navigate` and read with `extract` through the real bridge and the built extension in headless
 //! Chromium. It prints per page markdown recall, size ratio and obstacle, the per-folder confusion
 //! tables, and asserts the thresholds:
@@ -27,11 +27,11 @@ use metrics::{alias, measure, summarise, PageReport, FOLDERS};
 use serde_json::{json, Value};
 use support::{note, repo_root, Browser, FixtureServer, Route};
 
-/// `../shared/corpus` beside the repository (where CI puts `shared/`), or `$BUA_CORPUS_DIR`.
+/// `<repo>/corpus`, or `$BUA_CORPUS_DIR` (another copy of the same layout).
 fn corpus_dir() -> PathBuf {
     std::env::var_os("BUA_CORPUS_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("../shared/corpus"))
+        .unwrap_or_else(|| repo_root().join("corpus"))
 }
 
 /// Every file under `dir`, relative to it, sorted.
@@ -172,7 +172,8 @@ async fn corpus_meets_the_extract_thresholds_through_the_extension() {
     let corpus = corpus_dir();
     assert!(
         corpus.join("readability").is_dir(),
-        "the shared corpus is missing at {} (set BUA_CORPUS_DIR)",
+        "the corpus is missing at {}: it ships in the repository as corpus/ (restore it with \
+         `git checkout -- corpus`), or point BUA_CORPUS_DIR at a copy",
         corpus.display()
     );
     let server = serve_corpus(&corpus);

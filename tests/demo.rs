@@ -1,5 +1,5 @@
 //! The main job end to end: `bua-bridge demo` plays the whole agent tour against the bundled demo site in real
-//! headless Chromium and exits 0 only when every step did what it should (issue 9).
+//! headless Chromium and exits 0 only when every step did what it should.
 
 #[path = "support/mod.rs"]
 mod support;

@@ -1,4 +1,4 @@
-//! End-to-end tests of `extract` (issue 5, "Done when" 3–4; SPEC §5) in real headless Chromium with
+//! End-to-end tests of `extract` (SPEC §5) in real headless Chromium with
 //! the built extension and the real bridge, on the fixture pages of `tests/fixtures/extract/`.
 
 #[path = "support/mod.rs"]

@@ -1,4 +1,4 @@
-//! End-to-end tests of the foundation issue (issue 2, "Done when" 2–4) in real headless Chromium
+//! End-to-end tests of the foundation (SPEC §2, §3, §9: launch, pairing, reconnects) in real headless Chromium
 //! with the built extension, the real `bua-bridge launch`, and fixture pages on 127.0.0.1.
 
 #[path = "support/mod.rs"]
@@ -328,6 +328,68 @@ async fn handshake_rejects_are_fatal_for_the_extension_until_its_settings_change
         .await;
     let client = browser.client().await;
     get_tabs(&client).await.expect("get_tabs after re-pairing");
+}
+
+/// `chrome.storage.onChanged` for the backend URL and token can arrive after the extension already connected with
+/// those very values (`launch` writes them while the worker may be connecting): the working connection stays,
+/// so no action falls into a reconnect gap (`no_extension`). A real change still moves the extension at once.
+/// Its own browser: it moves the extension to a second bridge and back.
+#[tokio::test]
+async fn rewriting_the_same_backend_url_and_token_keeps_the_connection() {
+    let browser = Browser::launch(BrowserOptions::default());
+    let dt = browser.devtools().await;
+    browser
+        .wait_connection_state(&dt, Duration::from_secs(5), |s| s["state"] == "connected")
+        .await;
+    let mut config = ServerConfig::loopback(0, browser.token.clone());
+    config.extension_id = Some(browser.extension_id.clone());
+    let other = server::start(config).await.expect("a second bridge");
+    browser
+        .storage_set(&dt, json!({"backendUrl": other.url()}))
+        .await;
+    eventually(Duration::from_secs(10), || async {
+        (other.stats().extension_acks == 1).then_some(())
+    })
+    .await
+    .unwrap_or_else(|| panic!("not moved to the second bridge: {:?}", other.stats()));
+    let before = other.stats();
+
+    // The change event of a write that left both values as they are, as the worker would receive it.
+    let changes = json!({
+        "backendUrl": {"oldValue": other.url(), "newValue": other.url()},
+        "token": {"oldValue": browser.token, "newValue": browser.token},
+    });
+    browser
+        .eval_in_worker(
+            &dt,
+            &format!("buaReady.then(() => {{ bua.on_storage_changed({changes}, 'local'); return true; }})"),
+        )
+        .await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let after = other.stats();
+    assert_eq!(
+        (after.upgrade_requests, after.extension_acks),
+        (before.upgrade_requests, before.extension_acks),
+        "the extension reconnected although nothing changed: {before:?} → {after:?}"
+    );
+    let client = BridgeClient::connect(other.port(), &browser.token)
+        .await
+        .expect("client");
+    get_tabs(&client)
+        .await
+        .expect("get_tabs on the kept connection");
+
+    // A real change: back to the launched bridge.
+    browser
+        .storage_set(&dt, json!({"backendUrl": browser.bridge_url()}))
+        .await;
+    let client = browser.client().await;
+    eventually(Duration::from_secs(10), || async {
+        get_tabs(&client).await.ok()
+    })
+    .await
+    .unwrap_or_else(|| panic!("not back on the launched bridge\n{}", browser.logs()));
+    other.shutdown().await;
 }
 
 /// The service worker is stopped (its DevTools target closed) and woken again by a browser event

@@ -1,5 +1,5 @@
-//! End-to-end tests of `bua-bridge mcp` (issue 7, "Done when" 1): a real MCP client — the official
-//! Python MCP SDK, installed into a venv under `target/` — starts `bua-bridge mcp` against a
+//! End-to-end tests of `bua-bridge mcp` (SPEC §9): a real MCP client — the official
+//! Python MCP SDK, which `./build.sh test` installs into a venv under `target/` — starts `bua-bridge mcp` against a
 //! `launch`ed headless Chromium with the built extension, lists the one `browser` tool, and runs
 //! open_tab → extract → click(uid) → evaluate on a fixture page; an invalid action is a tool error.
 //! A second test speaks raw JSON-RPC to `bua-bridge mcp` with no bridge running and checks that it
@@ -17,53 +17,23 @@ use bua_bridge::BridgeClient;
 use serde_json::{json, Value};
 use support::{bridge_bin, note, repo_root, Browser, FixtureServer};
 
-/// `<repo>/target/mcp-venv` with the `mcp` package, made once and reused by later runs.
+/// The Python of `<repo>/target/mcp-venv`, where `./build.sh test` (or `./build.sh prereqs test`) installs the
+/// pinned MCP SDK once. The test never installs anything itself; without the venv it says how to make it.
 fn mcp_python() -> PathBuf {
     let venv = repo_root().join("target").join("mcp-venv");
     let python = venv.join("bin").join("python");
-    let has_mcp = |python: &PathBuf| {
-        Command::new(python)
-            .args(["-c", "import mcp"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    if has_mcp(&python) {
-        return python;
-    }
-    let started = Instant::now();
-    let status = Command::new("python3")
-        .args(["-m", "venv"])
-        .arg(&venv)
+    let has_mcp = Command::new(&python)
+        .args(["-c", "import mcp"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
         .status()
-        .expect("python3 -m venv (install python3-venv)");
+        .is_ok_and(|s| s.success());
     assert!(
-        status.success(),
-        "python3 -m venv {} failed",
+        has_mcp,
+        "the Python MCP SDK is missing: {} has no `mcp` package. Run `./build.sh prereqs test` (it makes the \
+         venv with the pinned SDK; `./build.sh test` does it too), then run this test again",
         venv.display()
     );
-    let output = Command::new(&python)
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            "mcp",
-        ])
-        .output()
-        .expect("pip");
-    assert!(
-        output.status.success() && has_mcp(&python),
-        "pip install mcp failed:\n{}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    note(&format!(
-        "made the MCP venv in {:.1} s",
-        started.elapsed().as_secs_f64()
-    ));
     python
 }
 
@@ -456,8 +426,8 @@ async fn fake_extension(port: u16, token: &str) -> tokio::task::JoinHandle<usize
     })
 }
 
-// Issue 9: an MCP server that starts its own bridge failed its first tool calls with
-// no_extension until the extension, in its reconnect backoff, found the new bridge.
+// An MCP server that starts its own bridge must not fail its first tool calls with no_extension while the
+// extension, in its reconnect backoff, has not yet found the new bridge: the call waits for it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_first_tool_call_waits_for_an_extension_that_connects_a_second_later() {
     let port = free_port();

@@ -1,6 +1,7 @@
 """A real MCP client (the official Python MCP SDK) driving `bua-bridge mcp` over stdio.
 
-Used by tests/mcp.rs, which makes the venv (`pip install mcp`) and asserts on what this prints.
+Used by tests/mcp.rs (in the venv `./build.sh prereqs test` makes, with the pinned SDK), which asserts on what
+this prints.
 It runs a short agent session and prints one JSON report on stdout:
 
     python3 mcp_client.py <bua-bridge> <port> <token> <fixture-url>

@@ -1,10 +1,11 @@
-//! End-to-end tests of the session model (issue 3, "Done when" 2–4; SPEC §6, §8) in real headless Chromium
+//! End-to-end tests of the session model (SPEC §6, §8) in real headless Chromium
 //! with the built extension and the real `bua-bridge launch`, driven through the bridge's client API.
 //!
 //! One browser is shared by the whole file. Tests that only touch their own tabs run concurrently, each on
 //! its own host name (`<name>.localhost`, which Chromium resolves to loopback, so every test gets its own
 //! domain on the one fixture server). Tests that act on every session (Stop all, idle, omitted `tabId`, the
-//! worker restart, the audit-log ring) take [`GATE`] exclusively.
+//! worker restart, the audit-log ring) or read browser-wide state (the focused window, the active tab of the
+//! user's window) take [`GATE`] exclusively.
 
 #[path = "support/mod.rs"]
 mod support;
@@ -37,7 +38,7 @@ async fn act(client: &BridgeClient, tab_id: i64) -> Result<Value, bua_bridge::Er
 }
 
 // ---------------------------------------------------------------------------------------------
-// "Done when" 2: sessions, the agent window, the blocklist, the end reasons
+// Sessions, the agent window, the blocklist, the end reasons
 
 #[tokio::test]
 async fn the_first_action_on_a_tab_starts_one_session_with_one_session_started_event() {
@@ -97,7 +98,9 @@ async fn the_first_action_on_a_tab_starts_one_session_with_one_session_started_e
 #[tokio::test]
 async fn open_tab_uses_one_minimized_agent_window_that_never_takes_focus_and_closes_with_its_last_tab(
 ) {
-    let _shared = GATE.read().await;
+    // Exclusive: it compares the browser's last-focused window before and after, and every test beside it
+    // that opens a user tab or an agent window can change which window that is.
+    let _exclusive = GATE.write().await;
     let browser = Browser::shared();
     let dt = browser.devtools().await;
     let client = browser.client().await;
@@ -214,12 +217,20 @@ async fn open_tab_uses_one_minimized_agent_window_that_never_takes_focus_and_clo
 
 #[tokio::test]
 async fn open_tab_with_focus_opens_in_the_users_window() {
-    let _shared = GATE.read().await;
+    // Exclusive: it focuses a window and asserts its tab is the active one there; a user tab another test
+    // opened meanwhile would change both.
+    let _exclusive = GATE.write().await;
     let browser = Browser::shared();
     let dt = browser.devtools().await;
     let client = browser.client().await;
-    let user_window = browser
-        .eval_in_worker(&dt, "chrome.windows.getLastFocused().then(w => w.id)")
+    // The test's own user window, focused as a person would: the "user's focused window" of SPEC §6.
+    let (home, home_tab) = open_user_tab(&dt, &client, &page_url("focus", "home")).await;
+    let user_window = tab_info(&client, home_tab).await.expect("home tab")["windowId"].clone();
+    browser
+        .eval_in_worker(
+            &dt,
+            &format!("chrome.windows.update({user_window}, {{focused: true}}).then(() => true)"),
+        )
         .await;
     let opened = client
         .call(
@@ -240,6 +251,7 @@ async fn open_tab_with_focus_opens_in_the_users_window() {
         .call("close_tab", json!({"tabId": tab}))
         .await
         .expect("close");
+    dt.close_target(&home).await.expect("close");
 }
 
 #[tokio::test]
@@ -940,10 +952,7 @@ async fn a_failed_attach_ends_the_session_it_started() {
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let mut events = Events::subscribe(&client).await;
-    let target = dt
-        .open_page("chrome://version/")
-        .await
-        .expect("open chrome://version");
+    let target = support::open_page_in_own_window(&dt, "chrome://version/").await;
     let tab = support::tab_id_of(&client, "chrome://version/").await;
 
     let err = act(&client, tab).await.expect_err("cannot attach");
@@ -1045,7 +1054,7 @@ async fn a_worker_start_after_an_extension_reload_ends_untrusted_sessions_and_va
         .as_i64()
         .expect("tabId");
     // A session whose tab vanished while no worker ran (written straight into storage).
-    let ghost = 2_000_000_000_i64;
+    let ghost: i64 = 2e9 as i64;
     let mut stored = browser.storage_get(&dt, "activeSessions").await;
     stored.as_array_mut().expect("sessions").push(json!({
         "tabId": ghost, "domain": "ghost.localhost", "startedAt": 1.0, "lastActionAt": 1.0,
@@ -1104,7 +1113,7 @@ async fn a_worker_start_after_an_extension_reload_ends_untrusted_sessions_and_va
 }
 
 // ---------------------------------------------------------------------------------------------
-// "Done when" 3: a service-worker restart mid-session
+// A service-worker restart mid-session
 
 #[tokio::test]
 async fn after_the_service_worker_is_stopped_mid_session_the_session_continues_on_the_same_tab() {
@@ -1157,7 +1166,7 @@ async fn after_the_service_worker_is_stopped_mid_session_the_session_continues_o
 }
 
 // ---------------------------------------------------------------------------------------------
-// "Done when" 4: the audit-log ring
+// The audit-log ring
 
 #[tokio::test]
 async fn a_thousand_start_end_cycles_leave_exactly_the_newest_thousand_history_entries() {
@@ -1605,7 +1614,7 @@ async fn headed_under_xvfb_a_page_in_the_minimized_agent_window_still_answers_ac
 }
 
 // ---------------------------------------------------------------------------------------------
-// Issue 9 (newcomer): what the agent is told after the user (or the blocklist) ended its session
+// What the agent is told after the user (or the blocklist) ended its session (SPEC §8: messages say what to do next)
 
 /// `open_tab` on `page_url(host, tag)` by `client`: the new agent tab.
 async fn open_agent_tab(client: &BridgeClient, host: &str, tag: &str) -> i64 {

@@ -1,4 +1,4 @@
-//! End-to-end tests of the popup and the options page (issue 6; SPEC §10) in real headless Chromium with the
+//! End-to-end tests of the popup and the options page (SPEC §10) in real headless Chromium with the
 //! built extension and the real `bua-bridge launch`.
 //!
 //! The pages are opened as tabs (`chrome-extension://<id>/popup/popup.html`, `…/options/options.html`) and
@@ -925,7 +925,7 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
     // what storage holds; the worker keeps its own cached copy of the ring, which Clear empties too).
     let ring: Vec<Value> = (0..1000)
         .map(|i| {
-            let at = 1_764_000_000_000.0 + f64::from(i) * 1000.0;
+            let at = 1.764e12 + f64::from(i) * 1000.0;
             if i % 2 == 0 {
                 json!({"event": "start", "at": at, "tabId": 100 + i / 2, "domain": format!("s{}.example", i / 2), "owner": "user"})
             } else {
@@ -1094,8 +1094,8 @@ async fn popup_shows_the_fatal_state_and_its_fix_when_the_bridge_rejects_the_han
         json!("0000wrong")
     );
     assert_eq!(options.text("#conn-title").await, "Pairing rejected");
-    // One clear message (issue 9: the bridge's advice and ours were joined mid-sentence): the reason, then
-    // the fix, each a whole sentence, said once.
+    // One clear message, not the bridge's advice and ours joined mid-sentence: the reason, then the fix, each
+    // a whole sentence, said once.
     let detail = options.text("#conn-detail").await;
     assert!(
         detail.starts_with(

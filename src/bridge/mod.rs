@@ -32,6 +32,8 @@ struct Link {
     socket: WebSocket,
     /// Bumped for every new socket, so callbacks of a replaced socket are ignored.
     generation: u64,
+    /// The URL and token it was opened with, to tell a real settings change from a rewrite of the same values.
+    backend: settings::Backend,
     acked: bool,
     _on_open: Closure<dyn FnMut()>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
@@ -77,8 +79,36 @@ pub async fn restore_fatal() {
     }
 }
 
-/// The backend URL or token changed: drop the current socket, clear a fatal state, and connect again at once.
+/// The backend URL or token was written (`chrome.storage.onChanged`): when either differs from what the current
+/// socket was opened with, [`reconnect`]; else keep the socket. `bua-bridge launch` writes both while the worker
+/// may already be connecting with them, and its `onChanged` can arrive after the pairing was acknowledged:
+/// reconnecting then would drop a working connection, and an action sent in the gap would get `no_extension`.
 pub fn settings_changed() {
+    wasm_bindgen_futures::spawn_local(async {
+        let backend = match settings::backend().await {
+            Ok(b) => b,
+            Err(e) => {
+                log::warn(&format!("cannot read the backend settings: {e}"));
+                reconnect();
+                return;
+            }
+        };
+        let current = CLIENT.with(|c| c.borrow().link.as_ref().map(|l| l.backend.clone()));
+        if needs_reconnect(current.as_ref(), &backend) {
+            reconnect();
+        }
+    });
+}
+
+/// Whether new settings `new` call for a new socket, given the settings of the current one (`None`: no socket,
+/// which includes the fatal state after a `reject`).
+fn needs_reconnect(current: Option<&settings::Backend>, new: &settings::Backend) -> bool {
+    current != Some(new)
+}
+
+/// Drops the current socket, clears a fatal state, and connects again at once (the options page's Save and test
+/// connection with unchanged settings, or changed settings).
+pub fn reconnect() {
     CLIENT.with(|c| {
         let mut c = c.borrow_mut();
         c.fatal = false;
@@ -187,6 +217,7 @@ async fn connect() {
         c.borrow_mut().link = Some(Link {
             socket,
             generation,
+            backend,
             acked: false,
             _on_open: on_open,
             _on_message: on_message,
@@ -338,7 +369,40 @@ pub fn backoff_ms(failures: u32, random: f64) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    use super::backoff_ms;
+    use super::{backoff_ms, needs_reconnect};
+    use crate::settings::Backend;
+
+    fn backend(url: &str, token: Option<&str>) -> Backend {
+        Backend {
+            url: url.to_owned(),
+            token: token.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn only_a_changed_url_or_token_replaces_the_socket() {
+        let paired = backend("ws://127.0.0.1:9225", Some("abc"));
+        assert!(
+            !needs_reconnect(Some(&paired), &paired.clone()),
+            "the same URL and token written again keep the socket"
+        );
+        assert!(needs_reconnect(
+            Some(&paired),
+            &backend("ws://127.0.0.1:9300", Some("abc"))
+        ));
+        assert!(needs_reconnect(
+            Some(&paired),
+            &backend("ws://127.0.0.1:9225", Some("def"))
+        ));
+        assert!(needs_reconnect(
+            Some(&paired),
+            &backend("ws://127.0.0.1:9225", None)
+        ));
+        assert!(
+            needs_reconnect(None, &paired),
+            "no socket (or a rejected one): connect with the settings"
+        );
+    }
 
     #[test]
     fn backoff_doubles_from_half_a_second_and_caps_at_ten() {

@@ -409,8 +409,28 @@ pub async fn enforce_blocklist() -> usize {
     }
 }
 
-/// The one cleanup path of every end reason (SPEC §6).
+/// The one cleanup path of every end reason (SPEC §6). It runs as a task of its own, which the caller only
+/// waits for, so that it always runs to the end: the end of a session can be decided by an action in flight on
+/// that very tab ([`check_navigated_since`]: a clicked link onto a blocked domain), and the
+/// [`inflight::fail_ended`] below cancels that action at its next await. Were the cleanup part of the
+/// action's future, it would be dropped with it half done: the session removed and `domain_blocked` announced,
+/// but the agent tab left open and no `session_ended` sent.
 async fn cleanup(session: &Session, reason: EndReason, blocked: Option<recent::Blocked>) {
+    let (done, finished) = futures::channel::oneshot::channel::<()>();
+    let session = session.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        cleanup_to_the_end(&session, reason, blocked).await;
+        let _ = done.send(());
+    });
+    // If the caller is dropped meanwhile, the task still finishes.
+    let _ = finished.await;
+}
+
+async fn cleanup_to_the_end(
+    session: &Session,
+    reason: EndReason,
+    blocked: Option<recent::Blocked>,
+) {
     let tab_id = session.tab_id;
     // Remembered first, so that every error of the agent's actions on this tab from now on can say why.
     let end = recent::RecentEnd {

@@ -458,10 +458,54 @@ impl Browser {
         }
     }
 
-    /// One browser per test binary, started on first use and stopped when the process exits.
+    /// One browser per test binary, started on first use and stopped when the process exits. It is handed
+    /// out only once the extension serves actions steadily (see [`Browser::wait_until_serving`]), so no
+    /// test's first action races the pairing.
     pub fn shared() -> &'static Browser {
         static SHARED: OnceLock<Browser> = OnceLock::new();
-        SHARED.get_or_init(|| Browser::launch(BrowserOptions::default()))
+        SHARED.get_or_init(|| {
+            let browser = Browser::launch(BrowserOptions::default());
+            browser.wait_until_serving();
+            browser
+        })
+    }
+
+    /// Blocks until the extension answers `get_tabs`, at least 1 s after READY. `launch` prints READY once
+    /// the extension acknowledged the pairing, but the worker's `chrome.storage.onChanged` listener for the
+    /// token `launch` wrote may fire after that and reconnect once more: an action sent in between fails
+    /// with `no_extension`. Waiting here, once per browser, keeps that out of every test's assertions.
+    fn wait_until_serving(&self) {
+        let (port, token) = (self.port, self.token.clone());
+        let outcome = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|e| format!("a runtime for the readiness check: {e}"))?;
+            runtime.block_on(async move {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                let client = BridgeClient::connect(port, &token)
+                    .await
+                    .map_err(|e| format!("client connect failed: {e}"))?;
+                let deadline = Instant::now() + Duration::from_secs(10);
+                loop {
+                    match client.call("get_tabs", json!({})).await {
+                        Ok(_) => return Ok(()),
+                        Err(e)
+                            if e.code() == bua_protocol::ErrorCode::NoExtension
+                                && Instant::now() < deadline =>
+                        {
+                            tokio::time::sleep(Duration::from_millis(200)).await
+                        }
+                        Err(e) => return Err(format!("the extension is not answering: {e}")),
+                    }
+                }
+            })
+        })
+        .join()
+        .unwrap_or_else(|_| Err("the readiness check panicked".into()));
+        if let Err(e) = outcome {
+            panic!("{e}\nlaunch log:\n{}", self.logs());
+        }
     }
 
     /// The bridge's `ws://` URL.
@@ -753,9 +797,28 @@ pub async fn tab_info(client: &BridgeClient, tab_id: i64) -> Option<Value> {
         .find(|t| t["tabId"] == tab_id)
 }
 
-/// Opens `url` as a user tab (a DevTools page target, as if the user had) and returns `(targetId, tabId)`.
+/// Opens `url` in a new window of its own (`Target.createTarget {newWindow: true}`) and returns its `targetId`.
+/// A plain `Target.createTarget` opens the tab in the browser's last-focused window, which in a shared browser
+/// can be another test's agent window: the tab would count as that agent's, and land among the tabs it asserts on.
+pub async fn open_page_in_own_window(dt: &DevTools, url: &str) -> String {
+    let result = dt
+        .send(
+            "Target.createTarget",
+            json!({"url": url, "newWindow": true}),
+            None,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("Target.createTarget {url}: {e}"));
+    result["targetId"]
+        .as_str()
+        .map(str::to_owned)
+        .unwrap_or_else(|| panic!("Target.createTarget answered without targetId: {result}"))
+}
+
+/// Opens `url` as a user tab (a DevTools page target, as if the user had), in a window of its own (see
+/// [`open_page_in_own_window`]), and returns `(targetId, tabId)`.
 pub async fn open_user_tab(dt: &DevTools, client: &BridgeClient, url: &str) -> (String, i64) {
-    let target = dt.open_page(url).await.expect("open a user tab");
+    let target = open_page_in_own_window(dt, url).await;
     let tab_id = tab_id_of(client, url).await;
     (target, tab_id)
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Dev-only: dump the CDP responses `extract` uses, for every page of the shared corpus.
+"""Dev-only: dump the CDP responses `extract` uses, for every page of the corpus (corpus/ at the repository root).
 
 Serves the corpus on 127.0.0.1, loads each page in headless Chromium (one browser, one tab),
 and writes one JSON file per page to OUT/<folder>/<name>.json with:
@@ -10,7 +10,7 @@ and writes one JSON file per page to OUT/<folder>/<name>.json with:
 The native runner (`cargo test -p bua-extension --release --test corpus_dumps -- --ignored --nocapture`,
 tools/corpus/dumps.rs) reads these files.
 
-Usage: python3 tools/corpus/dump.py [--corpus ../shared/corpus] [--out /tmp/corpus-dumps] [--only SUBSTR]
+Usage: python3 tools/corpus/dump.py [--corpus corpus] [--out /tmp/corpus-dumps] [--only SUBSTR]
        python3 tools/corpus/dump.py --fixtures --corpus tests/fixtures/extract --out /tmp/fixture-dumps
 Needs: pip install websockets; /usr/bin/chromium.
 """
@@ -262,7 +262,7 @@ def main():
     signal.signal(signal.SIGTERM, on_sigterm)
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser()
-    ap.add_argument("--corpus", default=os.path.normpath(os.path.join(here, "../../../shared/corpus")))
+    ap.add_argument("--corpus", default=os.path.normpath(os.path.join(here, "../../corpus")))
     ap.add_argument("--out", default="/tmp/corpus-dumps")
     ap.add_argument("--only")
     ap.add_argument("--skip-existing", action="store_true")

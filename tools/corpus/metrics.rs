@@ -1,4 +1,4 @@
-//! Measures of `extract` on the shared corpus (issue 5), shared by the native dump runner
+//! Measures of `extract` on the corpus (`corpus/`), shared by the native dump runner
 //! (`tools/corpus/dumps.rs`) and the end-to-end corpus test (`tests/corpus.rs`):
 //! markdown recall and size ratio per page, the obstacle confusion table per folder, and the
 //! issue's thresholds.

@@ -1,4 +1,4 @@
-//! `bua-bench` (issue 8): extract, actions and the service worker measured side by side with the CDP
+//! `bua-bench`: extract, actions and the service worker measured side by side with the CDP
 //! floor and Playwright's `ariaSnapshot()`, in one run, on one machine.
 //!
 //! * [`pages`] — the generated pages (1k/10k/50k elements, 100/1,000/5,000 controls).

@@ -1,4 +1,4 @@
-//! The CDP floor (issue 8): commands sent straight to the browser's DevTools WebSocket, timed from
+//! The CDP floor: commands sent straight to the browser's DevTools WebSocket, timed from
 //! the write of the command to the arrival of the whole answer frame.
 //!
 //! The answer is not parsed: Chromium writes `{"id":N,` first, so a frame is matched to its command by

@@ -31,7 +31,7 @@ pub struct Options {
     pub extension: PathBuf,
     /// Chromium, for both browsers.
     pub chrome: PathBuf,
-    /// Runs per generated page and tool (issue 8: ≥ 20).
+    /// Runs per generated page and tool (≥ 20 for the targets).
     pub runs: usize,
     /// Full warm-up rounds per generated page (every tool once, not recorded), after the light
     /// warm-up every page gets (one floor and one ariaSnapshot(), see [`Options::corpus_full_warmup`]).
