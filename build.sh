@@ -156,6 +156,13 @@ run_tests() {
   ensure_system test
   log "cargo fmt --check"
   cargo fmt --all -- --check
+  # Layers import downward only (src/lib.rs gives the order): a module cycle fails the suite.
+  log "module layers (tools/layers.py: 0 import cycles in each crate)"
+  local crate_src out
+  for crate_src in src crates/*/src; do
+    out=$(python3 tools/layers.py "$crate_src") || { printf '%s\n' "$out" >&2; exit 1; }
+    echo "  $crate_src: ${out##*$'\n'}" >&2
+  done
   log "cargo clippy (native workspace and the wasm extension)"
   cargo clippy --workspace --all-targets -- -D warnings
   cargo clippy --target wasm32-unknown-unknown -p bua-extension -- -D warnings
