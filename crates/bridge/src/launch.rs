@@ -1,5 +1,5 @@
 //! `bua-bridge launch`: the server in-process plus Chromium with the unpacked extension, paired
-//! automatically (issue 2).
+//! automatically (SPEC §2: the pairing token and the pinned extension id).
 //!
 //! Steps: start the server (port 0 = a free port) with the extension id pinned; start Chromium in
 //! its own process group with a fresh temporary profile, `--remote-debugging-port=0` (DevTools on
@@ -22,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::origin::extension_id_from_key;
 use crate::server::{self, ServerConfig, ServerHandle};
 
-/// How long `launch` may take from start to `READY` (15 s on a 2-core machine, issue 2).
+/// How long `launch` may take from start to `READY` (15 s, the budget on a 2-core machine).
 pub const READY_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// Where the pairing token comes from.
@@ -156,7 +156,7 @@ impl Launched {
         self.profile.path()
     }
 
-    /// The `READY` line of issue 2: `READY port=<N> token=<T> extension_id=<ID>`.
+    /// The `READY` line that scripts and the tests parse: `READY port=<N> token=<T> extension_id=<ID>`.
     pub fn ready_line(&self) -> String {
         format!(
             "READY port={} token={} extension_id={}",

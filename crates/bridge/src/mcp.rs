@@ -89,7 +89,7 @@ pub fn in_process_bridge_hint(port: u16) -> String {
     }
 }
 
-/// The tool description: the agent contract (SPEC §4–§8, seeds/000 and seeds/003) in a few lines,
+/// The tool description: the agent contract (SPEC §4–§8) in a few lines,
 /// then every error code a tool call can end with and what to do about it: the SPEC §8 codes with
 /// [`ErrorCode::advice`], and the client-side [`BRIDGE_UNREACHABLE`].
 pub fn tool_description() -> String {

@@ -435,7 +435,7 @@ fn run_with_env(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, Value, Str
     )
 }
 
-// Issue 9: after `launch --port 0` every command needed `--port N --token T`.
+// After `launch --port 0` every command used to need `--port N --token T`; the `BUA_*` variables carry them.
 #[test]
 fn bua_port_url_and_token_reach_the_bridge_and_flags_still_win() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -526,7 +526,7 @@ fn bua_port_url_and_token_reach_the_bridge_and_flags_still_win() {
     }
 }
 
-// Issue 9: the bridge logged "Connection reset without closing handshake" for most CLI calls.
+// The bridge used to log "Connection reset without closing handshake" for most CLI calls.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cli_call_ends_with_the_closing_handshake() {
     use futures_util::{SinkExt, StreamExt};

@@ -1,4 +1,4 @@
-//! Generated benchmark pages (issue 8): an ordinary-looking document with an exact number of DOM
+//! Generated benchmark pages: an ordinary-looking document with an exact number of DOM
 //! nodes and of interactive controls, and the small page the action round trips run on.
 //!
 //! "DOM nodes" are all nodes of the document but the document itself: the doctype, elements and
@@ -23,7 +23,7 @@ pub struct PageSpec {
     pub interactive: usize,
 }
 
-/// The three sizes of issue 8: 1k/10k/50k DOM nodes with 100/1,000/5,000 interactive elements.
+/// The three sizes the performance targets name: 1k/10k/50k DOM nodes with 100/1,000/5,000 interactive elements.
 pub const SIZES: [PageSpec; 3] = [
     PageSpec {
         name: "1k",

@@ -1,4 +1,4 @@
-//! The CDP floor (issue 8): commands sent straight to the browser's DevTools WebSocket, timed from
+//! The CDP floor: commands sent straight to the browser's DevTools WebSocket, timed from
 //! the write of the command to the arrival of the whole answer frame.
 //!
 //! The answer is not parsed: Chromium writes `{"id":N,` first, so a frame is matched to its command by
@@ -14,7 +14,7 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-use super::BenchError;
+use crate::BenchError;
 
 /// The largest answer accepted (AX trees of the 50k page are tens of MB).
 const MAX_MESSAGE_BYTES: usize = 512 << 20;

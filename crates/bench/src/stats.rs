@@ -1,4 +1,4 @@
-//! Order statistics of timing samples (issue 8): median and p95 by the nearest-rank method.
+//! Order statistics of timing samples: median and p95 by the nearest-rank method.
 
 /// A summary of timing samples in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq)]

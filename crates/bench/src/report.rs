@@ -1,11 +1,11 @@
-//! The report: one Markdown document (machine, date, the targets of issue 8 with pass/miss, the
+//! The report: one Markdown document (machine, date, the performance targets with pass/miss, the
 //! tables behind them, and notes on every miss), written to `docs/BENCHMARKS.md` and printed.
 
 use std::fmt::Write as _;
 
-use super::machine::MachineInfo;
-use super::run::{PageRun, Results};
-use super::stats::{self, median, ratio, summarize};
+use crate::machine::MachineInfo;
+use crate::run::{PageRun, Results};
+use crate::stats::{self, median, ratio, summarize};
 
 /// Sizes of the extension's wasm module.
 #[derive(Debug, Clone, Copy, Default)]
@@ -29,7 +29,9 @@ pub struct Context {
     pub command: String,
 }
 
-/// Issue 8's goals.
+/// The performance targets the report checks, one row each in its Targets table: what the
+/// extension's design promises against the CDP floor, Playwright's `ariaSnapshot()` and the budgets of
+/// an MV3 service worker.
 pub mod goals {
     /// extract ≤ 1.5 × the CDP floor at 1,000 interactive elements (p50).
     pub const FLOOR_1K: f64 = 1.5;
@@ -154,7 +156,7 @@ fn floor_ratio(p: &PageRun) -> Option<f64> {
     ratio(p50(&p.extract_ms)?, p50(&p.floor_ms)?)
 }
 
-/// The targets of issue 8, evaluated on `results`.
+/// The performance targets ([`goals`]), evaluated on `results`.
 pub fn targets(results: &Results, ctx: &Context) -> Vec<Target> {
     let mut out = Vec::new();
     let mut push =
@@ -307,7 +309,7 @@ pub fn render(results: &Results, ctx: &Context, notes: &[String]) -> String {
         results.viewport.1
     );
 
-    let _ = writeln!(s, "\n## Targets (issue 8)\n");
+    let _ = writeln!(s, "\n## Targets\n");
     let _ = writeln!(
         s,
         "| target | measured | goal | |\n| --- | --- | --- | --- |"
@@ -924,8 +926,8 @@ pub fn notes(results: &Results, ctx: &Context) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::run::{CommandTiming, Profile};
     use super::*;
+    use crate::run::{CommandTiming, Profile};
 
     fn corpus_page(name: &str, controls: u64, out: usize, aria: usize, e: f64, a: f64) -> PageRun {
         PageRun {
@@ -956,7 +958,7 @@ mod tests {
                 date: "2026-01-01 00:00 UTC".into(),
             },
             wasm: WasmSize {
-                raw: 1_000_000,
+                raw: 1_000 * 1_000,
                 gzip: Some(400_000),
             },
             wasm_profile: "release".into(),
