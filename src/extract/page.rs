@@ -169,7 +169,7 @@ mod tests {
     use super::*;
 
     /// `tests/fixtures/extract/composed.html` as real Chromium served it, dumped by
-    /// `tools/corpus/dump.py --fixtures` (snapshot, AX trees of the page and its iframe, innerText).
+    /// `tests/corpus_dump.py --fixtures` (snapshot, AX trees of the page and its iframe, innerText).
     const DUMP: &str = include_str!("../../tests/fixtures/extract/composed.dump.json");
 
     fn analyzed() -> PageExtract {
