@@ -265,7 +265,7 @@ pub fn render(results: &Results, ctx: &Context, notes: &[String]) -> String {
     let _ = writeln!(s, "# Benchmarks\n");
     let _ = writeln!(
         s,
-        "Made by `./build.sh bench` (`crates/bridge/src/bin/bua-bench.rs`, the Playwright peer in `bench/`) on \
+        "Made by `./build.sh bench` (`crates/bench`, the Playwright peer in `bench/`) on \
          **{}**, one run, every tool side by side on the same pages from the same local server. \
          Regenerate with `./build.sh bench`; this file is overwritten.\n",
         m.date
