@@ -193,7 +193,7 @@ case "${1:-build}" in
            log "installing the Playwright peer (npm ci in bench/)"
            (cd bench && npm ci --no-audit --no-fund)
          fi
-         cargo run --release -p bua-bridge --bin bua-bench -- --extension "$ROOT/dist" "$@" ;;
+         cargo run --release -p bua-bench -- --extension "$ROOT/dist" "$@" ;;
   id) extension_id; echo ;;
   *) echo "usage: ./build.sh [build|test|demo [URL…]|bench|prereqs [demo|test]|id]" >&2; exit 2 ;;
 esac

@@ -16,7 +16,7 @@
 #[path = "support/mod.rs"]
 mod support;
 
-#[path = "../tools/corpus/metrics.rs"]
+#[path = "support/corpus_metrics.rs"]
 mod metrics;
 
 use std::path::{Path, PathBuf};

@@ -30,10 +30,6 @@ thread_local! {
 /// Most same-origin frames whose AX tree is fetched (pages with dozens of ad frames stay fast).
 const MAX_FRAMES: usize = 20;
 
-/// `innerText` is sliced in the page to this many UTF-16 units before it crosses CDP; more than
-/// [`text::TEXT_MAX_BYTES`] bytes whatever the script, so the byte cap still decides.
-const TEXT_SLICE_UNITS: usize = text::TEXT_MAX_BYTES + 1024;
-
 /// Time allowed for `DOMSnapshot.captureSnapshot` and `Accessibility.getFullAXTree` on a big page, ms.
 const SNAPSHOT_TIMEOUT_MS: u32 = 15_000;
 
@@ -114,7 +110,7 @@ pub async fn extract(tab_id: i64) -> Result<ExtractResult> {
         info.title,
         result,
         uids,
-        info.text_length > TEXT_SLICE_UNITS as u64,
+        info.text_length > page::TEXT_SLICE_UNITS as u64,
     ))
 }
 
@@ -122,7 +118,7 @@ pub async fn extract(tab_id: i64) -> Result<ExtractResult> {
 struct PageInfo {
     url: String,
     title: String,
-    /// `innerText`, sliced to [`TEXT_SLICE_UNITS`] UTF-16 units.
+    /// `innerText`, sliced to [`page::TEXT_SLICE_UNITS`] UTF-16 units.
     text: String,
     /// Length of the whole `innerText`, UTF-16 units.
     text_length: u64,
@@ -135,15 +131,8 @@ struct PageInfo {
 
 /// URL, title, viewport, `innerText` and the DOM node count, in one `Runtime.evaluate`.
 async fn page_info(tab_id: i64) -> Result<PageInfo> {
-    let max = page::AX_TREE_MAX_DOM_NODES;
     let command = RuntimeEvaluate {
-        expression: format!(
-                "(() => {{ const t = document.body ? document.body.innerText : ''; \
-                 let n = 1; try {{ const w = document.createTreeWalker(document, NodeFilter.SHOW_ALL); \
-                 while (n <= {max} && w.nextNode()) n++; }} catch (e) {{ n = -1; }} \
-                 return {{ url: location.href, title: document.title, width: innerWidth, height: innerHeight, \
-                 text: t.slice(0, {TEXT_SLICE_UNITS}), textLength: t.length, nodes: n }}; }})()"
-            ),
+        expression: page::page_info_expression(),
         return_by_value: Some(true),
         ..Default::default()
     };

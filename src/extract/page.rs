@@ -19,6 +19,23 @@ use super::text;
 /// recall, obstacle verdicts) are the same with 5,000 as with 20,000.
 pub const AX_TREE_MAX_DOM_NODES: usize = 5_000;
 
+/// `innerText` is sliced in the page to this many UTF-16 units before it crosses CDP; more than
+/// [`text::TEXT_MAX_BYTES`] bytes whatever the script, so the byte cap still decides.
+pub const TEXT_SLICE_UNITS: usize = text::TEXT_MAX_BYTES + 1024;
+
+/// The page script of extract's first `Runtime.evaluate` (`page_info.js`, a function of
+/// `(maxNodes, sliceUnits)`): URL, title, viewport (CSS px), `innerText` sliced to `sliceUnits` UTF-16
+/// units with its whole length, and the main document's node count (document, doctype, elements, text,
+/// comments) up to `maxNodes + 1`, or `-1` when a page script broke the tree walker. A file of its own so
+/// that the benchmark sends the very same script.
+pub const PAGE_INFO_JS: &str = include_str!("page_info.js");
+
+/// The expression of extract's first `Runtime.evaluate`: [`PAGE_INFO_JS`] called with
+/// [`AX_TREE_MAX_DOM_NODES`] and [`TEXT_SLICE_UNITS`].
+pub fn page_info_expression() -> String {
+    format!("({PAGE_INFO_JS})({AX_TREE_MAX_DOM_NODES}, {TEXT_SLICE_UNITS})")
+}
+
 /// Whether `extract` should fetch the AX trees of a page with `dom_nodes` DOM nodes (see
 /// [`AX_TREE_MAX_DOM_NODES`]). The extension counts the main document's nodes in its first
 /// `Runtime.evaluate`, so that the AX tree can be asked for while the snapshot is still being built;
@@ -152,7 +169,7 @@ mod tests {
     use super::*;
 
     /// `tests/fixtures/extract/composed.html` as real Chromium served it, dumped by
-    /// `tools/corpus/dump.py --fixtures` (snapshot, AX trees of the page and its iframe, innerText).
+    /// `tests/corpus_dump.py --fixtures` (snapshot, AX trees of the page and its iframe, innerText).
     const DUMP: &str = include_str!("../../tests/fixtures/extract/composed.dump.json");
 
     fn analyzed() -> PageExtract {
@@ -170,6 +187,19 @@ mod tests {
             ax_trees: &trees,
         })
         .unwrap()
+    }
+
+    #[test]
+    fn the_page_info_script_is_called_with_the_node_limit_and_the_text_slice() {
+        let expression = page_info_expression();
+        assert!(expression.starts_with("(// "), "{expression}");
+        assert!(
+            expression.ends_with(&format!(
+                "}}\n)({AX_TREE_MAX_DOM_NODES}, {TEXT_SLICE_UNITS})"
+            )),
+            "{expression}"
+        );
+        assert!(PAGE_INFO_JS.contains("(maxNodes, sliceUnits) => {"));
     }
 
     #[test]

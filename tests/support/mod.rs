@@ -67,64 +67,20 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 // ---------------------------------------------------------------------------------------------
 // Fixture HTTP server
 
-/// A programmable answer for one path (matched without the query string).
-#[derive(Debug, Clone)]
-pub enum Route {
-    /// 200 with `text/html; charset=utf-8`.
-    Html(String),
-    /// Any status, content type and body.
-    Response {
-        status: u16,
-        content_type: String,
-        body: String,
-        headers: Vec<(String, String)>,
-    },
-    /// A redirect (`status` 301/302/303/307/308) to `location`.
-    Redirect { status: u16, location: String },
-    /// Waits `delay`, then answers 200 with `body` as HTML.
-    Slow { delay: Duration, body: String },
-}
+pub use bua_bridge::site::Route;
+use bua_bridge::site::StaticSite;
 
-/// An HTTP/1.1 server on 127.0.0.1 with a document root and programmable routes.
+/// An HTTP/1.1 server on 127.0.0.1 with a document root and programmable routes: the bridge's
+/// [`StaticSite`] on a thread and runtime of its own (independent of any test's runtime).
 pub struct FixtureServer {
-    port: u16,
-    routes: Arc<Mutex<HashMap<String, Route>>>,
-    hits: Arc<Mutex<Vec<String>>>,
+    site: StaticSite,
 }
 
 impl FixtureServer {
-    /// Starts a server for `root` on a free port, on its own thread (independent of any test's runtime).
+    /// Starts a server for `root` on a free port, on its own thread.
     pub fn start(root: impl Into<PathBuf>) -> FixtureServer {
-        let root: PathBuf = root.into();
-        let routes: Arc<Mutex<HashMap<String, Route>>> = Arc::default();
-        let hits: Arc<Mutex<Vec<String>>> = Arc::default();
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind fixture server");
-        let port = listener.local_addr().expect("fixture addr").port();
-        listener.set_nonblocking(true).expect("nonblocking");
-        let (r, h) = (routes.clone(), hits.clone());
-        std::thread::Builder::new()
-            .name(format!("fixture-http-{port}"))
-            .spawn(move || {
-                let runtime = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .expect("fixture runtime");
-                runtime.block_on(async move {
-                    let listener =
-                        tokio::net::TcpListener::from_std(listener).expect("tokio listener");
-                    loop {
-                        let Ok((stream, _)) = listener.accept().await else {
-                            continue;
-                        };
-                        let (root, routes, hits) = (root.clone(), r.clone(), h.clone());
-                        tokio::spawn(async move {
-                            let _ = serve_http(stream, &root, &routes, &hits).await;
-                        });
-                    }
-                });
-            })
-            .expect("fixture thread");
-        FixtureServer { port, routes, hits }
+        let site = StaticSite::start_on_own_thread(root).expect("start the fixture server");
+        FixtureServer { site }
     }
 
     /// One server for the whole test binary, serving `tests/fixtures`.
@@ -135,162 +91,23 @@ impl FixtureServer {
 
     /// The port.
     pub fn port(&self) -> u16 {
-        self.port
+        self.site.port()
     }
 
     /// `http://127.0.0.1:<port><path>` (`path` starts with `/`).
     pub fn url(&self, path: &str) -> String {
-        format!("http://127.0.0.1:{}{}", self.port, path)
+        self.site.url(path)
     }
 
     /// Answers `path` with `route` from now on (overrides a file of the same path).
     pub fn route(&self, path: &str, route: Route) {
-        lock(&self.routes).insert(path.to_string(), route);
+        self.site.route(path, route);
     }
 
     /// Paths requested so far (with query strings), oldest first.
     pub fn hits(&self) -> Vec<String> {
-        lock(&self.hits).clone()
+        self.site.hits()
     }
-}
-
-fn reason(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        301 => "Moved Permanently",
-        302 => "Found",
-        303 => "See Other",
-        307 => "Temporary Redirect",
-        308 => "Permanent Redirect",
-        403 => "Forbidden",
-        404 => "Not Found",
-        500 => "Internal Server Error",
-        _ => "Status",
-    }
-}
-
-fn content_type(path: &Path) -> &'static str {
-    match path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or_default()
-    {
-        "html" | "htm" => "text/html; charset=utf-8",
-        "js" | "mjs" => "text/javascript; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        "json" => "application/json",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "svg" => "image/svg+xml",
-        "txt" | "md" => "text/plain; charset=utf-8",
-        _ => "application/octet-stream",
-    }
-}
-
-async fn serve_http(
-    mut stream: tokio::net::TcpStream,
-    root: &Path,
-    routes: &Mutex<HashMap<String, Route>>,
-    hits: &Mutex<Vec<String>>,
-) -> std::io::Result<()> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut buf = Vec::with_capacity(4096);
-    let mut chunk = [0u8; 4096];
-    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
-        let n = stream.read(&mut chunk).await?;
-        if n == 0 || buf.len() > 64 * 1024 {
-            return Ok(());
-        }
-        buf.extend_from_slice(&chunk[..n]);
-    }
-    let head = String::from_utf8_lossy(&buf);
-    let mut parts = head.lines().next().unwrap_or_default().split_whitespace();
-    let method = parts.next().unwrap_or_default().to_string();
-    let target = parts.next().unwrap_or("/").to_string();
-    lock(hits).push(target.clone());
-    let path = target.split(['?', '#']).next().unwrap_or("/").to_string();
-    let route = lock(routes).get(&path).cloned();
-    let (status, ctype, body, extra): (u16, String, Vec<u8>, Vec<(String, String)>) = match route {
-        Some(Route::Html(html)) => (
-            200,
-            "text/html; charset=utf-8".into(),
-            html.into_bytes(),
-            vec![],
-        ),
-        Some(Route::Response {
-            status,
-            content_type,
-            body,
-            headers,
-        }) => (status, content_type, body.into_bytes(), headers),
-        Some(Route::Redirect { status, location }) => (
-            status,
-            "text/html; charset=utf-8".into(),
-            format!("<a href=\"{location}\">moved</a>").into_bytes(),
-            vec![("Location".into(), location)],
-        ),
-        Some(Route::Slow { delay, body }) => {
-            tokio::time::sleep(delay).await;
-            (
-                200,
-                "text/html; charset=utf-8".into(),
-                body.into_bytes(),
-                vec![],
-            )
-        }
-        None => serve_file(root, &path),
-    };
-    let mut response = format!(
-        "HTTP/1.1 {status} {}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n",
-        reason(status),
-        body.len()
-    );
-    for (k, v) in extra {
-        response.push_str(&format!("{k}: {v}\r\n"));
-    }
-    response.push_str("\r\n");
-    stream.write_all(response.as_bytes()).await?;
-    if method != "HEAD" {
-        stream.write_all(&body).await?;
-    }
-    stream.shutdown().await
-}
-
-fn serve_file(root: &Path, path: &str) -> (u16, String, Vec<u8>, Vec<(String, String)>) {
-    let not_found = || (404, "text/plain".to_string(), b"not found".to_vec(), vec![]);
-    let decoded = percent_decode(path);
-    let relative = decoded.trim_start_matches('/');
-    if relative.split('/').any(|seg| seg == "..") {
-        return not_found();
-    }
-    let mut file = root.join(relative);
-    if file.is_dir() {
-        file = file.join("index.html");
-    }
-    match std::fs::read(&file) {
-        Ok(bytes) => (200, content_type(&file).to_string(), bytes, vec![]),
-        Err(_) => not_found(),
-    }
-}
-
-fn percent_decode(s: &str) -> String {
-    let hex = |b: u8| (b as char).to_digit(16);
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let (Some(hi), Some(lo)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                out.push((hi * 16 + lo) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 // ---------------------------------------------------------------------------------------------

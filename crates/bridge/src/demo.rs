@@ -1,4 +1,4 @@
-//! `bua-bridge demo`: the main job end to end (README, "What the demo prints"). Launches Chromium with the extension, serves the
+//! `bua-bridge demo`: the main job end to end, for a first look. Launches Chromium with the extension, serves the
 //! bundled demo site on 127.0.0.1, and plays an agent's tour through the bridge's client API — printing a
 //! transcript line per action (what was sent, a short summary of the result, its time) — then a summary line.
 //! With URLs given, it runs `open_tab` + `extract` on each of them instead.

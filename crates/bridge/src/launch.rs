@@ -1,5 +1,5 @@
 //! `bua-bridge launch`: the server in-process plus Chromium with the unpacked extension, paired
-//! automatically (SPEC §2 pairing).
+//! automatically (SPEC §2: the pairing token and the pinned extension id).
 //!
 //! Steps: start the server (port 0 = a free port) with the extension id pinned; start Chromium in
 //! its own process group with a fresh temporary profile, `--remote-debugging-port=0` (DevTools on
@@ -22,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::origin::extension_id_from_key;
 use crate::server::{self, ServerConfig, ServerHandle};
 
-/// How long `launch` may take from start to `READY` (15 s, measured on a 2-core machine).
+/// How long `launch` may take from start to `READY` (15 s, the budget on a 2-core machine).
 pub const READY_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// Where the pairing token comes from.
@@ -156,7 +156,7 @@ impl Launched {
         self.profile.path()
     }
 
-    /// The `READY` line test harnesses wait for: `READY port=<N> token=<T> extension_id=<ID>`.
+    /// The `READY` line that scripts and the tests parse: `READY port=<N> token=<T> extension_id=<ID>`.
     pub fn ready_line(&self) -> String {
         format!(
             "READY port={} token={} extension_id={}",
@@ -328,9 +328,7 @@ pub async fn start(opts: LaunchOptions) -> Result<Launched> {
     let mut config = ServerConfig::loopback(opts.port, token);
     config.extension_id = pinned.clone();
     config.min_protocol_version = opts.min_protocol_version;
-    let server = server::start(config)
-        .await
-        .map_err(|e| busy_port(e, opts.port))?;
+    let server = server::start(config).await?;
 
     let profile = match &opts.user_data_dir {
         Some(dir) => {
@@ -578,21 +576,6 @@ async fn wait_stdin(rx: Option<tokio::sync::oneshot::Receiver<()>>) {
             let _ = rx.await;
         }
         None => std::future::pending::<()>().await,
-    }
-}
-
-/// `launch`'s own words for a port that is taken: `serve`'s hint (use that bridge, or set another URL in
-/// the extension's options) does not fit, because `launch` pairs the browser it starts itself, on any port.
-fn busy_port(e: Error, port: u16) -> Error {
-    match e {
-        Error::Io { source, .. } if source.kind() == std::io::ErrorKind::AddrInUse => Error::io(
-            format!(
-                "binding 127.0.0.1:{port}: the port is taken (perhaps by a running bua-bridge); pass --port 0 \
-                 to let launch pick a free port (it prints the bridge URL on its READY line), or another --port"
-            ),
-            source,
-        ),
-        other => other,
     }
 }
 

@@ -15,6 +15,8 @@
 //! * [`mcp`] — `bua-bridge mcp`: an MCP server on stdio with one `browser` tool (rmcp).
 //! * [`cli`] — the friendly client subcommands (`tabs`, `open`, `extract`, `click`, …) as functions.
 //! * [`origin`], [`token`] — the pure rules of SPEC §2 (Origin classes, extension ids, pairing tokens).
+//! * [`site`] — the static file server of the demo site, the benchmark's pages and the tests' fixtures.
+//! * [`demo`] — `bua-bridge demo`: the main job end to end on the bundled site.
 //!
 //! All fallible functions return [`Error`]; protocol-level failures carry the SPEC §8 error code.
 

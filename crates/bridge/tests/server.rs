@@ -260,7 +260,7 @@ async fn protocol_versions_outside_the_range_are_rejected() {
     }
     server.shutdown().await;
 
-    // A bridge that requires protocol 5 refuses today's extension (SPEC §2: a version mismatch is found at the handshake).
+    // A bridge that requires protocol 5 refuses today's extension (SPEC §2: the version ranges must overlap).
     let server = start_server(Some(5)).await;
     let mut ws = raw_connect(&server, Some(&format!("chrome-extension://{EXT_ID}")))
         .await
@@ -674,7 +674,7 @@ async fn answer_next(ext: &mut Ws, result: Value) -> Value {
     request
 }
 
-// An MCP server that starts its own bridge once got `no_extension` for its first calls, until
+// An MCP server that starts its own bridge used to get `no_extension` for its first calls, until
 // the extension (in its reconnect backoff) came back.
 #[tokio::test]
 async fn an_action_waits_for_an_extension_that_connects_a_second_later() {

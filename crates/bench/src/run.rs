@@ -14,15 +14,17 @@ use std::time::{Duration, Instant};
 
 use bua_bridge::devtools::{self, DevTools};
 use bua_bridge::launch::{self, LaunchOptions, Launched};
+use bua_bridge::site::{Route, StaticSite};
 use bua_bridge::BridgeClient;
+use bua_extension::actions::evaluate;
+use bua_extension::extract::{page, snapshot};
 use serde_json::{json, Value};
 
-use super::http::PageServer;
-use super::pages::{self, PageSpec};
-use super::peer::Peer;
-use super::rawcdp::RawCdp;
-use super::stats;
-use super::BenchError;
+use crate::pages::{self, PageSpec};
+use crate::peer::Peer;
+use crate::rawcdp::RawCdp;
+use crate::stats;
+use crate::BenchError;
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -31,7 +33,7 @@ pub struct Options {
     pub extension: PathBuf,
     /// Chromium, for both browsers.
     pub chrome: PathBuf,
-    /// Runs per generated page and tool (≥ 20 for the targets).
+    /// Runs per generated page and tool (≥ 20, so that p95 is not just the maximum).
     pub runs: usize,
     /// Full warm-up rounds per generated page (every tool once, not recorded), after the light
     /// warm-up every page gets (one floor and one ariaSnapshot(), see [`Options::corpus_full_warmup`]).
@@ -266,24 +268,9 @@ pub const NO_NETWORK: &str = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127
 /// The JavaScript the floor evaluates: `document.body.innerText` (what extract's `text` is).
 const FLOOR_TEXT: &str = "document.body ? document.body.innerText : ''";
 
-/// The extension's own first evaluate (src/extract/mod.rs `page_info`: URL, title, viewport,
-/// innerText sliced to 50 KB + 1 K, and the DOM node count up to 5,001 that decides the AX tree).
-const EXTRACT_INFO: &str = "(() => { const t = document.body ? document.body.innerText : ''; \
-     let n = 1; try { const w = document.createTreeWalker(document, NodeFilter.SHOW_ALL); \
-     while (n <= 5000 && w.nextNode()) n++; } catch (e) { n = -1; } \
-     return { url: location.href, title: document.title, width: innerWidth, height: innerHeight, \
-     text: t.slice(0, 52224), textLength: t.length, nodes: n }; })()";
-
-/// The extension's `DOMSnapshot.captureSnapshot` params (src/extract/snapshot.rs `capture_params`).
-fn snapshot_params() -> Value {
-    json!({
-        "computedStyles": ["display", "visibility", "position", "overflow-x", "overflow-y"]
-    })
-}
-
-/// Pages with more DOM nodes than this (the main document's, document node included) take their
-/// elements from the DOM snapshot, not the AX tree (src/extract/page.rs `AX_TREE_MAX_DOM_NODES`).
-const AX_TREE_MAX_DOM_NODES: u64 = 5_000;
+/// Pages with more DOM nodes than this take their elements from the DOM snapshot, not the AX tree
+/// (the extension's rule, [`page::AX_TREE_MAX_DOM_NODES`]).
+const AX_TREE_MAX_DOM_NODES: u64 = page::AX_TREE_MAX_DOM_NODES as u64;
 
 fn ms_since(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
@@ -302,7 +289,7 @@ struct Bench {
     client: BridgeClient,
     raw: RawCdp,
     peer: Option<Peer>,
-    server: PageServer,
+    server: StaticSite,
     tab_id: i64,
     session: String,
     nav: u64,
@@ -477,7 +464,7 @@ impl Bench {
         let mut commands = vec![
             (
                 "Runtime.evaluate",
-                json!({"expression": EXTRACT_INFO, "returnByValue": true}),
+                json!({"expression": page::page_info_expression(), "returnByValue": true}),
             ),
             ("DOMSnapshot.captureSnapshot", snapshot_params()),
         ];
@@ -516,7 +503,7 @@ impl Bench {
              const ax = {uses_ax} ? info.then(() => send('Accessibility.getFullAXTree', {{}})) : Promise.resolve(0); \
              await Promise.all([info, snap, ax]); return performance.now() - t0; }})()",
             tab = self.tab_id,
-            info = json!({"expression": EXTRACT_INFO, "returnByValue": true}),
+            info = json!({"expression": page::page_info_expression(), "returnByValue": true}),
             snap = snapshot_params(),
         );
         let mut pipelined = Vec::new();
@@ -604,22 +591,23 @@ pub async fn run(opts: &Options) -> Result<Results, BenchError> {
     };
 
     // Page server: generated pages, the actions page, the corpus.
-    let mut routes = HashMap::new();
+    let server = StaticSite::start_empty()
+        .await
+        .map_err(|e| BenchError::io("starting the page server on 127.0.0.1", e))?;
     for spec in &opts.sizes {
-        routes.insert(format!("/gen/{}.html", spec.name), pages::generate(spec));
+        server.route(
+            &format!("/gen/{}.html", spec.name),
+            Route::Html(pages::generate(spec)),
+        );
     }
-    routes.insert("/actions.html".to_string(), pages::actions_page());
-    routes.insert(
-        "/wake.html".to_string(),
-        "<!doctype html><title>wake</title><p>wake".to_string(),
+    server.route("/actions.html", Route::Html(pages::actions_page()));
+    server.route(
+        "/wake.html",
+        Route::Html("<!doctype html><title>wake</title><p>wake".to_string()),
     );
-    let server = PageServer::start(
-        routes,
-        opts.corpus
-            .as_ref()
-            .map(|dir| ("/corpus/".to_string(), dir.clone())),
-    )
-    .await?;
+    if let Some(dir) = &opts.corpus {
+        server.mount("/corpus/", dir);
+    }
 
     progress("launching Chromium with the extension");
     let mut launch_opts = LaunchOptions::new(&opts.extension);
@@ -748,7 +736,7 @@ pub async fn run(opts: &Options) -> Result<Results, BenchError> {
     let Bench {
         launched, server, ..
     } = bench;
-    server.stop();
+    drop(server);
     launched.shutdown().await;
     results.wall_s = wall.elapsed().as_secs_f64();
     Ok(results)
@@ -987,7 +975,7 @@ async fn actions(
                         .raw
                         .call(
                             "Runtime.evaluate",
-                            json!({"expression": "(() => { return 1 })()", "returnByValue": true, "awaitPromise": true}),
+                            json!({"expression": evaluate::wrap("return 1"), "returnByValue": true, "awaitPromise": true}),
                             Some(&s),
                             false,
                         )
@@ -1381,6 +1369,11 @@ async fn worker_value(dt: &DevTools, session: &str, script: &str) -> Result<Valu
         .pointer("/result/value")
         .cloned()
         .unwrap_or(Value::Null))
+}
+
+/// The extension's own `DOMSnapshot.captureSnapshot` params as JSON (what it sends through `chrome.debugger`).
+fn snapshot_params() -> Value {
+    serde_json::to_value(snapshot::capture_params()).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@ pub struct PageSpec {
     pub interactive: usize,
 }
 
-/// The three page sizes: 1k/10k/50k DOM nodes with 100/1,000/5,000 interactive elements.
+/// The three sizes the performance targets name: 1k/10k/50k DOM nodes with 100/1,000/5,000 interactive elements.
 pub const SIZES: [PageSpec; 3] = [
     PageSpec {
         name: "1k",

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
-use super::BenchError;
+use crate::BenchError;
 
 /// How long one peer command may take (a 50k-element page's snapshot takes seconds).
 const PEER_TIMEOUT: Duration = Duration::from_secs(120);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Dev-only: dump the CDP responses `extract` uses, for every page of the corpus (corpus/ at the repository root).
+"""Dev-only: dump the CDP responses `extract` uses, for every page of the shared corpus.
 
 Serves the corpus on 127.0.0.1, loads each page in headless Chromium (one browser, one tab),
 and writes one JSON file per page to OUT/<folder>/<name>.json with:
@@ -8,10 +8,10 @@ and writes one JSON file per page to OUT/<folder>/<name>.json with:
   ax         {"main": [AXNode], "frames": [{"frameId", "url", "nodes": [AXNode]}]}
   expectedText  innerText of readability/<name>/expected.html (readability pages only, else null)
 The native runner (`cargo test -p bua-extension --release --test corpus_dumps -- --ignored --nocapture`,
-tools/corpus/dumps.rs) reads these files.
+tests/corpus_dumps.rs) reads these files.
 
-Usage: python3 tools/corpus/dump.py [--corpus corpus] [--out /tmp/corpus-dumps] [--only SUBSTR]
-       python3 tools/corpus/dump.py --fixtures --corpus tests/fixtures/extract --out /tmp/fixture-dumps
+Usage: python3 tests/corpus_dump.py [--corpus corpus, or $BUA_CORPUS_DIR] [--out /tmp/corpus-dumps] [--only SUBSTR]
+       python3 tests/corpus_dump.py --fixtures --corpus tests/fixtures/extract --out /tmp/fixture-dumps
 Needs: pip install websockets; /usr/bin/chromium.
 """
 import argparse
@@ -262,7 +262,7 @@ def main():
     signal.signal(signal.SIGTERM, on_sigterm)
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser()
-    ap.add_argument("--corpus", default=os.path.normpath(os.path.join(here, "../../corpus")))
+    ap.add_argument("--corpus", default=os.environ.get("BUA_CORPUS_DIR", os.path.normpath(os.path.join(here, "..", "corpus"))))
     ap.add_argument("--out", default="/tmp/corpus-dumps")
     ap.add_argument("--only")
     ap.add_argument("--skip-existing", action="store_true")

@@ -2,18 +2,16 @@
 //! and Playwright's `ariaSnapshot()` in one run, writes `docs/BENCHMARKS.md` and prints the same
 //! report. Run it through `./build.sh bench`, which builds the release extension first.
 
-#[path = "../bench/mod.rs"]
-mod bench;
-
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Parser;
 
-use bench::pages::SIZES;
-use bench::report::{self, Context, WasmSize};
-use bench::run::{self, Options};
-use bench::BenchError;
+use bua_bench as bench;
+use bua_bench::pages::SIZES;
+use bua_bench::report::{self, Context, WasmSize};
+use bua_bench::run::{self, Options};
+use bua_bench::BenchError;
 
 /// Benchmarks of BUA Browser Bridge against the CDP floor and Playwright.
 #[derive(Debug, Parser)]
@@ -25,7 +23,7 @@ struct Cli {
     /// Chromium for both browsers.
     #[arg(long, default_value = "/usr/bin/chromium")]
     chrome: PathBuf,
-    /// Runs per generated page and tool (at least 20 for the targets of docs/BENCHMARKS.md).
+    /// Runs per generated page and tool (at least 20 for a p95 that is not just the maximum).
     #[arg(long, default_value_t = 20)]
     runs: usize,
     /// Full warm-up rounds per generated page (every tool once, unrecorded), on top of the light
@@ -42,9 +40,10 @@ struct Cli {
     /// Only these generated sizes (comma-separated: 1k,10k,50k).
     #[arg(long, value_delimiter = ',')]
     sizes: Vec<String>,
-    /// The readability corpus (folders with `source.html`).
-    #[arg(long, default_value = "corpus/readability")]
-    corpus: PathBuf,
+    /// The readability corpus (folders with `source.html`); by default `readability/` of the corpus
+    /// the tests use: `$BUA_CORPUS_DIR`, else `corpus` (run from the repository root).
+    #[arg(long)]
+    corpus: Option<PathBuf>,
     /// Skip the corpus.
     #[arg(long)]
     no_corpus: bool,
@@ -123,6 +122,30 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The readability corpus: `explicit`, else `$BUA_CORPUS_DIR/readability`, else
+/// `corpus/readability` (the corpus the end-to-end tests score, `tests/corpus.rs`).
+///
+/// Errors: [`BenchError::Io`] (not found) when the folder does not exist, with the ways to fix it.
+fn corpus_dir(explicit: Option<PathBuf>) -> Result<PathBuf, BenchError> {
+    let dir = explicit.unwrap_or_else(|| {
+        std::env::var_os("BUA_CORPUS_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("corpus"))
+            .join("readability")
+    });
+    if dir.is_dir() {
+        return Ok(dir);
+    }
+    Err(BenchError::io(
+        format!(
+            "the readability corpus is missing at {}: set $BUA_CORPUS_DIR to the corpus folder \
+             (the one holding readability/), pass --corpus <folder>, or leave it out with --skip corpus",
+            dir.display()
+        ),
+        std::io::Error::from(std::io::ErrorKind::NotFound),
+    ))
+}
+
 fn wasm_size(extension: &Path) -> WasmSize {
     let file = extension.join("pkg").join("bua_extension_bg.wasm");
     let raw = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
@@ -159,6 +182,11 @@ async fn main_async(cli: Cli) -> Result<(), BenchError> {
             .copied()
             .collect()
     };
+    let corpus = if cli.no_corpus || cli.skip.contains(&Phase::Corpus) {
+        None
+    } else {
+        Some(corpus_dir(cli.corpus.clone())?)
+    };
     // The browser loads a private copy: a rebuild of dist/ during the run (others' dev builds) must not
     // change the extension under a measurement (the worker re-reads its files at every cold start).
     let copy = tempfile::Builder::new()
@@ -182,7 +210,7 @@ async fn main_async(cli: Cli) -> Result<(), BenchError> {
         aria_runs: cli.aria_runs,
         profile_runs: cli.profile_runs,
         sizes,
-        corpus: (!cli.no_corpus).then(|| cli.corpus.clone()),
+        corpus,
         corpus_limit: cli.corpus_limit,
         corpus_runs: cli.corpus_runs,
         action_runs: cli.action_runs,

@@ -1,16 +1,17 @@
 //! Dev loop for `extract` on the corpus without the extension: runs the pure pipeline
-//! ([`bua_extension::extract::page::analyze`]) on the CDP responses that `tools/corpus/dump.py` saved
+//! ([`bua_extension::extract::page::analyze`]) on the CDP responses that `tests/corpus_dump.py` saved
 //! from real Chromium (default `/tmp/corpus-dumps`, or `$BUA_CORPUS_DUMPS`), prints per page markdown
-//! recall, size ratio and obstacle, the per-folder confusion tables, and asserts issue 5's thresholds.
+//! recall, size ratio and obstacle, the per-folder confusion tables, and asserts the corpus thresholds
+//! (the same as `tests/corpus.rs`, from [`metrics::summarise`]).
 //! `$BUA_CORPUS_ONLY=<substring>` limits the pages; `$BUA_CORPUS_OUT=<dir>` writes each page's
 //! markdown, expected text and elements there.
 //!
 //! ```text
-//! python3 tools/corpus/dump.py
+//! python3 tests/corpus_dump.py
 //! cargo test -p bua-extension --release --test corpus_dumps -- --ignored --nocapture
 //! ```
 
-#[path = "metrics.rs"]
+#[path = "support/corpus_metrics.rs"]
 mod metrics;
 
 use std::path::{Path, PathBuf};
@@ -51,7 +52,7 @@ fn obstacle_label(v: &bua_extension::extract::obstacle::Verdict) -> (String, Str
 }
 
 #[test]
-#[ignore = "needs dumps from tools/corpus/dump.py"]
+#[ignore = "needs dumps from tests/corpus_dump.py"]
 fn corpus_dumps_native() {
     let root = dumps_dir();
     let only = std::env::var("BUA_CORPUS_ONLY").ok();

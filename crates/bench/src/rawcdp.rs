@@ -14,7 +14,7 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-use super::BenchError;
+use crate::BenchError;
 
 /// The largest answer accepted (AX trees of the 50k page are tens of MB).
 const MAX_MESSAGE_BYTES: usize = 512 << 20;

@@ -1,15 +1,20 @@
-//! `bua-bench`: extract, actions and the service worker measured side by side with the CDP
-//! floor and Playwright's `ariaSnapshot()`, in one run, on one machine.
+//! `bua-bench`: extract, actions and the service worker measured side by side with the CDP floor and
+//! Playwright's `ariaSnapshot()`, in one run, on one machine; the report is `docs/BENCHMARKS.md`.
+//!
+//! A development tool in a package of its own, so that nothing of it ships in `bua-bridge`. It drives
+//! the real product: `bua_bridge::launch` starts Chromium with the built extension, a
+//! [`bua_bridge::BridgeClient`] sends the actions, and both browsers (ours and the Playwright peer's)
+//! load every page from one [`bua_bridge::site::StaticSite`], so they get the same bytes from the same
+//! origin. The raw CDP commands that break an extract down are the extension's own (the page script and
+//! the snapshot params come from the `bua_extension` crate), not copies.
 //!
 //! * [`pages`] — the generated pages (1k/10k/50k elements, 100/1,000/5,000 controls).
-//! * [`http`] — the page server both browsers load from.
 //! * [`rawcdp`] — the CDP floor: commands straight to the browser's DevTools endpoint.
 //! * [`peer`] — the Playwright peer (`bench/aria.mjs`) as a JSON-lines subprocess.
 //! * [`run`] — the measurement phases.
 //! * [`report`] — the Markdown report (`docs/BENCHMARKS.md`), [`machine`] — what it ran on.
 //! * [`stats`] — median and p95.
 
-pub mod http;
 pub mod machine;
 pub mod pages;
 pub mod peer;

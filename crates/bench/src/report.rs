@@ -3,9 +3,9 @@
 
 use std::fmt::Write as _;
 
-use super::machine::MachineInfo;
-use super::run::{PageRun, Results};
-use super::stats::{self, median, ratio, summarize};
+use crate::machine::MachineInfo;
+use crate::run::{PageRun, Results};
+use crate::stats::{self, median, ratio, summarize};
 
 /// Sizes of the extension's wasm module.
 #[derive(Debug, Clone, Copy, Default)]
@@ -29,7 +29,9 @@ pub struct Context {
     pub command: String,
 }
 
-/// The performance goals the report checks.
+/// The performance targets the report checks, one row each in its Targets table: what the
+/// extension's design promises against the CDP floor, Playwright's `ariaSnapshot()` and the budgets of
+/// an MV3 service worker.
 pub mod goals {
     /// extract ≤ 1.5 × the CDP floor at 1,000 interactive elements (p50).
     pub const FLOOR_1K: f64 = 1.5;
@@ -154,7 +156,7 @@ fn floor_ratio(p: &PageRun) -> Option<f64> {
     ratio(p50(&p.extract_ms)?, p50(&p.floor_ms)?)
 }
 
-/// The performance targets, evaluated on `results`.
+/// The performance targets ([`goals`]), evaluated on `results`.
 pub fn targets(results: &Results, ctx: &Context) -> Vec<Target> {
     let mut out = Vec::new();
     let mut push =
@@ -263,7 +265,7 @@ pub fn render(results: &Results, ctx: &Context, notes: &[String]) -> String {
     let _ = writeln!(s, "# Benchmarks\n");
     let _ = writeln!(
         s,
-        "Made by `./build.sh bench` (`crates/bridge/src/bin/bua-bench.rs`, the Playwright peer in `bench/`) on \
+        "Made by `./build.sh bench` (`crates/bench`, the Playwright peer in `bench/`) on \
          **{}**, one run, every tool side by side on the same pages from the same local server. \
          Regenerate with `./build.sh bench`; this file is overwritten.\n",
         m.date
@@ -924,8 +926,8 @@ pub fn notes(results: &Results, ctx: &Context) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::run::{CommandTiming, Profile};
     use super::*;
+    use crate::run::{CommandTiming, Profile};
 
     fn corpus_page(name: &str, controls: u64, out: usize, aria: usize, e: f64, a: f64) -> PageRun {
         PageRun {
