@@ -424,3 +424,25 @@ async fn checkboxes_radios_and_switches_carry_checked_on_both_element_paths() {
         close(&client, tab).await;
     }
 }
+
+#[tokio::test]
+async fn mathml_formulas_are_in_the_markdown_as_tex_or_their_text() {
+    let _serial = SERIAL.lock().await;
+    let client = Browser::shared().client().await;
+    let tab = open(&client, "/extract/math.html").await;
+    let r = extract(&client, tab).await;
+    close(&client, tab).await;
+    let md = r["markdown"].as_str().expect("markdown");
+    assert!(
+        md.contains("Hermitian when $A=\\overline {A^{\\mathsf {T}}}$ holds"),
+        "the TeX of the hidden MathML is missing: {md}"
+    );
+    assert!(
+        md.contains("eigenvalue λ∈ℝ the eigenvector"),
+        "the text of a MathML formula without TeX is missing: {md}"
+    );
+    assert!(
+        md.contains("\n\n$$e^{i\\pi} + 1 = 0$$"),
+        "the display formula is missing: {md}"
+    );
+}

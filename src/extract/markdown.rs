@@ -105,9 +105,9 @@ pub fn to_markdown(dom: &Dom) -> Markdown {
 
 /// Elements whose content is never page text.
 const NEVER_TEXT: &[&str] = &[
-    "script", "style", "noscript", "template", "svg", "math", "head", "title", "meta", "link",
-    "select", "option", "optgroup", "datalist", "input", "textarea", "canvas", "video", "audio",
-    "object", "embed", "map", "dialog", "param", "source", "track",
+    "script", "style", "noscript", "template", "svg", "head", "title", "meta", "link", "select",
+    "option", "optgroup", "datalist", "input", "textarea", "canvas", "video", "audio", "object",
+    "embed", "map", "dialog", "param", "source", "track",
 ];
 
 /// Roles whose subtree is page furniture, not content (ARIA landmarks and overlays).
@@ -405,6 +405,7 @@ impl<'a> Converter<'a> {
                 }
             }
             "hr" => sink.block(Block::Rule),
+            "math" => self.math(id, sink, depth),
             "br" => sink.inline.push(Inline::Break),
             "a" => self.link(id, sink, depth),
             "img" => {
@@ -623,6 +624,78 @@ impl<'a> Converter<'a> {
         })
     }
 
+    /// A MathML formula (SPEC §5): its TeX (`<annotation encoding="application/x-tex">`, else the
+    /// `alttext` attribute) as `$tex$`, or `$$tex$$` in a paragraph of its own for
+    /// `display="block"`; without TeX, the formula's text (`x=2`). The layout of the formula's
+    /// nodes is not consulted: annotations are never rendered, and pages often keep the readable
+    /// copy in a `display: none` box next to an image (Wikipedia's MathML beside its SVG).
+    fn math(&self, id: usize, sink: &mut Sink, depth: usize) {
+        let node = self.node(id);
+        let tex = self
+            .tex_annotation(id, depth)
+            .or_else(|| node.attr("alttext").map(str::to_string))
+            .map(|t| strip_display_style(&collapse(&t)).to_string())
+            .filter(|t| !t.is_empty());
+        let block = node
+            .attr("display")
+            .is_some_and(|d| d.trim().eq_ignore_ascii_case("block"));
+        match tex {
+            Some(tex) if block => {
+                sink.flush();
+                sink.inline.push(Inline::Text(format!("$${tex}$$")));
+                sink.flush();
+            }
+            Some(tex) => sink.inline.push(Inline::Text(format!("${tex}$"))),
+            None => {
+                let mut text = String::new();
+                self.math_text(id, &mut text, depth);
+                let text = collapse(&text);
+                if !text.is_empty() {
+                    sink.inline.push(Inline::Text(text));
+                }
+            }
+        }
+    }
+
+    /// The text of the first TeX annotation inside a formula.
+    fn tex_annotation(&self, id: usize, depth: usize) -> Option<String> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.node(id).children.iter().find_map(|&c| {
+            let child = self.node(c);
+            let tex = child.tag() == Some("annotation")
+                && child.attr("encoding").is_some_and(|e| {
+                    let e = e.trim().to_ascii_lowercase();
+                    e == "application/x-tex" || e == "tex" || e == "text/x-tex"
+                });
+            if tex {
+                let mut text = String::new();
+                self.math_text(c, &mut text, depth + 1);
+                Some(text)
+            } else {
+                self.tex_annotation(c, depth + 1)
+            }
+        })
+    }
+
+    /// The text of a formula's presentation markup, annotations left out.
+    fn math_text(&self, id: usize, out: &mut String, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        for &c in &self.node(id).children {
+            let child = self.node(c);
+            match &child.kind {
+                NodeKind::Text(t) => out.push_str(t),
+                NodeKind::Element { tag, .. } if tag == "annotation" || tag == "annotation-xml" => {
+                }
+                NodeKind::Element { .. } => self.math_text(c, out, depth + 1),
+                NodeKind::Document => {}
+            }
+        }
+    }
+
     /// Text of a subtree with whitespace kept (`<pre>`, code): `<br>` is a newline.
     fn raw_text(&self, id: usize, out: &mut String, depth: usize) {
         if depth > MAX_DEPTH {
@@ -678,6 +751,15 @@ fn is_atomic_inline(node: &DomNode) -> bool {
     node.layout
         .as_ref()
         .is_some_and(|l| l.style.display.starts_with("inline-"))
+}
+
+/// `{\displaystyle x}` → `x`: the wrapper Wikipedia puts around every formula's TeX says nothing.
+fn strip_display_style(tex: &str) -> &str {
+    ["{\\displaystyle ", "{\\textstyle "]
+        .iter()
+        .find_map(|p| tex.strip_prefix(p)?.strip_suffix('}'))
+        .map(str::trim)
+        .unwrap_or(tex)
 }
 
 /// Never-rendered or invisible nodes (independent of page structure).
@@ -1276,6 +1358,97 @@ mod tests {
             got,
             "Shown: the visible text, longer than all the hidden ones together."
         );
+    }
+
+    #[test]
+    fn math_is_its_tex_annotation_else_its_alttext_else_its_text() {
+        let got = md(vec![
+            // Wikipedia: the MathML (with TeX) hidden next to an aria-hidden image.
+            e(
+                "p",
+                &[],
+                vec![
+                    t("Hermitian when "),
+                    e(
+                        "span",
+                        &[("style", "display:none")],
+                        vec![e(
+                            "math",
+                            &[],
+                            vec![e(
+                                "semantics",
+                                &[],
+                                vec![
+                                    e("mrow", &[], vec![e("mi", &[], vec![t("A")])]),
+                                    e(
+                                        "annotation",
+                                        &[("encoding", "application/x-tex")],
+                                        vec![t("{\\displaystyle A=\\overline {A^{T}}}")],
+                                    ),
+                                ],
+                            )],
+                        )],
+                    ),
+                    e(
+                        "img",
+                        &[("aria-hidden", "true"), ("alt", "A"), ("src", "a.svg")],
+                        vec![],
+                    ),
+                    t(" holds."),
+                ],
+            ),
+            // MathJax's assistive MathML: presentation markup only.
+            e(
+                "p",
+                &[],
+                vec![
+                    t("So "),
+                    e(
+                        "math",
+                        &[],
+                        vec![
+                            e("mi", &[], vec![t("x")]),
+                            e("mo", &[], vec![t("+")]),
+                            e("mn", &[], vec![t("1")]),
+                        ],
+                    ),
+                    t(" grows."),
+                ],
+            ),
+            e(
+                "math",
+                &[("display", "block"), ("alttext", "E = mc^2")],
+                vec![e("mi", &[], vec![t("E")])],
+            ),
+        ]);
+        assert_eq!(
+            got,
+            "Hermitian when $A=\\overline {A^{T}}$ holds.\n\nSo x+1 grows.\n\n$$E = mc^2$$"
+        );
+    }
+
+    #[test]
+    fn sub_sup_abbr_ruby_and_output_keep_their_text_and_template_is_dropped() {
+        let got = md(vec![
+            e(
+                "p",
+                &[],
+                vec![
+                    t("H"),
+                    e("sub", &[], vec![t("2")]),
+                    t("O at 10"),
+                    e("sup", &[], vec![t("3")]),
+                    t(" "),
+                    e("abbr", &[("title", "kelvin")], vec![t("K")]),
+                    t(", "),
+                    e("ruby", &[], vec![t("漢"), e("rt", &[], vec![t("kan")])]),
+                    t(", total "),
+                    e("output", &[], vec![t("42")]),
+                ],
+            ),
+            e("template", &[], vec![t("template text")]),
+        ]);
+        assert_eq!(got, "H2O at 103 K, 漢kan, total 42");
     }
 
     #[test]
