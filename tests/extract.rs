@@ -446,3 +446,42 @@ async fn mathml_formulas_are_in_the_markdown_as_tex_or_their_text() {
         "the display formula is missing: {md}"
     );
 }
+
+#[tokio::test]
+async fn include_sends_only_the_parts_asked_for_and_without_it_everything() {
+    let _serial = SERIAL.lock().await;
+    let client = Browser::shared().client().await;
+    let tab = open(&client, "/extract/news.html").await;
+    let full = extract(&client, tab).await;
+    for key in ["text", "markdown", "elements"] {
+        assert!(full.get(key).is_some(), "no {key} without include: {full}");
+    }
+    let body_text = eval(&client, tab, "return document.body.innerText").await;
+    assert_eq!(full["text"], body_text);
+
+    let agent = client
+        .call(
+            "extract",
+            json!({ "tabId": tab, "include": ["markdown", "elements"] }),
+        )
+        .await
+        .expect("extract with include");
+    assert!(
+        agent.get("text").is_none(),
+        "text was not asked for: {agent}"
+    );
+    assert_eq!(agent["markdown"], full["markdown"]);
+    assert_eq!(agent["elements"], full["elements"]);
+    assert_eq!(agent["truncated"]["text"], false);
+
+    let text_only = client
+        .call("extract", json!({ "tabId": tab, "include": ["text"] }))
+        .await
+        .expect("extract of the text only");
+    close(&client, tab).await;
+    assert_eq!(text_only["text"], body_text);
+    assert!(text_only.get("markdown").is_none(), "{text_only}");
+    assert!(text_only.get("elements").is_none(), "{text_only}");
+    assert_eq!(text_only["title"], full["title"]);
+    assert_eq!(text_only["totalElements"], full["totalElements"]);
+}

@@ -66,7 +66,7 @@ async fn route(ctx: &Ctx, action: Action) -> Result<serde_json::Value> {
         Action::SetValue(a) => json(forms::set_value(tab_id, &a.locator, &a.value).await?),
         Action::GetValue(a) => json(forms::get_value(tab_id, &a.locator).await?),
         Action::WaitFor(a) => json(wait::wait_for(tab_id, &a).await?),
-        Action::Extract(_) => json(crate::extract::extract(tab_id).await?),
+        Action::Extract(a) => json(crate::extract::extract(tab_id, &a).await?),
         Action::Evaluate(a) => json(evaluate::evaluate(tab_id, &a.expression).await?),
         Action::Scrape(a) => json(scrape::scrape(tab_id, &a).await?),
         Action::Screenshot(a) => json(screenshot::screenshot(tab_id, &a).await?),

@@ -16,7 +16,10 @@ pub mod text;
 
 use std::cell::{Cell, RefCell};
 
-use bua_protocol::{Confidence, ExtractElement, ExtractResult, Obstacle, ObstacleType, Truncated};
+use bua_protocol::{
+    Confidence, Extract, ExtractElement, ExtractPart, ExtractResult, Obstacle, ObstacleType,
+    Truncated,
+};
 
 use crate::cdp::commands::{AccessibilityGetFullAxTree, RuntimeEvaluate};
 use crate::cdp::{self, Command};
@@ -37,6 +40,10 @@ const SNAPSHOT_TIMEOUT_MS: u32 = 15_000;
 /// and the AX trees of the main frame and its same-origin frames, converts them with [`page::analyze_parsed`],
 /// and replaces the tab's uid cache with the new elements (`e0`, `e1`, … in document order).
 ///
+/// `params.include` selects the parts sent: `innerText` is read from the page only when `text` is
+/// wanted. Markdown and elements are computed either way (the obstacle classifier reads both), but a
+/// result without `elements` leaves the tab's uid cache as the last extract that listed them.
+///
 /// The commands are pipelined: the page-info `Runtime.evaluate` and `DOMSnapshot.captureSnapshot`
 /// are sent at once, and the main frame's `Accessibility.getFullAXTree` as soon as the evaluate has
 /// answered (its DOM node count decides whether the AX tree is wanted, [`page::uses_ax_tree_count`]),
@@ -45,10 +52,11 @@ const SNAPSHOT_TIMEOUT_MS: u32 = 15_000;
 ///
 /// Errors: whatever a CDP command gives ([`Error::Timeout`], [`Error::SessionNotFound`], …), and
 /// [`Error::Internal`] when a CDP response does not have the documented shape.
-pub async fn extract(tab_id: i64) -> Result<ExtractResult> {
+pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
     listen_for_navigations();
+    let want_text = params.wants(ExtractPart::Text);
     let info_and_ax = async {
-        let info = page_info(tab_id).await?;
+        let info = page_info(tab_id, want_text).await?;
         let main_tree = if page::uses_ax_tree_count(info.nodes) {
             let text = send_text(tab_id, &AccessibilityGetFullAxTree::default()).await?;
             Some(
@@ -104,14 +112,29 @@ pub async fn extract(tab_id: i64) -> Result<ExtractResult> {
         &dom,
         trees.as_deref(),
     );
-    let uids = UIDS.with(|u| u.borrow_mut().replace(tab_id, &result.elements.elements));
-    Ok(to_protocol(
+    let want_elements = params.wants(ExtractPart::Elements);
+    let uids = if want_elements {
+        UIDS.with(|u| u.borrow_mut().replace(tab_id, &result.elements.elements))
+    } else {
+        Vec::new()
+    };
+    let mut out = to_protocol(
         info.url,
         info.title,
         result,
         uids,
         info.text_length > page::TEXT_SLICE_UNITS as u64,
-    ))
+    );
+    if !want_text {
+        out.text = None;
+    }
+    if !params.wants(ExtractPart::Markdown) {
+        out.markdown = None;
+    }
+    if !want_elements {
+        out.elements = None;
+    }
+    Ok(out)
 }
 
 /// What the first `Runtime.evaluate` of an extract reads from the page.
@@ -129,10 +152,11 @@ struct PageInfo {
     nodes: usize,
 }
 
-/// URL, title, viewport, `innerText` and the DOM node count, in one `Runtime.evaluate`.
-async fn page_info(tab_id: i64) -> Result<PageInfo> {
+/// URL, title, viewport, `innerText` (when `with_text`; it walks the whole rendered page and is the biggest
+/// string of the answer) and the DOM node count, in one `Runtime.evaluate`.
+async fn page_info(tab_id: i64, with_text: bool) -> Result<PageInfo> {
     let command = RuntimeEvaluate {
-        expression: page::page_info_expression(),
+        expression: page::page_info_expression_of(with_text),
         return_by_value: Some(true),
         ..Default::default()
     };
@@ -190,9 +214,9 @@ pub fn to_protocol(
     ExtractResult {
         url,
         title,
-        text: result.text,
-        markdown: result.markdown.text,
-        elements,
+        text: Some(result.text),
+        markdown: Some(result.markdown.text),
+        elements: Some(elements),
         obstacle: result.obstacle.map(|v| Obstacle {
             r#type: match v.kind {
                 obstacle::ObstacleKind::AuthWall => ObstacleType::AuthWall,

@@ -24,16 +24,22 @@ pub const AX_TREE_MAX_DOM_NODES: usize = 5_000;
 pub const TEXT_SLICE_UNITS: usize = text::TEXT_MAX_BYTES + 1024;
 
 /// The page script of extract's first `Runtime.evaluate` (`page_info.js`, a function of
-/// `(maxNodes, sliceUnits)`): URL, title, viewport (CSS px), `innerText` sliced to `sliceUnits` UTF-16
+/// `(maxNodes, sliceUnits, withText)`): URL, title, viewport (CSS px), `innerText` (when `withText`) sliced to `sliceUnits` UTF-16
 /// units with its whole length, and the main document's node count (document, doctype, elements, text,
 /// comments) up to `maxNodes + 1`, or `-1` when a page script broke the tree walker. A file of its own so
 /// that the benchmark sends the very same script.
 pub const PAGE_INFO_JS: &str = include_str!("page_info.js");
 
 /// The expression of extract's first `Runtime.evaluate`: [`PAGE_INFO_JS`] called with
-/// [`AX_TREE_MAX_DOM_NODES`] and [`TEXT_SLICE_UNITS`].
+/// [`AX_TREE_MAX_DOM_NODES`] and [`TEXT_SLICE_UNITS`], `innerText` included.
 pub fn page_info_expression() -> String {
-    format!("({PAGE_INFO_JS})({AX_TREE_MAX_DOM_NODES}, {TEXT_SLICE_UNITS})")
+    page_info_expression_of(true)
+}
+
+/// [`page_info_expression`], reading `innerText` only when `with_text` (SPEC §5 `include`):
+/// without it the page is not asked for a text layout and the answer has `text: ""`.
+pub fn page_info_expression_of(with_text: bool) -> String {
+    format!("({PAGE_INFO_JS})({AX_TREE_MAX_DOM_NODES}, {TEXT_SLICE_UNITS}, {with_text})")
 }
 
 /// Whether `extract` should fetch the AX trees of a page with `dom_nodes` DOM nodes (see
@@ -195,11 +201,12 @@ mod tests {
         assert!(expression.starts_with("(// "), "{expression}");
         assert!(
             expression.ends_with(&format!(
-                "}}\n)({AX_TREE_MAX_DOM_NODES}, {TEXT_SLICE_UNITS})"
+                "}}\n)({AX_TREE_MAX_DOM_NODES}, {TEXT_SLICE_UNITS}, true)"
             )),
             "{expression}"
         );
-        assert!(PAGE_INFO_JS.contains("(maxNodes, sliceUnits) => {"));
+        assert!(page_info_expression_of(false).ends_with(", false)"));
+        assert!(PAGE_INFO_JS.contains("(maxNodes, sliceUnits, withText) => {"));
     }
 
     #[test]

@@ -1,7 +1,8 @@
-// The page script of extract's first Runtime.evaluate, called with (maxNodes, sliceUnits) by
-// `page_info_expression` in src/extract/page.rs; the benchmark (crates/bench) sends the same one.
-(maxNodes, sliceUnits) => {
-  const t = document.body ? document.body.innerText : '';
+// The page script of extract's first Runtime.evaluate, called with (maxNodes, sliceUnits, withText)
+// by `page_info_expression_of` in src/extract/page.rs; the benchmark (crates/bench) sends the same one.
+// innerText walks the whole rendered page and is the biggest string of the answer: read only when asked.
+(maxNodes, sliceUnits, withText) => {
+  const t = withText && document.body ? document.body.innerText : '';
   let n = 1;
   try {
     const w = document.createTreeWalker(document, NodeFilter.SHOW_ALL);

@@ -17,7 +17,7 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use bua_protocol::{tool_input_schema, Action, ErrorCode, ImageFormat, Screenshot};
+use bua_protocol::{tool_input_schema, Action, ErrorCode, ExtractPart, ImageFormat, Screenshot};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig as McpConfig, Tool,
@@ -32,6 +32,10 @@ use crate::client::{BridgeClient, Endpoint};
 use crate::error::{Error, Result, BRIDGE_UNREACHABLE};
 use crate::server::{self, ServerConfig, ServerHandle};
 use crate::DEFAULT_PORT;
+
+/// What an agent's `extract` returns unless it passes `include`: the markdown already holds the
+/// page's text, so `text` (innerText, as big again) is left for verbatim quotes on request.
+pub const AGENT_EXTRACT_PARTS: [ExtractPart; 2] = [ExtractPart::Markdown, ExtractPart::Elements];
 
 /// The one tool's name.
 pub const TOOL_NAME: &str = "browser";
@@ -312,10 +316,15 @@ impl BrowserMcp {
     /// problem with the action or the browser; those are tool errors.
     pub async fn run(&self, arguments: Option<Map<String, Value>>) -> CallToolResult {
         let input = Value::Object(arguments.unwrap_or_default());
-        let action = match Action::from_value(&input) {
+        let mut action = match Action::from_value(&input) {
             Ok(a) => a,
             Err(e) => return tool_error(e.code.as_str(), &e.message),
         };
+        if let Action::Extract(extract) = &mut action {
+            if input.get("include").is_none() {
+                extract.include = AGENT_EXTRACT_PARTS.to_vec();
+            }
+        }
         let client = match self.connect().await {
             Ok(c) => c,
             Err(e) => return tool_error(e.client_code(), &e.to_string()),

@@ -377,6 +377,29 @@ impl ImageFormat {
     }
 }
 
+/// A part of `extract`'s result that `include` can ask for (SPEC §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ExtractPart {
+    /// `markdown`, the main content.
+    Markdown,
+    /// `elements`, the interactive elements with uids.
+    Elements,
+    /// `text`, the body's `innerText` (for verbatim quotes).
+    Text,
+}
+
+impl ExtractPart {
+    /// The wire spelling (also the result's key).
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ExtractPart::Markdown => "markdown",
+            ExtractPart::Elements => "elements",
+            ExtractPart::Text => "text",
+        }
+    }
+}
+
 /// The keys of `select_option`'s [`OptionChoice`], in schema order.
 const CHOICE_KEYS: [&str; 3] = ["value", "label", "index"];
 
@@ -551,6 +574,27 @@ impl Keyword for WaitState {
     }
 }
 
+impl Extract {
+    /// Whether the result carries `part`: `include` names it, or `include` is empty (the whole
+    /// result, as before `include` existed).
+    pub fn wants(&self, part: ExtractPart) -> bool {
+        self.include.is_empty() || self.include.contains(&part)
+    }
+}
+
+impl Keyword for ExtractPart {
+    const ALL: &'static [Self] = &[
+        ExtractPart::Markdown,
+        ExtractPart::Elements,
+        ExtractPart::Text,
+    ];
+    const NOUN: &'static str = "part";
+    const CHOICES: &'static str = "markdown, elements or text";
+    fn word(&self) -> &'static str {
+        self.as_str()
+    }
+}
+
 impl Keyword for ImageFormat {
     const ALL: &'static [Self] = &[ImageFormat::Png, ImageFormat::Jpeg];
     const NOUN: &'static str = "format";
@@ -585,8 +629,17 @@ params! {
         pub tab_id: Option<TabId> = "tabId" => Tab,
     }
 
+    /// `extract {tabId?, include?}` → SPEC §5's result with only the parts in `include`.
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    pub struct Extract {
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
+        pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// Parts of the result to compute and send; omitted or empty: all three.
+        pub include: Vec<ExtractPart> = "include" => Words::<ExtractPart>(PhantomData),
+    }
+
     /// Parameters of the actions that only take an optional `tabId`
-    /// (`go_back`, `go_forward`, `reload`, `close_tab`, `extract`).
+    /// (`go_back`, `go_forward`, `reload`, `close_tab`).
     #[derive(Clone, Debug, Default, PartialEq, Eq)]
     pub struct TabOnly {
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
@@ -993,9 +1046,9 @@ actions! {
     GetValue(GetValue) = "get_value", secs(10);
     /// Wait until an element (locator) or some text (textContains) reaches a state; not found in time → timeout.
     WaitFor(WaitFor) = "wait_for", OWN_WAIT;
-    /// Read the page: url, title, text, markdown (read this first), elements [{uid, role, name}] to act on by uid,
-    /// and obstacle (auth_wall / captcha / access_denied; high confidence = stop and report).
-    Extract(TabOnly) = "extract", secs(20);
+    /// Read the page: url, title, markdown (read this first), elements [{uid, role, name}] to act on by uid,
+    /// text (innerText), and obstacle (auth_wall / captcha / access_denied; high confidence = stop and report).
+    Extract(Extract) = "extract", secs(20);
     /// Run JavaScript in the page: the expression is a function body, so it must `return` its value.
     /// A thrown error comes back as invalid_action with the JS message.
     Evaluate(Evaluate) = "evaluate", secs(12);

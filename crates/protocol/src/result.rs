@@ -516,12 +516,15 @@ pub struct ExtractResult {
     pub url: String,
     /// `document.title`.
     pub title: String,
-    /// `document.body.innerText`, ≤ 50 KB.
-    pub text: String,
-    /// Main content as Markdown, ≤ 30 KB.
-    pub markdown: String,
-    /// Interactive AX nodes in document order, ≤ 200.
-    pub elements: Vec<ExtractElement>,
+    /// `document.body.innerText`, ≤ 50 KB; absent when `include` left it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Main content as Markdown, ≤ 30 KB; absent when `include` left it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<String>,
+    /// Interactive AX nodes in document order, ≤ 200; absent when `include` left them out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elements: Option<Vec<ExtractElement>>,
     /// A page-level obstacle, when the classifier fired.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub obstacle: Option<Obstacle>,

@@ -627,3 +627,34 @@ fn locator_display_is_readable() {
     );
     assert!(is_uid("e0") && is_uid("e123") && !is_uid("e") && !is_uid("e1a") && !is_uid("x1"));
 }
+
+#[test]
+fn extract_include_selects_parts_and_absent_means_all() {
+    let a = ok(json!({"type":"extract","include":["markdown","elements"]}));
+    let Action::Extract(p) = &a else { panic!() };
+    assert!(p.wants(ExtractPart::Markdown) && p.wants(ExtractPart::Elements));
+    assert!(!p.wants(ExtractPart::Text));
+    assert_eq!(
+        a.to_value(),
+        json!({"type":"extract","include":["markdown","elements"]})
+    );
+    let Action::Extract(all) = ok(json!({"type":"extract","tabId":3})) else {
+        panic!()
+    };
+    assert!(all.include.is_empty());
+    for part in [
+        ExtractPart::Markdown,
+        ExtractPart::Elements,
+        ExtractPart::Text,
+    ] {
+        assert!(all.wants(part), "{part:?}");
+    }
+    refused_with(
+        json!({"type":"extract","include":["html"]}),
+        &["include: unknown part `html` (use markdown, elements or text)"],
+    );
+    refused_with(
+        json!({"type":"extract","include":"text"}),
+        &["include: must be an array"],
+    );
+}

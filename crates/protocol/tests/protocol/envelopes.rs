@@ -453,16 +453,16 @@ fn results_serialize_in_camel_case() {
     let x = ExtractResult {
         url: "u".into(),
         title: "t".into(),
-        text: "x".into(),
-        markdown: "# t".into(),
-        elements: vec![ExtractElement {
+        text: Some("x".into()),
+        markdown: Some("# t".into()),
+        elements: Some(vec![ExtractElement {
             uid: "e0".into(),
             role: "button".into(),
             name: Some("Go".into()),
             value: None,
             visible: Some(true),
             checked: None,
-        }],
+        }]),
         obstacle: Some(Obstacle {
             r#type: ObstacleType::AuthWall,
             confidence: Confidence::Low,

@@ -59,6 +59,18 @@ fn modifiers() -> impl Strategy<Value = Vec<Modifier>> {
     .prop_shuffle()
 }
 
+fn extract_parts() -> impl Strategy<Value = Vec<ExtractPart>> {
+    proptest::sample::subsequence(
+        vec![
+            ExtractPart::Markdown,
+            ExtractPart::Elements,
+            ExtractPart::Text,
+        ],
+        0..=3,
+    )
+    .prop_shuffle()
+}
+
 fn choice() -> impl Strategy<Value = OptionChoice> {
     prop_oneof![
         vec(any_text(), 1..4).prop_map(OptionChoice::Value),
@@ -208,7 +220,8 @@ fn reading() -> BoxedStrategy<Action> {
                     tab_id
                 })
             ),
-        tab_id().prop_map(|tab_id| Action::Extract(TabOnly { tab_id })),
+        (tab_id(), extract_parts())
+            .prop_map(|(tab_id, include)| Action::Extract(Extract { tab_id, include })),
         (word(), tab_id())
             .prop_map(|(expression, tab_id)| Action::Evaluate(Evaluate { expression, tab_id })),
         (
