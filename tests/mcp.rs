@@ -46,6 +46,15 @@ fn schema_output() -> Value {
     serde_json::from_slice(&output.stdout).expect("schema is JSON")
 }
 
+fn text_of(step: &Value) -> String {
+    step["content"]
+        .as_array()
+        .and_then(|c| c.iter().find(|i| i["type"] == "text"))
+        .and_then(|i| i["text"].as_str())
+        .unwrap_or_else(|| panic!("no text block in {step}"))
+        .to_string()
+}
+
 fn text_json(step: &Value) -> Value {
     let text = step["content"]
         .as_array()
@@ -105,22 +114,42 @@ fn the_python_mcp_sdk_lists_one_browser_tool_and_drives_a_fixture_page() {
     assert_eq!(report["serverInfo"]["name"], "bua-bridge");
 
     let steps = &report["steps"];
-    for step in ["open_tab", "extract", "click", "evaluate", "screenshot"] {
+    for step in [
+        "open_tab",
+        "extract",
+        "extract_text",
+        "click",
+        "evaluate",
+        "screenshot",
+    ] {
         assert_eq!(steps[step]["isError"], false, "{step}: {}", steps[step]);
     }
     let opened = text_json(&steps["open_tab"]);
     let tab_id = opened["tabId"].as_i64().expect("tabId");
     assert_eq!(opened["domain"], "127.0.0.1");
-    let extracted = text_json(&steps["extract"]);
-    assert_eq!(extracted["title"], "BUA MCP fixture");
+    // extract is text for a model: header, markdown, one line per element; by default no
+    // innerText (the agent asks with include:["text"]).
+    let extracted = text_of(&steps["extract"]);
+    let uid = report["clicked_uid"].as_str().expect("uid");
     assert!(
-        extracted["markdown"]
-            .as_str()
-            .is_some_and(|m| m.contains("# Counter")),
+        extracted.starts_with(&format!(
+            "url: {page}\ntitle: BUA MCP fixture\nelements: 2\n=== markdown ===\n# Counter\n"
+        )),
         "{extracted}"
     );
-    let uid = report["clicked_uid"].as_str().expect("uid");
-    assert!(uid.starts_with('e'), "{uid}");
+    assert!(
+        extracted.ends_with(&format!(
+            "=== elements ===\n[{uid}] button \"Count\"\n[e1] textbox \"Name\""
+        )),
+        "{extracted}"
+    );
+    assert!(!extracted.contains("=== text ==="), "{extracted}");
+    let text_only = text_of(&steps["extract_text"]);
+    assert!(
+        text_only.ends_with("=== text ===\nCounter\n\nClicks so far: 0\n\nCount Name"),
+        "{text_only}"
+    );
+    assert!(!text_only.contains("=== markdown ==="), "{text_only}");
     let clicked = text_json(&steps["click"]);
     assert_eq!(clicked["tabId"], tab_id);
     assert_eq!(clicked["clicked"]["tag"], "button");

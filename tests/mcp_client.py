@@ -6,7 +6,8 @@ It runs a short agent session and prints one JSON report on stdout:
 
     python3 mcp_client.py <bua-bridge> <port> <token> <fixture-url>
 
-Steps: initialize → list_tools → open_tab(fixture) → extract → click(uid of the "Count" button)
+Steps: initialize → list_tools → open_tab(fixture) → extract (the agent text) → extract of the text
+only → click(uid of the "Count" button)
 → evaluate (read the counter) → screenshot → an invalid action (click with uid + index) → an
 action with no type. Each tool call is reported as {isError, content:[{type, text | mimeType, bytes}]};
 tool errors are data here, not exceptions. The Rust test decides what is right.
@@ -15,6 +16,7 @@ tool errors are data here, not exceptions. The Rust test decides what is right.
 import asyncio
 import base64
 import json
+import re
 import sys
 
 from mcp import ClientSession, StdioServerParameters
@@ -63,10 +65,13 @@ async def main():
 
             opened = first_json(await call("open_tab", {"type": "open_tab", "url": fixture}))
             tab_id = opened["tabId"]
-            page = first_json(await call("extract", {"type": "extract", "tabId": tab_id}))
-            button = next(e for e in page["elements"] if e.get("name") == "Count")
-            report["clicked_uid"] = button["uid"]
-            await call("click", {"type": "click", "uid": button["uid"], "tabId": tab_id})
+            # extract answers in text: the uid is on the element's line, `[e1] button "Count"`.
+            page = await call("extract", {"type": "extract", "tabId": tab_id})
+            lines = page["content"][0]["text"].splitlines()
+            uid = next(m.group(1) for m in map(re.compile(r'^\[(e\d+)\] button "Count"').match, lines) if m)
+            report["clicked_uid"] = uid
+            await call("extract_text", {"type": "extract", "tabId": tab_id, "include": ["text"]})
+            await call("click", {"type": "click", "uid": uid, "tabId": tab_id})
             await call(
                 "evaluate",
                 {"type": "evaluate", "expression": "return document.querySelector('#count').textContent", "tabId": tab_id},

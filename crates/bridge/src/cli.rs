@@ -315,6 +315,8 @@ pub enum Output {
     /// `extract --elements`: `{url, title, elements, totalElements, truncated}`; with `--pretty`
     /// one element per line: `e3  button  "Sign in"`.
     Elements,
+    /// `extract --agent`: the text an MCP agent receives ([`crate::render::extract_text`]).
+    AgentText,
     /// `screenshot -o FILE`: the image, checked to be of the format asked for, is written to the
     /// file; prints `{file, mime, width, height, bytes}`.
     ScreenshotTo(PathBuf, ImageFormat),
@@ -473,6 +475,12 @@ pub fn render(
             .ok_or_else(|| Failure {
                 code: "internal_error".into(),
                 message: "the extract result has no markdown".into(),
+            }),
+        Output::AgentText => serde_json::from_value::<bua_protocol::ExtractResult>(result.clone())
+            .map(|r| crate::render::extract_text(&r))
+            .map_err(|e| Failure {
+                code: "internal_error".into(),
+                message: format!("the extract result does not have the SPEC §5 shape: {e}"),
             }),
         Output::Elements => {
             let elements = result.get("elements").cloned().unwrap_or(json!([]));

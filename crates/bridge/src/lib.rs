@@ -13,6 +13,7 @@
 //! * [`devtools`] — a small Chrome DevTools Protocol client over the browser's DevTools WebSocket.
 //! * [`launch`] — `bua-bridge launch`: server + Chromium with the unpacked extension, paired automatically.
 //! * [`mcp`] — `bua-bridge mcp`: an MCP server on stdio with one `browser` tool (rmcp).
+//! * [`render`] — results as text for a model (the MCP `extract` result): header, markdown, one line per element.
 //! * [`cli`] — the friendly client subcommands (`tabs`, `open`, `extract`, `click`, …) as functions.
 //! * [`origin`], [`token`] — the pure rules of SPEC §2 (Origin classes, extension ids, pairing tokens).
 //! * [`site`] — the static file server of the demo site, the benchmark's pages and the tests' fixtures.
@@ -28,6 +29,7 @@ pub mod error;
 pub mod launch;
 pub mod mcp;
 pub mod origin;
+pub mod render;
 pub mod server;
 pub mod site;
 pub mod token;

@@ -142,7 +142,8 @@ Exit status 1 on failure, with {\"code\":\"…\",\"error\":\"…\"} on stdout.")
     #[command(after_help = "Examples:
   bua-bridge extract --tab 12                      # the whole result as JSON
   bua-bridge extract --tab 12 --markdown > page.md # the page as Markdown text
-  bua-bridge extract --tab 12 --elements --pretty  # uids to click: e0  button  \"Sign in\"")]
+  bua-bridge extract --tab 12 --elements --pretty  # uids to click: e0  button  \"Sign in\"
+  bua-bridge extract --tab 12 --agent              # what an MCP agent reads: header, markdown, [e0] button \"Sign in\"")]
     Extract {
         /// The tab.
         #[arg(long)]
@@ -150,6 +151,9 @@ Exit status 1 on failure, with {\"code\":\"…\",\"error\":\"…\"} on stdout.")
         /// Print only the Markdown, as plain text.
         #[arg(long, conflicts_with = "elements")]
         markdown: bool,
+        /// Print the page as the MCP server gives it to an agent: a header, the markdown, one line per element.
+        #[arg(long, conflicts_with_all = ["markdown", "elements"])]
+        agent: bool,
         /// Print only the interactive elements (with --pretty: one per line).
         #[arg(long)]
         elements: bool,
@@ -820,18 +824,26 @@ fn friendly_request(command: Command) -> Result<(ConnArgs, Request), (cli::Failu
             tab,
             markdown,
             elements,
+            agent,
             conn,
         } => {
             let output = if markdown {
                 Output::Markdown
             } else if elements {
                 Output::Elements
+            } else if agent {
+                Output::AgentText
             } else {
                 Output::Json
             };
+            let mut params = Map::new();
+            if agent {
+                let parts = bua_bridge::mcp::AGENT_EXTRACT_PARTS.map(|p| p.as_str());
+                params.insert("include".into(), json!(parts));
+            }
             let request = Request {
                 method: "extract".into(),
-                params: cli::with_tab(Map::new(), tab),
+                params: cli::with_tab(params, tab),
                 output,
             };
             Ok((conn, request))
@@ -1000,6 +1012,12 @@ mod tests {
         assert_eq!(f.code, "invalid_action");
         assert!(
             Cli::try_parse_from(["bua-bridge", "extract", "--markdown", "--elements"]).is_err()
+        );
+        let (_, r) = parse(&["bua-bridge", "extract", "--agent", "--tab", "3"]).unwrap();
+        assert_eq!(r.output, Output::AgentText);
+        assert_eq!(
+            r.params,
+            json!({"include": ["markdown", "elements"], "tabId": 3})
         );
     }
 }

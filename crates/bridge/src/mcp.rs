@@ -17,7 +17,9 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use bua_protocol::{tool_input_schema, Action, ErrorCode, ExtractPart, ImageFormat, Screenshot};
+use bua_protocol::{
+    tool_input_schema, Action, ErrorCode, ExtractPart, ExtractResult, ImageFormat, Screenshot,
+};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig as McpConfig, Tool,
@@ -30,6 +32,7 @@ use tokio::sync::Mutex;
 
 use crate::client::{BridgeClient, Endpoint};
 use crate::error::{Error, Result, BRIDGE_UNREACHABLE};
+use crate::render;
 use crate::server::{self, ServerConfig, ServerHandle};
 use crate::DEFAULT_PORT;
 
@@ -154,9 +157,10 @@ Contract:\n\
 - Start with open_tab (it opens in the agent's own minimized window) and keep the tabId it returns; \
 pass that tabId to EVERY later action on that page. Other agents may share this browser: an action \
 without tabId may fall back to another agent's tab.\n\
-- Call extract to read a page: url, title, text, markdown, elements [{uid, role, name, …}] and obstacle. \
-An element has visible:true only when it is in the viewport (no visible key = off-screen, still \
-clickable: click scrolls it into view) and checked (true/false/\"mixed\") on checkbox-like elements.\n\
+- Call extract to read a page. It answers in text: a header (url, title, obstacle, element count, what \
+was truncated), `=== markdown ===` the page, `=== elements ===` one per line: `[e3] button \"Place order\"`, \
+`[e7] textbox \"Email\" = \"value\"`, flags checked/mixed/offscreen (off-screen is still clickable). \
+include:[\"text\"] adds the innerText (verbatim quotes).\n\
 - uids are fresh on every extract: use uids from the LATEST extract (click, type, select_option, check, …), \
 and extract again after the page changes (navigation, a submitted form, new content): a uid from an \
 older extract may now name another element. selector/text/xpath are fallbacks.\n\
@@ -423,8 +427,17 @@ fn tool_error(code: &str, message: &str) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(body.to_string())])
 }
 
-/// A success: the result JSON as text; `screenshot` as an image block plus its metadata.
+/// A success: the result JSON as text (compact); `extract` as the agent text of
+/// [`render::extract_text`]; `screenshot` as an image block plus its metadata.
 fn success(action: &Action, result: Value) -> CallToolResult {
+    if matches!(action, Action::Extract(_)) {
+        // A result of another shape (a newer extension) still reaches the agent, as JSON.
+        if let Ok(extract) = serde_json::from_value::<ExtractResult>(result.clone()) {
+            return CallToolResult::success(vec![ContentBlock::text(render::extract_text(
+                &extract,
+            ))]);
+        }
+    }
     if matches!(action, Action::Screenshot(_)) {
         let data = result.get("data").and_then(Value::as_str);
         let mime = result
@@ -527,8 +540,9 @@ mod tests {
             "\n- unauthorized: ",
             "\n- protocol_version_mismatch: ",
             "\n- bridge_unreachable: ",
-            "visible:true only when it is in the viewport (no visible key = off-screen, still clickable",
-            "checked (true/false/\"mixed\") on checkbox-like elements",
+            "`=== elements ===` one per line: `[e3] button \"Place order\"`",
+            "flags checked/mixed/offscreen (off-screen is still clickable)",
+            "include:[\"text\"] adds the innerText",
             "uids are fresh on every extract",
             "a uid from an older extract may now name another element",
             "pass that tabId to EVERY later action",

@@ -1,0 +1,253 @@
+//! Results as text made for a model: what the MCP server (and `bua-bridge extract --agent`) hands an
+//! agent instead of JSON. Pure code over the protocol's result types, apart from the MCP plumbing.
+//!
+//! An `extract` result (SPEC §5) becomes a short header, the markdown as is, then the elements one
+//! per line:
+//!
+//! ```text
+//! url: https://shop.test/checkout
+//! title: Checkout
+//! obstacle: auth_wall, low: The page asks to sign in.
+//! elements: 200 of 312 (the list is cut; in-viewport ones are kept first)
+//! truncated: markdown
+//! === markdown ===
+//! # Checkout
+//! …
+//! === elements ===
+//! [e3] button "Place order"
+//! [e7] textbox "Email" = "ada@example.com"
+//! [e9] checkbox "Gift wrap" checked offscreen
+//! ```
+//!
+//! JSON escaping of every newline and quote is what made the JSON result as big as a full
+//! accessibility dump; here only names and values are quoted (JSON string syntax, so a name with
+//! a quote or a newline stays on its line). Flags appear only when they hold: `checked`, `mixed`,
+//! `offscreen` (SPEC §5 sends `visible` only when true, so no `visible` means off-screen).
+
+use bua_protocol::{Checked, Confidence, ExtractElement, ExtractResult, ObstacleType};
+
+/// Longest element name printed, in chars; a longer one ends with `…` (the markdown has the text).
+pub const NAME_MAX_CHARS: usize = 100;
+/// Longest element value printed, in chars; a longer one ends with `…`.
+pub const VALUE_MAX_CHARS: usize = 60;
+
+/// The agent text of an `extract` result (module doc for the layout). `text` (innerText), when
+/// the result carries it, comes last under `=== text ===`.
+pub fn extract_text(r: &ExtractResult) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("url: {}\n", one_line(&r.url)));
+    out.push_str(&format!("title: {}\n", one_line(&r.title)));
+    if let Some(o) = &r.obstacle {
+        let kind = match o.r#type {
+            ObstacleType::AuthWall => "auth_wall",
+            ObstacleType::Captcha => "captcha",
+            ObstacleType::AccessDenied => "access_denied",
+        };
+        let confidence = match o.confidence {
+            Confidence::Low => "low",
+            Confidence::High => "high",
+        };
+        out.push_str(&format!(
+            "obstacle: {kind}, {confidence}: {}\n",
+            one_line(&o.message)
+        ));
+    }
+    if let Some(elements) = &r.elements {
+        let shown = elements.len();
+        let total = usize::try_from(r.total_elements).unwrap_or(usize::MAX);
+        if r.truncated.elements || total > shown {
+            out.push_str(&format!(
+                "elements: {shown} of {total} (the list is cut; in-viewport ones are kept first)\n"
+            ));
+        } else {
+            out.push_str(&format!("elements: {shown}\n"));
+        }
+    }
+    let cut: Vec<&str> = [
+        (r.truncated.markdown && r.markdown.is_some(), "markdown"),
+        (r.truncated.text && r.text.is_some(), "text"),
+    ]
+    .into_iter()
+    .filter_map(|(cut, name)| cut.then_some(name))
+    .collect();
+    if !cut.is_empty() {
+        out.push_str(&format!("truncated: {}\n", cut.join(", ")));
+    }
+    if let Some(markdown) = &r.markdown {
+        out.push_str("=== markdown ===\n");
+        push_block(&mut out, markdown);
+    }
+    if let Some(elements) = &r.elements {
+        out.push_str("=== elements ===\n");
+        for e in elements {
+            out.push_str(&element_line(e));
+            out.push('\n');
+        }
+    }
+    if let Some(text) = &r.text {
+        out.push_str("=== text ===\n");
+        push_block(&mut out, text);
+    }
+    out.truncate(out.trim_end().len());
+    out
+}
+
+/// One element: `[e7] textbox "Email" = "ada@example.com" checked offscreen`.
+pub fn element_line(e: &ExtractElement) -> String {
+    let mut line = format!("[{}] {}", e.uid, e.role);
+    if let Some(name) = e.name.as_deref().filter(|n| !n.is_empty()) {
+        line.push(' ');
+        line.push_str(&quoted(name, NAME_MAX_CHARS));
+    }
+    if let Some(value) = e.value.as_deref().filter(|v| !v.is_empty()) {
+        line.push_str(" = ");
+        line.push_str(&quoted(value, VALUE_MAX_CHARS));
+    }
+    match e.checked {
+        Some(Checked::True) => line.push_str(" checked"),
+        Some(Checked::Mixed) => line.push_str(" mixed"),
+        _ => {}
+    }
+    if e.visible != Some(true) {
+        line.push_str(" offscreen");
+    }
+    line
+}
+
+/// `s` cut to `max` chars (with `…`) as a JSON string literal.
+fn quoted(s: &str, max: usize) -> String {
+    let cut: String = if s.chars().count() > max {
+        s.chars().take(max).chain(std::iter::once('…')).collect()
+    } else {
+        s.to_string()
+    };
+    serde_json::to_string(&cut).unwrap_or_default()
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn push_block(out: &mut String, block: &str) {
+    let block = block.trim_end();
+    if !block.is_empty() {
+        out.push_str(block);
+        out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bua_protocol::{Obstacle, Truncated};
+
+    fn el(uid: &str, role: &str, name: Option<&str>) -> ExtractElement {
+        ExtractElement {
+            uid: uid.into(),
+            role: role.into(),
+            name: name.map(Into::into),
+            value: None,
+            visible: Some(true),
+            checked: None,
+        }
+    }
+
+    fn result() -> ExtractResult {
+        let mut email = el("e1", "textbox", Some("Email"));
+        email.value = Some("ada@example.com".into());
+        let mut gift = el("e2", "checkbox", Some("Gift \"wrap\""));
+        gift.checked = Some(Checked::True);
+        gift.visible = None;
+        let mut news = el("e3", "checkbox", Some("Newsletter"));
+        news.checked = Some(Checked::False);
+        ExtractResult {
+            url: "https://shop.test/checkout".into(),
+            title: "Checkout\n  step 2".into(),
+            text: None,
+            markdown: Some("# Checkout\n\nYour cart: 2 items.\n".into()),
+            elements: Some(vec![
+                el("e0", "button", Some("Place order")),
+                email,
+                gift,
+                news,
+                el("e4", "link", None),
+            ]),
+            obstacle: None,
+            truncated: Truncated::default(),
+            total_elements: 5,
+        }
+    }
+
+    #[test]
+    fn a_result_is_a_header_the_markdown_and_one_line_per_element() {
+        assert_eq!(
+            extract_text(&result()),
+            "url: https://shop.test/checkout\n\
+             title: Checkout step 2\n\
+             elements: 5\n\
+             === markdown ===\n\
+             # Checkout\n\nYour cart: 2 items.\n\
+             === elements ===\n\
+             [e0] button \"Place order\"\n\
+             [e1] textbox \"Email\" = \"ada@example.com\"\n\
+             [e2] checkbox \"Gift \\\"wrap\\\"\" checked offscreen\n\
+             [e3] checkbox \"Newsletter\"\n\
+             [e4] link"
+        );
+    }
+
+    #[test]
+    fn obstacle_cuts_and_text_are_shown_only_when_there() {
+        let mut r = result();
+        r.obstacle = Some(Obstacle {
+            r#type: ObstacleType::AuthWall,
+            confidence: Confidence::High,
+            message: "Sign-in page: ask the user.".into(),
+        });
+        r.truncated = Truncated {
+            text: true,
+            markdown: true,
+            elements: true,
+        };
+        r.total_elements = 312;
+        r.elements = Some(vec![el("e0", "button", Some("Go"))]);
+        r.text = Some("Checkout\nYour cart".into());
+        let got = extract_text(&r);
+        assert!(
+            got.contains("obstacle: auth_wall, high: Sign-in page: ask the user.\n"),
+            "{got}"
+        );
+        assert!(got.contains("elements: 1 of 312 (the list is cut"), "{got}");
+        assert!(got.contains("truncated: markdown, text\n"), "{got}");
+        assert!(got.ends_with("=== text ===\nCheckout\nYour cart"), "{got}");
+
+        r.markdown = None;
+        r.elements = None;
+        r.text = None;
+        assert_eq!(
+            extract_text(&r),
+            "url: https://shop.test/checkout\ntitle: Checkout step 2\n\
+             obstacle: auth_wall, high: Sign-in page: ask the user."
+        );
+    }
+
+    #[test]
+    fn long_names_and_values_are_cut_with_an_ellipsis_and_stay_on_one_line() {
+        let mut e = el("e9", "link", None);
+        let long = "word ".repeat(40);
+        e.name = Some(format!("line one\nline two {long}"));
+        e.value = Some("x".repeat(VALUE_MAX_CHARS + 5));
+        let line = element_line(&e);
+        assert!(!line.contains('\n'), "{line}");
+        assert!(
+            line.starts_with("[e9] link \"line one\\nline two word"),
+            "{line}"
+        );
+        assert!(
+            line.ends_with(&format!("\" = \"{}…\"", "x".repeat(VALUE_MAX_CHARS))),
+            "{line}"
+        );
+        let name_part = line.split(" = ").next().unwrap_or_default();
+        assert!(name_part.contains("…\""), "{line}");
+    }
+}
