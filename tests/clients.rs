@@ -690,7 +690,7 @@ async fn cli_subcommands_drive_the_launched_browser() {
     // navigate waits for the load.
     let nav = cli.json(&["navigate", &counter, "--tab", &tab]);
     assert_eq!(nav["title"], "BUA MCP fixture");
-    // extract (JSON), --elements, --elements --pretty, --markdown
+    // extract (JSON), --elements, --elements --pretty, --markdown, --agent
     let page = cli.json(&["extract", "--tab", &tab]);
     assert_eq!(page["url"], counter.as_str());
     assert!(page["text"]
@@ -717,6 +717,22 @@ async fn cli_subcommands_drive_the_launched_browser() {
     let (code, markdown) = cli.run(&["extract", "--markdown", "--tab", &tab]);
     assert_eq!(code, 0);
     assert!(markdown.starts_with("# Counter"), "{markdown}");
+    // --agent: what the MCP server gives an agent (header, markdown, one line per element).
+    let (code, agent) = cli.run(&["extract", "--agent", "--tab", &tab]);
+    assert_eq!(code, 0);
+    assert!(
+        agent.starts_with(&format!(
+            "url: {counter}\ntitle: BUA MCP fixture\nelements: 2\n"
+        )),
+        "{agent}"
+    );
+    assert!(
+        agent.contains(&format!(
+            "\n=== elements ===\n[{count_uid}] button \"Count\"\n"
+        )),
+        "{agent}"
+    );
+    assert!(!agent.contains("=== text ==="), "{agent}");
     // click <uid>, type <uid> <text>, eval
     let clicked = cli.json(&["click", &count_uid, "--tab", &tab]);
     assert_eq!(clicked["clicked"]["id"], "inc");
