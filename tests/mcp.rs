@@ -86,7 +86,7 @@ fn the_python_mcp_sdk_lists_one_browser_tool_and_drives_a_fixture_page() {
         browser.logs()
     );
     note(&format!(
-        "Python MCP session (spawn, initialize, 8 tool calls, exit): {:.2} s",
+        "Python MCP session (spawn, initialize, 9 tool calls, exit): {:.2} s",
         started.elapsed().as_secs_f64()
     ));
     let report: Value = serde_json::from_slice(&output.stdout).expect("report JSON");

@@ -377,7 +377,7 @@ impl ImageFormat {
     }
 }
 
-/// A part of `extract`'s result that `include` can ask for (SPEC §5).
+/// An `extract` result part (SPEC §5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ExtractPart {
@@ -634,7 +634,7 @@ params! {
     pub struct Extract {
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
-        /// Parts of the result to compute and send; omitted or empty: all three.
+        /// The parts to compute and send; omitted: all.
         pub include: Vec<ExtractPart> = "include" => Words::<ExtractPart>(PhantomData),
     }
 
