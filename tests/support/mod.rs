@@ -813,3 +813,24 @@ impl V1Client {
         r["result"].clone()
     }
 }
+
+impl Browser {
+    /// A dedicated browser ([`Browser::launch`]) whose extension has connected to its bridge (within 5 s),
+    /// with a DevTools connection to it.
+    pub async fn launch_connected(opts: BrowserOptions) -> (Browser, DevTools) {
+        let browser = Browser::launch(opts);
+        let dt = browser.devtools().await;
+        browser
+            .wait_connection_state(&dt, Duration::from_secs(5), |s| s["state"] == "connected")
+            .await;
+        (browser, dt)
+    }
+
+    /// The configuration of a second bridge this browser's extension may pair with: the same token and
+    /// pinned extension id, any free port on 127.0.0.1.
+    pub fn second_bridge_config(&self) -> bua_bridge::server::ServerConfig {
+        let mut config = bua_bridge::server::ServerConfig::loopback(0, self.token.clone());
+        config.extension_id = Some(self.extension_id.clone());
+        config
+    }
+}
