@@ -303,33 +303,31 @@ async fn every_example_of_the_v1_document_gets_the_documented_result_fields() {
         )
     };
     let (_, window) = agent_tab().await;
-    let result = v1
-        .ok(
+    // The same example twice: the first closes the agent's window, the second finds none
+    // ("窗口不存在 … 时返回 { "closed": false, "window_id": null }").
+    let mut closes = Vec::new();
+    for (section, documented) in [
+        (
             "close_agent_window",
-            here(json!({ "owner": "mcp-1234-abcd" })),
-        )
-        .await;
-    sent += 1;
-    conforms(
-        "close_agent_window",
-        &json!({ "closed": true, "window_id": 5 }),
-        &result,
-    );
-    assert_eq!(result["closed"], true, "{result}");
-    assert_eq!(result["window_id"], window, "{result}");
-    // "窗口不存在 … 时返回 { "closed": false, "window_id": null }".
-    let result = v1
-        .ok(
-            "close_agent_window",
-            here(json!({ "owner": "mcp-1234-abcd" })),
-        )
-        .await;
-    sent += 1;
-    conforms(
-        "close_agent_window (no window)",
-        &json!({ "closed": false, "window_id": null }),
-        &result,
-    );
+            json!({ "closed": true, "window_id": 5 }),
+        ),
+        (
+            "close_agent_window (no window)",
+            json!({ "closed": false, "window_id": null }),
+        ),
+    ] {
+        let result = v1
+            .ok(
+                "close_agent_window",
+                here(json!({ "owner": "mcp-1234-abcd" })),
+            )
+            .await;
+        sent += 1;
+        conforms(section, &documented, &result);
+        closes.push(result);
+    }
+    assert_eq!(closes[0]["closed"], true, "{}", closes[0]);
+    assert_eq!(closes[0]["window_id"], window, "{}", closes[0]);
     let (eight, _) = agent_tab().await;
     let (nine, _) = agent_tab().await;
     let result = v1
