@@ -97,6 +97,13 @@ impl Machine {
     }
 }
 
+/// Runs `build.sh prereqs <mode>` on a fresh fake machine; its output and the stub calls it made.
+fn prereqs_on(uid: u32, with_sudo: bool, mode: &str) -> (Output, Vec<String>) {
+    let machine = Machine::new(uid, with_sudo);
+    let output = machine.prereqs(mode);
+    (output, machine.calls())
+}
+
 /// The words of the recorded `apt-get install` call (panics when there is none).
 fn install_words(calls: &[String]) -> Vec<String> {
     let line = calls
@@ -112,9 +119,7 @@ fn stderr(output: &Output) -> String {
 
 #[test]
 fn test_as_root_installs_chromium_xvfb_and_openbox_with_apt_get() {
-    let machine = Machine::new(0, false);
-    let output = machine.prereqs("test");
-    let calls = machine.calls();
+    let (output, calls) = prereqs_on(0, false, "test");
     assert_eq!(
         calls.first().map(String::as_str),
         Some("apt-get update -qq"),
@@ -139,9 +144,8 @@ fn test_as_root_installs_chromium_xvfb_and_openbox_with_apt_get() {
 
 #[test]
 fn demo_as_root_installs_chromium_only() {
-    let machine = Machine::new(0, false);
-    let output = machine.prereqs("demo");
-    let words = install_words(&machine.calls());
+    let (output, calls) = prereqs_on(0, false, "demo");
+    let words = install_words(&calls);
     assert!(words.iter().any(|w| w == "chromium"), "{words:?}");
     for package in ["xvfb", "openbox", "python3-venv"] {
         assert!(!words.iter().any(|w| w == package), "{package}: {words:?}");
@@ -151,9 +155,7 @@ fn demo_as_root_installs_chromium_only() {
 
 #[test]
 fn test_as_a_user_with_sudo_installs_through_sudo_and_says_so() {
-    let machine = Machine::new(1000, true);
-    let output = machine.prereqs("test");
-    let calls = machine.calls();
+    let (output, calls) = prereqs_on(1000, true, "test");
     assert!(
         calls
             .iter()
@@ -170,9 +172,8 @@ fn test_as_a_user_with_sudo_installs_through_sudo_and_says_so() {
 
 #[test]
 fn test_as_a_user_without_sudo_stops_with_the_command_to_run_as_root() {
-    let machine = Machine::new(1000, false);
-    let output = machine.prereqs("test");
-    assert!(machine.calls().is_empty(), "{:?}", machine.calls());
+    let (output, calls) = prereqs_on(1000, false, "test");
+    assert!(calls.is_empty(), "{calls:?}");
     assert!(!output.status.success());
     let err = stderr(&output);
     assert!(

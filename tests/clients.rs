@@ -19,78 +19,8 @@ use std::time::{Duration, Instant};
 
 use bua_bridge::server::{self, ServerConfig};
 use bua_bridge::BridgeClient;
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use support::{bridge_bin, eventually, note, Browser, FixtureServer};
-use tokio_tungstenite::tungstenite::Message;
-
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// A raw v1-bridge client: the v1 hello (no protocolVersion) plus the SPEC's token.
-struct V1Client {
-    ws: Ws,
-    next: u64,
-}
-
-impl V1Client {
-    async fn connect(port: u16, token: &str) -> V1Client {
-        let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://127.0.0.1:{port}"))
-            .await
-            .expect("upgrade");
-        ws.send(Message::text(
-            json!({"type": "hello", "role": "client", "name": "bridge-client", "token": token})
-                .to_string(),
-        ))
-        .await
-        .expect("hello");
-        let mut client = V1Client { ws, next: 0 };
-        let ack = client.next_frame().await;
-        assert_eq!(ack["type"], "ack", "{ack}");
-        client
-    }
-
-    async fn next_frame(&mut self) -> Value {
-        loop {
-            let frame = tokio::time::timeout(Duration::from_secs(40), self.ws.next())
-                .await
-                .expect("a frame within 40 s")
-                .expect("open")
-                .expect("frame");
-            match frame {
-                Message::Text(t) => return serde_json::from_str(t.as_str()).expect("JSON"),
-                Message::Close(f) => panic!("closed: {f:?}"),
-                _ => continue,
-            }
-        }
-    }
-
-    /// Sends `{"id","method","params"}` and returns the whole response envelope.
-    async fn request(&mut self, method: &str, params: Value) -> Value {
-        self.next += 1;
-        let id = format!("abc-{}", self.next);
-        self.ws
-            .send(Message::text(
-                json!({"id": id, "method": method, "params": params}).to_string(),
-            ))
-            .await
-            .expect("send");
-        loop {
-            let v = self.next_frame().await;
-            if v["id"] == id.as_str() {
-                return v;
-            }
-        }
-    }
-
-    /// A request that must succeed; returns its `result`.
-    async fn ok(&mut self, method: &str, params: Value) -> Value {
-        let r = self.request(method, params.clone()).await;
-        assert_eq!(r["success"], true, "{method} {params} → {r}");
-        assert!(r.get("code").is_none(), "{r}");
-        r["result"].clone()
-    }
-}
+use support::{bridge_bin, eventually, note, Browser, FixtureServer, V1Client};
 
 fn keys(v: &Value) -> BTreeSet<String> {
     v.as_object()

@@ -6,7 +6,7 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use bua_bridge::server::{self, ServerConfig};
+use bua_bridge::server;
 use bua_bridge::{BridgeClient, Error};
 use bua_protocol::ErrorCode;
 use futures_util::{SinkExt, StreamExt};
@@ -203,15 +203,10 @@ async fn a_malformed_client_frame_gets_invalid_action_and_the_connection_stays_o
 /// (reject unauthorized → fatal), a malformed frame on an extension-role connection, recovery.
 #[tokio::test]
 async fn handshake_rejects_are_fatal_for_the_extension_until_its_settings_change() {
-    let browser = Browser::launch(BrowserOptions::default());
-    let dt = browser.devtools().await;
-    browser
-        .wait_connection_state(&dt, Duration::from_secs(5), |s| s["state"] == "connected")
-        .await;
+    let (browser, dt) = Browser::launch_connected(BrowserOptions::default()).await;
 
     // A second bridge that requires protocol 5, same token, same pinned id.
-    let mut config = ServerConfig::loopback(0, browser.token.clone());
-    config.extension_id = Some(browser.extension_id.clone());
+    let mut config = browser.second_bridge_config();
     config.min_protocol_version = 5;
     let strict = server::start(config).await.expect("strict bridge");
     browser
@@ -336,14 +331,10 @@ async fn handshake_rejects_are_fatal_for_the_extension_until_its_settings_change
 /// Its own browser: it moves the extension to a second bridge and back.
 #[tokio::test]
 async fn rewriting_the_same_backend_url_and_token_keeps_the_connection() {
-    let browser = Browser::launch(BrowserOptions::default());
-    let dt = browser.devtools().await;
-    browser
-        .wait_connection_state(&dt, Duration::from_secs(5), |s| s["state"] == "connected")
-        .await;
-    let mut config = ServerConfig::loopback(0, browser.token.clone());
-    config.extension_id = Some(browser.extension_id.clone());
-    let other = server::start(config).await.expect("a second bridge");
+    let (browser, dt) = Browser::launch_connected(BrowserOptions::default()).await;
+    let other = server::start(browser.second_bridge_config())
+        .await
+        .expect("a second bridge");
     browser
         .storage_set(&dt, json!({"backendUrl": other.url()}))
         .await;

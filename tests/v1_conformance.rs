@@ -17,88 +17,14 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use bua_bridge::BridgeClient;
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use support::{note, Browser, FixtureServer};
-use tokio_tungstenite::tungstenite::Message;
-
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+use support::{note, Browser, FixtureServer, V1Client};
 
 /// The agent owner the document's `close_auto_tabs` / `close_agent_window` examples name.
 const DOC_OWNER: &str = "mcp-1234-abcd";
-
-/// A raw v1-bridge client: the document's client hello plus the token, then raw frames.
-struct V1Client {
-    ws: Ws,
-    next: u64,
-}
-
-impl V1Client {
-    async fn connect(browser: &Browser) -> V1Client {
-        let (mut ws, _) =
-            tokio_tungstenite::connect_async(format!("ws://127.0.0.1:{}", browser.port))
-                .await
-                .expect("upgrade");
-        let mut hello = json!({ "type": "hello", "role": "client", "name": "bridge-client" });
-        hello["token"] = json!(browser.token);
-        ws.send(Message::text(hello.to_string()))
-            .await
-            .expect("hello");
-        let mut client = V1Client { ws, next: 0 };
-        let ack = client.next_frame().await;
-        assert_eq!(ack["type"], "ack", "{ack}");
-        client
-    }
-
-    async fn next_frame(&mut self) -> Value {
-        loop {
-            let frame = tokio::time::timeout(Duration::from_secs(40), self.ws.next())
-                .await
-                .expect("a frame within 40 s")
-                .expect("open")
-                .expect("frame");
-            match frame {
-                Message::Text(t) => return serde_json::from_str(t.as_str()).expect("JSON"),
-                Message::Close(f) => panic!("closed: {f:?}"),
-                _ => continue,
-            }
-        }
-    }
-
-    /// Sends one whole request frame and returns the response envelope with its `id`.
-    async fn send_frame(&mut self, frame: Value) -> Value {
-        let id = frame["id"].clone();
-        self.ws
-            .send(Message::text(frame.to_string()))
-            .await
-            .expect("send");
-        loop {
-            let v = self.next_frame().await;
-            if v["id"] == id {
-                return v;
-            }
-        }
-    }
-
-    /// `{"id","method","params"}` → the response envelope.
-    async fn request(&mut self, method: &str, params: Value) -> Value {
-        self.next += 1;
-        let id = format!("abc-{}", self.next);
-        self.send_frame(json!({"id": id, "method": method, "params": params}))
-            .await
-    }
-
-    /// A request that must succeed; returns its `result`.
-    async fn ok(&mut self, method: &str, params: Value) -> Value {
-        let r = self.request(method, params.clone()).await;
-        assert_eq!(r["success"], true, "{method} {params} → {r}");
-        r["result"].clone()
-    }
-}
 
 /// The JSON type name of `v`, as the document's examples show types.
 fn json_type(v: &Value) -> &'static str {
@@ -187,7 +113,7 @@ async fn every_example_of_the_v1_document_gets_the_documented_result_fields() {
     let page = fixtures.url("/clients/v1.html");
     let started = Instant::now();
     let mut sent = 0;
-    let mut v1 = V1Client::connect(browser).await;
+    let mut v1 = V1Client::connect(browser.port, &browser.token).await;
 
     // ## 连接握手 / ping: the frame as written, answered by the server itself.
     let pong = v1
@@ -377,33 +303,31 @@ async fn every_example_of_the_v1_document_gets_the_documented_result_fields() {
         )
     };
     let (_, window) = agent_tab().await;
-    let result = v1
-        .ok(
+    // The same example twice: the first closes the agent's window, the second finds none
+    // ("窗口不存在 … 时返回 { "closed": false, "window_id": null }").
+    let mut closes = Vec::new();
+    for (section, documented) in [
+        (
             "close_agent_window",
-            here(json!({ "owner": "mcp-1234-abcd" })),
-        )
-        .await;
-    sent += 1;
-    conforms(
-        "close_agent_window",
-        &json!({ "closed": true, "window_id": 5 }),
-        &result,
-    );
-    assert_eq!(result["closed"], true, "{result}");
-    assert_eq!(result["window_id"], window, "{result}");
-    // "窗口不存在 … 时返回 { "closed": false, "window_id": null }".
-    let result = v1
-        .ok(
-            "close_agent_window",
-            here(json!({ "owner": "mcp-1234-abcd" })),
-        )
-        .await;
-    sent += 1;
-    conforms(
-        "close_agent_window (no window)",
-        &json!({ "closed": false, "window_id": null }),
-        &result,
-    );
+            json!({ "closed": true, "window_id": 5 }),
+        ),
+        (
+            "close_agent_window (no window)",
+            json!({ "closed": false, "window_id": null }),
+        ),
+    ] {
+        let result = v1
+            .ok(
+                "close_agent_window",
+                here(json!({ "owner": "mcp-1234-abcd" })),
+            )
+            .await;
+        sent += 1;
+        conforms(section, &documented, &result);
+        closes.push(result);
+    }
+    assert_eq!(closes[0]["closed"], true, "{}", closes[0]);
+    assert_eq!(closes[0]["window_id"], window, "{}", closes[0]);
     let (eight, _) = agent_tab().await;
     let (nine, _) = agent_tab().await;
     let result = v1
@@ -466,7 +390,7 @@ async fn page_value(v1: &mut V1Client, expression: &str, tab_id: i64) -> Value {
 async fn get_value_reads_back_what_the_page_holds_after_each_kind_of_change() {
     let browser = Browser::shared();
     let page = FixtureServer::shared().url("/clients/values.html");
-    let mut v1 = V1Client::connect(browser).await;
+    let mut v1 = V1Client::connect(browser.port, &browser.token).await;
     let tab = v1.ok("new_tab", json!({ "url": page })).await;
     let tab_id = tab["tab_id"].as_i64().expect("tab_id");
     let target = |value: &str| json!({ "by": "css", "value": value });

@@ -742,3 +742,95 @@ where
         }
     }
 }
+
+/// A raw WebSocket to the bridge (no TLS: it listens on 127.0.0.1).
+pub type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A raw v1-bridge client (SPEC §9): the v1 client hello (no `protocolVersion`) plus the pairing
+/// token SPEC §2 adds, then raw `{"id","method","params"}` frames and whole response envelopes.
+pub struct V1Client {
+    ws: Ws,
+    next: u64,
+}
+
+impl V1Client {
+    /// Connects to the bridge on `port`, says the v1 hello with `token` and waits for its `ack`.
+    pub async fn connect(port: u16, token: &str) -> V1Client {
+        use futures_util::SinkExt;
+        let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://127.0.0.1:{port}"))
+            .await
+            .expect("upgrade");
+        let hello =
+            json!({"type": "hello", "role": "client", "name": "bridge-client", "token": token});
+        ws.send(tokio_tungstenite::tungstenite::Message::text(
+            hello.to_string(),
+        ))
+        .await
+        .expect("hello");
+        let mut client = V1Client { ws, next: 0 };
+        let ack = client.next_frame().await;
+        assert_eq!(ack["type"], "ack", "{ack}");
+        client
+    }
+
+    /// The next frame (within 40 s: a v1 request may wait out its own timeouts).
+    pub async fn next_frame(&mut self) -> Value {
+        next_json_frame(&mut self.ws, Duration::from_secs(40)).await
+    }
+
+    /// Sends one whole request frame and returns the response envelope with its `id`.
+    pub async fn send_frame(&mut self, frame: Value) -> Value {
+        use futures_util::SinkExt;
+        let id = frame["id"].clone();
+        self.ws
+            .send(tokio_tungstenite::tungstenite::Message::text(
+                frame.to_string(),
+            ))
+            .await
+            .expect("send");
+        loop {
+            let v = self.next_frame().await;
+            if v["id"] == id {
+                return v;
+            }
+        }
+    }
+
+    /// Sends `{"id","method","params"}` and returns the whole response envelope.
+    pub async fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next += 1;
+        let id = format!("abc-{}", self.next);
+        self.send_frame(json!({"id": id, "method": method, "params": params}))
+            .await
+    }
+
+    /// A request that must succeed (`success: true`, no `code`); returns its `result`.
+    pub async fn ok(&mut self, method: &str, params: Value) -> Value {
+        let r = self.request(method, params.clone()).await;
+        assert_eq!(r["success"], true, "{method} {params} → {r}");
+        assert!(r.get("code").is_none(), "{r}");
+        r["result"].clone()
+    }
+}
+
+impl Browser {
+    /// A dedicated browser ([`Browser::launch`]) whose extension has connected to its bridge (within 5 s),
+    /// with a DevTools connection to it.
+    pub async fn launch_connected(opts: BrowserOptions) -> (Browser, DevTools) {
+        let browser = Browser::launch(opts);
+        let dt = browser.devtools().await;
+        browser
+            .wait_connection_state(&dt, Duration::from_secs(5), |s| s["state"] == "connected")
+            .await;
+        (browser, dt)
+    }
+
+    /// The configuration of a second bridge this browser's extension may pair with: the same token and
+    /// pinned extension id, any free port on 127.0.0.1.
+    pub fn second_bridge_config(&self) -> bua_bridge::server::ServerConfig {
+        let mut config = bua_bridge::server::ServerConfig::loopback(0, self.token.clone());
+        config.extension_id = Some(self.extension_id.clone());
+        config
+    }
+}

@@ -26,7 +26,8 @@ pub mod stats;
 /// Every way the benchmark can fail.
 #[derive(Debug, thiserror::Error)]
 pub enum BenchError {
-    /// The bridge, the launch or the DevTools helper failed.
+    /// The bridge, the launch or the DevTools helper failed, or a file or process operation
+    /// ([`bua_bridge::Error::Io`], made by [`BenchError::io`]).
     #[error(transparent)]
     Bridge(#[from] bua_bridge::Error),
     /// A CDP command answered with an error.
@@ -36,15 +37,6 @@ pub enum BenchError {
         method: String,
         /// CDP's message.
         message: String,
-    },
-    /// A file or process operation failed.
-    #[error("{context}: {source}")]
-    Io {
-        /// What was being done.
-        context: String,
-        /// The underlying error.
-        #[source]
-        source: std::io::Error,
     },
     /// The Playwright peer failed.
     #[error("Playwright peer: {0}")]
@@ -61,11 +53,9 @@ pub enum BenchError {
 }
 
 impl BenchError {
-    /// An [`BenchError::Io`] with its context.
+    /// A failed file or process operation with what was being done: the bridge's own
+    /// [`bua_bridge::Error::Io`], so both say it the same way.
     pub fn io(context: impl Into<String>, source: std::io::Error) -> Self {
-        BenchError::Io {
-            context: context.into(),
-            source,
-        }
+        BenchError::Bridge(bua_bridge::Error::io(context, source))
     }
 }
