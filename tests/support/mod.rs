@@ -275,54 +275,13 @@ impl Browser {
         }
     }
 
-    /// One browser per test binary, started on first use and stopped when the process exits. It is handed
-    /// out only once the extension serves actions steadily (see [`Browser::wait_until_serving`]), so no
-    /// test's first action races the pairing.
+    /// One browser per test binary, started on first use and stopped when the process exits. `launch` prints
+    /// READY once the extension acknowledged the pairing, and the extension keeps that connection when the
+    /// settings `launch` wrote arrive again (it reconnects only on a changed URL or token), so the first action
+    /// of a test finds it serving.
     pub fn shared() -> &'static Browser {
         static SHARED: OnceLock<Browser> = OnceLock::new();
-        SHARED.get_or_init(|| {
-            let browser = Browser::launch(BrowserOptions::default());
-            browser.wait_until_serving();
-            browser
-        })
-    }
-
-    /// Blocks until the extension answers `get_tabs`, at least 1 s after READY. `launch` prints READY once
-    /// the extension acknowledged the pairing, but the worker's `chrome.storage.onChanged` listener for the
-    /// token `launch` wrote may fire after that and reconnect once more: an action sent in between fails
-    /// with `no_extension`. Waiting here, once per browser, keeps that out of every test's assertions.
-    fn wait_until_serving(&self) {
-        let (port, token) = (self.port, self.token.clone());
-        let outcome = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .map_err(|e| format!("a runtime for the readiness check: {e}"))?;
-            runtime.block_on(async move {
-                tokio::time::sleep(Duration::from_secs(1)).await;
-                let client = BridgeClient::connect(port, &token)
-                    .await
-                    .map_err(|e| format!("client connect failed: {e}"))?;
-                let deadline = Instant::now() + Duration::from_secs(10);
-                loop {
-                    match client.call("get_tabs", json!({})).await {
-                        Ok(_) => return Ok(()),
-                        Err(e)
-                            if e.code() == bua_protocol::ErrorCode::NoExtension
-                                && Instant::now() < deadline =>
-                        {
-                            tokio::time::sleep(Duration::from_millis(200)).await
-                        }
-                        Err(e) => return Err(format!("the extension is not answering: {e}")),
-                    }
-                }
-            })
-        })
-        .join()
-        .unwrap_or_else(|_| Err("the readiness check panicked".into()));
-        if let Err(e) = outcome {
-            panic!("{e}\nlaunch log:\n{}", self.logs());
-        }
+        SHARED.get_or_init(|| Browser::launch(BrowserOptions::default()))
     }
 
     /// The bridge's `ws://` URL.
