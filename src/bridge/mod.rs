@@ -2,7 +2,7 @@
 //! `request`s one per action until the connection closes.
 //!
 //! State machine: `connecting` → (`ack`) → `connected` → (close) → `connecting` after a capped, jittered
-//! backoff (0.5 s → 10 s). `reject` is terminal ("fatal"): no more attempts until the backend URL or token
+//! backoff (0.25 s for the first 2 s, then 0.5 s → 10 s). `reject` is terminal ("fatal"): no more attempts until the backend URL or token
 //! changes, and the reason is kept in `chrome.storage.local` (`connection`) for the popup. The worker pings every
 //! 20 s, which both keeps the connection warm and keeps Chrome from stopping the worker (Chrome ≥ 116).
 
@@ -25,6 +25,11 @@ use web_sys::{CloseEvent, MessageEvent, WebSocket};
 /// Keepalive period (SPEC §2: every 20 s, below the 30 s after which Chrome stops an idle worker).
 const PING_MS: u32 = 20_000;
 const BACKOFF_MIN_MS: f64 = 500.0;
+/// Attempts at [`FAST_RETRY_MS`] before the exponential backoff: when a bridge process exits, another
+/// (a second MCP server) takes its port over within about a second (SPEC §9 "Takeover"), and every
+/// action waits for this extension to find it.
+const FAST_RETRIES: u32 = 8;
+const FAST_RETRY_MS: f64 = 250.0;
 const BACKOFF_MAX_MS: f64 = 10_000.0;
 
 /// One live socket with the closures that must live exactly as long as it.
@@ -361,9 +366,13 @@ fn schedule_reconnect() {
     });
 }
 
-/// Capped exponential backoff with jitter: 0.5 s, 1 s, 2 s … 10 s, each scaled by a factor in [0.75, 1.25).
+/// Retries every 0.25 s for the first [`FAST_RETRIES`] attempts (about 2 s), then a capped exponential
+/// backoff: 0.5 s, 1 s, 2 s … 10 s; each delay scaled by a factor in [0.75, 1.25) (jitter).
 pub fn backoff_ms(failures: u32, random: f64) -> u32 {
-    let base = (BACKOFF_MIN_MS * 2f64.powi(failures.min(16) as i32)).min(BACKOFF_MAX_MS);
+    let base = match failures.checked_sub(FAST_RETRIES) {
+        None => FAST_RETRY_MS,
+        Some(n) => (BACKOFF_MIN_MS * 2f64.powi(n.min(16) as i32)).min(BACKOFF_MAX_MS),
+    };
     (base * (0.75 + 0.5 * random.clamp(0.0, 1.0))) as u32
 }
 
@@ -405,13 +414,15 @@ mod tests {
     }
 
     #[test]
-    fn backoff_doubles_from_half_a_second_and_caps_at_ten() {
-        assert_eq!(backoff_ms(0, 0.5), 500);
-        assert_eq!(backoff_ms(1, 0.5), 1000);
-        assert_eq!(backoff_ms(4, 0.5), 8000);
-        assert_eq!(backoff_ms(5, 0.5), 10_000);
+    fn backoff_retries_fast_for_two_seconds_then_doubles_from_half_a_second_and_caps_at_ten() {
+        assert_eq!(backoff_ms(0, 0.5), 250);
+        assert_eq!(backoff_ms(7, 0.5), 250);
+        assert_eq!(backoff_ms(8, 0.5), 500);
+        assert_eq!(backoff_ms(9, 0.5), 1000);
+        assert_eq!(backoff_ms(12, 0.5), 8000);
+        assert_eq!(backoff_ms(13, 0.5), 10_000);
         assert_eq!(backoff_ms(100, 0.5), 10_000);
-        assert_eq!(backoff_ms(0, 0.0), 375);
+        assert_eq!(backoff_ms(8, 0.0), 375);
         assert!(backoff_ms(30, 1.0) <= 12_500);
     }
 }

@@ -24,7 +24,7 @@ use base64::Engine;
 use bua_protocol::ImageFormat;
 use serde_json::{json, Map, Value};
 
-use crate::client::{BridgeClient, Endpoint};
+use crate::client::{after_connection_lost, BridgeClient, Endpoint};
 pub use crate::error::BRIDGE_UNREACHABLE;
 use crate::error::{Error, Result};
 use crate::token;
@@ -123,6 +123,14 @@ impl Connection {
             code: "unauthorized".into(),
             message,
         }
+    }
+
+    /// Connects as [`Connection::owner`] with the token already known to work (used to reconnect).
+    ///
+    /// Errors: those of [`Connection::token`] and [`BridgeClient::connect_as`].
+    async fn connect_client(&self) -> Result<BridgeClient> {
+        let token = self.token()?;
+        BridgeClient::connect_as(self.endpoint(), &token, self.owner.as_deref()).await
     }
 
     /// Connects as [`Connection::owner`]; a bridge that cannot be reached gives a message that
@@ -607,9 +615,11 @@ pub async fn run(conn: &Connection, request: Request, pretty: bool) -> ExitCode 
         Ok(c) => c,
         Err(f) => return fail(&f, pretty),
     };
-    let answer = client.call(&request.method, request.params).await;
+    let (client, answer) = call_across_takeover(conn, client, &request).await;
     // Close before printing: the bridge sees a clean close, not a reset, when the process exits.
-    client.close().await;
+    if let Some(client) = client {
+        client.close().await;
+    }
     match answer {
         Ok(result) => match render(&result, &request.output, pretty) {
             Ok(text) => succeed(&text),
@@ -617,6 +627,40 @@ pub async fn run(conn: &Connection, request: Request, pretty: bool) -> ExitCode 
         },
         Err(e) => fail(&Failure::from(e), pretty),
     }
+}
+
+/// Sends `request` on `client`; when the bridge goes away before answering and sending it again is
+/// safe ([`after_connection_lost`]), connects again — to the bridge that took the port over, for up
+/// to 5 s — and sends it again (SPEC §9, "Takeover"). Returns the client last used (none when the
+/// reconnect failed) and the answer.
+async fn call_across_takeover(
+    conn: &Connection,
+    mut client: BridgeClient,
+    request: &Request,
+) -> (Option<BridgeClient>, Result<Value>) {
+    const WINDOW: Duration = Duration::from_secs(5);
+    for _ in 0..3 {
+        let answer = client.call(&request.method, request.params.clone()).await;
+        let lost = match answer {
+            Err(e @ (Error::Closed(_) | Error::NotSent(_))) => e,
+            other => return (Some(client), other),
+        };
+        if let Err(e) = after_connection_lost(&request.method, lost) {
+            return (Some(client), Err(e));
+        }
+        let deadline = tokio::time::Instant::now() + WINDOW;
+        client = loop {
+            match conn.connect_client().await {
+                Ok(c) => break c,
+                Err(e) if e.is_bridge_gone() && tokio::time::Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Err(e) => return (None, Err(e)),
+            }
+        };
+    }
+    let answer = client.call(&request.method, request.params.clone()).await;
+    (Some(client), answer)
 }
 
 /// `events`: subscribes and prints each forwarded event as one JSON line (with `"dropped": N`

@@ -67,6 +67,19 @@ impl From<String> for Endpoint {
 
 type Reply = oneshot::Sender<Result<Value>>;
 
+/// A call waiting for its answer.
+struct Pending {
+    reply: Reply,
+    /// The request frame went out on the socket: the bridge may have received it (and run it).
+    written: bool,
+}
+
+/// A frame for the writer task; `id` names the pending call it carries, if any.
+struct Outgoing {
+    message: Message,
+    id: Option<String>,
+}
+
 /// One event as the bridge forwarded it (SPEC §9 event stream).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ForwardedEvent {
@@ -77,7 +90,7 @@ pub struct ForwardedEvent {
 }
 
 struct Inner {
-    pending: Mutex<HashMap<String, Reply>>,
+    pending: Mutex<HashMap<String, Pending>>,
     events: broadcast::Sender<Value>,
     frames: broadcast::Sender<ForwardedEvent>,
     dropped: AtomicU64,
@@ -91,7 +104,7 @@ pub struct BridgeClient {
     client_id: String,
     owner: String,
     server_version: String,
-    tx: mpsc::Sender<Message>,
+    tx: mpsc::Sender<Outgoing>,
     inner: Arc<Inner>,
     reader: tokio::task::JoinHandle<()>,
 }
@@ -245,10 +258,18 @@ impl BridgeClient {
             next_id: AtomicU64::new(1),
             closed: tokio::sync::watch::channel(None).0,
         });
-        let (tx, mut rx) = mpsc::channel::<Message>(256);
+        let (tx, mut rx) = mpsc::channel::<Outgoing>(256);
+        let writer_inner = inner.clone();
         let writer = tokio::spawn(async move {
-            while let Some(m) = rx.recv().await {
-                if sink.send(m).await.is_err() {
+            while let Some(out) = rx.recv().await {
+                // Marked before the send: a send that fails half-way may still have delivered the
+                // frame, and re-sending an input the bridge ran would run it twice.
+                if let Some(id) = &out.id {
+                    if let Some(p) = lock(&writer_inner.pending).get_mut(id) {
+                        p.written = true;
+                    }
+                }
+                if sink.send(out.message).await.is_err() {
                     break;
                 }
             }
@@ -278,12 +299,17 @@ impl BridgeClient {
                 }
             }
             writer.abort();
-            let pending: Vec<Reply> = lock(&reader_inner.pending)
+            let pending: Vec<Pending> = lock(&reader_inner.pending)
                 .drain()
-                .map(|(_, r)| r)
+                .map(|(_, p)| p)
                 .collect();
-            for reply in pending {
-                let _ = reply.send(Err(Error::Closed(why.clone())));
+            for p in pending {
+                let error = if p.written {
+                    Error::Closed(why.clone())
+                } else {
+                    Error::NotSent(why.clone())
+                };
+                let _ = p.reply.send(Err(error));
             }
             reader_inner.closed.send_replace(Some(why));
         });
@@ -317,7 +343,8 @@ impl BridgeClient {
     /// Calls `method` with `params` (a JSON object, or `Value::Null` for none) and returns `result`.
     ///
     /// Errors: [`Error::Remote`] with the protocol code (`no_extension`, `invalid_action`, `timeout`,
-    /// …) and message; [`Error::Closed`] when the connection ends first.
+    /// …) and message; [`Error::NotSent`] when the connection ended before the request went out,
+    /// [`Error::Closed`] when it ended after (see [`after_connection_lost`] for what is safe then).
     pub async fn call(&self, method: &str, params: Value) -> Result<Value> {
         let id = format!("c{}", self.inner.next_id.fetch_add(1, Ordering::Relaxed));
         let request = if params.is_null() {
@@ -347,10 +374,18 @@ impl BridgeClient {
     /// Sends a raw text frame whose answer carries `id` (tests use it for malformed requests).
     pub async fn call_raw_with_id(&self, id: String, frame: String) -> Result<Value> {
         let (reply, answer) = oneshot::channel();
-        lock(&self.inner.pending).insert(id.clone(), reply);
-        if self.tx.send(Message::text(frame)).await.is_err() {
+        let pending = Pending {
+            reply,
+            written: false,
+        };
+        lock(&self.inner.pending).insert(id.clone(), pending);
+        let out = Outgoing {
+            message: Message::text(frame),
+            id: Some(id.clone()),
+        };
+        if self.tx.send(out).await.is_err() {
             lock(&self.inner.pending).remove(&id);
-            return Err(Error::Closed(
+            return Err(Error::NotSent(
                 "the connection to the bridge is closed".into(),
             ));
         }
@@ -414,9 +449,31 @@ impl BridgeClient {
             code: CloseCode::Normal,
             reason: "done".into(),
         };
-        if self.tx.send(Message::Close(Some(frame))).await.is_ok() {
+        let out = Outgoing {
+            message: Message::Close(Some(frame)),
+            id: None,
+        };
+        if self.tx.send(out).await.is_ok() {
             let _ = tokio::time::timeout(CLOSE_TIMEOUT, &mut self.reader).await;
         }
+    }
+}
+
+/// What a front end does with a call to `method` that failed with `error` (SPEC §9, "Takeover"):
+/// `Ok(())` when the bridge went away before answering and sending the request again (on a new
+/// connection, to whichever bridge now holds the port) is safe: always when it was never written
+/// ([`Error::NotSent`]), and when it was, only for actions that only read
+/// ([`bua_protocol::is_read_action`]). An action that may have run is [`Error::OutcomeUnknown`];
+/// any other error is returned as it is.
+pub fn after_connection_lost(method: &str, error: Error) -> Result<()> {
+    match error {
+        Error::NotSent(_) => Ok(()),
+        Error::Closed(_) if bua_protocol::is_read_action(method) => Ok(()),
+        Error::Closed(why) => Err(Error::OutcomeUnknown {
+            method: method.to_owned(),
+            why,
+        }),
+        other => Err(other),
     }
 }
 
@@ -487,7 +544,7 @@ fn route(inner: &Inner, text: &str) {
         Some(Value::String(s)) => s.clone(),
         _ => String::new(),
     };
-    let Some(reply) = lock(&inner.pending).remove(&id) else {
+    let Some(Pending { reply, .. }) = lock(&inner.pending).remove(&id) else {
         tracing::warn!(%id, "an answer for no pending call");
         return;
     };
@@ -512,6 +569,38 @@ fn route(inner: &Inner, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_unsent_requests_and_reads_are_sent_again_after_the_bridge_went_away() {
+        let gone = || Error::Closed("reset".into());
+        assert!(after_connection_lost("click", Error::NotSent("reset".into())).is_ok());
+        assert!(after_connection_lost("extract", gone()).is_ok());
+        assert!(after_connection_lost("get_tabs", gone()).is_ok());
+        match after_connection_lost("click", gone()) {
+            Err(e @ Error::OutcomeUnknown { .. }) => {
+                assert_eq!(e.code(), ErrorCode::Timeout);
+                let m = e.to_string();
+                assert!(
+                    m.contains("`click` was in flight")
+                        && m.contains("outcome is unknown")
+                        && m.contains("call extract"),
+                    "{m}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            after_connection_lost(
+                "extract",
+                Error::Remote {
+                    code: ErrorCode::Timeout,
+                    message: "x".into()
+                }
+            ),
+            Err(Error::Remote { .. })
+        ));
+        assert_eq!(gone().client_code(), crate::error::BRIDGE_UNREACHABLE);
+    }
 
     #[test]
     fn only_websocket_urls_with_a_host_are_bridge_urls() {

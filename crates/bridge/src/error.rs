@@ -65,9 +65,22 @@ pub enum Error {
         /// What was wrong.
         detail: String,
     },
-    /// The connection closed before the answer arrived.
+    /// The connection to the bridge closed after the request went out and before its answer.
     #[error("connection closed: {0}")]
     Closed(String),
+    /// The connection to the bridge closed before the request went out: the bridge never saw it,
+    /// so it may be sent again (SPEC §9, "Takeover").
+    #[error("the request was not sent, the connection to the bridge closed first: {0}")]
+    NotSent(String),
+    /// The bridge went away while an action that changes the page was in flight: it may or may not
+    /// have run, so it is not sent again (SPEC §9, "Takeover"). Reported as `timeout`.
+    #[error("the bridge went away while `{method}` was in flight ({why}): its outcome is unknown; call extract to see the page before doing it again")]
+    OutcomeUnknown {
+        /// The action, e.g. `click`.
+        method: String,
+        /// Why the connection ended.
+        why: String,
+    },
     /// Waiting for something took longer than allowed.
     #[error("timed out after {ms} ms waiting for {what}")]
     Timeout {
@@ -119,16 +132,18 @@ impl Error {
     pub fn code(&self) -> ErrorCode {
         match self {
             Error::Remote { code, .. } | Error::Rejected { code, .. } => *code,
-            Error::Timeout { .. } => ErrorCode::Timeout,
+            // Like an action that timed out, it may or may not have happened.
+            Error::Timeout { .. } | Error::OutcomeUnknown { .. } => ErrorCode::Timeout,
             _ => ErrorCode::InternalError,
         }
     }
 
     /// The code a front end reports: [`Error::code`], except [`BRIDGE_UNREACHABLE`] for
-    /// [`Error::Unreachable`] (no protocol code fits: nothing answered at all).
+    /// [`Error::Unreachable`] (no protocol code fits: nothing answered at all) and for a bridge
+    /// that went away ([`Error::Closed`], [`Error::NotSent`]): that is never `internal_error`.
     pub fn client_code(&self) -> &'static str {
         match self {
-            Error::Unreachable { .. } => BRIDGE_UNREACHABLE,
+            Error::Unreachable { .. } | Error::Closed(_) | Error::NotSent(_) => BRIDGE_UNREACHABLE,
             other => other.code().as_str(),
         }
     }
@@ -138,6 +153,20 @@ impl Error {
     pub fn is_connection_refused(&self) -> bool {
         matches!(self, Error::Unreachable { source, .. }
             if source.kind() == std::io::ErrorKind::ConnectionRefused)
+    }
+
+    /// Whether this is a failure to reach or keep a bridge (refused, reset, closed, handshake
+    /// timed out) that another attempt a moment later may not have: the moment another process
+    /// takes the port over (SPEC §9, "Takeover").
+    pub fn is_bridge_gone(&self) -> bool {
+        matches!(
+            self,
+            Error::Unreachable { .. }
+                | Error::Closed(_)
+                | Error::NotSent(_)
+                | Error::WebSocket(_)
+                | Error::Timeout { .. }
+        )
     }
 
     /// Wraps an I/O error with what was being done.

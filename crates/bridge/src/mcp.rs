@@ -30,7 +30,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Map, Value};
 use tokio::sync::Mutex;
 
-use crate::client::{BridgeClient, Endpoint};
+use crate::client::{after_connection_lost, BridgeClient, Endpoint};
 use crate::error::{Error, Result, BRIDGE_UNREACHABLE};
 use crate::render;
 use crate::server::{self, ServerConfig, ServerHandle};
@@ -202,6 +202,11 @@ pub fn browser_tool() -> Tool {
         )
 }
 
+/// How long a call whose bridge went away keeps trying to reach (or become) the next one, and how many
+/// times it is sent again (SPEC §9, "Takeover").
+const TAKEOVER_WINDOW: std::time::Duration = std::time::Duration::from_secs(5);
+const MAX_RESENDS: u32 = 3;
+
 /// The MCP handler: one `browser` tool backed by a [`BridgeClient`], reconnected when it drops.
 pub struct BrowserMcp {
     options: McpOptions,
@@ -287,6 +292,55 @@ impl BrowserMcp {
         )
     }
 
+    /// Calls `method` and survives a takeover (SPEC §9): when the bridge goes away before answering
+    /// and [`after_connection_lost`] says sending it again is safe, the call reconnects — starting a
+    /// bridge on the port when nothing listens any more — and sends it again.
+    ///
+    /// Errors: those of the action; `timeout` ([`Error::OutcomeUnknown`]) for an input that was in
+    /// flight; [`Error::Unreachable`] when no bridge could be reached nor started within
+    /// [`TAKEOVER_WINDOW`].
+    async fn call(&self, method: &str, params: Value) -> Result<Value> {
+        let mut client = self.connect().await?;
+        let mut resends = 0;
+        loop {
+            match client.call(method, params.clone()).await {
+                Err(e @ (Error::Closed(_) | Error::NotSent(_))) if resends < MAX_RESENDS => {
+                    tracing::info!(method, error = %e, "the bridge went away during a call");
+                    after_connection_lost(method, e)?;
+                    resends += 1;
+                    self.forget(&client).await;
+                    client = self.reconnect_within(TAKEOVER_WINDOW).await?;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// Drops `client` from the slot (it lost its bridge), so the next [`BrowserMcp::connect`] makes
+    /// a new connection even before the old one's reader has noticed.
+    async fn forget(&self, client: &Arc<BridgeClient>) {
+        let mut slot = self.client.lock().await;
+        if slot.as_ref().is_some_and(|c| Arc::ptr_eq(c, client)) {
+            *slot = None;
+        }
+    }
+
+    /// [`BrowserMcp::connect`], tried again every 100 ms for up to `window` while the failure is a
+    /// bridge going away ([`Error::is_bridge_gone`]): the process that owned the port may still be
+    /// exiting, or another may be binding it.
+    async fn reconnect_within(&self, window: std::time::Duration) -> Result<Arc<BridgeClient>> {
+        let deadline = tokio::time::Instant::now() + window;
+        loop {
+            match self.connect().await {
+                Err(e) if e.is_bridge_gone() && tokio::time::Instant::now() < deadline => {
+                    tracing::debug!(error = %e, "no bridge yet; trying again");
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                }
+                other => return other,
+            }
+        }
+    }
+
     async fn start_bridge(&self) -> Result<()> {
         let mut bridge = self.bridge.lock().await;
         if bridge.is_some() {
@@ -329,18 +383,17 @@ impl BrowserMcp {
                 extract.include = AGENT_EXTRACT_PARTS.to_vec();
             }
         }
-        let client = match self.connect().await {
-            Ok(c) => c,
-            Err(e) => return tool_error(e.client_code(), &e.to_string()),
-        };
+        if let Err(e) = self.connect().await {
+            return tool_error(e.client_code(), &e.to_string());
+        }
         let name = action.name();
         let mut params = action.to_value();
         if let Value::Object(m) = &mut params {
             m.remove("type");
         }
         let called = match &action {
-            Action::Screenshot(shot) => self.capped_screenshot(&client, shot).await,
-            _ => client.call(name, params).await,
+            Action::Screenshot(shot) => self.capped_screenshot(shot).await,
+            _ => self.call(name, params).await,
         };
         match called {
             Ok(result) => success(&action, result),
@@ -364,14 +417,14 @@ impl BrowserMcp {
     /// than the page (e.g. a `fullPage` capture of a long page).
     ///
     /// Errors: those of the `screenshot` action.
-    async fn capped_screenshot(&self, client: &BridgeClient, shot: &Screenshot) -> Result<Value> {
+    async fn capped_screenshot(&self, shot: &Screenshot) -> Result<Value> {
         let cap = self.options.screenshot_cap;
         let capture = |shot: Screenshot| async move {
             let mut params = Action::Screenshot(shot).to_value();
             if let Value::Object(m) = &mut params {
                 m.remove("type");
             }
-            client.call("screenshot", params).await
+            self.call("screenshot", params).await
         };
         let size = |r: &Value| {
             let side = |k: &str| {

@@ -898,11 +898,36 @@ pub(crate) enum Timeout {
     OwnWait,
 }
 
-const fn secs(s: u64) -> Timeout {
-    Timeout::Secs(s)
+/// The table's last column: the bridge timeout, and whether the action only reads (`.read()`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Traits {
+    timeout: Timeout,
+    /// Reads the page or the tab list and changes nothing an agent could see: sending it twice is
+    /// harmless, so a client may re-send it when the bridge went away before answering (SPEC §9).
+    reads: bool,
 }
 
-const OWN_WAIT: Timeout = Timeout::OwnWait;
+impl Traits {
+    /// The same timeout, marked as a read.
+    const fn read(self) -> Traits {
+        Traits {
+            timeout: self.timeout,
+            reads: true,
+        }
+    }
+}
+
+const fn secs(s: u64) -> Traits {
+    Traits {
+        timeout: Timeout::Secs(s),
+        reads: false,
+    }
+}
+
+const OWN_WAIT: Traits = Traits {
+    timeout: Timeout::OwnWait,
+    reads: false,
+};
 
 /// What the crate knows about one action, from the [`actions!`] table.
 pub(crate) struct Spec {
@@ -910,7 +935,7 @@ pub(crate) struct Spec {
     pub(crate) name: &'static str,
     /// The description an agent reads (the variant's doc comment).
     pub(crate) doc: &'static [&'static str],
-    timeout: Timeout,
+    traits: Traits,
     /// Field descriptions this action words differently from its shared parameter struct.
     pub(crate) doc_overrides: &'static [(&'static str, &'static str)],
     parse: fn(&mut Fields<'_>) -> Res<Action>,
@@ -929,7 +954,7 @@ pub(crate) struct Spec {
 }
 
 /// Defines [`Action`] from a table: per action its doc comment (the description an agent reads),
-/// `Variant(ParamStruct) = "wire_name", timeout`, and optionally `"key": "doc"` pairs that word a
+/// `Variant(ParamStruct) = "wire_name", timeout` (with `.read()` for actions that only read), and optionally `"key": "doc"` pairs that word a
 /// field of a shared parameter struct differently for this action.
 macro_rules! actions {
     (@build $f:ident $variant:ident $params:ident) => { Action::$variant($params::read($f)?) };
@@ -965,7 +990,7 @@ macro_rules! actions {
             Spec {
                 name: $name,
                 doc: &[$($doc),*],
-                timeout: $timeout,
+                traits: $timeout,
                 doc_overrides: &[$(($okey, $odoc)),*],
                 parse: |f| Ok(actions!(@build f $variant $($params)?)),
                 keys: <actions!(@ty $($params)?) as Params>::keys,
@@ -1013,7 +1038,7 @@ actions! {
     /// Reload the tab and wait for the load.
     Reload(TabOnly) = "reload", secs(30);
     /// List every tab: tabId, windowId, windowState, url, title, active, agentOwned, session.
-    GetTabs = "get_tabs", secs(5);
+    GetTabs = "get_tabs", secs(5).read();
     /// Bring a tab to the front and focus its window.
     ActivateTab(ActivateTab) = "activate_tab", secs(5);
     /// Close a tab.
@@ -1043,19 +1068,19 @@ actions! {
     /// Set a control's value directly and fire input + change (for controls typing cannot reach).
     SetValue(SetValue) = "set_value", secs(10);
     /// Read a control's current value (select: value + label, checkbox/radio: checked).
-    GetValue(GetValue) = "get_value", secs(10);
+    GetValue(GetValue) = "get_value", secs(10).read();
     /// Wait until an element (locator) or some text (textContains) reaches a state; not found in time → timeout.
-    WaitFor(WaitFor) = "wait_for", OWN_WAIT;
+    WaitFor(WaitFor) = "wait_for", OWN_WAIT.read();
     /// Read the page: url, title, markdown (read this first), elements [{uid, role, name}] to act on by uid,
     /// text (innerText), and obstacle (auth_wall / captcha / access_denied; high confidence = stop and report).
-    Extract(Extract) = "extract", secs(20);
+    Extract(Extract) = "extract", secs(20).read();
     /// Run JavaScript in the page: the expression is a function body, so it must `return` its value.
     /// A thrown error comes back as invalid_action with the JS message.
     Evaluate(Evaluate) = "evaluate", secs(12);
     /// Extract repeated items with CSS selectors only (no script): one object per `item` match.
-    Scrape(Scrape) = "scrape", OWN_WAIT;
+    Scrape(Scrape) = "scrape", OWN_WAIT.read();
     /// Capture the viewport (or the full page) as a base64 image.
-    Screenshot(Screenshot) = "screenshot", secs(15);
+    Screenshot(Screenshot) = "screenshot", secs(15).read();
 }
 
 impl ActionKind {
@@ -1072,6 +1097,13 @@ impl ActionKind {
 /// Every action type, in the order of the SPEC §4 table.
 pub fn action_names() -> &'static [&'static str] {
     ACTION_NAMES
+}
+
+/// Whether the action named `name` (its wire `type`) only reads (`get_tabs`, `extract`, `screenshot`,
+/// `get_value`, `wait_for`, `scrape`): a client may send it again when the bridge went away before
+/// answering (SPEC §9). False for every other action and for names that are not actions.
+pub fn is_read_action(name: &str) -> bool {
+    spec_named(name).is_some_and(|s| s.traits.reads)
 }
 
 /// The table entry of the action named `name`.
@@ -1193,7 +1225,7 @@ impl Action {
     /// navigation, 10 s for `click`, `timeoutMs` + 2 s for `wait_for` and `scrape`
     /// (scrape's `timeoutMs` defaults to 5000).
     pub fn timeout(&self) -> Duration {
-        match self.kind().spec().timeout {
+        match self.kind().spec().traits.timeout {
             Timeout::Secs(s) => Duration::from_secs(s),
             Timeout::OwnWait => {
                 let ms = self.values().and_then(|v| v.wait_ms()).unwrap_or(0);
@@ -1282,6 +1314,27 @@ mod tests {
         assert!(m.contains("(did you mean `https://example.com`?)"), "{m}");
         let m = url_error("localhost:8080");
         assert!(m.contains("(did you mean `http://localhost:8080`?)"), "{m}");
+    }
+
+    #[test]
+    fn only_actions_that_change_nothing_are_reads() {
+        let reads: Vec<&str> = action_names()
+            .iter()
+            .copied()
+            .filter(|n| is_read_action(n))
+            .collect();
+        assert_eq!(
+            reads,
+            [
+                "get_tabs",
+                "get_value",
+                "wait_for",
+                "extract",
+                "scrape",
+                "screenshot"
+            ]
+        );
+        assert!(!is_read_action("evaluate") && !is_read_action("no_such_action"));
     }
 
     #[test]
