@@ -328,6 +328,7 @@ pub async fn start(opts: LaunchOptions) -> Result<Launched> {
     let mut config = ServerConfig::loopback(opts.port, token);
     config.extension_id = pinned.clone();
     config.min_protocol_version = opts.min_protocol_version;
+    config.agent_grace = Some(server::DEFAULT_AGENT_GRACE);
     let server = server::start(config).await?;
 
     let profile = match &opts.user_data_dir {

@@ -88,6 +88,10 @@ enum Command {
         /// no_extension (counted from the bridge's start or the extension's last disconnect).
         #[arg(long, value_name = "SECONDS", default_value_t = EXTENSION_WAIT_SECS)]
         extension_wait: u64,
+        /// How long an agent owner's tabs and window stay after its last connection ended
+        /// (e.g. 90s, 5m, 500ms; `off`: for ever). Back within it: they are kept.
+        #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_grace)]
+        agent_grace: Grace,
     },
     /// Send one request to a running bridge and print its JSON result.
     #[command(after_help = "Examples:
@@ -302,6 +306,10 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// started, before failing with no_extension.
         #[arg(long, value_name = "SECONDS", default_value_t = EXTENSION_WAIT_SECS)]
         extension_wait: u64,
+        /// For a bridge this server starts: how long an agent owner's tabs and window stay after
+        /// its last connection ended (e.g. 90s, 5m; `off`: for ever).
+        #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_grace)]
+        agent_grace: Grace,
         /// Longest side of a screenshot sent to the MCP host, px: larger ones are scaled down (0: no
         /// limit). Hosts reject or shrink bigger images.
         #[arg(long, value_name = "PX", default_value_t = bua_bridge::mcp::DEFAULT_SCREENSHOT_MAX_SIDE)]
@@ -348,6 +356,35 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         #[arg(long = "chrome-arg", allow_hyphen_values = true)]
         chrome_args: Vec<String>,
     },
+}
+
+/// `--agent-grace` ([`bua_bridge::ServerConfig::agent_grace`]): `None` is `off`.
+type Grace = Option<Duration>;
+
+/// Parses `--agent-grace`: a number with a unit `ms`, `s`, `m` or `h` (`90s`, `5m`), or `off`.
+fn parse_grace(text: &str) -> std::result::Result<Grace, String> {
+    if text == "off" {
+        return Ok(None);
+    }
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let n: u64 = number.parse().map_err(|_| {
+        format!("`{text}`: expected a number with a unit (500ms, 90s, 5m, 1h) or `off`")
+    })?;
+    let ms = match unit {
+        "ms" => n,
+        "s" => n.saturating_mul(1000),
+        "m" => n.saturating_mul(60_000),
+        "h" => n.saturating_mul(3_600_000),
+        _ => {
+            return Err(format!(
+                "`{text}`: the unit must be ms, s, m or h (e.g. 5m), or say `off`"
+            ))
+        }
+    };
+    Ok(Some(Duration::from_millis(ms)))
 }
 
 /// Default of `--extension-wait` ([`bua_bridge::server::DEFAULT_EXTENSION_WAIT`]).
@@ -539,6 +576,7 @@ fn main() -> ExitCode {
                 extension_id,
                 min_protocol_version,
                 extension_wait,
+                agent_grace,
             } => {
                 init_logging("info");
                 report(
@@ -549,6 +587,7 @@ fn main() -> ExitCode {
                         extension_id,
                         min_protocol_version,
                         Duration::from_secs(extension_wait),
+                        agent_grace,
                     )
                     .await,
                 )
@@ -599,6 +638,7 @@ fn main() -> ExitCode {
                 token_file,
                 no_serve,
                 extension_wait,
+                agent_grace,
                 screenshot_max_side,
                 screenshot_max_png_bytes,
             } => {
@@ -637,6 +677,7 @@ fn main() -> ExitCode {
                         // A bridge elsewhere (--url) is the user's to start; McpOptions says so.
                         start_bridge: !no_serve,
                         extension_wait: Duration::from_secs(extension_wait),
+                        agent_grace,
                         screenshot_cap: bua_bridge::mcp::ScreenshotCap {
                             max_side: screenshot_max_side,
                             max_png_bytes: screenshot_max_png_bytes,
@@ -744,6 +785,7 @@ async fn serve(
     extension_id: Option<String>,
     min_protocol_version: Option<u32>,
     extension_wait: Duration,
+    agent_grace: Grace,
 ) -> Result<(), Error> {
     use tokio::signal::unix::{signal, SignalKind};
     if let Some(id) = &extension_id {
@@ -760,6 +802,7 @@ async fn serve(
     config.bind = SocketAddr::new(bind, port);
     config.extension_id = extension_id;
     config.extension_wait = extension_wait;
+    config.agent_grace = agent_grace;
     if let Some(v) = min_protocol_version {
         config.min_protocol_version = v;
     }

@@ -63,6 +63,8 @@ pub struct McpOptions {
     /// [`server::DEFAULT_EXTENSION_WAIT`], 13 s: the extension retries with a backoff of up to
     /// 10 s, so right after this server starts its bridge it is not connected yet).
     pub extension_wait: std::time::Duration,
+    /// [`ServerConfig::agent_grace`] of a bridge this server starts (`--agent-grace`, default 5 min).
+    pub agent_grace: Option<std::time::Duration>,
     /// How big a screenshot this server sends to the MCP host.
     pub screenshot_cap: ScreenshotCap,
 }
@@ -348,6 +350,7 @@ impl BrowserMcp {
         }
         let mut config = ServerConfig::loopback(self.options.port, self.options.token.clone());
         config.extension_wait = self.options.extension_wait;
+        config.agent_grace = self.options.agent_grace;
         let handle = server::start(config).await?;
         tracing::info!(
             port = handle.port(),

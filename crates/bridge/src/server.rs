@@ -60,6 +60,10 @@ pub const CLOSE_REPLACED: u16 = 4001;
 /// reconnect backoff step (10 s × a jitter of up to 1.25, SPEC §2) plus its connect.
 pub const DEFAULT_EXTENSION_WAIT: Duration = Duration::from_secs(13);
 
+/// How long `serve`, `mcp` and `launch` keep an agent owner's tabs and window after its last
+/// connection ended ([`ServerConfig::agent_grace`], SPEC §6): 5 min.
+pub const DEFAULT_AGENT_GRACE: Duration = Duration::from_secs(5 * 60);
+
 /// Settings of one server.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
@@ -81,6 +85,12 @@ pub struct ServerConfig {
     /// without an extension fails at once with `no_extension`. [`ServerConfig::loopback`] sets
     /// zero; `serve` and `mcp` use [`DEFAULT_EXTENSION_WAIT`].
     pub extension_wait: Duration,
+    /// When every connection of an agent owner has been gone this long, the bridge closes that
+    /// owner's agent tabs and window (`close_agent_tabs` + `close_agent_window` with its `owner`;
+    /// the sessions end through the usual path, SPEC §6). An owner that connects again within it
+    /// keeps them. `None` (what [`ServerConfig::loopback`] sets): never; `serve`, `mcp` and
+    /// `launch` use [`DEFAULT_AGENT_GRACE`] unless `--agent-grace` says otherwise.
+    pub agent_grace: Option<Duration>,
 }
 
 impl ServerConfig {
@@ -93,6 +103,7 @@ impl ServerConfig {
             min_protocol_version: MIN_PROTOCOL_VERSION,
             subscriber_buffer: DEFAULT_SUBSCRIBER_BUFFER,
             extension_wait: Duration::ZERO,
+            agent_grace: None,
         }
     }
 }
@@ -197,6 +208,15 @@ struct Shared {
     counters: Counters,
     next_connection: AtomicU64,
     shutdown: CancellationToken,
+    /// Live client connections per agent owner, and a count bumped on every connect, so a grace
+    /// timer can tell that its owner came back meanwhile ([`ServerConfig::agent_grace`]).
+    owners: Mutex<HashMap<String, OwnerLiveness>>,
+}
+
+#[derive(Default)]
+struct OwnerLiveness {
+    connections: usize,
+    connects: u64,
 }
 
 /// Locks a mutex, recovering the data if a panicking thread poisoned it (the maps stay consistent:
@@ -248,6 +268,7 @@ pub async fn start(config: ServerConfig) -> Result<ServerHandle> {
         counters: Counters::default(),
         next_connection: AtomicU64::new(1),
         shutdown: CancellationToken::new(),
+        owners: Mutex::new(HashMap::new()),
     });
     let accept_task = tokio::spawn(accept_loop(listener, shared.clone()));
     tracing::info!(%addr, "bua-bridge listening");
@@ -770,6 +791,7 @@ impl Connection {
                 // Separate connections of one agent (one CLI run per command) share its owner.
                 let owner = hello.owner.clone().unwrap_or_else(|| client_id.clone());
                 tracing::info!(peer = %self.peer, %client_id, %owner, name = ?hello.name, ?dialect, "client connected");
+                owner_connected(&self.shared, &owner);
                 Some(Peer::Client {
                     client_id,
                     owner,
@@ -806,6 +828,7 @@ impl Connection {
             tx: self.tx.clone(),
         });
         self.shared.extension_state.send_replace(Some(info));
+        adopt_agent_owners(&self.shared);
         if let Some(old) = previous {
             tracing::info!(
                 connection = old.info.connection,
@@ -874,6 +897,9 @@ impl Connection {
                     break;
                 }
             }
+        }
+        if let Peer::Client { owner, .. } = &role {
+            owner_disconnected(&self.shared, owner);
         }
         match role {
             Peer::Extension => self.extension_gone(close_reason.as_deref()),
@@ -1152,6 +1178,107 @@ fn role_name(role: &Role) -> &'static str {
 }
 
 /// `cli-` ids use the first 8 hex digits of a UUIDv4.
+/// Counts a new connection of `owner` (which cancels a grace timer running for it).
+fn owner_connected(shared: &Shared, owner: &str) {
+    let mut owners = lock(&shared.owners);
+    let live = owners.entry(owner.to_owned()).or_default();
+    live.connections += 1;
+    live.connects += 1;
+}
+
+/// Counts a connection of `owner` gone; when it was its last, starts the grace timer
+/// ([`ServerConfig::agent_grace`]).
+fn owner_disconnected(shared: &Arc<Shared>, owner: &str) {
+    let connects = {
+        let mut owners = lock(&shared.owners);
+        let Some(live) = owners.get_mut(owner) else {
+            return;
+        };
+        live.connections = live.connections.saturating_sub(1);
+        if live.connections > 0 {
+            return;
+        }
+        live.connects
+    };
+    start_grace(shared, owner, connects);
+}
+
+/// After [`ServerConfig::agent_grace`], closes `owner`'s agent tabs and window unless it connected
+/// again since its connect count was `connects` (SPEC §6). The extension ends their sessions as for
+/// any closed agent tab (`tab_closed`, with their audit rows).
+fn start_grace(shared: &Arc<Shared>, owner: &str, connects: u64) {
+    let Some(grace) = shared.config.agent_grace else {
+        return;
+    };
+    let (shared, owner) = (shared.clone(), owner.to_owned());
+    tokio::spawn(async move {
+        tokio::select! {
+            _ = shared.shutdown.cancelled() => return,
+            _ = tokio::time::sleep(grace) => {}
+        }
+        {
+            let mut owners = lock(&shared.owners);
+            match owners.get(&owner) {
+                // Back meanwhile, or already closed by an earlier timer.
+                Some(live) if live.connections > 0 || live.connects != connects => return,
+                None => return,
+                Some(_) => owners.remove(&owner),
+            };
+        }
+        tracing::info!(%owner, grace_s = grace.as_secs_f64(), "agent owner gone for the grace period: closing its agent tabs and window");
+        let owned = Some(owner.clone());
+        let closes = [
+            Action::CloseAgentTabs(bua_protocol::OwnerOnly {
+                owner: owned.clone(),
+            }),
+            Action::CloseAgentWindow(bua_protocol::OwnerOnly { owner: owned }),
+        ];
+        for close in closes {
+            let name = close.name();
+            if let Err(e) = dispatch(&shared, &owner, close).await {
+                tracing::warn!(%owner, action = name, error = %e.message, "could not close a gone agent's tabs");
+            }
+        }
+    });
+}
+
+/// Starts the grace timer for every agent owner the extension has tabs for but no client of this
+/// bridge is connected as: the owners of a bridge that went away (a takeover, SPEC §9) or of a
+/// bridge restart are cleaned up too.
+fn adopt_agent_owners(shared: &Arc<Shared>) {
+    if shared.config.agent_grace.is_none() {
+        return;
+    }
+    let shared = shared.clone();
+    tokio::spawn(async move {
+        let Ok(tabs) = dispatch(&shared, "bua-bridge", Action::GetTabs).await else {
+            return;
+        };
+        let mut seen = std::collections::BTreeSet::new();
+        for tab in tabs
+            .get("tabs")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(owner) = tab.get("agentOwner").and_then(Value::as_str) {
+                seen.insert(owner.to_owned());
+            }
+        }
+        for owner in seen {
+            let connects = {
+                let mut owners = lock(&shared.owners);
+                let live = owners.entry(owner.clone()).or_default();
+                if live.connections > 0 {
+                    continue;
+                }
+                live.connects
+            };
+            start_grace(&shared, &owner, connects);
+        }
+    });
+}
+
 fn short_uuid() -> String {
     uuid::Uuid::new_v4().simple().to_string()[..8].to_string()
 }

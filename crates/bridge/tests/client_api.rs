@@ -613,6 +613,7 @@ async fn the_mcp_server_acts_as_its_own_owner() {
         token_source: bua_bridge::mcp::TokenSource::Flag,
         start_bridge: false,
         extension_wait: Duration::ZERO,
+        agent_grace: None,
         screenshot_cap: Default::default(),
     });
     let args = |v: Value| v.as_object().cloned();
