@@ -22,6 +22,7 @@ chrome.runtime.onStartup.addListener(hand("on_startup"));
 chrome.alarms.onAlarm.addListener(hand("on_alarm"));
 chrome.storage.onChanged.addListener(hand("on_storage_changed"));
 chrome.tabs.onRemoved.addListener(hand("on_tab_removed"));
+chrome.tabs.onCreated.addListener(hand("on_tab_created"));
 chrome.tabs.onUpdated.addListener(hand("on_tab_updated"));
 chrome.windows.onRemoved.addListener(hand("on_window_removed"));
 chrome.debugger.onEvent.addListener(hand("on_debugger_event"));

@@ -186,9 +186,91 @@ pub async fn remove(raw: &str) -> Result<Vec<String>> {
         .await
 }
 
+/// Ids of the `declarativeNetRequest` session rules [`browser_rules`] makes; every update replaces exactly these.
+pub const BROWSER_RULE_IDS: [i64; 2] = [1, 2];
+
+/// The `declarativeNetRequest` session rules that make the browser itself refuse the blocklist for agents
+/// (SPEC §6, "Blocklist"), before any request is sent — `window.open`, form posts, redirects and meta refreshes
+/// included; the action-level check stays in front of every action.
+///
+/// * Rule 1 blocks the blocked domains (and their subdomains: `requestDomains` matches them) for `main_frame` and
+///   `sub_frame` requests of `agent_tabs`.
+/// * Rule 2 covers a tab an agent page opens (`window.open`, `target=_blank`): its first request leaves before
+///   the extension can learn the new tab's id, so no `tabIds` rule can hold it. It blocks the same requests when
+///   their initiator is on one of `agent_domains` (the hosts of the agent tabs) in any tab except `user_tabs`
+///   (the person's tabs known when the rule was made), so the person's own browsing is never blocked by it.
+///   Once the new tab is known it is an agent tab under rule 1.
+///
+/// IPv6 entries are left to the action-level check (`requestDomains` takes host names and IPv4 only). No rule
+/// is made when there is nothing to block or no agent to block it for.
+pub fn browser_rules(
+    list: &[String],
+    agent_tabs: &[i64],
+    agent_domains: &[String],
+    user_tabs: &[i64],
+) -> Vec<serde_json::Value> {
+    use serde_json::json;
+    let blocked: Vec<&String> = list.iter().filter(|e| !e.contains(':')).collect();
+    let initiators: Vec<&String> = agent_domains
+        .iter()
+        .filter(|d| !d.is_empty() && !d.contains(':'))
+        .collect();
+    let mut rules = Vec::new();
+    if blocked.is_empty() {
+        return rules;
+    }
+    let resource_types = ["main_frame", "sub_frame"];
+    if !agent_tabs.is_empty() {
+        rules.push(json!({
+            "id": BROWSER_RULE_IDS[0],
+            "priority": 1,
+            "action": {"type": "block"},
+            "condition": {"requestDomains": blocked, "tabIds": agent_tabs, "resourceTypes": resource_types},
+        }));
+    }
+    if !initiators.is_empty() {
+        let mut condition = json!({
+            "requestDomains": blocked,
+            "initiatorDomains": initiators,
+            "resourceTypes": resource_types,
+        });
+        if !user_tabs.is_empty() {
+            condition["excludedTabIds"] = json!(user_tabs);
+        }
+        rules.push(json!({
+            "id": BROWSER_RULE_IDS[1],
+            "priority": 1,
+            "action": {"type": "block"},
+            "condition": condition,
+        }));
+    }
+    rules
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn browser_rules_block_agent_tabs_and_what_agent_pages_open_but_never_the_users_tabs() {
+        let list = vec!["blocked.test".to_owned(), "::1".to_owned()];
+        let rules = browser_rules(&list, &[4, 7], &["app.test".to_owned()], &[1, 2]);
+        assert_eq!(
+            rules,
+            vec![
+                serde_json::json!({"id": 1, "priority": 1, "action": {"type": "block"}, "condition": {
+                    "requestDomains": ["blocked.test"], "tabIds": [4, 7], "resourceTypes": ["main_frame", "sub_frame"]}}),
+                serde_json::json!({"id": 2, "priority": 1, "action": {"type": "block"}, "condition": {
+                    "requestDomains": ["blocked.test"], "initiatorDomains": ["app.test"],
+                    "resourceTypes": ["main_frame", "sub_frame"], "excludedTabIds": [1, 2]}}),
+            ]
+        );
+        assert!(browser_rules(&[], &[4], &["app.test".to_owned()], &[]).is_empty());
+        assert!(
+            browser_rules(&list, &[], &[], &[1]).is_empty(),
+            "no agent: no rule"
+        );
+    }
 
     fn n(s: &str) -> String {
         normalize_entry(s).unwrap_or_else(|e| panic!("{s:?}: {e}"))

@@ -85,6 +85,7 @@ pub fn on_storage_changed(changes: JsValue, area: String) {
     }
     if touched(blocklist::BLOCKLIST_KEY) {
         // A domain added to the blocklist ends its sessions (SPEC §6), whoever wrote the list.
+        session::netrules::request_sync();
         wasm_bindgen_futures::spawn_local(async {
             session::ready().await;
             session::enforce_blocklist().await;
@@ -114,8 +115,31 @@ pub async fn on_tab_updated(tab_id: f64, change: JsValue, _tab: JsValue) {
         .and_then(|u| u.as_string());
     if let Some(url) = url {
         session::ready().await;
+        if windows::owner_of(tab_id as i64).await.is_some() {
+            // The browser-level blocklist covers what this agent page opens by its host (SPEC §6).
+            session::netrules::request_sync();
+        }
         session::on_navigated(tab_id as i64, &url).await;
     }
+}
+
+/// `chrome.tabs.onCreated(tab)`: a tab an agent tab opened (`window.open`, `target=_blank`) is that agent's
+/// ([`windows::adopt_opened`]); either way the browser-level blocklist rules learn the new tab (SPEC §6).
+#[wasm_bindgen]
+pub async fn on_tab_created(tab: JsValue) {
+    let get = |key: &str| {
+        js_sys::Reflect::get(&tab, &JsValue::from_str(key))
+            .ok()
+            .and_then(|v| v.as_f64())
+            .map(|v| v as i64)
+    };
+    session::ready().await;
+    if let (Some(tab_id), Some(opener), Some(window_id)) =
+        (get("id"), get("openerTabId"), get("windowId"))
+    {
+        windows::adopt_opened(tab_id, opener, window_id).await;
+    }
+    session::netrules::request_sync();
 }
 
 /// `chrome.windows.onRemoved(windowId)`: an agent window the user closed is forgotten.

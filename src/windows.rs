@@ -238,6 +238,41 @@ pub async fn agent_tab(tab_id: i64) -> Option<AgentTab> {
     tabs.into_iter().find(|t| t.tab_id == tab_id)
 }
 
+/// The agent owner of `tab_id` (SPEC §6): the owner that opened it, else the owner of the agent window it is in;
+/// `None` for the user's tabs (and tabs that do not exist).
+pub async fn owner_of(tab_id: i64) -> Option<String> {
+    let (registered, windows_map) = state().await.ok()?;
+    if let Some(t) = registered.into_iter().find(|t| t.tab_id == tab_id) {
+        return Some(t.owner);
+    }
+    let window_id = tabs::get(tab_id).await.ok()?.window_id;
+    windows_map
+        .into_iter()
+        .find(|(_, w)| *w == window_id)
+        .map(|(owner, _)| owner)
+}
+
+/// `tabs.onCreated` of a tab whose opener (`window.open`, a `target=_blank` link) is an agent tab: the new tab
+/// is that agent's too (isolated from other agents, closed with its tabs, under the browser-level blocklist);
+/// returns its owner. A tab opened from a user tab stays the user's.
+pub async fn adopt_opened(tab_id: i64, opener_tab_id: i64, window_id: i64) -> Option<String> {
+    let owner = owner_of(opener_tab_id).await?;
+    let entry = AgentTab {
+        tab_id,
+        owner: owner.clone(),
+        window_id,
+    };
+    store::local()
+        .update(AGENT_TABS_KEY, |list: &mut Vec<AgentTab>| {
+            if !list.iter().any(|t| t.tab_id == tab_id) {
+                list.push(entry);
+            }
+        })
+        .await
+        .ok()?;
+    Some(owner)
+}
+
 /// Whether the agent opened `tab_id`.
 pub async fn is_agent_tab(tab_id: i64) -> bool {
     agent_tab(tab_id).await.is_some()

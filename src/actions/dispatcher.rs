@@ -72,7 +72,10 @@ async fn dispatch_action(owner: String, action: Action) -> Result<serde_json::Va
             let owner = p.owner.unwrap_or(owner);
             json(windows::close_agent_window(&owner).await?)
         }
-        Action::ActivateTab(p) => json(super::tabs::activate_tab(p.tab_id).await?),
+        Action::ActivateTab(p) => {
+            session::check_tab_owner(&owner, p.tab_id).await?;
+            json(super::tabs::activate_tab(p.tab_id).await?)
+        }
         Action::CloseTab(p) => {
             let tab_id = session::resolve_tab(&owner, p.tab_id).await?;
             if cdp::is_attached(tab_id) {

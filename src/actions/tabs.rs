@@ -4,19 +4,27 @@ use crate::chrome::{tabs, windows};
 use crate::error::Result;
 use bua_protocol::{ActivateTabResult, CloseTabResult, GetTabsResult, TabInfo};
 
-/// `get_tabs` (SPEC §4): every tab of every normal window, with its window's state; `agentOwned` for tabs the
-/// agent opened (or tabs in an agent window), `session` for tabs with an active session.
+/// `get_tabs` (SPEC §4): every tab of every normal window, with its window's state; `agentOwned` and
+/// `agentOwner` for tabs an agent opened (or tabs in an agent window), `session` for tabs with an active session.
 pub async fn get_tabs() -> Result<GetTabsResult> {
     let sessions = crate::session::sessions().await?;
     let (agent_tabs, agent_windows) = crate::windows::state().await?;
     let mut result = Vec::new();
     for window in windows::get_all(true).await? {
-        let in_agent_window = window
-            .id
-            .is_some_and(|id| agent_windows.values().any(|w| *w == id));
+        let window_owner = window.id.and_then(|id| {
+            agent_windows
+                .iter()
+                .find(|(_, w)| **w == id)
+                .map(|(owner, _)| owner.clone())
+        });
         let state = window.state.clone().unwrap_or_else(|| "normal".to_owned());
         for tab in window.tabs.unwrap_or_default() {
             let Some(tab_id) = tab.id else { continue };
+            let agent_owner = agent_tabs
+                .iter()
+                .find(|t| t.tab_id == tab_id)
+                .map(|t| t.owner.clone())
+                .or_else(|| window_owner.clone());
             result.push(TabInfo {
                 tab_id,
                 window_id: tab.window_id,
@@ -24,7 +32,8 @@ pub async fn get_tabs() -> Result<GetTabsResult> {
                 url: tab.url().to_owned(),
                 title: tab.title.clone().unwrap_or_default(),
                 active: tab.active,
-                agent_owned: in_agent_window || agent_tabs.iter().any(|t| t.tab_id == tab_id),
+                agent_owned: agent_owner.is_some(),
+                agent_owner,
                 session: sessions.iter().any(|s| s.tab_id == tab_id),
             });
         }

@@ -3,7 +3,7 @@
 
 use super::bus::{self, SessionEvent};
 use super::model::{self, Session, SessionOwner};
-use super::{history, idle, inflight, recent};
+use super::{history, idle, inflight, netrules, recent};
 use crate::chrome::{storage, tabs};
 use crate::error::{Error, Result};
 use crate::store;
@@ -37,6 +37,7 @@ pub fn start() {
         return;
     }
     history::install();
+    netrules::install();
     // A new session on a tab replaces what was remembered about its last end.
     bus::subscribe(|event| {
         if let SessionEvent::Started(s) = event {
@@ -96,6 +97,7 @@ pub async fn has_session(tab_id: i64) -> bool {
 /// ([`recent::RecentEnd::notice`]) rather than a fall-back onto another agent's tab.
 pub async fn resolve_tab(owner: &str, tab_id: Option<i64>) -> Result<i64> {
     if let Some(id) = tab_id {
+        check_tab_owner(owner, id).await?;
         return Ok(id);
     }
     let table = sessions().await?;
@@ -119,6 +121,19 @@ pub async fn resolve_tab(owner: &str, tab_id: Option<i64>) -> Result<i64> {
             None => e,
         }
     })
+}
+
+/// Refuses `owner`'s action on another agent's tab (SPEC §6: agents are isolated; the user's tabs stay
+/// reachable to every agent).
+///
+/// Errors: `session_not_found` naming the tab's owner.
+pub async fn check_tab_owner(owner: &str, tab_id: i64) -> Result<()> {
+    match windows::owner_of(tab_id).await {
+        Some(other) if other != owner => Err(Error::SessionNotFound(format!(
+            "tab {tab_id} belongs to another agent (`{other}`), not to you (`{owner}`): act only on the tabs you opened (open_tab) or the user's; get_tabs shows each tab's agentOwner"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// How many main-frame navigations `tab_id` has committed (while attached) so far; see

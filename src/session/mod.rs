@@ -17,7 +17,7 @@
 //!   Stop all → `global_stop`; worker start → [`reconcile`].
 //! * The operations themselves: [`manager`]; the popup/options API over them is `crate::api`.
 //!
-//! Inside the module the order is `model → bus → history, recent → inflight, idle → manager`; the children
+//! Inside the module the order is `model → bus → history, recent, netrules → inflight, idle → manager`; the children
 //! name each other, never this file.
 
 pub mod bus;
@@ -26,11 +26,12 @@ pub mod idle;
 pub mod inflight;
 pub mod manager;
 pub mod model;
+pub mod netrules;
 pub mod recent;
 
 pub use bus::SessionEvent;
 pub use manager::{
-    check_navigated_since, check_tab_allowed, check_url_allowed, end_all_sessions,
+    check_navigated_since, check_tab_allowed, check_tab_owner, check_url_allowed, end_all_sessions,
     end_all_sessions_for_domain, end_session_blocked, end_session_by_tab, enforce_blocklist,
     ensure_session, forget_tab, has_session, navigations, on_debugger_detach,
     on_idle_state_changed, on_navigated, on_tab_removed, open_agent_tab, ready, reconcile,

@@ -108,8 +108,8 @@ pub fn remove(sessions: &mut Vec<Session>, tab_id: i64) -> Option<Session> {
 
 /// Picks the tab for an action whose `tabId` was omitted (SPEC §6, "Omitted `tabId`"):
 ///
-/// 1. a session on a tab the agent opened — the requesting `owner`'s own first, then any agent's; among
-///    several, the one used most recently;
+/// 1. a session on a tab the requesting `owner` opened; among several, the one used most recently (another
+///    agent's tabs are never picked: agents are isolated from each other);
 /// 2. a user-tab session, only when it is the only candidate;
 /// 3. otherwise `Err(message)` for `session_not_found`, listing the candidates (`tab 12 (example.com, user)`)
 ///    so the agent can retry with an explicit `tabId`.
@@ -131,10 +131,15 @@ pub fn pick_tab(sessions: &[Session], owner: &str) -> Result<i64, String> {
     ) {
         return Ok(tab);
     }
-    if let Some(tab) = most_recent(&mut sessions.iter().filter(agent)) {
+    let candidates: Vec<Session> = sessions
+        .iter()
+        .filter(|s| !others_agent_tab(s, owner))
+        .cloned()
+        .collect();
+    if let Some(tab) = most_recent(&mut candidates.iter().filter(agent)) {
         return Ok(tab);
     }
-    match sessions {
+    match candidates.as_slice() {
         [] => Err(
             "no active session to act on: pass tabId (see get_tabs) or call open_tab first"
                 .to_owned(),
@@ -146,6 +151,11 @@ pub fn pick_tab(sessions: &[Session], owner: &str) -> Result<i64, String> {
             describe(many)
         )),
     }
+}
+
+/// Whether `s` is an agent tab another agent owner than `owner` opened (SPEC §6: refused to `owner`).
+pub fn others_agent_tab(s: &Session, owner: &str) -> bool {
+    s.owner == SessionOwner::Agent && s.agent_owner.as_deref().is_some_and(|o| o != owner)
 }
 
 /// `tab 12 (example.com, user), tab 14 (shop.example, agent)`.
@@ -235,7 +245,7 @@ mod tests {
     }
 
     #[test]
-    fn omitted_tab_prefers_the_requesting_owners_agent_tab_then_any_agent_tab() {
+    fn omitted_tab_prefers_the_requesting_owners_agent_tab_and_never_takes_another_agents() {
         let table = vec![
             session(1, SessionOwner::User, None, 50.0),
             session(2, SessionOwner::Agent, Some("cli-a"), 10.0),
@@ -245,8 +255,10 @@ mod tests {
         // cli-a's own agent tabs first, the most recently used of them.
         assert_eq!(pick_tab(&table, "cli-a"), Ok(4));
         assert_eq!(pick_tab(&table, "cli-b"), Ok(3));
-        // An owner without agent tabs falls back to any agent tab (the most recent), never the user's tab.
-        assert_eq!(pick_tab(&table, "cli-c"), Ok(3));
+        // An owner without agent tabs gets the user's tab when it is the only one left, never another agent's.
+        assert_eq!(pick_tab(&table, "cli-c"), Ok(1));
+        let message = pick_tab(&table[1..], "cli-c").expect_err("only other agents' tabs");
+        assert!(message.contains("open_tab"), "{message}");
     }
 
     #[test]

@@ -23,6 +23,9 @@ pub struct TabInfo {
     pub active: bool,
     /// Whether the agent opened it.
     pub agent_owned: bool,
+    /// For agent tabs: the agent owner that opened it (SPEC §6); only that owner may act on it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_owner: Option<String>,
     /// Whether it has an active session.
     pub session: bool,
 }

@@ -444,11 +444,12 @@ fn results_serialize_in_camel_case() {
         title: "t".into(),
         active: true,
         agent_owned: true,
+        agent_owner: Some("mcp-1-ab12".into()),
         session: false,
     };
     assert_eq!(
         serde_json::to_value(&t).unwrap(),
-        json!({"tabId":1,"windowId":2,"windowState":"minimized","url":"u","title":"t","active":true,"agentOwned":true,"session":false})
+        json!({"tabId":1,"windowId":2,"windowState":"minimized","url":"u","title":"t","active":true,"agentOwned":true,"agentOwner":"mcp-1-ab12","session":false})
     );
     let x = ExtractResult {
         url: "u".into(),

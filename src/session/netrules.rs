@@ -1,0 +1,85 @@
+//! The browser-level blocklist for agents (SPEC §6, "Blocklist"): `declarativeNetRequest` session rules made by
+//! [`blocklist::browser_rules`] from the blocklist, the agent tabs and the hosts of their pages, so a blocked site
+//! is refused before any request is sent — `window.open`, form posts, redirects and meta refreshes included.
+//!
+//! [`request_sync`] rebuilds the rules from the current state and replaces them in one update. It is called on
+//! every session start and end (a bus subscriber), on a blocklist change, on a new tab, on a URL change of an
+//! agent tab, and at worker start (session rules do not survive a browser restart; they do survive a worker
+//! restart, and rebuilding them then is harmless). Calls that arrive while an update runs coalesce into one more.
+
+use super::bus::{self, SessionEvent};
+use crate::blocklist;
+use crate::chrome::{dnr, tabs};
+use crate::windows;
+use std::cell::Cell;
+
+thread_local! {
+    /// (an update is running, another was asked for meanwhile).
+    static SYNC: Cell<(bool, bool)> = const { Cell::new((false, false)) };
+}
+
+/// Subscribes [`request_sync`] to session starts and ends and builds the rules once.
+pub fn install() {
+    bus::subscribe(|event| {
+        if matches!(event, SessionEvent::Started(_) | SessionEvent::Ended { .. }) {
+            request_sync();
+        }
+    });
+    request_sync();
+}
+
+/// Rebuilds the rules soon (now, or right after the update that is running).
+pub fn request_sync() {
+    let running = SYNC.with(|s| {
+        let (running, _) = s.get();
+        s.set((true, running));
+        running
+    });
+    if running {
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async {
+        loop {
+            if let Err(e) = sync_once().await {
+                crate::log::warn(&format!(
+                    "cannot update the browser-level blocklist rules: {e}"
+                ));
+            }
+            let again = SYNC.with(|s| {
+                let (_, again) = s.get();
+                s.set((again, false));
+                again
+            });
+            if !again {
+                break;
+            }
+        }
+    });
+}
+
+async fn sync_once() -> crate::Result<()> {
+    let list = blocklist::load().await?;
+    let (registered, agent_windows) = windows::state().await?;
+    let all = tabs::query(&serde_json::json!({})).await?;
+    let is_agent = |t: &tabs::Tab| {
+        t.id.is_some_and(|id| registered.iter().any(|r| r.tab_id == id))
+            || agent_windows.values().any(|w| *w == t.window_id)
+    };
+    let agent: Vec<&tabs::Tab> = all.iter().filter(|t| is_agent(t)).collect();
+    let agent_ids: Vec<i64> = agent.iter().filter_map(|t| t.id).collect();
+    let mut domains: Vec<String> = agent
+        .iter()
+        .filter_map(|t| blocklist::url_host(t.url()))
+        .collect();
+    domains.sort();
+    domains.dedup();
+    // A tab an agent tab opened is not the person's, even before `tabs.onCreated` registered it.
+    let user_ids: Vec<i64> = all
+        .iter()
+        .filter(|t| !is_agent(t))
+        .filter(|t| t.opener_tab_id.is_none_or(|o| !agent_ids.contains(&o)))
+        .filter_map(|t| t.id)
+        .collect();
+    let rules = blocklist::browser_rules(&list, &agent_ids, &domains, &user_ids);
+    dnr::update_session_rules(&blocklist::BROWSER_RULE_IDS, &rules).await
+}
