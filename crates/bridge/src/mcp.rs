@@ -386,7 +386,15 @@ impl BrowserMcp {
                 extract.include = AGENT_EXTRACT_PARTS.to_vec();
             }
         }
-        if let Err(e) = self.connect().await {
+        // A server that had a bridge and lost it between calls waits for the takeover (SPEC §9), as a call
+        // that loses it does.
+        let had_bridge = self.client.lock().await.is_some();
+        let connected = if had_bridge {
+            self.reconnect_within(TAKEOVER_WINDOW).await
+        } else {
+            self.connect().await
+        };
+        if let Err(e) = connected {
             return tool_error(e.client_code(), &e.to_string());
         }
         let name = action.name();
