@@ -11,7 +11,7 @@ mod support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::{mpsc, Mutex, MutexGuard, OnceLock};
+use std::sync::{mpsc, OnceLock};
 use std::time::{Duration, Instant};
 
 use bua_bridge::devtools::DevTools;
@@ -37,9 +37,10 @@ fn browser() -> &'static Browser {
     })
 }
 
-fn serial() -> MutexGuard<'static, ()> {
-    static SERIAL: Mutex<()> = Mutex::new(());
-    SERIAL.lock().unwrap_or_else(|p| p.into_inner())
+/// One test at a time: each points the one extension at its own bridge.
+async fn serial() -> tokio::sync::MutexGuard<'static, ()> {
+    static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    SERIAL.lock().await
 }
 
 fn free_port() -> u16 {
@@ -231,7 +232,7 @@ fn body(text: &str) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn when_the_mcp_server_that_owns_the_bridge_exits_the_other_takes_over_and_no_call_fails_for_it(
 ) {
-    let _serial = serial();
+    let _serial = serial().await;
     let browser = browser();
     let dt = browser.devtools().await;
     let port = free_port();
@@ -318,7 +319,7 @@ async fn when_the_mcp_server_that_owns_the_bridge_exits_the_other_takes_over_and
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn agents_cannot_touch_each_others_tabs_and_a_gone_agents_tabs_close_after_the_grace() {
-    let _serial = serial();
+    let _serial = serial().await;
     let browser = browser();
     let dt = browser.devtools().await;
     let grace = Duration::from_millis(1500);
@@ -427,7 +428,7 @@ async fn agents_cannot_touch_each_others_tabs_and_a_gone_agents_tabs_close_after
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_blocked_site_gets_no_request_from_an_agent_pages_window_open_or_form_post() {
-    let _serial = serial();
+    let _serial = serial().await;
     let browser = browser();
     let dt = browser.devtools().await;
     let mut config = bua_bridge::server::ServerConfig::loopback(0, browser.token.clone());
