@@ -549,8 +549,11 @@ async fn get_value_reads_back_what_the_page_holds_after_each_kind_of_change() {
         "{message}"
     );
 
-    // v4: by uid from extract, and by selector; v4 keys only.
-    let v4 = browser.client().await;
+    // v4: by uid from extract, and by selector; v4 keys only. The same agent (owner) as the v1 client that
+    // opened the tab: another agent's tab is refused (SPEC §6).
+    let v4 = BridgeClient::connect_as(browser.port, &browser.token, Some(&v1.client_id))
+        .await
+        .expect("v4 client");
     let page_read = v4
         .call("extract", json!({ "tabId": tab_id }))
         .await

@@ -711,6 +711,8 @@ pub type Ws =
 pub struct V1Client {
     ws: Ws,
     next: u64,
+    /// The id the bridge gave it (`ack.clientId`): its agent owner.
+    pub client_id: String,
 }
 
 impl V1Client {
@@ -727,9 +729,14 @@ impl V1Client {
         ))
         .await
         .expect("hello");
-        let mut client = V1Client { ws, next: 0 };
+        let mut client = V1Client {
+            ws,
+            next: 0,
+            client_id: String::new(),
+        };
         let ack = client.next_frame().await;
         assert_eq!(ack["type"], "ack", "{ack}");
+        client.client_id = ack["clientId"].as_str().unwrap_or_default().to_owned();
         client
     }
 

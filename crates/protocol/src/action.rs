@@ -1037,7 +1037,7 @@ actions! {
     GoForward(TabOnly) = "go_forward", secs(30);
     /// Reload the tab and wait for the load.
     Reload(TabOnly) = "reload", secs(30);
-    /// List every tab: tabId, windowId, windowState, url, title, active, agentOwned, session.
+    /// List every tab: tabId, windowId, windowState, url, title, active, agentOwned, agentOwner, session.
     GetTabs = "get_tabs", secs(5).read();
     /// Bring a tab to the front and focus its window.
     ActivateTab(ActivateTab) = "activate_tab", secs(5);
