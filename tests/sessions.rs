@@ -856,7 +856,10 @@ async fn closing_the_tab_mid_action_fails_wait_for_navigate_and_evaluate_with_ta
     let browser = Browser::shared();
     let dt = browser.devtools().await;
     let client = browser.client().await;
-    let closer = browser.client().await;
+    // Another connection of the same agent: another agent's close_tab would be refused (SPEC §6).
+    let closer = BridgeClient::connect_as(browser.port, &browser.token, Some(client.owner()))
+        .await
+        .expect("closer");
     let mut events = Events::subscribe(&client).await;
     FixtureServer::shared().route(
         "/sessions/slow-close",
@@ -870,7 +873,7 @@ async fn closing_the_tab_mid_action_fails_wait_for_navigate_and_evaluate_with_ta
         FixtureServer::shared().port()
     );
 
-    // wait_for on an agent tab, closed by another client's close_tab.
+    // wait_for on an agent tab, closed by the agent's other connection's close_tab.
     let opened = client
         .call("open_tab", json!({"url": page_url("closing-mid", "wait")}))
         .await
