@@ -415,7 +415,7 @@ async fn mcp_url_reaches_a_bridge_elsewhere_and_never_starts_one() {
 }
 
 /// A fake extension on `ws://127.0.0.1:<port>` (Origin `chrome-extension://…`) that answers each
-/// request with `{"tabs": []}` and counts them.
+/// request with `{"tabs": []}` and counts those of clients (not the bridge's own `get_tabs` at connect).
 async fn fake_extension(port: u16, token: &str) -> tokio::task::JoinHandle<usize> {
     use futures_util::{SinkExt, StreamExt};
     use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -448,7 +448,9 @@ async fn fake_extension(port: u16, token: &str) -> tokio::task::JoinHandle<usize
                 if ws.send(Message::text(reply.to_string())).await.is_err() {
                     break;
                 }
-                answered += 1;
+                if frame["owner"] != bua_bridge::server::BRIDGE_OWNER {
+                    answered += 1;
+                }
             }
         }
         answered

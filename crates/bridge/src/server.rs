@@ -64,6 +64,10 @@ pub const DEFAULT_EXTENSION_WAIT: Duration = Duration::from_secs(13);
 /// connection ended ([`ServerConfig::agent_grace`], SPEC §6): 5 min.
 pub const DEFAULT_AGENT_GRACE: Duration = Duration::from_secs(5 * 60);
 
+/// The `owner` of the requests the bridge sends the extension on its own behalf (the `get_tabs` that finds
+/// agent owners at connect), not a client's.
+pub const BRIDGE_OWNER: &str = "bua-bridge";
+
 /// Settings of one server.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
@@ -1251,7 +1255,7 @@ fn adopt_agent_owners(shared: &Arc<Shared>) {
     }
     let shared = shared.clone();
     tokio::spawn(async move {
-        let Ok(tabs) = dispatch(&shared, "bua-bridge", Action::GetTabs).await else {
+        let Ok(tabs) = dispatch(&shared, BRIDGE_OWNER, Action::GetTabs).await else {
             return;
         };
         let mut seen = std::collections::BTreeSet::new();
