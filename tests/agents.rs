@@ -379,7 +379,8 @@ async fn agents_cannot_touch_each_others_tabs_and_a_gone_agents_tabs_close_after
         "expression": "return document.querySelector('#count').textContent"}));
     assert_eq!(count["value"], "0", "B's click did not happen: {count}");
 
-    // A exits and comes back within the grace: its tab stays, past the grace too.
+    // A exits and comes back within the grace: its tab stays, past the grace too. Nothing happens to wait for
+    // here (the point is that nothing closes), so these two waits are measured against the 1.5 s grace.
     let client = BridgeClient::connect(bridge.port(), &browser.token)
         .await
         .expect("client");
