@@ -271,6 +271,13 @@ async fn handshake_rejects_are_fatal_for_the_extension_until_its_settings_change
         .await
         .expect("hello");
     assert_eq!(next_json(&mut fake).await["type"], "ack");
+    // A bridge with an agent grace first asks a new extension which agent owners have tabs (SPEC §6).
+    let asked = next_json(&mut fake).await;
+    assert_eq!(
+        (&asked["type"], &asked["owner"]),
+        (&json!("request"), &json!(bua_bridge::server::BRIDGE_OWNER)),
+        "{asked}"
+    );
     fake.send(Message::text("{\"type\":\"response\",\"id\":"))
         .await
         .expect("send");
