@@ -160,9 +160,9 @@ const ACTIVE_ELEMENT: &str = r#"(() => {
 pub async fn click(ctx: &Ctx, locator: &Locator, new_tab: bool) -> Result<ClickResult> {
     let tab_id = ctx.tab_id;
     let element = locator::resolve(tab_id, locator).await?;
-    let clicked = element.describe(tab_id).await?;
+    let clicked = element.describe().await?;
     if new_tab {
-        if let Some(href) = element.call(tab_id, LINK_HREF, &[]).await?.as_str() {
+        if let Some(href) = element.call(LINK_HREF, &[]).await?.as_str() {
             crate::session::check_url_allowed(href, None).await?;
             let opened = crate::session::open_agent_tab(
                 &ctx.owner,
@@ -181,7 +181,7 @@ pub async fn click(ctx: &Ctx, locator: &Locator, new_tab: bool) -> Result<ClickR
     }
     let point = pointer::clickable_point(tab_id, &element).await?;
     if !new_tab {
-        element.call(tab_id, SAME_TAB, &[]).await?;
+        element.call(SAME_TAB, &[]).await?;
     }
     let watch = Watch::start(tab_id).await?;
     if mouse_click(tab_id, point).await? {
@@ -242,7 +242,7 @@ pub async fn click_at(tab_id: i64, x: f64, y: f64) -> Result<ClickResult> {
 /// `hover {locator}`: moves the mouse over the element's uncovered centre.
 pub async fn hover(tab_id: i64, locator: &Locator) -> Result<HoverResult> {
     let element = locator::resolve(tab_id, locator).await?;
-    let hovered = element.describe(tab_id).await?;
+    let hovered = element.describe().await?;
     let point = pointer::clickable_point(tab_id, &element).await?;
     mouse(tab_id, "mouseMoved", point, "none", 0).await?;
     Ok(HoverResult { hovered, tab_id })
@@ -299,7 +299,7 @@ pub async fn type_text(
 ) -> Result<TypeResult> {
     let located = locator::resolve(tab_id, locator).await?;
     let field = match located
-        .call_for_element(tab_id, EDITABLE_TARGET, &[])
+        .call_for_element(EDITABLE_TARGET, &[])
         .await?
     {
         Ok(field) => field,
@@ -311,12 +311,12 @@ pub async fn type_text(
             )))
         }
     };
-    let element = field.describe(tab_id).await?;
-    field.call(tab_id, FOCUS_LOCK, &[]).await?;
+    let element = field.describe().await?;
+    field.call(FOCUS_LOCK, &[]).await?;
     let typed = type_locked(tab_id, &field, text, clear).await;
     // The page may be blocked by a dialog now; unlocking then would wait for it (the lock expires itself).
     if crate::cdp::events::open_dialog(tab_id).is_none() {
-        let _ = field.call(tab_id, FOCUS_UNLOCK, &[]).await;
+        let _ = field.call(FOCUS_UNLOCK, &[]).await;
     }
     let value = typed?;
     if submit {
@@ -345,7 +345,7 @@ async fn type_locked(tab_id: i64, field: &Element, text: &str, clear: bool) -> R
         let select_all = keys::lookup("a").ok_or_else(|| Error::Internal("no key a".into()))?;
         let backspace =
             keys::lookup("Backspace").ok_or_else(|| Error::Internal("no Backspace".into()))?;
-        let current = field.call(tab_id, READ_VALUE, &[]).await?;
+        let current = field.call(READ_VALUE, &[]).await?;
         if current.as_str().is_some_and(|v| !v.is_empty()) {
             if !key_press(tab_id, &select_all, keys::mask(&[Modifier::Ctrl])).await?
                 || !key_press(tab_id, &backspace, 0).await?
@@ -353,9 +353,9 @@ async fn type_locked(tab_id: i64, field: &Element, text: &str, clear: bool) -> R
                 return Err(interrupted("clearing the field"));
             }
             // Some fields ignore the select-all shortcut: select their content directly and delete again.
-            let left = field.call(tab_id, READ_VALUE, &[]).await?;
+            let left = field.call(READ_VALUE, &[]).await?;
             if left.as_str().is_some_and(|v| !v.is_empty()) {
-                field.call(tab_id, SELECT_CONTENT, &[]).await?;
+                field.call(SELECT_CONTENT, &[]).await?;
                 if !key_press(tab_id, &backspace, 0).await? {
                     return Err(interrupted("clearing the field"));
                 }
@@ -376,7 +376,7 @@ async fn type_locked(tab_id: i64, field: &Element, text: &str, clear: bool) -> R
             return Err(interrupted("typing"));
         }
     }
-    let read = field.call(tab_id, READ_BACK, &[]).await?;
+    let read = field.call(READ_BACK, &[]).await?;
     Ok(reported_value(
         read[0].as_str().unwrap_or_default(),
         read[1].as_bool().unwrap_or(false),
@@ -385,11 +385,11 @@ async fn type_locked(tab_id: i64, field: &Element, text: &str, clear: bool) -> R
 
 /// `DOM.focus` unless the element already has the focus; checks that it got it.
 async fn focus(tab_id: i64, field: &Element) -> Result<()> {
-    if field.call(tab_id, HAS_FOCUS, &[]).await?.as_bool() == Some(true) {
+    if field.call(HAS_FOCUS, &[]).await?.as_bool() == Some(true) {
         return Ok(());
     }
     let focused = cdp::send(
-        tab_id,
+        &field.target,
         &DomFocus {
             object_id: field.object_id.clone(),
         },
@@ -405,7 +405,7 @@ async fn focus(tab_id: i64, field: &Element) -> Result<()> {
         }
         Err(e) => return Err(e.into()),
     }
-    if field.call(tab_id, HAS_FOCUS, &[]).await?.as_bool() != Some(true) {
+    if field.call(HAS_FOCUS, &[]).await?.as_bool() != Some(true) {
         return Err(Error::ElementObstructed(format!(
             "the element ({}) on tab {tab_id} did not keep the keyboard focus (the page moved it elsewhere)",
             field.label
@@ -434,7 +434,7 @@ pub async fn press_key(
     if let Some(locator) = locator {
         let element = locator::resolve(tab_id, locator).await?;
         cdp::send(
-            tab_id,
+            &element.target,
             &DomFocus {
                 object_id: element.object_id.clone(),
             },
