@@ -1214,6 +1214,83 @@ mod tests {
             assert!(!is_captcha_frame_url(u), "{u}");
         }
     }
+
+    /// One document `<html><body><p>{text}</p>[<iframe>]</body></html>` as a whole snapshot answer; the
+    /// backend ids are 1…6 in every target (so parts collide unless moved apart).
+    fn frame_snapshot(url: &str, text: &str, with_iframe: bool) -> String {
+        let n = if with_iframe { 6 } else { 5 };
+        let parent = &[-1, 0, 1, 2, 3, 2][..n];
+        let kind = &[9, 1, 1, 1, 3, 1][..n];
+        let name = &[0, 1, 2, 3, 6, 4][..n];
+        let value = &[-1, -1, -1, -1, 6, -1][..n];
+        let backend = &[1, 2, 3, 4, 5, 6][..n];
+        serde_json::json!({
+            "strings": ["#document", "HTML", "BODY", "P", "IFRAME", url, text, "fid"],
+            "documents": [{
+                "documentURL": 5, "baseURL": 5, "frameId": 7,
+                "nodes": {
+                    "parentIndex": parent,
+                    "nodeType": kind,
+                    "nodeName": name,
+                    "nodeValue": value,
+                    "backendNodeId": backend
+                },
+                "layout": {"nodeIndex": [4], "styles": [[]], "bounds": [[10, 10, 50, 20]]}
+            }]
+        })
+        .to_string()
+    }
+
+    #[test]
+    fn cross_origin_frame_parts_are_stitched_in_at_their_iframe_with_ids_of_their_own() {
+        let main = frame_snapshot("http://a.test/", "top text", true);
+        let mid = frame_snapshot("http://b.test/mid.html", "middle text", true);
+        let leaf = frame_snapshot("http://c.test:8080/leaf.html", "leaf text", false);
+        let parts = [
+            FramePart {
+                snapshot: &mid,
+                parent: 0,
+                owner: 6,
+            },
+            FramePart {
+                snapshot: &leaf,
+                parent: 1,
+                owner: 6,
+            },
+        ];
+        let dom = Dom::from_parts(&main, &parts).unwrap();
+        assert_eq!(texts(&dom), ["top text", "middle text", "leaf text"]);
+        // The leaf's text node: backend 5 of part 2, distinct from the top's and the middle's 5.
+        let leaf_text = part_backend(2, 5);
+        assert_eq!(split_backend(leaf_text), (2, 5));
+        assert!(dom.by_backend.contains_key(&leaf_text) && dom.by_backend.contains_key(&5));
+        let markers: Vec<String> = (0..dom.nodes.len())
+            .filter_map(|i| dom.frame_marker(i))
+            .collect();
+        assert_eq!(
+            markers,
+            ["frame f1: http://b.test", "frame f2: http://c.test:8080"]
+        );
+        assert_eq!(parse_frame_label("f2"), Some(2));
+        assert_eq!(parse_frame_label("f02"), None);
+        // A frame whose snapshot is unusable is left out; the others keep their part numbers.
+        let parts = [
+            FramePart {
+                snapshot: "{}",
+                parent: 0,
+                owner: 6,
+            },
+            FramePart {
+                snapshot: &leaf,
+                parent: 1,
+                owner: 6,
+            },
+        ];
+        assert_eq!(
+            texts(&Dom::from_parts(&main, &parts).unwrap()),
+            ["top text"]
+        );
+    }
 }
 
 /// A tiny DOM builder for the native tests of the modules that read a [`Dom`].
