@@ -133,11 +133,13 @@ pub async fn offset(target: &Target) -> Result<(f64, f64), CdpError> {
     let mut hops = target::sessions(target.tab_id).len() + 1;
     while let Some(session) = current {
         let Some(frame) = target::session(target.tab_id, &session) else {
-            return Err(CdpError::from_chrome(
-                "DOM.getFrameOwner",
-                target.tab_id,
-                "No session with given id",
-            ));
+            return Err(CdpError {
+                method: "DOM.getFrameOwner",
+                tab_id: target.tab_id,
+                code: None,
+                message: format!("frame session {session} is no longer attached"),
+                failure: super::Failure::FrameGone,
+            });
         };
         let parent = frame.parent_target(target.tab_id);
         let (x, y) = owner_origin(&parent, &frame.frame_id).await?;
