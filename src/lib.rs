@@ -149,13 +149,21 @@ pub async fn on_window_removed(window_id: f64) {
     windows::forget_window(window_id as i64).await;
 }
 
-/// `chrome.debugger.onEvent(source, method, params)`.
+/// `chrome.debugger.onEvent(source, method, params)`. Frame targets' `Target` events keep the tab's map of
+/// frame sessions ([`cdp::frames`]); events from a frame session (`source.sessionId`) stop there, so that a
+/// frame's load or navigation is never taken for the tab's.
 #[wasm_bindgen]
 pub fn on_debugger_event(source: JsValue, method: String, params: JsValue) {
     let Some(tab_id) = source_tab(&source) else {
         return;
     };
+    let session = js_sys::Reflect::get(&source, &JsValue::from_str("sessionId"))
+        .ok()
+        .and_then(|s| s.as_string());
     let params: serde_json::Value = chrome::from_js(&params).unwrap_or(serde_json::Value::Null);
+    if cdp::frames::on_event(tab_id, session.as_deref(), &method, &params) || session.is_some() {
+        return;
+    }
     cdp::events::dispatch(tab_id, &method, &params);
 }
 

@@ -112,9 +112,13 @@ pub enum Raced<T> {
 
 /// Sends one CDP command that may make the page raise a dialog (input events): returns as soon as either
 /// the command answers or a dialog opens, so the action never waits for the user.
-pub async fn race<C: Command>(tab_id: i64, command: &C) -> Result<Raced<C::Response>> {
-    let opening = opening_waiter(tab_id);
-    let command = std::pin::pin!(cdp::send(tab_id, command));
+pub async fn race<C: Command>(
+    target: impl Into<cdp::Target>,
+    command: &C,
+) -> Result<Raced<C::Response>> {
+    let target = target.into();
+    let opening = opening_waiter(target.tab_id);
+    let command = std::pin::pin!(cdp::send(&target, command));
     match select(command, opening).await {
         Either::Left((result, _)) => Ok(Raced::Done(result?)),
         Either::Right((Ok(Some((_, dialog))), _)) => Ok(Raced::Dialog(dialog)),

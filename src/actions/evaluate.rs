@@ -13,7 +13,7 @@
 use super::dialogs;
 use super::page::{self, RemoteObject};
 use crate::cdp::commands::RuntimeEvaluate;
-use crate::cdp::{self, Failure};
+use crate::cdp::{self, Failure, Target};
 use crate::error::{Error, Result};
 use bua_protocol::{truncate_at_char_boundary, EvaluateResult, EVALUATE_MAX_BYTES};
 use serde_json::Value;
@@ -87,15 +87,26 @@ fn cap(description: &mut String) {
     }
 }
 
-/// `evaluate`.
+/// `evaluate {expression, frame?}`: in the tab's main frame, or in the frame `frame` names (SPEC §5
+/// "Frames": a uid runs in its element's frame, `f<k>` in the cross-origin frame extract's markdown names so).
 ///
 /// Errors: `invalid_action` (the expression threw or does not parse; the message is the JS one),
-/// `timeout` (not settled within 10 s).
-pub async fn evaluate(tab_id: i64, expression: &str) -> Result<EvaluateResult> {
-    dialogs::answering(tab_id, run(tab_id, expression)).await
+/// `timeout` (not settled within 10 s), `element_stale` (the frame is not on the page any more).
+pub async fn evaluate(
+    tab_id: i64,
+    expression: &str,
+    frame: Option<&str>,
+) -> Result<EvaluateResult> {
+    let target = match frame {
+        None => Target::tab(tab_id),
+        Some(f) if f.starts_with('e') => crate::extract::resolve_uid(tab_id, f)?.0,
+        Some(f) => crate::extract::resolve_frame(tab_id, f)?,
+    };
+    dialogs::answering(tab_id, run(&target, expression)).await
 }
 
-async fn run(tab_id: i64, expression: &str) -> Result<EvaluateResult> {
+async fn run(target: &Target, expression: &str) -> Result<EvaluateResult> {
+    let tab_id = target.tab_id;
     let started = page::now_ms();
     let command = RuntimeEvaluate {
         expression: wrap(expression),
@@ -108,7 +119,7 @@ async fn run(tab_id: i64, expression: &str) -> Result<EvaluateResult> {
         timeout: Some(TERMINATE_AFTER_MS),
         ..Default::default()
     };
-    let response = cdp::send_with_timeout(tab_id, &command, EVALUATE_TIMEOUT_MS)
+    let response = cdp::send_with_timeout(target, &command, EVALUATE_TIMEOUT_MS)
         .await
         .map_err(|e| match e.failure {
             Failure::Timeout => too_slow(),
@@ -128,7 +139,7 @@ async fn run(tab_id: i64, expression: &str) -> Result<EvaluateResult> {
     match plan(&object) {
         Plan::Done(result) => Ok(result),
         Plan::FetchByValue(object_id) => {
-            match page::call_checked(tab_id, &object_id, "function() { return this; }", &[])
+            match page::call_checked(target, &object_id, "function() { return this; }", &[])
                 .await
                 .map_err(not_json)?
             {

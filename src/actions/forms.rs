@@ -126,12 +126,12 @@ const READ_CONTROL: &str = r#"function() {
 /// text with `extract`), locator errors.
 pub async fn get_value(tab_id: i64, locator: &Locator) -> Result<GetValueResult> {
     let located = locator::resolve(tab_id, locator).await?;
-    let control = match located.call_for_element(tab_id, VALUE_CONTROL, &[]).await? {
+    let control = match located.call_for_element(VALUE_CONTROL, &[]).await? {
         Ok(control) => control,
         Err(_) => located,
     };
-    let element = control.describe(tab_id).await?;
-    let r = control.call(tab_id, READ_CONTROL, &[]).await?;
+    let element = control.describe().await?;
+    let r = control.call(READ_CONTROL, &[]).await?;
     if let Some(reason) = r.get("error").and_then(Value::as_str) {
         return Err(Error::InvalidAction(format!(
             "cannot read a value from the element ({}): {reason}; read its text with extract, or locate \
@@ -174,11 +174,7 @@ pub async fn select_option(tab_id: i64, action: &SelectOptionAction) -> Result<S
         OptionChoice::Index(v) => ("index", json!(v)),
     };
     let r = element
-        .call(
-            tab_id,
-            SELECT,
-            &[Arg::Value(json!(kind)), Arg::Value(wanted)],
-        )
+        .call(SELECT, &[Arg::Value(json!(kind)), Arg::Value(wanted)])
         .await?;
     let options = || {
         r.get("options")
@@ -256,7 +252,7 @@ pub async fn select_option(tab_id: i64, action: &SelectOptionAction) -> Result<S
 pub async fn check(ctx: &Ctx, locator: &Locator, wanted: bool) -> Result<CheckResult> {
     let tab_id = ctx.tab_id;
     let located = locator::resolve(tab_id, locator).await?;
-    let control = match located.call_for_element(tab_id, CHECKABLE, &[]).await? {
+    let control = match located.call_for_element(CHECKABLE, &[]).await? {
         Ok(control) => control,
         Err(reason) => {
             return Err(Error::InvalidAction(format!(
@@ -266,8 +262,8 @@ pub async fn check(ctx: &Ctx, locator: &Locator, wanted: bool) -> Result<CheckRe
             )))
         }
     };
-    let element = control.describe(tab_id).await?;
-    let state = control.call(tab_id, CHECK_STATE, &[]).await?;
+    let element = control.describe().await?;
+    let state = control.call(CHECK_STATE, &[]).await?;
     let checked = state.get("checked").and_then(Value::as_bool) == Some(true);
     if checked == wanted {
         return Ok(CheckResult {
@@ -289,7 +285,7 @@ pub async fn check(ctx: &Ctx, locator: &Locator, wanted: bool) -> Result<CheckRe
         )));
     }
     toggle(ctx, &control).await?;
-    let after = control.call(tab_id, CHECK_STATE, &[]).await?;
+    let after = control.call(CHECK_STATE, &[]).await?;
     let checked = after.get("checked").and_then(Value::as_bool) == Some(true);
     if checked != wanted {
         return Err(Error::InvalidAction(format!(
@@ -314,10 +310,10 @@ async fn toggle(ctx: &Ctx, control: &Element) -> Result<()> {
         Err(Error::ElementNotFound(_)) => {}
         Err(e) => return Err(e),
     }
-    if let Ok(label) = control.call_for_element(tab_id, VISIBLE_LABEL, &[]).await? {
+    if let Ok(label) = control.call_for_element(VISIBLE_LABEL, &[]).await? {
         return input::click_element(tab_id, &label).await;
     }
-    control.call(tab_id, CLICK_IN_PAGE, &[]).await?;
+    control.call(CLICK_IN_PAGE, &[]).await?;
     Ok(())
 }
 
@@ -327,10 +323,8 @@ async fn toggle(ctx: &Ctx, control: &Element) -> Result<()> {
 /// value; a `<select>` without that option), locator errors.
 pub async fn set_value(tab_id: i64, locator: &Locator, value: &str) -> Result<SetValueResult> {
     let element = locator::resolve(tab_id, locator).await?;
-    let info = element.describe(tab_id).await?;
-    let r = element
-        .call(tab_id, SET_VALUE, &[Arg::Value(json!(value))])
-        .await?;
+    let info = element.describe().await?;
+    let r = element.call(SET_VALUE, &[Arg::Value(json!(value))]).await?;
     if let Some(reason) = r.get("error").and_then(Value::as_str) {
         return Err(Error::InvalidAction(format!(
             "cannot set the value of the element ({}): {reason}",

@@ -15,11 +15,12 @@ use super::navigation::Watch;
 use super::page;
 use super::pointer::{self, Point};
 use crate::cdp::commands::{DomFocus, InputDispatchMouseEvent, InputInsertText};
-use crate::cdp::{self, Failure};
+use crate::cdp::{self, Failure, Target};
 use crate::error::{Error, Result};
 use bua_protocol::{
     ClickResult, ElementInfo, HoverResult, Locator, Modifier, PressKeyResult, TypeResult,
 };
+use serde_json::Value;
 
 /// How long an input action waits, after a round trip to the renderer ([`Watch::settle`]), for the
 /// event of a navigation it may have started, ms.
@@ -160,9 +161,9 @@ const ACTIVE_ELEMENT: &str = r#"(() => {
 pub async fn click(ctx: &Ctx, locator: &Locator, new_tab: bool) -> Result<ClickResult> {
     let tab_id = ctx.tab_id;
     let element = locator::resolve(tab_id, locator).await?;
-    let clicked = element.describe(tab_id).await?;
+    let clicked = element.describe().await?;
     if new_tab {
-        if let Some(href) = element.call(tab_id, LINK_HREF, &[]).await?.as_str() {
+        if let Some(href) = element.call(LINK_HREF, &[]).await?.as_str() {
             crate::session::check_url_allowed(href, None).await?;
             let opened = crate::session::open_agent_tab(
                 &ctx.owner,
@@ -181,10 +182,10 @@ pub async fn click(ctx: &Ctx, locator: &Locator, new_tab: bool) -> Result<ClickR
     }
     let point = pointer::clickable_point(tab_id, &element).await?;
     if !new_tab {
-        element.call(tab_id, SAME_TAB, &[]).await?;
+        element.call(SAME_TAB, &[]).await?;
     }
     let watch = Watch::start(tab_id).await?;
-    if mouse_click(tab_id, point).await? {
+    if element_click(tab_id, &element, point).await? {
         watch
             .settle(tab_id, NAV_GRACE_MS, CLICK_LOAD_BUDGET_MS)
             .await;
@@ -201,8 +202,95 @@ pub async fn click(ctx: &Ctx, locator: &Locator, new_tab: bool) -> Result<ClickR
 /// navigation wait: for controls such as checkboxes.
 pub async fn click_element(tab_id: i64, element: &Element) -> Result<()> {
     let point = pointer::clickable_point(tab_id, element).await?;
-    mouse_click(tab_id, point).await?;
+    element_click(tab_id, element, point).await?;
     Ok(())
+}
+
+/// Marks, in the element's document, whether a trusted `mousedown` arrives from now on (for 10 s at most).
+const PROBE_ARM: &str = r#"function() {
+  const w = this.ownerDocument.defaultView, K = Symbol.for('bua.clickProbe');
+  if (w[K]) w[K].stop();
+  const probe = { down: false };
+  const on = e => { if (e.isTrusted) probe.down = true; };
+  probe.stop = () => { w.removeEventListener('mousedown', on, true); if (w[K] === probe) delete w[K]; };
+  w.addEventListener('mousedown', on, true);
+  w[K] = probe;
+  setTimeout(probe.stop, 10000);
+  return true;
+}"#;
+
+/// Whether the armed probe ([`PROBE_ARM`]) saw the mousedown; it stays armed for another try.
+const PROBE_READ: &str = r#"function() {
+  const p = this.ownerDocument.defaultView[Symbol.for('bua.clickProbe')];
+  return p ? p.down : null;
+}"#;
+
+/// Disarms the probe.
+const PROBE_STOP: &str = r#"function() {
+  const p = this.ownerDocument.defaultView[Symbol.for('bua.clickProbe')];
+  if (p) p.stop();
+  return true;
+}"#;
+
+/// Clicks `element` at `point` (tab viewport), and only reports it done when the element's document saw a
+/// trusted `mousedown` (SPEC §4): Chrome can drop input to a tab (seen while it handles a frame's navigation
+/// to an unknown scheme) and to a cross-origin frame's process (SPEC §5 "Frames"), and a click nobody
+/// received must not be reported as done. When nothing arrived the click is sent once more — in a frame to
+/// the frame's own target, at the point in the frame's viewport (real input into that frame's widget, no
+/// routing); when still nothing arrived, the action fails. `false` when a dialog interrupted the click.
+///
+/// Errors: `element_obstructed` when the page never received the click; as [`mouse_click`].
+async fn element_click(tab_id: i64, element: &Element, point: Point) -> Result<bool> {
+    element.call(PROBE_ARM, &[]).await?;
+    for attempt in 0..2 {
+        let sent = if attempt == 0 || element.target.session().is_none() {
+            mouse_click(tab_id, point).await?
+        } else {
+            let (dx, dy) = cdp::frames::offset(&element.target)
+                .await
+                .map_err(|_| element.gone(tab_id))?;
+            let local = Point {
+                x: point.x - dx,
+                y: point.y - dy,
+            };
+            mouse_click(&element.target, local).await?
+        };
+        if !sent {
+            return Ok(false);
+        }
+        let mut seen = element.call(PROBE_READ, &[]).await;
+        // The frame's process may still be handling the events the tab's target has acknowledged.
+        for _ in 0..3 {
+            if !matches!(seen, Ok(Value::Bool(false))) {
+                break;
+            }
+            cdp::sleep(30).await;
+            seen = element.call(PROBE_READ, &[]).await;
+        }
+        match seen {
+            Ok(Value::Bool(false)) => {
+                crate::log::info(&format!(
+                    "tab {tab_id}: the frame of {} did not receive click {} at ({}, {})",
+                    element.label,
+                    attempt + 1,
+                    point.x,
+                    point.y
+                ));
+            }
+            // Received; or the page went away under the click (it navigated): the click happened.
+            _ => {
+                let _ = element.call(PROBE_STOP, &[]).await;
+                return Ok(true);
+            }
+        }
+    }
+    let _ = element.call(PROBE_STOP, &[]).await;
+    Err(Error::ElementObstructed(format!(
+        "the click on the element ({}) at ({}, {}) of tab {tab_id} never reached its page (Chrome dropped the \
+         input twice; a browser dialog may be showing on the tab); call extract, then click again or use \
+         another element",
+        element.label, point.x, point.y
+    )))
 }
 
 /// `click_at {x, y}`: clicks whatever is at the viewport point (CSS px).
@@ -242,14 +330,21 @@ pub async fn click_at(tab_id: i64, x: f64, y: f64) -> Result<ClickResult> {
 /// `hover {locator}`: moves the mouse over the element's uncovered centre.
 pub async fn hover(tab_id: i64, locator: &Locator) -> Result<HoverResult> {
     let element = locator::resolve(tab_id, locator).await?;
-    let hovered = element.describe(tab_id).await?;
+    let hovered = element.describe().await?;
     let point = pointer::clickable_point(tab_id, &element).await?;
     mouse(tab_id, "mouseMoved", point, "none", 0).await?;
     Ok(HoverResult { hovered, tab_id })
 }
 
-/// Sends one mouse event; `false` when a dialog opened instead of an answer.
-async fn mouse(tab_id: i64, kind: &str, p: Point, button: &str, buttons: u32) -> Result<bool> {
+/// Sends one mouse event (to the tab, or to a frame target with a point of its viewport); `false` when a
+/// dialog opened instead of an answer.
+async fn mouse(
+    target: impl Into<Target>,
+    kind: &str,
+    p: Point,
+    button: &str,
+    buttons: u32,
+) -> Result<bool> {
     let event = InputDispatchMouseEvent {
         kind: kind.to_owned(),
         x: p.x,
@@ -260,17 +355,18 @@ async fn mouse(tab_id: i64, kind: &str, p: Point, button: &str, buttons: u32) ->
         click_count: (kind != "mouseMoved").then_some(1),
     };
     Ok(matches!(
-        dialogs::race(tab_id, &event).await?,
+        dialogs::race(target, &event).await?,
         Raced::Done(_)
     ))
 }
 
 /// moved → pressed → released at `p`; `false` when a dialog interrupted it (the click still happened up to
 /// that point, as for a user).
-async fn mouse_click(tab_id: i64, p: Point) -> Result<bool> {
-    Ok(mouse(tab_id, "mouseMoved", p, "none", 0).await?
-        && mouse(tab_id, "mousePressed", p, "left", 1).await?
-        && mouse(tab_id, "mouseReleased", p, "left", 0).await?)
+async fn mouse_click(target: impl Into<Target>, p: Point) -> Result<bool> {
+    let target = target.into();
+    Ok(mouse(&target, "mouseMoved", p, "none", 0).await?
+        && mouse(&target, "mousePressed", p, "left", 1).await?
+        && mouse(&target, "mouseReleased", p, "left", 0).await?)
 }
 
 /// Presses and releases one key with `mask` held; `false` when a dialog interrupted it.
@@ -299,7 +395,7 @@ pub async fn type_text(
 ) -> Result<TypeResult> {
     let located = locator::resolve(tab_id, locator).await?;
     let field = match located
-        .call_for_element(tab_id, EDITABLE_TARGET, &[])
+        .call_for_element(EDITABLE_TARGET, &[])
         .await?
     {
         Ok(field) => field,
@@ -311,12 +407,12 @@ pub async fn type_text(
             )))
         }
     };
-    let element = field.describe(tab_id).await?;
-    field.call(tab_id, FOCUS_LOCK, &[]).await?;
+    let element = field.describe().await?;
+    field.call(FOCUS_LOCK, &[]).await?;
     let typed = type_locked(tab_id, &field, text, clear).await;
     // The page may be blocked by a dialog now; unlocking then would wait for it (the lock expires itself).
     if crate::cdp::events::open_dialog(tab_id).is_none() {
-        let _ = field.call(tab_id, FOCUS_UNLOCK, &[]).await;
+        let _ = field.call(FOCUS_UNLOCK, &[]).await;
     }
     let value = typed?;
     if submit {
@@ -345,7 +441,7 @@ async fn type_locked(tab_id: i64, field: &Element, text: &str, clear: bool) -> R
         let select_all = keys::lookup("a").ok_or_else(|| Error::Internal("no key a".into()))?;
         let backspace =
             keys::lookup("Backspace").ok_or_else(|| Error::Internal("no Backspace".into()))?;
-        let current = field.call(tab_id, READ_VALUE, &[]).await?;
+        let current = field.call(READ_VALUE, &[]).await?;
         if current.as_str().is_some_and(|v| !v.is_empty()) {
             if !key_press(tab_id, &select_all, keys::mask(&[Modifier::Ctrl])).await?
                 || !key_press(tab_id, &backspace, 0).await?
@@ -353,9 +449,9 @@ async fn type_locked(tab_id: i64, field: &Element, text: &str, clear: bool) -> R
                 return Err(interrupted("clearing the field"));
             }
             // Some fields ignore the select-all shortcut: select their content directly and delete again.
-            let left = field.call(tab_id, READ_VALUE, &[]).await?;
+            let left = field.call(READ_VALUE, &[]).await?;
             if left.as_str().is_some_and(|v| !v.is_empty()) {
-                field.call(tab_id, SELECT_CONTENT, &[]).await?;
+                field.call(SELECT_CONTENT, &[]).await?;
                 if !key_press(tab_id, &backspace, 0).await? {
                     return Err(interrupted("clearing the field"));
                 }
@@ -376,7 +472,7 @@ async fn type_locked(tab_id: i64, field: &Element, text: &str, clear: bool) -> R
             return Err(interrupted("typing"));
         }
     }
-    let read = field.call(tab_id, READ_BACK, &[]).await?;
+    let read = field.call(READ_BACK, &[]).await?;
     Ok(reported_value(
         read[0].as_str().unwrap_or_default(),
         read[1].as_bool().unwrap_or(false),
@@ -385,11 +481,11 @@ async fn type_locked(tab_id: i64, field: &Element, text: &str, clear: bool) -> R
 
 /// `DOM.focus` unless the element already has the focus; checks that it got it.
 async fn focus(tab_id: i64, field: &Element) -> Result<()> {
-    if field.call(tab_id, HAS_FOCUS, &[]).await?.as_bool() == Some(true) {
+    if field.call(HAS_FOCUS, &[]).await?.as_bool() == Some(true) {
         return Ok(());
     }
     let focused = cdp::send(
-        tab_id,
+        &field.target,
         &DomFocus {
             object_id: field.object_id.clone(),
         },
@@ -405,7 +501,7 @@ async fn focus(tab_id: i64, field: &Element) -> Result<()> {
         }
         Err(e) => return Err(e.into()),
     }
-    if field.call(tab_id, HAS_FOCUS, &[]).await?.as_bool() != Some(true) {
+    if field.call(HAS_FOCUS, &[]).await?.as_bool() != Some(true) {
         return Err(Error::ElementObstructed(format!(
             "the element ({}) on tab {tab_id} did not keep the keyboard focus (the page moved it elsewhere)",
             field.label
@@ -434,7 +530,7 @@ pub async fn press_key(
     if let Some(locator) = locator {
         let element = locator::resolve(tab_id, locator).await?;
         cdp::send(
-            tab_id,
+            &element.target,
             &DomFocus {
                 object_id: element.object_id.clone(),
             },

@@ -10,6 +10,7 @@
 //!   selector or XPath → `invalid_action`.
 
 use super::page::{self, Arg, RemoteObject};
+use crate::cdp::Target;
 use crate::error::{Error, Result};
 use bua_protocol::{ElementInfo, Locator};
 use serde_json::Value;
@@ -17,6 +18,9 @@ use serde_json::Value;
 /// An element resolved for one action: a `Runtime.RemoteObjectId` in the action's object group.
 #[derive(Clone, Debug)]
 pub struct Element {
+    /// The target whose page holds the object: the tab, or the session of the cross-origin frame the element
+    /// is in (SPEC §5 "Frames"); every command about the element goes there.
+    pub target: Target,
     /// The object in the page (the element's own frame's context).
     pub object_id: String,
     /// How the agent named it, for messages (`selector "#save"`, `uid e7`).
@@ -131,6 +135,7 @@ pub async fn resolve(tab_id: i64, locator: &Locator) -> Result<Element> {
     }
     match find(tab_id, locator).await? {
         Found::Element(object_id) => Ok(Element {
+            target: Target::tab(tab_id),
             object_id,
             label: locator.to_string(),
             from_uid: false,
@@ -174,13 +179,13 @@ fn found(object: &RemoteObject) -> Found {
 }
 
 async fn resolve_uid(tab_id: i64, uid: &str) -> Result<Element> {
-    let backend = crate::extract::resolve_uid(tab_id, uid)?;
+    let (target, backend) = crate::extract::resolve_uid(tab_id, uid)?;
     let stale = || stale(tab_id, uid);
-    let object_id = page::resolve_backend(tab_id, backend)
+    let object_id = page::resolve_backend(&target, backend)
         .await?
         .ok_or_else(stale)?;
     let connected = page::call_value(
-        tab_id,
+        &target,
         &object_id,
         "function() { return this.isConnected; }",
         &[],
@@ -190,6 +195,7 @@ async fn resolve_uid(tab_id: i64, uid: &str) -> Result<Element> {
         return Err(stale());
     }
     Ok(Element {
+        target,
         object_id,
         label: format!("uid {uid}"),
         from_uid: true,
@@ -235,8 +241,8 @@ fn invalid_locator(locator: &Locator, message: &str) -> Error {
 
 impl Element {
     /// `{tag, role?, name?, id?, text?, type?}` (SPEC §4).
-    pub async fn describe(&self, tab_id: i64) -> Result<ElementInfo> {
-        describe_object(tab_id, &self.object_id).await
+    pub async fn describe(&self) -> Result<ElementInfo> {
+        describe_object(&self.target, &self.object_id).await
     }
 
     /// An error for this element having left the document mid-action.
@@ -254,25 +260,25 @@ impl Element {
         }
     }
 
-    /// Calls `function` on the element and returns its JSON value.
-    pub async fn call(&self, tab_id: i64, function: &str, args: &[Arg]) -> Result<Value> {
-        page::call_value(tab_id, &self.object_id, function, args).await
+    /// Calls `function` on the element (in its frame's target) and returns its JSON value.
+    pub async fn call(&self, function: &str, args: &[Arg]) -> Result<Value> {
+        page::call_value(&self.target, &self.object_id, function, args).await
     }
 
     /// Calls `function` on the element and returns the element it returns (`this`, or another one such as a
     /// label's control), or `None` when it returned something else.
     pub async fn call_for_element(
         &self,
-        tab_id: i64,
         function: &str,
         args: &[Arg],
     ) -> Result<std::result::Result<Element, Value>> {
-        let object = page::call_object(tab_id, &self.object_id, function, args)
+        let object = page::call_object(&self.target, &self.object_id, function, args)
             .await?
             .map_err(|m| Error::Internal(format!("page script failed: {m}")))?;
         let is_node = object.is_node();
         match (object.object_id, is_node) {
             (Some(id), true) => Ok(Ok(Element {
+                target: self.target.clone(),
                 object_id: id,
                 label: self.label.clone(),
                 from_uid: self.from_uid,
@@ -282,9 +288,9 @@ impl Element {
     }
 }
 
-/// [`DESCRIBE`] of any object in the page.
-pub async fn describe_object(tab_id: i64, object_id: &str) -> Result<ElementInfo> {
-    let v = page::call_value(tab_id, object_id, DESCRIBE, &[]).await?;
+/// [`DESCRIBE`] of any object in the page of `target`.
+pub async fn describe_object(target: impl Into<Target>, object_id: &str) -> Result<ElementInfo> {
+    let v = page::call_value(target, object_id, DESCRIBE, &[]).await?;
     Ok(serde_json::from_value(v)?)
 }
 

@@ -9,7 +9,7 @@ use crate::cdp::commands::{
     CallArgument, DomResolveNode, ExceptionDetails, PageGetFrameTree, PageGetLayoutMetrics,
     RuntimeCallFunctionOn, RuntimeEvaluate, RuntimeReleaseObjectGroup, ScriptResult,
 };
-use crate::cdp::{self, CdpError, Failure};
+use crate::cdp::{self, CdpError, Failure, Target};
 use crate::error::{Error, Result};
 use serde_json::Value;
 
@@ -47,7 +47,10 @@ impl Arg {
 
 /// Evaluates `expression` in the main frame's main world, keeping the result in the page
 /// ([`GROUP`]). `Ok(Err(message))` when it threw.
-pub async fn eval_object(tab_id: i64, expression: &str) -> Result<Outcome<RemoteObject>> {
+pub async fn eval_object(
+    target: impl Into<Target>,
+    expression: &str,
+) -> Result<Outcome<RemoteObject>> {
     let params = RuntimeEvaluate {
         expression: expression.to_owned(),
         object_group: Some(GROUP.to_owned()),
@@ -55,7 +58,7 @@ pub async fn eval_object(tab_id: i64, expression: &str) -> Result<Outcome<Remote
         await_promise: Some(true),
         ..Default::default()
     };
-    let response = evaluate_retrying(tab_id, &params, cdp::COMMAND_TIMEOUT_MS).await?;
+    let response = evaluate_retrying(target, &params, cdp::COMMAND_TIMEOUT_MS).await?;
     Ok(outcome(&response))
 }
 
@@ -68,13 +71,14 @@ pub fn context_gone(error: &CdpError) -> bool {
 /// `Runtime.evaluate` in the page's current main context; while a navigation swaps the context, tries again
 /// (3 times, 150 ms apart) instead of failing.
 async fn evaluate_retrying(
-    tab_id: i64,
+    target: impl Into<Target>,
     params: &RuntimeEvaluate,
     timeout_ms: u32,
 ) -> Result<ScriptResult> {
+    let target = target.into();
     let mut attempt = 0;
     loop {
-        match cdp::send_with_timeout(tab_id, params, timeout_ms).await {
+        match cdp::send_with_timeout(&target, params, timeout_ms).await {
             Err(e) if context_gone(&e) && attempt < 3 => {
                 attempt += 1;
                 cdp::sleep(150).await;
@@ -85,13 +89,13 @@ async fn evaluate_retrying(
 }
 
 /// Evaluates `expression` and returns its JSON value; an exception is [`Error::Internal`].
-pub async fn eval_value(tab_id: i64, expression: &str) -> Result<Value> {
-    eval_value_with_timeout(tab_id, expression, cdp::COMMAND_TIMEOUT_MS).await
+pub async fn eval_value(target: impl Into<Target>, expression: &str) -> Result<Value> {
+    eval_value_with_timeout(target, expression, cdp::COMMAND_TIMEOUT_MS).await
 }
 
 /// [`eval_value`] with a CDP timeout in ms (polling loops use short ones).
 pub async fn eval_value_with_timeout(
-    tab_id: i64,
+    target: impl Into<Target>,
     expression: &str,
     timeout_ms: u32,
 ) -> Result<Value> {
@@ -102,48 +106,48 @@ pub async fn eval_value_with_timeout(
         await_promise: Some(true),
         ..Default::default()
     };
-    let response = evaluate_retrying(tab_id, &params, timeout_ms).await?;
+    let response = evaluate_retrying(target, &params, timeout_ms).await?;
     by_value(outcome(&response)).map_err(|m| Error::Internal(format!("page script failed: {m}")))
 }
 
 /// Calls `function` (a JS function declaration) with `this` = `object_id`, keeping the result in the
 /// page. `Ok(Err(message))` when it threw.
 pub async fn call_object(
-    tab_id: i64,
+    target: impl Into<Target>,
     object_id: &str,
     function: &str,
     args: &[Arg],
 ) -> Result<Outcome<RemoteObject>> {
-    let response = call_raw(tab_id, object_id, function, args, false).await?;
+    let response = call_raw(target, object_id, function, args, false).await?;
     Ok(outcome(&response))
 }
 
 /// Calls `function` with `this` = `object_id` and returns its JSON value. `Ok(Err(message))` when it
 /// threw.
 pub async fn call_checked(
-    tab_id: i64,
+    target: impl Into<Target>,
     object_id: &str,
     function: &str,
     args: &[Arg],
 ) -> Result<Outcome<Value>> {
-    let response = call_raw(tab_id, object_id, function, args, true).await?;
+    let response = call_raw(target, object_id, function, args, true).await?;
     Ok(by_value(outcome(&response)))
 }
 
 /// [`call_checked`] where an exception is a bug of ours: [`Error::Internal`].
 pub async fn call_value(
-    tab_id: i64,
+    target: impl Into<Target>,
     object_id: &str,
     function: &str,
     args: &[Arg],
 ) -> Result<Value> {
-    call_checked(tab_id, object_id, function, args)
+    call_checked(target, object_id, function, args)
         .await?
         .map_err(|m| Error::Internal(format!("page script failed: {m}")))
 }
 
 async fn call_raw(
-    tab_id: i64,
+    target: impl Into<Target>,
     object_id: &str,
     function: &str,
     args: &[Arg],
@@ -158,9 +162,10 @@ async fn call_raw(
         silent: true,
         await_promise: true,
     };
-    cdp::send(tab_id, &command).await.map_err(|e| {
+    let target = target.into();
+    cdp::send(&target, &command).await.map_err(|e| {
         if context_gone(&e) {
-            page_changed(tab_id)
+            page_changed(target.tab_id)
         } else {
             e.into()
         }
@@ -216,12 +221,15 @@ pub fn exception_message(details: &ExceptionDetails) -> String {
 }
 
 /// Resolves a `backendNodeId` into an object in [`GROUP`]; `None` when the node is gone.
-pub async fn resolve_backend(tab_id: i64, backend_node_id: i64) -> Result<Option<String>> {
+pub async fn resolve_backend(
+    target: impl Into<Target>,
+    backend_node_id: i64,
+) -> Result<Option<String>> {
     let command = DomResolveNode {
         backend_node_id,
         object_group: GROUP.to_owned(),
     };
-    match cdp::send(tab_id, &command).await {
+    match cdp::send(target, &command).await {
         Ok(resolved) => Ok(resolved.object.object_id),
         Err(e) if e.failure.is_target_gone() || e.failure == Failure::Timeout => Err(e.into()),
         Err(_) => Ok(None),
@@ -229,11 +237,11 @@ pub async fn resolve_backend(tab_id: i64, backend_node_id: i64) -> Result<Option
 }
 
 /// Releases every object the action created (best effort: the page may have navigated away).
-pub async fn release(tab_id: i64) {
+pub async fn release(target: impl Into<Target>) {
     let command = RuntimeReleaseObjectGroup {
         object_group: GROUP.to_owned(),
     };
-    let _ = cdp::send_with_timeout(tab_id, &command, 2_000).await;
+    let _ = cdp::send_with_timeout(target, &command, 2_000).await;
 }
 
 /// The id of the tab's main frame (`Page.getFrameTree`).
@@ -263,8 +271,8 @@ impl Viewport {
 }
 
 /// The tab's [`Viewport`] now.
-pub async fn viewport(tab_id: i64) -> Result<Viewport> {
-    let m = cdp::send(tab_id, &PageGetLayoutMetrics {}).await?;
+pub async fn viewport(target: impl Into<Target>) -> Result<Viewport> {
+    let m = cdp::send(target, &PageGetLayoutMetrics {}).await?;
     let css = m.css_layout_viewport;
     match (css.client_width, css.client_height) {
         (Some(width), Some(height)) => Ok(Viewport {

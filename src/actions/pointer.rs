@@ -3,11 +3,16 @@
 //! included) clipped to the viewport, then a hit test at the chosen point (`DOM.getNodeForLocation`,
 //! which sees into iframes and closed shadow roots). A point whose topmost element is neither the target,
 //! inside it, nor a label of it is covered: `element_obstructed`, naming the cover.
+//!
+//! An element in a cross-origin frame (SPEC §5 "Frames") has its quads in its frame's viewport: they are moved
+//! by the frame's offset in the tab's viewport ([`cdp::frames::offset`]), and the hit test is made at every
+//! level, from the frame up to the tab: in each target the point must hit the element or the `<iframe>` that
+//! leads to it.
 
 use super::locator::Element;
 use super::page::{self, Arg};
 use crate::cdp::commands::{DomGetContentQuads, DomGetNodeForLocation, DomScrollIntoViewIfNeeded};
-use crate::cdp::{self, CdpError, Failure};
+use crate::cdp::{self, CdpError, Failure, Target};
 use crate::error::{Error, Result};
 
 /// A point in the main frame's viewport, CSS px.
@@ -87,6 +92,7 @@ pub fn clip_quad(quad: &[f64], viewport: (f64, f64)) -> Option<(f64, f64, f64, f
 pub async fn clickable_point(tab_id: i64, element: &Element) -> Result<Point> {
     let viewport = page::viewport(tab_id).await?;
     let quads = content_quads(tab_id, element).await?;
+    let quads = shifted(quads, frame_offset(element).await?);
     if quads.iter().any(|q| inside(q, viewport.size())) {
         // In view by its box; an inner scroller may still clip it, then scrolling helps.
         match point_on(tab_id, element, &quads, viewport).await {
@@ -96,10 +102,16 @@ pub async fn clickable_point(tab_id: i64, element: &Element) -> Result<Point> {
     }
     scroll_into_view(tab_id, element).await?;
     // Smooth scrolling moves the element for a while: wait until two reads agree.
-    let mut quads = content_quads(tab_id, element).await?;
+    let mut quads = shifted(
+        content_quads(tab_id, element).await?,
+        frame_offset(element).await?,
+    );
     for _ in 0..20 {
         cdp::sleep(30).await;
-        let again = content_quads(tab_id, element).await?;
+        let again = shifted(
+            content_quads(tab_id, element).await?,
+            frame_offset(element).await?,
+        );
         if again == quads {
             break;
         }
@@ -127,10 +139,11 @@ async fn point_on(
             element.label
         )));
     }
+    let levels = levels(tab_id, element, viewport).await?;
     let mut cover = String::new();
     for (l, t, r, b) in rects {
         for point in candidates(l, t, r, b) {
-            match hit_check(tab_id, element, point, viewport).await? {
+            match hit_check(&levels, point).await? {
                 None => return Ok(point),
                 Some(c) if cover.is_empty() => cover = c,
                 Some(_) => {}
@@ -148,7 +161,7 @@ async fn scroll_into_view(tab_id: i64, element: &Element) -> Result<()> {
     let command = DomScrollIntoViewIfNeeded {
         object_id: element.object_id.clone(),
     };
-    match cdp::send(tab_id, &command).await {
+    match cdp::send(&element.target, &command).await {
         Ok(_) => Ok(()),
         Err(e) if node_gone(&e) => Err(element.gone(tab_id)),
         Err(e) if e.failure.is_target_gone() || e.failure == Failure::Timeout => Err(e.into()),
@@ -175,7 +188,7 @@ async fn content_quads(tab_id: i64, element: &Element) -> Result<Vec<Vec<f64>>> 
     let command = DomGetContentQuads {
         object_id: element.object_id.clone(),
     };
-    match cdp::send(tab_id, &command).await {
+    match cdp::send(&element.target, &command).await {
         Ok(answer) => Ok(answer.quads),
         Err(e) if e.failure == Failure::NoContentQuads => Ok(Vec::new()),
         Err(e) if node_gone(&e) => Err(element.gone(tab_id)),
@@ -183,24 +196,108 @@ async fn content_quads(tab_id: i64, element: &Element) -> Result<Vec<Vec<f64>>> 
     }
 }
 
-/// `None` when a click at `point` reaches `element`; otherwise a description of what is on top.
-async fn hit_check(
-    tab_id: i64,
-    element: &Element,
-    point: Point,
+/// The offset of the element's frame in the tab's viewport (`(0, 0)` in the tab's own documents).
+async fn frame_offset(element: &Element) -> Result<(f64, f64)> {
+    if element.target.session().is_none() {
+        return Ok((0.0, 0.0));
+    }
+    cdp::frames::offset(&element.target)
+        .await
+        .map_err(|e| match e.failure {
+            Failure::FrameGone => element.gone(element.target.tab_id),
+            _ => e.into(),
+        })
+}
+
+/// `quads` moved by `(dx, dy)`.
+fn shifted(quads: Vec<Vec<f64>>, (dx, dy): (f64, f64)) -> Vec<Vec<f64>> {
+    if dx == 0.0 && dy == 0.0 {
+        return quads;
+    }
+    quads
+        .into_iter()
+        .map(|q| {
+            q.chunks(2)
+                .flat_map(|p| [p[0] + dx, p.get(1).copied().unwrap_or(0.0) + dy])
+                .collect()
+        })
+        .collect()
+}
+
+/// One level of the hit test: in `target`, a click must reach `object` (the element, or the `<iframe>` that
+/// holds the element's frame); `offset` is where `target`'s viewport starts in the tab's.
+struct Level {
+    target: Target,
+    object: String,
+    offset: (f64, f64),
     viewport: page::Viewport,
-) -> Result<Option<String>> {
-    let Some(hit) = node_at(tab_id, point, viewport).await? else {
+}
+
+/// The hit-test levels of `element`: its own target first, then each `<iframe>` up to the tab.
+async fn levels(tab_id: i64, element: &Element, viewport: page::Viewport) -> Result<Vec<Level>> {
+    let gone = |e: CdpError| match e.failure {
+        Failure::FrameGone => element.gone(tab_id),
+        _ => e.into(),
+    };
+    let mut levels = Vec::new();
+    let mut target = element.target.clone();
+    let mut object = element.object_id.clone();
+    while let Some(session) = target.session_id.clone() {
+        let frame = cdp::target::session(tab_id, &session).ok_or_else(|| element.gone(tab_id))?;
+        levels.push(Level {
+            offset: cdp::frames::offset(&target).await.map_err(gone)?,
+            viewport: page::viewport(&target).await?,
+            target,
+            object,
+        });
+        let owner = cdp::frames::owner(tab_id, &frame).await.map_err(gone)?;
+        target = frame.parent_target(tab_id);
+        object = page::resolve_backend(&target, owner)
+            .await?
+            .ok_or_else(|| element.gone(tab_id))?;
+    }
+    levels.push(Level {
+        target,
+        object,
+        offset: (0.0, 0.0),
+        viewport,
+    });
+    Ok(levels)
+}
+
+/// `None` when a click at `point` (tab viewport) reaches the element at every level; otherwise a description
+/// of what is on top.
+async fn hit_check(levels: &[Level], point: Point) -> Result<Option<String>> {
+    for level in levels {
+        let local = Point {
+            x: point.x - level.offset.0,
+            y: point.y - level.offset.1,
+        };
+        if let Some(cover) = hit_check_in(level, local).await? {
+            return Ok(Some(cover));
+        }
+    }
+    Ok(None)
+}
+
+/// [`hit_check`] in one target, at a point of its viewport.
+async fn hit_check_in(level: &Level, point: Point) -> Result<Option<String>> {
+    let target = &level.target;
+    let Some(hit) = node_at(target, point, level.viewport).await? else {
         return Ok(Some("nothing (the point is outside the page)".to_owned()));
     };
-    match element
-        .call(tab_id, HIT_CHECK, &[Arg::Object(hit.clone())])
-        .await
+    match page::call_value(
+        target,
+        &level.object,
+        HIT_CHECK,
+        &[Arg::Object(hit.clone())],
+    )
+    .await
     {
         Ok(v) => Ok(v.as_str().map(str::to_owned)),
         // The hit node lives in another frame's JavaScript world (an iframe over the target).
         Err(Error::Internal(_)) => {
-            let tag = super::locator::describe_object(tab_id, &hit)
+            let tag = super::locator::describe_object(target, &hit)
                 .await
                 .map(|i| i.tag)
                 .unwrap_or_else(|_| "element".to_owned());
@@ -214,24 +311,25 @@ async fn hit_check(
 /// object in the action's group; `None` when there is none. `DOM.getNodeForLocation` takes document
 /// coordinates, so the viewport's scroll offset is added.
 pub async fn node_at(
-    tab_id: i64,
+    target: impl Into<Target>,
     point: Point,
     viewport: page::Viewport,
 ) -> Result<Option<String>> {
+    let target = target.into();
     let command = DomGetNodeForLocation {
         x: (point.x + viewport.page_x).floor() as i64,
         y: (point.y + viewport.page_y).floor() as i64,
         include_user_agent_shadow_dom: false,
         ignore_pointer_events_none: true,
     };
-    let backend = match cdp::send(tab_id, &command).await {
+    let backend = match cdp::send(&target, &command).await {
         Ok(answer) => answer.backend_node_id,
         // No node at the point.
         Err(e) if e.failure == Failure::NodeGone => None,
         Err(e) => return Err(e.into()),
     };
     match backend {
-        Some(b) => page::resolve_backend(tab_id, b).await,
+        Some(b) => page::resolve_backend(&target, b).await,
         None => Ok(None),
     }
 }

@@ -67,7 +67,9 @@ async fn route(ctx: &Ctx, action: Action) -> Result<serde_json::Value> {
         Action::GetValue(a) => json(forms::get_value(tab_id, &a.locator).await?),
         Action::WaitFor(a) => json(wait::wait_for(tab_id, &a).await?),
         Action::Extract(a) => json(crate::extract::extract(tab_id, &a).await?),
-        Action::Evaluate(a) => json(evaluate::evaluate(tab_id, &a.expression).await?),
+        Action::Evaluate(a) => {
+            json(evaluate::evaluate(tab_id, &a.expression, a.frame.as_deref()).await?)
+        }
         Action::Scrape(a) => json(scrape::scrape(tab_id, &a).await?),
         Action::Screenshot(a) => json(screenshot::screenshot(tab_id, &a).await?),
         // Tab and window management runs in the dispatcher without a page; a close that reaches a page

@@ -60,12 +60,11 @@ pub async fn scroll(
         }
         Some(locator) => {
             let element = locator::resolve(tab_id, locator).await?;
-            described = Some(element.describe(tab_id).await?);
+            described = Some(element.describe().await?);
             let mut call_args = vec![Arg::Object(element.object_id.clone())];
             call_args.extend(args.into_iter().map(Arg::Value));
             element
                 .call(
-                    tab_id,
                     &format!(
                         "function(t, dx, dy, toEnd) {{ return ({SCROLL})(t, dx, dy, toEnd); }}"
                     ),

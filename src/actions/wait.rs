@@ -75,7 +75,7 @@ pub async fn wait_for(tab_id: i64, action: &WaitFor) -> Result<WaitForResult> {
 async fn locator_reached(tab_id: i64, locator: &Locator, state: WaitState) -> Result<bool> {
     let observed = match locator {
         Locator::Uid(uid) => match locator::resolve(tab_id, locator).await {
-            Ok(element) => match element.call(tab_id, IS_VISIBLE, &[]).await {
+            Ok(element) => match element.call(IS_VISIBLE, &[]).await {
                 Ok(v) if v.as_bool() == Some(true) => "visible",
                 Ok(_) => "attached",
                 Err(_) => "absent",

@@ -574,3 +574,69 @@ pub struct DomSnapshotCaptureSnapshot {
     pub computed_styles: Vec<&'static str>,
 }
 command!(DomSnapshotCaptureSnapshot => "DOMSnapshot.captureSnapshot", serde::de::IgnoredAny);
+
+// ---- Target, frames (SPEC §5 "Frames") ----
+
+/// `Target.setAutoAttach`: attach to the target's child frames (out-of-process iframes) as flat sessions that
+/// `chrome.debugger` addresses as `{tabId, sessionId}`.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetSetAutoAttach {
+    /// Attach to existing and future children.
+    pub auto_attach: bool,
+    /// Whether new children wait for `Runtime.runIfWaitingForDebugger` (never: frames must not stall).
+    pub wait_for_debugger_on_start: bool,
+    /// Flat sessions (the only mode `chrome.debugger` supports).
+    pub flatten: bool,
+}
+command!(TargetSetAutoAttach => "Target.setAutoAttach", Empty);
+
+/// `Target.detachFromTarget`: lets go of a child we do not automate (workers).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetDetachFromTarget {
+    /// The child's session.
+    pub session_id: String,
+}
+command!(TargetDetachFromTarget => "Target.detachFromTarget", Empty);
+
+/// `DOM.getFrameOwner`: the `<iframe>` element that holds `frame_id`, in the target of its parent frame.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DomGetFrameOwner {
+    /// The child frame (for an out-of-process frame: its target id).
+    pub frame_id: String,
+}
+command!(DomGetFrameOwner => "DOM.getFrameOwner", FrameOwner);
+
+/// The answer of [`DomGetFrameOwner`].
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct FrameOwner {
+    /// The `<iframe>` element.
+    pub backend_node_id: i64,
+}
+
+/// `DOM.getBoxModel` of a backend node.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DomGetBoxModel {
+    /// The element.
+    pub backend_node_id: i64,
+}
+command!(DomGetBoxModel => "DOM.getBoxModel", BoxModelResponse);
+
+/// The answer of [`DomGetBoxModel`].
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+pub struct BoxModelResponse {
+    /// The boxes.
+    pub model: BoxModel,
+}
+
+/// The boxes of an element (quads `[x1, y1, … x4, y4]`, CSS px in its frame's viewport).
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+pub struct BoxModel {
+    /// The content box (inside padding and border): where a frame's document starts.
+    #[serde(default)]
+    pub content: Vec<f64>,
+}

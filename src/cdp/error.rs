@@ -32,6 +32,9 @@ pub enum Failure {
     NoDialog,
     /// Right after a commit the new page is not active yet (`Page.resetNavigationHistory`).
     PageNotActive,
+    /// A frame's flat session is gone (the frame navigated to another site or was removed) while the tab's
+    /// debugger stays attached.
+    FrameGone,
     /// The command did not answer in time.
     Timeout,
     /// Anything else: a refusal the caller cannot act on.
@@ -53,6 +56,10 @@ impl Failure {
             || message.contains("Detached while handling command")
         {
             Failure::NotAttached
+        } else if message.contains("No session with given id")
+            || message.contains("Session with given id not found")
+        {
+            Failure::FrameGone
         } else if message.contains("No tab with given id") {
             Failure::NoTab
         } else if message.contains("Another debugger is already attached") {
@@ -144,6 +151,11 @@ impl std::fmt::Display for CdpError {
         let (method, tab_id) = (self.method, self.tab_id);
         match self.failure {
             Failure::Timeout => write!(f, "CDP {method} on tab {tab_id} {}", self.message),
+            Failure::FrameGone => write!(
+                f,
+                "the frame went away on tab {tab_id} during {method} (it navigated or was removed); call \
+                 extract again and use a fresh uid"
+            ),
             // The dispatcher tells a closed tab (`tab_not_found`) from a detach on a tab that is still there.
             f_ if f_.is_target_gone() => write!(
                 f,
@@ -164,6 +176,7 @@ impl From<CdpError> for Error {
     fn from(e: CdpError) -> Error {
         match e.failure {
             Failure::Timeout => Error::Timeout(e.to_string()),
+            Failure::FrameGone => Error::ElementStale(e.to_string()),
             f if f.is_target_gone() => Error::SessionNotFound(e.to_string()),
             _ => Error::Internal(e.to_string()),
         }

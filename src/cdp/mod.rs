@@ -9,7 +9,9 @@ pub mod command;
 pub mod commands;
 pub mod error;
 pub mod events;
+pub mod frames;
 pub mod lock;
+pub mod target;
 
 pub use command::Command;
 pub use error::{CdpError, Failure};
@@ -25,6 +27,7 @@ use gloo_timers::future::TimeoutFuture;
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::future::Future;
+pub use target::Target;
 
 thread_local! {
     static ATTACHED: RefCell<HashSet<i64>> = RefCell::new(HashSet::new());
@@ -69,9 +72,11 @@ pub async fn ensure_attached(tab_id: i64) -> Result<()> {
     Ok(())
 }
 
+/// The script that keeps `navigator.webdriver === false` in every document of the tab (SPEC §7).
+pub(crate) const WEBDRIVER_FALSE: &str =
+    "Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false, configurable: true });";
+
 async fn prepare(tab_id: i64) -> Result<()> {
-    const WEBDRIVER_FALSE: &str =
-        "Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false, configurable: true });";
     send(tab_id, &PageEnable {}).await?;
     send(tab_id, &RuntimeEnable {}).await?;
     send(
@@ -92,6 +97,11 @@ async fn prepare(tab_id: i64) -> Result<()> {
         },
     )
     .await;
+    // Cross-origin frames are targets of their own (SPEC §5 "Frames"): attach to them as flat sessions.
+    if let Err(e) = send(tab_id, &target::auto_attach_params()).await {
+        // Cross-origin frames stay out of reach then, as they were before Chrome offered flat sessions.
+        crate::log::info(&format!("tab {tab_id}: cannot auto-attach to frames: {e}"));
+    }
     Ok(())
 }
 
@@ -99,6 +109,7 @@ async fn prepare(tab_id: i64) -> Result<()> {
 /// entry would make the next action skip the attach and send commands to a detached tab).
 pub fn forget(tab_id: i64) {
     ATTACHED.with(|a| a.borrow_mut().remove(&tab_id));
+    target::tab_gone(tab_id);
     events::tab_gone(tab_id);
 }
 
@@ -111,29 +122,36 @@ pub async fn detach(tab_id: i64) {
     }
 }
 
-/// Sends one CDP command with the default timeout ([`COMMAND_TIMEOUT_MS`]) and returns its typed answer.
+/// Sends one CDP command with the default timeout ([`COMMAND_TIMEOUT_MS`]) to a tab or one of its frame
+/// sessions ([`Target`]; a tab id converts into its top-level target) and returns its typed answer.
 ///
 /// Errors: a [`CdpError`] with the method, CDP's code and message and what it means ([`Failure`]); a detached
 /// debugger or a closed tab is also forgotten here, so the next action attaches again. As a crate error it is
-/// `timeout`, `session_not_found` (debugger or tab gone) or `internal_error`.
-pub async fn send<C: Command>(tab_id: i64, command: &C) -> Result<C::Response, CdpError> {
-    send_with_timeout(tab_id, command, COMMAND_TIMEOUT_MS).await
+/// `timeout`, `session_not_found` (debugger or tab gone), `element_stale` (the frame went away) or
+/// `internal_error`.
+pub async fn send<C: Command>(
+    target: impl Into<Target>,
+    command: &C,
+) -> Result<C::Response, CdpError> {
+    send_with_timeout(target, command, COMMAND_TIMEOUT_MS).await
 }
 
 /// [`send`] with an explicit timeout in ms.
 pub async fn send_with_timeout<C: Command>(
-    tab_id: i64,
+    target: impl Into<Target>,
     command: &C,
     timeout_ms: u32,
 ) -> Result<C::Response, CdpError> {
+    let target = target.into();
+    let tab_id = target.tab_id;
     let params =
         serde_json::to_value(command).map_err(|e| CdpError::malformed(C::METHOD, tab_id, &e))?;
-    let call = debugger::send_command(tab_id, C::METHOD, &params);
+    let call = debugger::send_command(tab_id, target.session(), C::METHOD, &params);
     match with_timeout(timeout_ms, call).await {
         // Commands without a result answer nothing at all.
         Some(Ok(serde_json::Value::Null)) => decode::<C>(tab_id, serde_json::json!({})),
         Some(Ok(value)) => decode::<C>(tab_id, value),
-        Some(Err(text)) => Err(failed(tab_id, C::METHOD, &text)),
+        Some(Err(text)) => Err(failed(&target, C::METHOD, &text)),
         None => Err(CdpError::timeout(C::METHOD, tab_id, timeout_ms)),
     }
 }
@@ -141,16 +159,18 @@ pub async fn send_with_timeout<C: Command>(
 /// Sends one CDP command and returns its answer as JSON text, for answers of megabytes (DOM snapshots, AX
 /// trees) that the caller parses straight into its own types; errors as [`send`].
 pub async fn send_text<C: Command>(
-    tab_id: i64,
+    target: impl Into<Target>,
     command: &C,
     timeout_ms: u32,
 ) -> Result<String, CdpError> {
+    let target = target.into();
+    let tab_id = target.tab_id;
     let params =
         serde_json::to_value(command).map_err(|e| CdpError::malformed(C::METHOD, tab_id, &e))?;
-    let call = debugger::send_command_json(tab_id, C::METHOD, &params);
+    let call = debugger::send_command_json(tab_id, target.session(), C::METHOD, &params);
     match with_timeout(timeout_ms, call).await {
         Some(Ok(text)) => Ok(text),
-        Some(Err(text)) => Err(failed(tab_id, C::METHOD, &text)),
+        Some(Err(text)) => Err(failed(&target, C::METHOD, &text)),
         None => Err(CdpError::timeout(C::METHOD, tab_id, timeout_ms)),
     }
 }
@@ -159,12 +179,23 @@ fn decode<C: Command>(tab_id: i64, value: serde_json::Value) -> Result<C::Respon
     serde_json::from_value(value).map_err(|e| CdpError::malformed(C::METHOD, tab_id, &e))
 }
 
-fn failed(tab_id: i64, method: &'static str, text: &str) -> CdpError {
-    let error = CdpError::from_chrome(method, tab_id, text);
-    if error.failure.is_target_gone() {
-        forget(tab_id);
+fn failed(target: &Target, method: &'static str, text: &str) -> CdpError {
+    let error = CdpError::from_chrome(method, target.tab_id, text);
+    match target.session() {
+        // A frame session can go (its frame navigated or was removed) while the tab stays attached.
+        Some(session) if error.failure.is_target_gone() || error.failure == Failure::FrameGone => {
+            target::session_gone(target.tab_id, session);
+            CdpError {
+                failure: Failure::FrameGone,
+                ..error
+            }
+        }
+        None if error.failure.is_target_gone() => {
+            forget(target.tab_id);
+            error
+        }
+        _ => error,
     }
-    error
 }
 
 /// Runs `future` for at most `ms`; `None` when the time ran out.

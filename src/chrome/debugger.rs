@@ -1,4 +1,5 @@
-//! `chrome.debugger`: attach, detach, sendCommand (CDP 1.3) on a tab target.
+//! `chrome.debugger`: attach, detach, sendCommand (CDP 1.3) on a tab target, or on one of its flat child
+//! sessions (`{tabId, sessionId}`, Chrome ≥ 125: the frame targets `Target.setAutoAttach` attaches).
 
 use super::{guard, settle, settle_unit, to_js};
 use crate::error::{js_message, Error, Result};
@@ -28,6 +29,14 @@ fn target(tab_id: i64) -> Result<JsValue> {
     to_js(&serde_json::json!({ "tabId": tab_id }))
 }
 
+/// The `chrome.debugger` target of a command: the tab, or a child session of it.
+fn command_target(tab_id: i64, session_id: Option<&str>) -> Result<JsValue> {
+    match session_id {
+        Some(session) => to_js(&serde_json::json!({ "tabId": tab_id, "sessionId": session })),
+        None => target(tab_id),
+    }
+}
+
 /// `chrome.debugger.attach({tabId}, "1.3")`. Chrome's own message on failure (e.g. "Another debugger is already
 /// attached to the tab", "Cannot access a chrome:// URL") is returned unchanged so the caller can classify it.
 pub async fn attach(tab_id: i64) -> std::result::Result<(), String> {
@@ -49,13 +58,14 @@ pub async fn detach(tab_id: i64) -> Result<()> {
     .await
 }
 
-/// `chrome.debugger.sendCommand({tabId}, method, params)`; the CDP error message is kept verbatim.
+/// `chrome.debugger.sendCommand({tabId, sessionId?}, method, params)`; the CDP error message is kept verbatim.
 pub async fn send_command(
     tab_id: i64,
+    session_id: Option<&str>,
     method: &str,
     params: &serde_json::Value,
 ) -> std::result::Result<serde_json::Value, String> {
-    let t = target(tab_id).map_err(|e| e.to_string())?;
+    let t = command_target(tab_id, session_id).map_err(|e| e.to_string())?;
     let p = to_js(params).map_err(|e| e.to_string())?;
     let promise = send_command_js(&t, method, &p).map_err(|e| js_message(&e))?;
     let value = JsFuture::from(promise).await.map_err(|e| js_message(&e))?;
@@ -70,10 +80,11 @@ pub async fn send_command(
 /// property by property, and the caller can deserialize straight into its own types.
 pub async fn send_command_json(
     tab_id: i64,
+    session_id: Option<&str>,
     method: &str,
     params: &serde_json::Value,
 ) -> std::result::Result<String, String> {
-    let t = target(tab_id).map_err(|e| e.to_string())?;
+    let t = command_target(tab_id, session_id).map_err(|e| e.to_string())?;
     let p = to_js(params).map_err(|e| e.to_string())?;
     let promise = send_command_js(&t, method, &p).map_err(|e| js_message(&e))?;
     let value = JsFuture::from(promise).await.map_err(|e| js_message(&e))?;

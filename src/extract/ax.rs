@@ -238,6 +238,17 @@ impl AxTree {
         Ok(AxTree { nodes: r.nodes })
     }
 
+    /// The tree of a cross-origin frame target, its `backendDOMNodeId`s moved to part `part`'s range
+    /// ([`super::snapshot::part_backend`]) as the composed snapshot has them.
+    pub fn in_part(mut self, part: usize) -> AxTree {
+        for n in self.nodes.iter_mut() {
+            if let Some(b) = n.backend_dom_node_id.as_mut() {
+                *b = super::snapshot::part_backend(part, *b);
+            }
+        }
+        self
+    }
+
     fn root_frame(&self) -> Option<&str> {
         self.nodes
             .iter()

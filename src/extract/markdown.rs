@@ -405,6 +405,16 @@ impl<'a> Converter<'a> {
                 }
             }
             "hr" => sink.block(Block::Rule),
+            // A cross-origin frame's content, headed by a line naming the frame (SPEC §5 "Frames").
+            "iframe" | "frame" if self.dom.remote_frames.contains_key(&id) => {
+                let inner = self.blocks_of(id, depth);
+                if let (false, Some(marker)) = (inner.is_empty(), self.dom.frame_marker(id)) {
+                    sink.block(Block::Paragraph(vec![Inline::Text(marker)]));
+                    for b in inner {
+                        sink.block(b);
+                    }
+                }
+            }
             "math" => self.math(id, sink, depth),
             "br" => sink.inline.push(Inline::Break),
             "a" => self.link(id, sink, depth),

@@ -22,16 +22,21 @@ use bua_protocol::{
 };
 
 use crate::cdp::commands::{AccessibilityGetFullAxTree, RuntimeEvaluate};
-use crate::cdp::{self, Command};
+use crate::cdp::{self, Command, Target};
 use crate::error::{Error, Result};
 
 thread_local! {
     static UIDS: RefCell<ax::TabUidCaches> = RefCell::new(ax::TabUidCaches::default());
     static LISTENING: Cell<bool> = const { Cell::new(false) };
+    /// Per tab, the target of each part of its latest extract (0: the tab; `k`: frame `f<k>`).
+    static FRAMES: RefCell<std::collections::HashMap<i64, Vec<Target>>> = RefCell::new(Default::default());
 }
 
 /// Most same-origin frames whose AX tree is fetched (pages with dozens of ad frames stay fast).
 const MAX_FRAMES: usize = 20;
+
+/// Most cross-origin frame targets read by one extract (SPEC §5 "Frames").
+const MAX_REMOTE_FRAMES: usize = 20;
 
 /// Time allowed for `DOMSnapshot.captureSnapshot` and `Accessibility.getFullAXTree` on a big page, ms.
 const SNAPSHOT_TIMEOUT_MS: u32 = 15_000;
@@ -70,34 +75,57 @@ pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
     };
     // The snapshot is megabytes on big pages: fetched as JSON text and parsed straight into the
     // pure modules' types.
-    let dom = async {
-        let snapshot = send_text(tab_id, &snapshot::capture_params()).await?;
-        snapshot::Dom::from_snapshot_json(&snapshot)
-            .map_err(|e| Error::Internal(format!("extract on tab {tab_id}: {e}")))
-    };
-    let ((info, main_tree), dom) = futures::future::try_join(info_and_ax, dom).await?;
+    let capture = snapshot::capture_params();
+    let snapshot = send_text(tab_id, &capture);
+    let frames = remote_frames(tab_id);
+    let ((info, main_tree), snapshot, frames) =
+        futures::future::try_join3(info_and_ax, snapshot, async { Ok(frames.await) }).await?;
+    let parts: Vec<snapshot::FramePart<'_>> = frames
+        .iter()
+        .map(|f| snapshot::FramePart {
+            snapshot: &f.snapshot,
+            parent: f.parent,
+            owner: f.owner,
+        })
+        .collect();
+    let dom = snapshot::Dom::from_parts(&snapshot, &parts)
+        .map_err(|e| Error::Internal(format!("extract on tab {tab_id}: {e}")))?;
+    // Part k's target: the tab's own for 0, frame k's session after it.
+    let targets: Vec<Target> = std::iter::once(Target::tab(tab_id))
+        .chain(frames.iter().map(|f| f.target.clone()))
+        .collect();
+    FRAMES.with(|t| t.borrow_mut().insert(tab_id, targets.clone()));
 
     let trees = match main_tree {
         Some(main_tree) => {
-            // Same-origin frames whose content the snapshot has; cross-origin (out-of-process)
-            // frames are not reachable from this target. A frame that fails is left out.
-            let frames = dom
+            // Same-origin frames inside each target's documents (the first document of a part is its
+            // frame's own, whose tree is fetched already). A frame that fails is left out.
+            let first_of_part = |i: usize| {
+                dom.documents
+                    .iter()
+                    .position(|d| d.part == dom.documents[i].part)
+                    == Some(i)
+            };
+            let same_origin = dom
                 .documents
                 .iter()
-                .skip(1)
-                .filter(|d| d.attached && !d.frame_id.is_empty())
+                .enumerate()
+                .filter(|(i, d)| d.attached && !d.frame_id.is_empty() && !first_of_part(*i))
                 .take(MAX_FRAMES)
-                .map(|d| {
+                .filter_map(|(_, d)| {
+                    let target = targets.get(d.part)?.clone();
                     let command = AccessibilityGetFullAxTree {
                         frame_id: Some(d.frame_id.clone()),
                     };
-                    async move {
-                        let text = send_text(tab_id, &command).await.ok()?;
-                        ax::AxTree::from_response_json(&text).ok()
-                    }
+                    let part = d.part;
+                    Some(async move {
+                        let text = send_text(target, &command).await.ok()?;
+                        Some(ax::AxTree::from_response_json(&text).ok()?.in_part(part))
+                    })
                 });
-            let frame_trees = futures::future::join_all(frames).await;
+            let frame_trees = futures::future::join_all(same_origin).await;
             let mut trees = vec![main_tree];
+            trees.extend(frames.into_iter().filter_map(|f| f.tree));
             trees.extend(frame_trees.into_iter().flatten());
             Some(trees)
         }
@@ -238,11 +266,52 @@ pub fn to_protocol(
     }
 }
 
-/// The `backendNodeId` that `uid` named in the latest `extract` of `tab_id` (SPEC §5).
+/// The target (the tab, or the frame session the element is in) and the `backendNodeId` there that `uid`
+/// named in the latest `extract` of `tab_id` (SPEC §5).
 ///
 /// Errors: [`Error::ElementStale`] when the uid is not in the tab's cache (never extracted, or the
-/// main frame navigated since).
-pub fn resolve_uid(tab_id: i64, uid: &str) -> Result<i64> {
+/// main frame navigated since), or its frame is no longer attached.
+pub fn resolve_uid(tab_id: i64, uid: &str) -> Result<(Target, i64)> {
+    let id = resolve_page_id(tab_id, uid)?;
+    let (part, backend) = snapshot::split_backend(id);
+    let target = frame_target(tab_id, part).ok_or_else(|| {
+        Error::ElementStale(format!(
+            "uid {uid} is inside a frame of tab {tab_id} that went away (it navigated or was removed); call \
+             extract again and use a fresh uid"
+        ))
+    })?;
+    Ok((target, backend))
+}
+
+/// The target of part `part` of `tab_id`'s latest extract, while its frame session is attached.
+fn frame_target(tab_id: i64, part: usize) -> Option<Target> {
+    let target = FRAMES.with(|t| t.borrow().get(&tab_id)?.get(part).cloned())?;
+    match target.session() {
+        Some(session) => cdp::target::session(tab_id, session).map(|_| target),
+        None => Some(target),
+    }
+}
+
+/// The target of frame `frame` (`f1`, … as the markdown of the latest extract of `tab_id` names them).
+///
+/// Errors: [`Error::InvalidAction`] for a name that is not a frame id, [`Error::ElementStale`] for one the
+/// latest extract did not list or whose frame went away.
+pub fn resolve_frame(tab_id: i64, frame: &str) -> Result<Target> {
+    let part = snapshot::parse_frame_label(frame).ok_or_else(|| {
+        Error::InvalidAction(format!(
+            "frame: {frame:?} is neither a uid (e0, e1, …) nor a frame id (f1, f2, … as extract's markdown \
+             names them)"
+        ))
+    })?;
+    frame_target(tab_id, part).ok_or_else(|| {
+        Error::ElementStale(format!(
+            "frame {frame} is not on tab {tab_id}'s current page (the last extract did not list it, or it \
+             navigated since); call extract again"
+        ))
+    })
+}
+
+fn resolve_page_id(tab_id: i64, uid: &str) -> Result<i64> {
     UIDS.with(|u| {
         let u = u.borrow();
         u.resolve(tab_id, uid).ok_or_else(|| {
@@ -267,6 +336,7 @@ pub fn resolve_uid(tab_id: i64, uid: &str) -> Result<i64> {
 /// `navigate` (SPEC §5). SPA route changes (`Page.navigatedWithinDocument`) keep them.
 pub fn invalidate(tab_id: i64) {
     UIDS.with(|u| u.borrow_mut().invalidate(tab_id));
+    FRAMES.with(|t| t.borrow_mut().remove(&tab_id));
 }
 
 /// The `element_stale` error of `uid` on `tab_id`, whose latest extract gave out `held` uids (`e0`…).
@@ -298,6 +368,75 @@ fn listen_for_navigations() {
 }
 
 /// One CDP command whose (big) result is wanted as JSON text, with the snapshot timeout.
-async fn send_text<C: Command>(tab_id: i64, command: &C) -> Result<String> {
-    Ok(cdp::send_text(tab_id, command, SNAPSHOT_TIMEOUT_MS).await?)
+async fn send_text<C: Command>(target: impl Into<Target>, command: &C) -> Result<String> {
+    Ok(cdp::send_text(target, command, SNAPSHOT_TIMEOUT_MS).await?)
+}
+
+/// What one cross-origin frame target gave for an extract.
+struct RemoteFrame {
+    /// Its session.
+    target: Target,
+    /// The part holding its `<iframe>` (0: the tab's own documents).
+    parent: usize,
+    /// The `<iframe>`'s `backendNodeId` in the parent's target.
+    owner: i64,
+    /// `DOMSnapshot.captureSnapshot`, as JSON text.
+    snapshot: String,
+    /// Its `Accessibility.getFullAXTree`, ids moved to its part ([`ax::AxTree::in_part`]).
+    tree: Option<ax::AxTree>,
+}
+
+/// The snapshots and AX trees of the tab's cross-origin frame targets (at most [`MAX_REMOTE_FRAMES`]), in
+/// the order they were attached, parents before children; part `k` is the `k-1`-th of the list. A frame that
+/// fails (it navigated away meanwhile) is left out, and so are the frames inside it.
+async fn remote_frames(tab_id: i64) -> Vec<RemoteFrame> {
+    cdp::frames::settled(tab_id).await;
+    let mut sessions = cdp::target::sessions(tab_id);
+    // Only frames whose parent is read too: the part numbers must point back at an earlier part.
+    let mut kept: Vec<cdp::target::FrameSession> = Vec::new();
+    for s in sessions.drain(..) {
+        let parent_kept = s
+            .parent
+            .as_ref()
+            .is_none_or(|p| kept.iter().any(|k| &k.session_id == p));
+        if parent_kept && kept.len() < MAX_REMOTE_FRAMES {
+            kept.push(s);
+        }
+    }
+    let fetched = futures::future::join_all(kept.iter().enumerate().map(|(i, s)| async move {
+        let part = i + 1;
+        let target = Target::frame(tab_id, &s.session_id);
+        let owner = cdp::frames::owner(tab_id, s).await.ok()?;
+        let (snapshot, tree) = futures::future::join(
+            send_text(&target, &snapshot::capture_params()),
+            send_text(&target, &AccessibilityGetFullAxTree::default()),
+        )
+        .await;
+        let tree = tree
+            .ok()
+            .and_then(|t| ax::AxTree::from_response_json(&t).ok())
+            .map(|t| t.in_part(part));
+        Some((snapshot.ok()?, tree, owner))
+    }))
+    .await;
+    let mut out: Vec<RemoteFrame> = Vec::with_capacity(kept.len());
+    for (s, got) in kept.iter().zip(fetched) {
+        let parent = match &s.parent {
+            None => 0,
+            Some(p) => match kept.iter().position(|k| &k.session_id == p) {
+                Some(i) => i + 1,
+                None => continue,
+            },
+        };
+        // A frame that failed keeps its slot (an empty snapshot) so that the part numbers stay put.
+        let (snapshot, tree, owner) = got.unwrap_or_else(|| ("{}".to_owned(), None, 0));
+        out.push(RemoteFrame {
+            target: Target::frame(tab_id, &s.session_id),
+            parent,
+            owner,
+            snapshot,
+            tree,
+        });
+    }
+    out
 }

@@ -212,6 +212,51 @@ pub struct DocumentInfo {
     /// Whether the document is part of the composed tree (same-origin iframes reachable from the
     /// main frame); detached or unreachable documents are still listed.
     pub attached: bool,
+    /// Which target's snapshot the document came from ([`FramePart`]): 0 for the tab's own, `k` for the
+    /// `k`-th cross-origin frame target.
+    pub part: usize,
+}
+
+/// The snapshot of a cross-origin frame target (SPEC §5 "Frames"), to be stitched in at its `<iframe>`.
+#[derive(Debug, Clone, Copy)]
+pub struct FramePart<'a> {
+    /// The frame target's `DOMSnapshot.captureSnapshot` answer, as JSON text.
+    pub snapshot: &'a str,
+    /// The part whose document holds the `<iframe>` (0: the tab's own snapshot); an earlier part.
+    pub parent: usize,
+    /// The `<iframe>` element's `backendNodeId` in the parent part's target (as CDP gave it).
+    pub owner: i64,
+}
+
+/// The frame id of part `part` that `extract` shows and `evaluate {frame}` takes: `f1`, `f2`, …
+pub fn frame_label(part: usize) -> String {
+    format!("f{part}")
+}
+
+/// The part of a frame id ([`frame_label`]), `None` when it is not one.
+pub fn parse_frame_label(label: &str) -> Option<usize> {
+    let digits = label.strip_prefix('f')?;
+    if digits.is_empty() || digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// Bits of a page-wide `backendNodeId` below the part number: ids are unique within one target (renderer
+/// process) only, so the `k`-th frame target's ids are moved into a range of their own.
+const PART_SHIFT: u32 = 32;
+
+/// The page-wide id of `backend` of part `part` (see [`FramePart`]); part 0 keeps CDP's ids.
+pub fn part_backend(part: usize, backend: i64) -> i64 {
+    ((part as i64) << PART_SHIFT) | (backend & ((1i64 << PART_SHIFT) - 1))
+}
+
+/// The part and the target's own `backendNodeId` of a page-wide id ([`part_backend`]).
+pub fn split_backend(id: i64) -> (usize, i64) {
+    (
+        usize::try_from(id >> PART_SHIFT).unwrap_or(0),
+        id & ((1i64 << PART_SHIFT) - 1),
+    )
 }
 
 /// The composed DOM of a page. Node 0 is the root ([`NodeKind::Document`]) when the tree is not empty.
@@ -236,11 +281,13 @@ pub struct Dom {
     pub input_values: HashMap<i64, String>,
     /// `backendNodeId`s of the checkbox and radio `<input>`s that are checked now (`inputChecked`).
     pub checked_inputs: HashSet<i64>,
+    /// Node index of each `<iframe>` that holds a cross-origin frame target → that frame's part.
+    pub remote_frames: HashMap<usize, usize>,
 }
 
 // ---- raw snapshot shape (only the fields used) ----
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 struct RawSnapshot {
     #[serde(default)]
     documents: Vec<RawDocument>,
@@ -683,6 +730,10 @@ impl Composer<'_> {
             doc.offset_y = l.bounds.y - doc.scroll_y;
         }
         self.dom.documents[cd].attached = true;
+        let part = self.dom.documents[cd].part;
+        if part != self.dom.documents[self.dom.nodes[iframe].document].part {
+            self.dom.remote_frames.insert(iframe, part);
+        }
         let backend = self.dom.nodes[iframe].backend_node_id;
         let frame_id = self.dom.documents[cd].frame_id.clone();
         self.dom.frame_of_iframe.insert(backend, frame_id);
@@ -723,32 +774,83 @@ impl Dom {
     }
 
     fn from_raw(raw: RawSnapshot) -> Result<Dom, SnapshotError> {
-        if raw
+        Dom::compose(vec![(raw, None)])
+    }
+
+    /// Builds one composed tree from the tab's snapshot and those of its cross-origin frame targets
+    /// (SPEC §5 "Frames"): each frame's documents are stitched in at its `<iframe>` as a same-origin
+    /// frame's are, with its `backendNodeId`s moved to its part's range ([`part_backend`]). A frame whose
+    /// snapshot does not parse, or whose `<iframe>` is not in its parent, is left out.
+    ///
+    /// Errors: as [`Dom::from_snapshot_json`] for the tab's own snapshot.
+    pub fn from_parts(main: &str, frames: &[FramePart<'_>]) -> Result<Dom, SnapshotError> {
+        let mut raws = vec![(serde_json::from_str::<RawSnapshot>(main)?, None)];
+        // Part numbers stay the callers' indices (uids name them), so a frame left out keeps its slot.
+        for f in frames {
+            let raw = serde_json::from_str::<RawSnapshot>(f.snapshot).unwrap_or_default();
+            raws.push((raw, Some((f.parent, f.owner))));
+        }
+        Dom::compose(raws)
+    }
+
+    fn compose(raws: Vec<(RawSnapshot, Option<(usize, i64)>)>) -> Result<Dom, SnapshotError> {
+        if raws[0]
+            .0
             .documents
             .first()
             .is_none_or(|d| d.nodes.node_type.is_empty())
         {
             return Err(SnapshotError::NoDocument);
         }
-        let docs: Vec<DocRows> = raw
-            .documents
-            .iter()
-            .map(|d| decode(d, &raw.strings))
-            .collect();
-        let documents = raw
-            .documents
-            .iter()
-            .map(|d| DocumentInfo {
-                url: string_at(&raw.strings, d.document_url),
-                base_url: string_at(&raw.strings, d.base_url),
-                frame_id: string_at(&raw.strings, d.frame_id),
-                scroll_x: d.scroll_offset_x.unwrap_or(0.0),
-                scroll_y: d.scroll_offset_y.unwrap_or(0.0),
-                offset_x: 0.0,
-                offset_y: 0.0,
-                attached: false,
-            })
-            .collect();
+        let mut docs: Vec<DocRows> = Vec::new();
+        let mut documents = Vec::new();
+        // Index of each part's first document (its frame's own) in `docs`.
+        let mut first_doc = Vec::with_capacity(raws.len());
+        for (part, (raw, _)) in raws.iter().enumerate() {
+            let base = docs.len();
+            first_doc.push((!raw.documents.is_empty()).then_some(base));
+            for d in &raw.documents {
+                let mut rows = decode(d, &raw.strings);
+                if part > 0 {
+                    for b in rows.backend.iter_mut() {
+                        *b = part_backend(part, *b);
+                    }
+                    for v in rows.content_doc.values_mut() {
+                        *v += base;
+                    }
+                }
+                docs.push(rows);
+                documents.push(DocumentInfo {
+                    url: string_at(&raw.strings, d.document_url),
+                    base_url: string_at(&raw.strings, d.base_url),
+                    frame_id: string_at(&raw.strings, d.frame_id),
+                    scroll_x: d.scroll_offset_x.unwrap_or(0.0),
+                    scroll_y: d.scroll_offset_y.unwrap_or(0.0),
+                    offset_x: 0.0,
+                    offset_y: 0.0,
+                    attached: false,
+                    part,
+                });
+            }
+        }
+        // Each frame's first document becomes the content document of its <iframe> in the parent part.
+        for (part, (_, link)) in raws.iter().enumerate() {
+            let (Some((parent, owner)), Some(Some(child))) = (link, first_doc.get(part)) else {
+                continue;
+            };
+            let Some(&Some(from)) = first_doc.get(*parent) else {
+                continue;
+            };
+            let owner = part_backend(*parent, *owner);
+            let to = raws[*parent].0.documents.len() + from;
+            let to = to.min(docs.len());
+            'docs: for rows in docs[from..to].iter_mut() {
+                if let Some(i) = rows.backend.iter().position(|&b| b == owner) {
+                    rows.content_doc.insert(i, *child);
+                    break 'docs;
+                }
+            }
+        }
         let mut c = Composer {
             docs: &docs,
             dom: Dom {
@@ -858,6 +960,25 @@ impl Dom {
             width,
             height,
         }
+    }
+
+    /// The one-line marker the markdown puts where the cross-origin frame held by `<iframe>` node `id` starts
+    /// (SPEC §5 "Frames"): `frame f<k>: <origin>`, `f<k>` being the frame id `evaluate` takes; `None` for
+    /// other nodes.
+    pub fn frame_marker(&self, id: usize) -> Option<String> {
+        let part = *self.remote_frames.get(&id)?;
+        let url = self
+            .documents
+            .iter()
+            .find(|d| d.part == part)
+            .map(|d| d.url.as_str())
+            .unwrap_or("");
+        let origin = url::Url::parse(url)
+            .map(|u| u.origin().ascii_serialization())
+            .ok()
+            .filter(|o| o != "null")
+            .unwrap_or_else(|| url.to_owned());
+        Some(format!("frame {}: {origin}", frame_label(part)))
     }
 
     /// True when a known CAPTCHA provider's iframe is on the page (SPEC §5 `captchaFrame`).
@@ -1092,6 +1213,83 @@ mod tests {
         ] {
             assert!(!is_captcha_frame_url(u), "{u}");
         }
+    }
+
+    /// One document `<html><body><p>{text}</p>[<iframe>]</body></html>` as a whole snapshot answer; the
+    /// backend ids are 1…6 in every target (so parts collide unless moved apart).
+    fn frame_snapshot(url: &str, text: &str, with_iframe: bool) -> String {
+        let n = if with_iframe { 6 } else { 5 };
+        let parent = &[-1, 0, 1, 2, 3, 2][..n];
+        let kind = &[9, 1, 1, 1, 3, 1][..n];
+        let name = &[0, 1, 2, 3, 6, 4][..n];
+        let value = &[-1, -1, -1, -1, 6, -1][..n];
+        let backend = &[1, 2, 3, 4, 5, 6][..n];
+        serde_json::json!({
+            "strings": ["#document", "HTML", "BODY", "P", "IFRAME", url, text, "fid"],
+            "documents": [{
+                "documentURL": 5, "baseURL": 5, "frameId": 7,
+                "nodes": {
+                    "parentIndex": parent,
+                    "nodeType": kind,
+                    "nodeName": name,
+                    "nodeValue": value,
+                    "backendNodeId": backend
+                },
+                "layout": {"nodeIndex": [4], "styles": [[]], "bounds": [[10, 10, 50, 20]]}
+            }]
+        })
+        .to_string()
+    }
+
+    #[test]
+    fn cross_origin_frame_parts_are_stitched_in_at_their_iframe_with_ids_of_their_own() {
+        let main = frame_snapshot("http://a.test/", "top text", true);
+        let mid = frame_snapshot("http://b.test/mid.html", "middle text", true);
+        let leaf = frame_snapshot("http://c.test:8080/leaf.html", "leaf text", false);
+        let parts = [
+            FramePart {
+                snapshot: &mid,
+                parent: 0,
+                owner: 6,
+            },
+            FramePart {
+                snapshot: &leaf,
+                parent: 1,
+                owner: 6,
+            },
+        ];
+        let dom = Dom::from_parts(&main, &parts).unwrap();
+        assert_eq!(texts(&dom), ["top text", "middle text", "leaf text"]);
+        // The leaf's text node: backend 5 of part 2, distinct from the top's and the middle's 5.
+        let leaf_text = part_backend(2, 5);
+        assert_eq!(split_backend(leaf_text), (2, 5));
+        assert!(dom.by_backend.contains_key(&leaf_text) && dom.by_backend.contains_key(&5));
+        let markers: Vec<String> = (0..dom.nodes.len())
+            .filter_map(|i| dom.frame_marker(i))
+            .collect();
+        assert_eq!(
+            markers,
+            ["frame f1: http://b.test", "frame f2: http://c.test:8080"]
+        );
+        assert_eq!(parse_frame_label("f2"), Some(2));
+        assert_eq!(parse_frame_label("f02"), None);
+        // A frame whose snapshot is unusable is left out; the others keep their part numbers.
+        let parts = [
+            FramePart {
+                snapshot: "{}",
+                parent: 0,
+                owner: 6,
+            },
+            FramePart {
+                snapshot: &leaf,
+                parent: 1,
+                owner: 6,
+            },
+        ];
+        assert_eq!(
+            texts(&Dom::from_parts(&main, &parts).unwrap()),
+            ["top text"]
+        );
     }
 }
 

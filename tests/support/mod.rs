@@ -143,7 +143,7 @@ impl Drop for Permit {
 
 /// Chromium host-resolver rules for tests: loopback names resolve, everything else is NOTFOUND at once.
 pub const OFFLINE_RESOLVER_RULES: &str =
-    "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE *.localhost";
+    "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost, EXCLUDE *.localhost, EXCLUDE 127.0.0.2";
 
 /// Options of [`Browser::launch`].
 #[derive(Debug, Clone, Default)]

@@ -105,6 +105,8 @@ enum Phase {
     ColdStart,
     /// The heap leak check.
     Leak,
+    /// extract on 20 cross-origin vs 20 same-origin frames.
+    Frames,
 }
 
 /// Copies the folder `from` into `to` (files and subfolders).
@@ -224,6 +226,7 @@ async fn main_async(cli: Cli) -> Result<(), BenchError> {
             actions: !cli.skip.contains(&Phase::Actions),
             cold_start: !cli.skip.contains(&Phase::ColdStart),
             leak: !cli.skip.contains(&Phase::Leak),
+            frames: !cli.skip.contains(&Phase::Frames),
         },
         corpus_pages: cli.corpus_pages.clone(),
         corpus_full_warmup: cli.corpus_full_warmup,

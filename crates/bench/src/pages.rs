@@ -188,6 +188,25 @@ pub fn actions_page() -> String {
         .to_string()
 }
 
+/// The frame of the frames pages: a heading, a paragraph and one button.
+pub fn frame_child() -> String {
+    "<!doctype html><meta charset=\"utf-8\"><title>frame</title><h3>Frame heading</h3>\
+     <p>Frame paragraph with some text.</p><button>Frame button</button>"
+        .to_string()
+}
+
+/// A page of `count` iframes of `src` (`?i=<n>` each), 120 px high, one under the other.
+pub fn frame_parent(src: &str, count: usize) -> String {
+    let mut s =
+        String::from("<!doctype html><meta charset=\"utf-8\"><title>frames</title><h1>Frames</h1>");
+    for i in 0..count {
+        s.push_str(&format!(
+            "<iframe src=\"{src}?i={i}\" style=\"display:block;width:400px;height:120px\"></iframe>"
+        ));
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -49,6 +49,8 @@ pub mod goals {
     pub const WASM_BYTES: f64 = 1_500_000.0;
     /// Heap after 1,000 actions / heap after 100.
     pub const LEAK: f64 = 1.2;
+    /// extract on 20 cross-origin frames / on 20 same-origin frames (p50).
+    pub const FRAMES: f64 = 1.5;
 }
 
 /// One row of the targets table.
@@ -187,6 +189,20 @@ pub fn targets(results: &Results, ctx: &Context) -> Vec<Target> {
         x(r5),
         format!("≤ {:.1}×", goals::FLOOR_5K),
         &|v| v <= goals::FLOOR_5K,
+    );
+    let (same, cross) = (median(&results.frames_ms.0), median(&results.frames_ms.1));
+    let rf = same.zip(cross).and_then(|(s, c)| ratio(c, s));
+    push(
+        "extract, 20 cross-origin frames / 20 same-origin frames, p50",
+        rf,
+        format!(
+            "{} ({} vs {} ms)",
+            x(rf),
+            cross.map_or("–".into(), ms),
+            same.map_or("–".into(), ms)
+        ),
+        format!("≤ {:.1}×", goals::FRAMES),
+        &|v| v <= goals::FRAMES,
     );
     let c = corpus_medians(&results.corpus);
     push(

@@ -84,6 +84,8 @@ pub struct Phases {
     pub cold_start: bool,
     /// The leak check (heap after 100 and 1,000 actions).
     pub leak: bool,
+    /// extract on a page of 20 cross-origin frames against 20 same-origin ones.
+    pub frames: bool,
 }
 
 impl Default for Phases {
@@ -94,6 +96,7 @@ impl Default for Phases {
             actions: true,
             cold_start: true,
             leak: true,
+            frames: true,
         }
     }
 }
@@ -240,6 +243,8 @@ pub struct Results {
     pub corpus: Vec<PageRun>,
     /// Action round trips.
     pub actions: Vec<ActionRun>,
+    /// extract of the 20-frame page, ms per run: `(same-origin frames, cross-origin frames)`.
+    pub frames_ms: (Vec<f64>, Vec<f64>),
     /// Wake (a tab opens) → `ack`, ms per cold start.
     pub cold_wake_ms: Vec<f64>,
     /// The worker's target appears → `ack`, ms per cold start.
@@ -263,7 +268,11 @@ pub struct Results {
 }
 
 /// Chromium flag that fails every host but 127.0.0.1 at once (both browsers get it).
-pub const NO_NETWORK: &str = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1";
+pub const NO_NETWORK: &str =
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost";
+
+/// Frames of the frames pages (SPEC §5 "Frames": at most 20 cross-origin frames are read).
+const FRAME_PAGE_FRAMES: usize = 20;
 
 /// The JavaScript the floor evaluates: `document.body.innerText` (what extract's `text` is).
 const FLOOR_TEXT: &str = "document.body ? document.body.innerText : ''";
@@ -601,6 +610,7 @@ pub async fn run(opts: &Options) -> Result<Results, BenchError> {
         );
     }
     server.route("/actions.html", Route::Html(pages::actions_page()));
+    server.route("/frames/child.html", Route::Html(pages::frame_child()));
     server.route(
         "/wake.html",
         Route::Html("<!doctype html><title>wake</title><p>wake".to_string()),
@@ -720,6 +730,12 @@ pub async fn run(opts: &Options) -> Result<Results, BenchError> {
         }
         lap(&mut results, "actions");
     }
+    if phases.frames {
+        if let Err(e) = frames(&mut bench, opts, &mut results).await {
+            results.failures.push(format!("frames: {e}"));
+        }
+        lap(&mut results, "frames");
+    }
     if phases.cold_start {
         if let Err(e) = cold_start(&mut bench, opts, &mut results).await {
             results.failures.push(format!("cold start: {e}"));
@@ -740,6 +756,55 @@ pub async fn run(opts: &Options) -> Result<Results, BenchError> {
     launched.shutdown().await;
     results.wall_s = wall.elapsed().as_secs_f64();
     Ok(results)
+}
+
+/// extract on a page of [`FRAME_PAGE_FRAMES`] same-origin frames, then on the same page whose frames come from
+/// `localhost` (another site: out-of-process frames, each a target of its own), `opts.runs` times each after
+/// one unrecorded run; both must list every frame's controls.
+async fn frames(
+    bench: &mut Bench,
+    opts: &Options,
+    results: &mut Results,
+) -> Result<(), BenchError> {
+    let port = bench.server.port();
+    for (name, host) in [("same", "127.0.0.1"), ("cross", "localhost")] {
+        progress(&format!(
+            "{FRAME_PAGE_FRAMES} {name}-origin frames: {} runs",
+            opts.runs
+        ));
+        let src = format!("http://{host}:{port}/frames/child.html");
+        bench.server.route(
+            &format!("/frames/{name}.html"),
+            Route::Html(pages::frame_parent(&src, FRAME_PAGE_FRAMES)),
+        );
+        bench.load(&format!("/frames/{name}.html")).await?;
+        // Frames load after the parent's load event: wait until extract lists every frame's button.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let (_, r) = bench.extract().await?;
+            let buttons = r["elements"]
+                .as_array()
+                .map_or(0, |e| e.iter().filter(|e| e["role"] == "button").count());
+            if buttons >= FRAME_PAGE_FRAMES {
+                break;
+            }
+            if Instant::now() > deadline {
+                return Err(BenchError::Unexpected(format!(
+                    "{name}-origin frames page: extract lists {buttons} of {FRAME_PAGE_FRAMES} frame buttons"
+                )));
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let mut times = Vec::with_capacity(opts.runs);
+        for _ in 0..opts.runs {
+            times.push(bench.extract().await?.0);
+        }
+        match name {
+            "same" => results.frames_ms.0 = times,
+            _ => results.frames_ms.1 = times,
+        }
+    }
+    Ok(())
 }
 
 async fn generated_pages(

@@ -169,6 +169,8 @@ older extract may now name another element. selector/text/xpath are fallbacks.\n
 - obstacle {type: auth_wall|captcha|access_denied, confidence}: high = stop the plan and tell the user \
 (do not try to get around it); low = a hint: try one alternative, then stop.\n\
 - evaluate runs a function body: use `return` (a bare expression gives undefined).\n\
+- Frames from other sites are in extract after a line `frame f1: <origin>`; their uids work; \
+evaluate {frame:\"f1\"} runs in one.\n\
 - screenshot returns an image. wait_for waits for an element or text (timeoutMs ≤ 30000).\n\
 - When done, close_agent_tabs (or close_agent_window) closes only the tabs this agent opened.\n\
 - Errors come back as tool errors {\"code\",\"message\"}; the message says what to do next. \

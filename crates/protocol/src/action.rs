@@ -11,8 +11,8 @@
 
 use crate::error::ErrorBody;
 use crate::field::{
-    doc_text, int, Codec, Cx, Element, FieldMap, Flag, Keyword, OptElement, Owner, Px, ReqPx,
-    ReqTab, Tab, Text, Url, Wait, Word, Words,
+    doc_text, int, Codec, Cx, Element, FieldMap, Flag, FrameRef, Keyword, OptElement, Owner, Px,
+    ReqPx, ReqTab, Tab, Text, Url, Wait, Word, Words,
 };
 use crate::locator::{read_locator, required, write_locator, Loc, Locator};
 use crate::wire::{int_in, kind, Fields, Res, TYPE_KEY};
@@ -813,6 +813,8 @@ params! {
         pub expression: String = "expression" => Text { nonempty: true },
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// Run in a frame: a uid (that element's frame) or a frame id from extract's markdown (f1, …). Default: the page.
+        pub frame: Option<String> = "frame" => FrameRef,
     }
 
     /// `scrape {item, fields?, limit?, timeoutMs?, tabId?}` → `{count, items, tabId}` (static

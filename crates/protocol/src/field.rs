@@ -437,6 +437,39 @@ impl Codec for Owner {
     }
 }
 
+/// The frame `evaluate` runs in (SPEC §5 "Frames"): an optional uid (`e3`: the frame that element is in) or
+/// frame id (`f1`: as extract's markdown names a cross-origin frame).
+pub(crate) struct FrameRef;
+
+impl Codec for FrameRef {
+    type T = Option<String>;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Option<String>> {
+        let v = f.opt_nonempty(key)?;
+        let valid = |s: &str| {
+            let digits = &s[1..];
+            (s.starts_with('e') || s.starts_with('f'))
+                && !digits.is_empty()
+                && digits.bytes().all(|b| b.is_ascii_digit())
+                && (digits == "0" || !digits.starts_with('0'))
+        };
+        match v {
+            Some(s) if !valid(&s) => Err(f.err(
+                key,
+                "must be a uid (e0, e1, …) or a frame id (f1, f2, …) from extract",
+            )),
+            other => Ok(other),
+        }
+    }
+    fn write(&self, v: &Option<String>, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        if let Some(v) = v {
+            m.insert(key.into(), Value::String(v.clone()));
+        }
+    }
+    fn schema(&self) -> Value {
+        json!({"type": "string", "pattern": "^[ef](0|[1-9][0-9]*)$"})
+    }
+}
+
 /// The absolute URL of `open_tab` / `navigate` (see [`read_url`]).
 pub(crate) struct Url;
 

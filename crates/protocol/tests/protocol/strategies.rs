@@ -222,8 +222,16 @@ fn reading() -> BoxedStrategy<Action> {
             ),
         (tab_id(), extract_parts())
             .prop_map(|(tab_id, include)| Action::Extract(Extract { tab_id, include })),
-        (word(), tab_id())
-            .prop_map(|(expression, tab_id)| Action::Evaluate(Evaluate { expression, tab_id })),
+        (
+            word(),
+            tab_id(),
+            proptest::option::of(prop_oneof![Just("e3".to_string()), Just("f1".to_string())])
+        )
+            .prop_map(|(expression, tab_id, frame)| Action::Evaluate(Evaluate {
+                expression,
+                tab_id,
+                frame
+            })),
         (
             word(),
             proptest::option::of(btree_map(word(), word(), 1..4)),

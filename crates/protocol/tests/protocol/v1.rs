@@ -48,7 +48,8 @@ fn run_script_returns_the_value_of_its_expression() {
         a,
         Action::Evaluate(Evaluate {
             expression: format!("return {V1_SERIALIZE}(\ndocument.title\n);"),
-            tab_id: Some(7)
+            tab_id: Some(7),
+            frame: None
         })
     );
     let e = ClientRequest::new("1", "run_script", json!({"code": 5}))

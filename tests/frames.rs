@@ -1,0 +1,327 @@
+//! End-to-end tests of cross-origin frames (SPEC §5 "Frames") in real headless Chromium with the built
+//! extension and the real bridge: a page on 127.0.0.1 holds a frame from 127.0.0.2, which holds a frame from
+//! localhost — three sites, so three renderer processes and three CDP targets. `extract` must read all
+//! three levels, and every element action by uid must have its effect in the frame's own page.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use bua_bridge::BridgeClient;
+use serde_json::{json, Value};
+use support::{eventually, Browser, FixtureServer};
+
+/// The tests share one browser; one page of three processes at a time keeps the 2 cores usable.
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// The fixture server listens on 127.0.0.1 only: 127.0.0.2 (another site for Chromium) reaches it through
+/// this forwarder on the same port, started once per test binary.
+fn second_site() {
+    static STARTED: OnceLock<()> = OnceLock::new();
+    STARTED.get_or_init(|| {
+        let port = FixtureServer::shared().port();
+        let listener = std::net::TcpListener::bind(("127.0.0.2", port))
+            .unwrap_or_else(|e| panic!("bind 127.0.0.2:{port}: {e}"));
+        std::thread::spawn(move || {
+            for incoming in listener.incoming().flatten() {
+                let Ok(upstream) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+                    continue;
+                };
+                let (Ok(mut down_r), Ok(mut up_w)) = (incoming.try_clone(), upstream.try_clone())
+                else {
+                    continue;
+                };
+                let (mut down_w, mut up_r) = (incoming, upstream);
+                std::thread::spawn(move || {
+                    let _ = std::io::copy(&mut down_r, &mut up_w);
+                    let _ = up_w.shutdown(std::net::Shutdown::Write);
+                });
+                std::thread::spawn(move || {
+                    let _ = std::io::copy(&mut up_r, &mut down_w);
+                    let _ = down_w.shutdown(std::net::Shutdown::Write);
+                });
+            }
+        });
+    });
+}
+
+/// Opens the three-level page in an agent tab (the minimized agent window) and waits until the innermost
+/// frame has loaded; returns the tab id.
+async fn open_three_levels(client: &BridgeClient) -> i64 {
+    second_site();
+    let url = FixtureServer::shared().url("/frames/top.html");
+    let r = client
+        .call("open_tab", json!({ "url": url }))
+        .await
+        .unwrap_or_else(|e| panic!("open_tab {url}: {e}"));
+    let tab = r["tabId"].as_i64().expect("tabId");
+    let loaded = eventually(Duration::from_secs(10), || async {
+        let r = extract(client, tab).await;
+        let md = r["markdown"].as_str().unwrap_or("").to_owned();
+        md.contains("Leaf level text").then_some(())
+    })
+    .await;
+    if loaded.is_none() {
+        panic!(
+            "the leaf frame never showed in extract:\n{:#}",
+            extract(client, tab).await
+        );
+    }
+    tab
+}
+
+async fn extract(client: &BridgeClient, tab: i64) -> Value {
+    client
+        .call("extract", json!({ "tabId": tab }))
+        .await
+        .expect("extract")
+}
+
+/// The uid of the first element with this role and name.
+fn uid_of(result: &Value, role: &str, name: &str) -> String {
+    result["elements"]
+        .as_array()
+        .and_then(|els| {
+            els.iter()
+                .find(|e| e["role"] == role && e["name"] == name)
+                .and_then(|e| e["uid"].as_str())
+        })
+        .unwrap_or_else(|| panic!("no {role} {name:?} in {:#}", result["elements"]))
+        .to_string()
+}
+
+/// The frame id the markdown's marker line gives the frame from `origin` (`frame f1: http://…`).
+fn frame_id(markdown: &str, origin: &str) -> String {
+    markdown
+        .lines()
+        .find_map(|l| {
+            let rest = l.strip_prefix("frame ")?;
+            let (id, at) = rest.split_once(": ")?;
+            (at == origin).then(|| id.to_owned())
+        })
+        .unwrap_or_else(|| panic!("no frame marker for {origin} in:\n{markdown}"))
+}
+
+/// `window.state()` of the frame `frame` (`None`: the page): `[clicks, field, choice, checked, hovered,
+/// scrollTop]`.
+async fn state(client: &BridgeClient, tab: i64, frame: Option<&str>) -> Value {
+    let mut params = json!({ "tabId": tab, "expression": "return window.state()" });
+    if let Some(f) = frame {
+        params["frame"] = json!(f);
+    }
+    client
+        .call("evaluate", params)
+        .await
+        .unwrap_or_else(|e| panic!("evaluate in {frame:?}: {e}"))["value"]
+        .clone()
+}
+
+async fn close(client: &BridgeClient, tab: i64) {
+    let _ = client.call("close_tab", json!({ "tabId": tab })).await;
+}
+
+#[tokio::test]
+async fn extract_reads_three_levels_of_cross_origin_frames_in_document_order() {
+    let _serial = SERIAL.lock().await;
+    let client = Browser::shared().client().await;
+    let tab = open_three_levels(&client).await;
+    let port = FixtureServer::shared().port();
+    let r = extract(&client, tab).await;
+    let md = r["markdown"].as_str().expect("markdown");
+    let mid = format!(
+        "frame {}: http://127.0.0.2:{port}",
+        frame_id(md, &format!("http://127.0.0.2:{port}"))
+    );
+    let leaf = format!(
+        "frame {}: http://localhost:{port}",
+        frame_id(md, &format!("http://localhost:{port}"))
+    );
+    let at = |s: &str| md.find(s).unwrap_or_else(|| panic!("{s:?} not in:\n{md}"));
+    let order = [
+        at("Top level text"),
+        at(&mid),
+        at("Middle level text"),
+        at(&leaf),
+        at("Leaf level text"),
+    ];
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?} in:\n{md}");
+    let names: Vec<&str> = r["elements"]
+        .as_array()
+        .expect("elements")
+        .iter()
+        .filter_map(|e| e["name"].as_str())
+        .collect();
+    let pos = |n: &str| {
+        names
+            .iter()
+            .position(|x| *x == n)
+            .unwrap_or_else(|| panic!("{n:?} not in {names:?}"))
+    };
+    for level in ["Top", "Middle", "Leaf"] {
+        for control in ["button", "field", "choice", "check", "hover", "inner"] {
+            pos(&format!("{level} {control}"));
+        }
+    }
+    assert!(pos("Top inner") < pos("Middle button") && pos("Middle inner") < pos("Leaf button"));
+    close(&client, tab).await;
+}
+
+#[tokio::test]
+async fn every_element_action_by_uid_lands_in_its_frame_at_every_level() {
+    let _serial = SERIAL.lock().await;
+    let client = Browser::shared().client().await;
+    let tab = open_three_levels(&client).await;
+    let port = FixtureServer::shared().port();
+    let r = extract(&client, tab).await;
+    let md = r["markdown"].as_str().expect("markdown").to_owned();
+    let frames = [
+        ("Top", None),
+        (
+            "Middle",
+            Some(frame_id(&md, &format!("http://127.0.0.2:{port}"))),
+        ),
+        (
+            "Leaf",
+            Some(frame_id(&md, &format!("http://localhost:{port}"))),
+        ),
+    ];
+    for (level, frame) in &frames {
+        let call = |action: &'static str, params: Value| {
+            let client = &client;
+            async move {
+                client
+                    .call(action, params)
+                    .await
+                    .unwrap_or_else(|e| panic!("{action} in {level}: {e}"))
+            }
+        };
+        let by = |role: &str, name: &str| uid_of(&r, role, &format!("{level} {name}"));
+        call(
+            "click",
+            json!({ "tabId": tab, "uid": by("button", "button") }),
+        )
+        .await;
+        call(
+            "type",
+            json!({ "tabId": tab, "uid": by("textbox", "field"), "text": format!("{level} typed") }),
+        )
+        .await;
+        call(
+            "select_option",
+            json!({ "tabId": tab, "uid": by("combobox", "choice"), "value": "two" }),
+        )
+        .await;
+        call(
+            "check",
+            json!({ "tabId": tab, "uid": by("checkbox", "check") }),
+        )
+        .await;
+        call("hover", json!({ "tabId": tab, "uid": by("link", "hover") })).await;
+        call(
+            "scroll",
+            json!({ "tabId": tab, "uid": by("button", "inner"), "dy": 100 }),
+        )
+        .await;
+        assert_eq!(
+            state(&client, tab, frame.as_deref()).await,
+            json!([1, format!("{level} typed"), "two", true, true, 100]),
+            "{level}"
+        );
+    }
+    // evaluate in a chosen frame runs there: by frame id and by a uid inside it.
+    for (level, frame) in &frames[1..] {
+        let frame = frame.as_deref().expect("frame id");
+        let href = client
+            .call(
+                "evaluate",
+                json!({ "tabId": tab, "frame": frame, "expression": "return location.href" }),
+            )
+            .await
+            .expect("evaluate in frame")["value"]
+            .clone();
+        let want = match *level {
+            "Middle" => format!("http://127.0.0.2:{port}/frames/middle.html"),
+            _ => format!("http://localhost:{port}/frames/leaf.html"),
+        };
+        assert_eq!(href, json!(want));
+        let by_uid = client
+            .call(
+                "evaluate",
+                json!({ "tabId": tab, "frame": uid_of(&r, "button", &format!("{level} button")),
+                        "expression": "return location.href" }),
+            )
+            .await
+            .expect("evaluate in a uid's frame")["value"]
+            .clone();
+        assert_eq!(by_uid, json!(want));
+    }
+    close(&client, tab).await;
+}
+
+#[tokio::test]
+async fn a_frame_navigating_to_an_unknown_scheme_does_not_end_the_session() {
+    let _serial = SERIAL.lock().await;
+    let client = Browser::shared().client().await;
+    let mut events = support::Events::subscribe(&client).await;
+    let tab = open_three_levels(&client).await;
+    let port = FixtureServer::shared().port();
+    let r = extract(&client, tab).await;
+    let md = r["markdown"].as_str().expect("markdown").to_owned();
+    let leaf = frame_id(&md, &format!("http://localhost:{port}"));
+    // Chrome detaches the whole tab's debugger for this (reason target_closed) although the tab stays.
+    client
+        .call(
+            "evaluate",
+            json!({ "tabId": tab, "frame": leaf,
+                    "expression": "setTimeout(() => { location.href = 'bua-unknown-scheme://nowhere'; }, 0); return 1" }),
+        )
+        .await
+        .expect("evaluate in the leaf frame");
+    // The next actions work on the same tab, in the page and in its frames.
+    let r = eventually(Duration::from_secs(5), || async {
+        let r = extract(&client, tab).await;
+        let md = r["markdown"].as_str().unwrap_or("").to_owned();
+        md.contains("Leaf level text").then_some(r)
+    })
+    .await
+    .expect("extract reads the three levels again");
+    let md = r["markdown"].as_str().expect("markdown").to_owned();
+    let mid = frame_id(&md, &format!("http://127.0.0.2:{port}"));
+    let href = client
+        .call(
+            "evaluate",
+            json!({ "tabId": tab, "frame": mid, "expression": "return location.href" }),
+        )
+        .await
+        .expect("evaluate in a frame after the navigation")["value"]
+        .clone();
+    assert_eq!(
+        href,
+        json!(format!("http://127.0.0.2:{port}/frames/middle.html"))
+    );
+    // A click is reported done only when the page got it. (While Chrome handles the unknown scheme it may
+    // ignore input to the tab; then the click must say so, never claim success.)
+    for (level, frame) in [("Top", None), ("Middle", Some(mid.as_str()))] {
+        let clicked = client
+            .call(
+                "click",
+                json!({ "tabId": tab, "uid": uid_of(&r, "button", &format!("{level} button")) }),
+            )
+            .await;
+        let got = state(&client, tab, frame).await[0].clone();
+        match clicked {
+            Ok(_) => assert_eq!(got, json!(1), "{level}: click reported done"),
+            Err(e) => {
+                assert_eq!(e.code().as_str(), "element_obstructed", "{level}: {e}");
+                assert_eq!(got, json!(0), "{level}: click reported failed");
+            }
+        }
+    }
+    let ended = events
+        .settle(Duration::ZERO, |e| support::ended(e, tab, "user_stopped"))
+        .await;
+    assert!(ended.is_empty(), "the session ended: {ended:?}");
+    close(&client, tab).await;
+}
