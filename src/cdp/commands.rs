@@ -574,3 +574,20 @@ pub struct DomSnapshotCaptureSnapshot {
     pub computed_styles: Vec<&'static str>,
 }
 command!(DomSnapshotCaptureSnapshot => "DOMSnapshot.captureSnapshot", serde::de::IgnoredAny);
+
+/// `Runtime.addBinding`: `globalThis[name](payload)` in the page sends a `Runtime.bindingCalled` event; the
+/// binding stays across navigations of the target until removed.
+#[derive(Clone, Debug, Serialize)]
+pub struct RuntimeAddBinding {
+    /// The global function's name.
+    pub name: String,
+}
+command!(RuntimeAddBinding => "Runtime.addBinding", Empty);
+
+/// `Runtime.removeBinding`: stops the `Runtime.bindingCalled` events of [`RuntimeAddBinding`].
+#[derive(Clone, Debug, Serialize)]
+pub struct RuntimeRemoveBinding {
+    /// The global function's name.
+    pub name: String,
+}
+command!(RuntimeRemoveBinding => "Runtime.removeBinding", Empty);
