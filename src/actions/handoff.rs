@@ -42,6 +42,8 @@ const BINDING: &str = "__buaHandoffChanged";
 pub const PAGE_THROTTLE_MS: u32 = 100;
 /// The worker waits this long after a page change before classifying, ms.
 pub const DEBOUNCE_MS: u32 = 120;
+/// The longest the page is given to drop its observer and binding after a handoff, ms.
+const UNOBSERVE_TIMEOUT_MS: u32 = 2_000;
 /// Prefix of the notification ids: `bua-handoff-<tabId>`.
 const NOTIFICATION_PREFIX: &str = "bua-handoff-";
 
@@ -196,9 +198,9 @@ pub async fn handoff(ctx: &Ctx, params: &Handoff) -> Result<HandoffResult> {
         Ending::TimedOut => (
             HandoffOutcome::Timeout,
             Err(Error::Timeout(format!(
-                "the person did not finish on tab {tab_id} within {} s (waitMs); call extract to see where \
-                 the page is, then ask the user in the chat before handing it over again",
-                params.wait_ms / 1000
+                "the person did not finish on tab {tab_id} within {:.1} s (waitMs); call extract to see \
+                 where the page is, then ask the user in the chat before handing it over again",
+                params.wait_ms as f64 / 1000.0
             ))),
         ),
     };
@@ -299,16 +301,8 @@ async fn watch(tab_id: i64, initial: Obstacle) -> Result<Page> {
     }
     observe(tab_id).await;
     loop {
-        match next.await {
-            Ok(Some(_)) => {}
-            _ => return Err(Error::SessionNotFound(format!(
-                "the debugger left tab {tab_id} during the handoff; call get_tabs to check the tab"
-            ))),
-        }
-        cdp::sleep(DEBOUNCE_MS).await;
-        next = cdp::events::wait(tab_id, is_change);
-        // A new document needs its observer; on the same document this is a no-op.
-        observe(tab_id).await;
+        // The first round classifies at once: the page may have changed between the handoff's first look and
+        // the observer's start, and such a change sends no event.
         match classify(tab_id).await {
             Ok(page) if page.obstacle.as_ref().map(|o| o.r#type) != Some(initial.r#type) => {
                 return Ok(page)
@@ -317,6 +311,18 @@ async fn watch(tab_id: i64, initial: Obstacle) -> Result<Page> {
             // Mid-navigation the document may be gone; the next change classifies again.
             Err(e) => crate::log::info(&format!("handoff on tab {tab_id}: classify: {e}")),
         }
+        match next.await {
+            Ok(Some(_)) => {}
+            _ => {
+                return Err(Error::SessionNotFound(format!(
+                "the debugger left tab {tab_id} during the handoff; call get_tabs to check the tab"
+            )))
+            }
+        }
+        cdp::sleep(DEBOUNCE_MS).await;
+        next = cdp::events::wait(tab_id, is_change);
+        // A new document needs its observer; on the same document this is a no-op.
+        observe(tab_id).await;
     }
 }
 
@@ -467,7 +473,11 @@ async fn end(
         crate::log::warn(&format!("handoff on tab {tab_id}: cannot unlist it: {e}"));
     }
     let _ = notifications::clear(&notification_id(tab_id)).await;
-    unobserve(tab_id).await;
+    // A session that ended takes the debugger (and with it the binding) away; a command sent to a tab being
+    // detached or closed could wait out the CDP timeout, so the page is only told to stop on a live session.
+    if outcome != HandoffOutcome::SessionEnded {
+        let _ = cdp::with_timeout(UNOBSERVE_TIMEOUT_MS, unobserve(tab_id)).await;
+    }
     if let Some(window_id) = window {
         hide(window_id).await;
     }
