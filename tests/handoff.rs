@@ -401,7 +401,7 @@ async fn two_handoffs_on_two_tabs_are_both_shown_and_both_resolve() {
             (Some(true), Some("page")),
             "{result}"
         );
-        assert_eq!(result["title"], "Your account · Example Shop");
+        assert_eq!(result["title"], "Your account · Example Shop", "{result}");
     }
     assert_eq!(window_of(browser, &dt, a).await.0, "minimized");
 }

@@ -40,10 +40,10 @@ pub const PENDING_KEY: &str = "pendingHandoffs";
 const BINDING: &str = "__buaHandoffChanged";
 /// The page calls the binding at most once per this many ms during a burst of DOM mutations.
 pub const PAGE_THROTTLE_MS: u32 = 100;
-/// The worker waits this long after a page change before classifying, ms.
+/// The worker waits this long after a DOM change before classifying, ms.
 pub const DEBOUNCE_MS: u32 = 120;
-/// The longest the page is given to drop its observer and binding after a handoff, ms.
-const UNOBSERVE_TIMEOUT_MS: u32 = 2_000;
+/// The longest each step of tidying up after a handoff may take (notification, observer, window), ms.
+const CLEANUP_TIMEOUT_MS: u32 = 2_000;
 /// Prefix of the notification ids: `bua-handoff-<tabId>`.
 const NOTIFICATION_PREFIX: &str = "bua-handoff-";
 
@@ -127,6 +127,7 @@ pub async fn notification_clicked(id: &str) {
 pub async fn handoff(ctx: &Ctx, params: &Handoff) -> Result<HandoffResult> {
     let tab_id = ctx.tab_id;
     let (answer_tx, answer_rx) = oneshot::channel();
+    let before = fingerprint(tab_id).await;
     let initial = classify(tab_id).await.ok().and_then(|page| page.obstacle);
     let session = session::session(tab_id).await;
     let pending = PendingHandoff {
@@ -183,7 +184,7 @@ pub async fn handoff(ctx: &Ctx, params: &Handoff) -> Result<HandoffResult> {
         started_at: pending.started_at,
     });
 
-    let ending = wait(tab_id, initial, params.wait_ms, answer_rx).await;
+    let ending = wait(tab_id, initial, before, params.wait_ms, answer_rx).await;
     let (outcome, result) = match ending {
         Ending::Page(Ok(page)) => (HandoffOutcome::Page, Ok(result(tab_id, true, HandoffOutcome::Page, page))),
         Ending::Page(Err(e)) => (HandoffOutcome::SessionEnded, Err(e)),
@@ -241,6 +242,28 @@ async fn classify(tab_id: i64) -> Result<Page> {
     })
 }
 
+/// A cheap summary of the document (URL, title, element count, text length) that changes when the page does.
+async fn fingerprint(tab_id: i64) -> Option<String> {
+    super::page::eval_value(
+        tab_id,
+        "location.href + '|' + document.title + '|' + document.getElementsByTagName('*').length + '|' + \
+         (document.body ? document.body.textContent.length : 0)",
+    )
+    .await
+    .ok()
+    .and_then(|v| v.as_str().map(str::to_owned))
+}
+
+/// [`classify`] once the document is parsed: `None` while it is still loading. A new document just committed
+/// is empty and would read as "no obstacle"; its `DOMContentLoaded` classifies it again.
+async fn classify_parsed(tab_id: i64) -> Result<Option<Page>> {
+    let state = super::page::eval_value(tab_id, "document.readyState").await?;
+    if state == "loading" {
+        return Ok(None);
+    }
+    classify(tab_id).await.map(Some)
+}
+
 enum Ending {
     Answered(Answer),
     Page(Result<Page>),
@@ -251,6 +274,7 @@ enum Ending {
 async fn wait(
     tab_id: i64,
     initial: Option<Obstacle>,
+    before: Option<String>,
     wait_ms: u64,
     answer: oneshot::Receiver<Answer>,
 ) -> Ending {
@@ -270,7 +294,11 @@ async fn wait(
         .boxed_local(),
     ];
     if let Some(obstacle) = initial {
-        endings.push(watch(tab_id, obstacle).map(Ending::Page).boxed_local());
+        endings.push(
+            watch(tab_id, obstacle, before)
+                .map(Ending::Page)
+                .boxed_local(),
+        );
     }
     select_all(endings).await.0
 }
@@ -285,7 +313,7 @@ fn is_change(method: &str, params: &serde_json::Value) -> bool {
 }
 
 /// Re-classifies on every page change until `initial`'s type no longer fires; the page then.
-async fn watch(tab_id: i64, initial: Obstacle) -> Result<Page> {
+async fn watch(tab_id: i64, initial: Obstacle, before: Option<String>) -> Result<Page> {
     let mut next = cdp::events::wait(tab_id, is_change);
     if let Err(e) = cdp::send(
         tab_id,
@@ -300,26 +328,36 @@ async fn watch(tab_id: i64, initial: Obstacle) -> Result<Page> {
         ));
     }
     observe(tab_id).await;
+    // The first round classifies at once if the page changed between the handoff's first look and the
+    // observer's start (such a change sends no event); an unchanged page keeps its first verdict.
+    let mut changed = before.is_none() || fingerprint(tab_id).await != before;
     loop {
-        // The first round classifies at once: the page may have changed between the handoff's first look and
-        // the observer's start, and such a change sends no event.
-        match classify(tab_id).await {
-            Ok(page) if page.obstacle.as_ref().map(|o| o.r#type) != Some(initial.r#type) => {
+        let verdict = if changed {
+            classify_parsed(tab_id).await
+        } else {
+            Ok(None)
+        };
+        changed = true;
+        match verdict {
+            Ok(Some(page)) if page.obstacle.as_ref().map(|o| o.r#type) != Some(initial.r#type) => {
                 return Ok(page)
             }
             Ok(_) => {}
             // Mid-navigation the document may be gone; the next change classifies again.
             Err(e) => crate::log::info(&format!("handoff on tab {tab_id}: classify: {e}")),
         }
-        match next.await {
-            Ok(Some(_)) => {}
+        let method = match next.await {
+            Ok(Some((method, _))) => method,
             _ => {
                 return Err(Error::SessionNotFound(format!(
                 "the debugger left tab {tab_id} during the handoff; call get_tabs to check the tab"
             )))
             }
+        };
+        // DOM mutations come in bursts; a navigation or a load is one event and is classified at once.
+        if method == "Runtime.bindingCalled" {
+            cdp::sleep(DEBOUNCE_MS).await;
         }
-        cdp::sleep(DEBOUNCE_MS).await;
         next = cdp::events::wait(tab_id, is_change);
         // A new document needs its observer; on the same document this is a no-op.
         observe(tab_id).await;
@@ -472,15 +510,6 @@ async fn end(
     if let Err(e) = write_pending().await {
         crate::log::warn(&format!("handoff on tab {tab_id}: cannot unlist it: {e}"));
     }
-    let _ = notifications::clear(&notification_id(tab_id)).await;
-    // A session that ended takes the debugger (and with it the binding) away; a command sent to a tab being
-    // detached or closed could wait out the CDP timeout, so the page is only told to stop on a live session.
-    if outcome != HandoffOutcome::SessionEnded {
-        let _ = cdp::with_timeout(UNOBSERVE_TIMEOUT_MS, unobserve(tab_id)).await;
-    }
-    if let Some(window_id) = window {
-        hide(window_id).await;
-    }
     session::bus::emit(SessionEvent::HandoffEnded {
         tab_id,
         domain: pending.domain,
@@ -490,6 +519,21 @@ async fn end(
         started_at: pending.started_at,
         ended_at: crate::time::now(),
     });
+    // Tidying up after a session end races its cleanup (tabs and the agent window closing): none of it may
+    // hold the handoff's end back, so each step has a deadline.
+    let _ = cdp::with_timeout(
+        CLEANUP_TIMEOUT_MS,
+        notifications::clear(&notification_id(tab_id)),
+    )
+    .await;
+    // A session that ended takes the debugger (and with it the binding) away; a command sent to a tab being
+    // detached or closed could wait out the CDP timeout, so the page is only told to stop on a live session.
+    if outcome != HandoffOutcome::SessionEnded {
+        let _ = cdp::with_timeout(CLEANUP_TIMEOUT_MS, unobserve(tab_id)).await;
+    }
+    if let Some(window_id) = window {
+        let _ = cdp::with_timeout(CLEANUP_TIMEOUT_MS, hide(window_id)).await;
+    }
 }
 
 #[cfg(test)]
