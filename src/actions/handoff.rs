@@ -479,9 +479,16 @@ struct Guard {
 }
 
 impl Guard {
+    /// Runs the end in a task of its own and waits for it: the session's end may drop the action meanwhile,
+    /// and the end (its event above all) must still happen, once.
     async fn finish(&mut self, outcome: HandoffOutcome) {
         self.finished = true;
-        end(self.pending.clone(), self.owner, self.window, outcome).await;
+        let (done, finished) = oneshot::channel();
+        let (pending, owner, window) = (self.pending.clone(), self.owner, self.window);
+        wasm_bindgen_futures::spawn_local(async move {
+            end(pending, owner, window, outcome, Some(done)).await;
+        });
+        let _ = finished.await;
     }
 }
 
@@ -494,6 +501,7 @@ impl Drop for Guard {
                 owner,
                 window,
                 HandoffOutcome::SessionEnded,
+                None,
             ));
         }
     }
@@ -504,6 +512,7 @@ async fn end(
     owner: SessionOwner,
     window: Option<i64>,
     outcome: HandoffOutcome,
+    answered: Option<oneshot::Sender<()>>,
 ) {
     let tab_id = pending.tab_id;
     WAITING.with(|w| w.borrow_mut().remove(&tab_id));
@@ -520,7 +529,14 @@ async fn end(
         ended_at: crate::time::now(),
     });
     // Tidying up after a session end races its cleanup (tabs and the agent window closing): none of it may
-    // hold the handoff's end back, so each step has a deadline.
+    // hold the handoff's end back, so each step has a deadline. The result goes out once the window is back
+    // as it was; the notification and the page's observer go after.
+    if let Some(window_id) = window {
+        let _ = cdp::with_timeout(CLEANUP_TIMEOUT_MS, hide(window_id)).await;
+    }
+    if let Some(answered) = answered {
+        let _ = answered.send(());
+    }
     let _ = cdp::with_timeout(
         CLEANUP_TIMEOUT_MS,
         notifications::clear(&notification_id(tab_id)),
@@ -530,9 +546,6 @@ async fn end(
     // detached or closed could wait out the CDP timeout, so the page is only told to stop on a live session.
     if outcome != HandoffOutcome::SessionEnded {
         let _ = cdp::with_timeout(CLEANUP_TIMEOUT_MS, unobserve(tab_id)).await;
-    }
-    if let Some(window_id) = window {
-        let _ = cdp::with_timeout(CLEANUP_TIMEOUT_MS, hide(window_id)).await;
     }
 }
 
