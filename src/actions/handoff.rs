@@ -331,11 +331,14 @@ async fn watch(tab_id: i64, initial: Obstacle, before: Option<String>) -> Result
     // The first round classifies at once if the page changed between the handoff's first look and the
     // observer's start (such a change sends no event); an unchanged page keeps its first verdict.
     let mut changed = before.is_none() || fingerprint(tab_id).await != before;
+    // The event that woke the round: after a load or a DOM change the document is parsed; after a commit
+    // (or at the start) it may not be.
+    let mut parsed = false;
     loop {
-        let verdict = if changed {
-            classify_parsed(tab_id).await
-        } else {
-            Ok(None)
+        let verdict = match (changed, parsed) {
+            (false, _) => Ok(None),
+            (true, true) => classify(tab_id).await.map(Some),
+            (true, false) => classify_parsed(tab_id).await,
         };
         changed = true;
         match verdict {
@@ -346,6 +349,8 @@ async fn watch(tab_id: i64, initial: Obstacle, before: Option<String>) -> Result
             // Mid-navigation the document may be gone; the next change classifies again.
             Err(e) => crate::log::info(&format!("handoff on tab {tab_id}: classify: {e}")),
         }
+        // A new document needs its observer; on the same document this is a no-op.
+        observe(tab_id).await;
         let method = match next.await {
             Ok(Some((method, _))) => method,
             _ => {
@@ -358,9 +363,8 @@ async fn watch(tab_id: i64, initial: Obstacle, before: Option<String>) -> Result
         if method == "Runtime.bindingCalled" {
             cdp::sleep(DEBOUNCE_MS).await;
         }
+        parsed = method != "Page.frameNavigated";
         next = cdp::events::wait(tab_id, is_change);
-        // A new document needs its observer; on the same document this is a no-op.
-        observe(tab_id).await;
     }
 }
 
