@@ -28,6 +28,7 @@ chrome.windows.onRemoved.addListener(hand("on_window_removed"));
 chrome.debugger.onEvent.addListener(hand("on_debugger_event"));
 chrome.debugger.onDetach.addListener(hand("on_debugger_detach"));
 chrome.idle.onStateChanged.addListener(hand("on_idle_state_changed"));
+chrome.notifications.onClicked.addListener(hand("on_notification_clicked"));
 
 // Popup and options pages talk to the worker with chrome.runtime.sendMessage; answer asynchronously.
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {

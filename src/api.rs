@@ -19,6 +19,7 @@
 //! | `get_settings` | — | [`Settings`] |
 //! | `set_settings` | any of [`Settings`]' fields | [`Settings`] after the change |
 //! | `reconnect` | — | `{reconnecting:true}`: drops the bridge connection (and a fatal state) and re-pairs now |
+//! | `answer_handoff` | `tabId`, `answer` (`done` / `cancel`) | `{answered:bool}`: the popup's Done / Cancel on a handoff |
 //!
 //! Changing the blocklist ends the sessions on newly blocked domains before the answer (`domain_blocked`).
 
@@ -76,6 +77,14 @@ pub enum UiCommand {
     GetSettings,
     /// Changes some settings.
     SetSettings(SettingsPatch),
+    /// The popup's Done / Cancel on the handoff waiting on a tab (SPEC §4 `handoff`).
+    #[serde(rename_all = "camelCase")]
+    AnswerHandoff {
+        /// The handed-over tab.
+        tab_id: i64,
+        /// Done or Cancel.
+        answer: crate::actions::handoff::Answer,
+    },
     /// The options page's "Save and test connection" with unchanged settings: re-pair now, even after a fatal
     /// reject (the user acted, SPEC §2).
     Reconnect,
@@ -177,6 +186,9 @@ pub async fn handle(command: UiCommand) -> Result<Value> {
             history::clear();
             history::drained().await;
             json!({ "cleared": true })
+        }
+        UiCommand::AnswerHandoff { tab_id, answer } => {
+            json!({ "answered": crate::actions::handoff::answer(tab_id, answer) })
         }
         UiCommand::GetBlocklist => json!({ "blocklist": blocklist::load().await? }),
         UiCommand::AddBlocked { domain } => {

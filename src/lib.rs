@@ -53,6 +53,7 @@ const RECONNECT_ALARM: &str = "bua-reconnect";
 pub fn start() {
     chrome::alarms::create_periodic(RECONNECT_ALARM, 0.5);
     session::start();
+    wasm_bindgen_futures::spawn_local(actions::handoff::reset());
     bridge::install_forwarder();
     wasm_bindgen_futures::spawn_local(async {
         bridge::restore_fatal().await;
@@ -186,6 +187,12 @@ pub async fn on_idle_state_changed(state: String) -> Result<JsValue, JsValue> {
     session::ready().await;
     let ended = session::on_idle_state_changed(&state).await;
     Ok(JsValue::from_f64(ended as f64))
+}
+
+/// `chrome.notifications.onClicked(notificationId)`: a handoff's notification brings its tab forward.
+#[wasm_bindgen]
+pub async fn on_notification_clicked(id: String) {
+    actions::handoff::notification_clicked(&id).await;
 }
 
 /// `chrome.runtime.onMessage` from the popup and options pages: `{"cmd": …}` → the answer of

@@ -102,6 +102,7 @@ fn the_python_mcp_sdk_lists_one_browser_tool_and_drives_a_fixture_page() {
         "tabId",
         "uid",
         "high = stop",
+        "call handoff",
         "element_stale",
         "domain_blocked",
         "no_extension",

@@ -1794,3 +1794,82 @@ async fn clicking_a_link_onto_a_blocked_domain_is_domain_blocked_naming_it() {
     )
     .await;
 }
+
+/// SPEC §4 `handoff`, headed: the minimized agent window is restored and focused for the person, the handoff
+/// returns by itself when the sign-in leads to the account page, and the window is minimized again.
+#[tokio::test]
+async fn headed_under_xvfb_a_handoff_shows_the_minimized_agent_window_and_minimizes_it_again() {
+    let Some(headed) = tokio::task::spawn_blocking(Headed::start)
+        .await
+        .expect("join")
+    else {
+        note("Xvfb not installed: the headed handoff check was skipped");
+        return;
+    };
+    let client = BridgeClient::connect(headed.port, &headed.token)
+        .await
+        .expect("client");
+    let dt = DevTools::connect(&headed.devtools_url)
+        .await
+        .expect("devtools");
+    let worker_url = bua_bridge::devtools::service_worker_url("obbcebjpclnphmijagoggibdnbknjkao");
+    let worker = dt
+        .wait_for_target("service_worker", |u| u == worker_url, LIMIT)
+        .await
+        .expect("worker");
+    let login = format!(
+        "http://headed-signin.localhost:{}/handoff/login.html",
+        support::FixtureServer::shared().port()
+    );
+    let opened = eventually(LIMIT, || async {
+        client.call("open_tab", json!({"url": login})).await.ok()
+    })
+    .await
+    .expect("open_tab in the headed browser");
+    let tab = opened["tabId"].as_i64().expect("tabId");
+    let window = opened["windowId"].as_i64().expect("windowId");
+    let state_js = format!("chrome.windows.get({window}).then(w => w.state + '/' + w.focused)");
+    let state = || async { dt.evaluate_in_target(&worker.id, &state_js).await.ok() };
+    assert_eq!(state().await, Some(json!("minimized/false")));
+
+    let handoff = client.call("handoff", json!({"tabId": tab, "reason": "sign in"}));
+    let the_person = async {
+        let shown = eventually(LIMIT, || async {
+            state().await.filter(|s| s == "normal/true")
+        })
+        .await;
+        assert!(shown.is_some(), "restored and focused: {:?}", state().await);
+        let prefix = login.clone();
+        let target = dt
+            .wait_for_target("page", move |u| u.starts_with(&prefix), LIMIT)
+            .await
+            .expect("the sign-in page");
+        let session = dt.attach(&target.id).await.expect("attach");
+        dt.evaluate(
+            &session,
+            "document.getElementById('email').value = 'ada@example.com'; \
+             document.getElementById('password').value = 'correct horse'; \
+             document.getElementById('signin').requestSubmit(); true",
+        )
+        .await
+        .expect("sign in");
+    };
+    let (result, ()) = tokio::join!(handoff, the_person);
+    let result = result.expect("handoff");
+    assert_eq!(
+        (result["resolved"].as_bool(), result["by"].as_str()),
+        (Some(true), Some("page")),
+        "{result}"
+    );
+    assert_eq!(result["title"], "Your account · Example Shop");
+    let after = state().await;
+    note(&format!("headed agent window after the handoff: {after:?}"));
+    assert_eq!(
+        after
+            .as_ref()
+            .and_then(Value::as_str)
+            .map(|s| s.starts_with("minimized/")),
+        Some(true),
+        "{after:?}"
+    );
+}

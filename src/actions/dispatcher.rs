@@ -113,6 +113,7 @@ async fn open_tab(owner: &str, url: &str, focus: bool) -> Result<OpenTabResult> 
         name: "open_tab",
         ensure_session: false,
         record: true,
+        lock_tab: true,
     };
     let (opened, status) = in_new_tab(owner, url, focus, steps, |tab_id| async move {
         navigation::first_navigation(tab_id, url, false).await?;
@@ -128,6 +129,7 @@ async fn navigate_in_new_tab(owner: &str, url: &str) -> Result<NavResult> {
         name: "navigate",
         ensure_session: false,
         record: true,
+        lock_tab: true,
     };
     let (_, result) = in_new_tab(owner, url, false, steps, |tab_id| async move {
         navigation::first_navigation(tab_id, url, true).await?;
@@ -181,6 +183,8 @@ struct Steps {
     ensure_session: bool,
     /// Count the action on the session (`actionCount`, `lastActionAt`).
     record: bool,
+    /// Hold the tab's per-tab lock while the action runs (all but `handoff`).
+    lock_tab: bool,
 }
 
 /// The full pipeline for actions that act on a page.
@@ -210,6 +214,8 @@ async fn run_on_resolved_tab(
         name: action.name(),
         ensure_session: true,
         record: true,
+        // A handoff waits minutes for the person, not for CDP: the agent's other actions on the tab go on.
+        lock_tab: !matches!(action, Action::Handoff(_)),
     };
     pipeline(tab_id, &url, owner, steps, move |ctx| async move {
         if matches!(action, Action::Screenshot(_)) {
@@ -246,10 +252,12 @@ where
             )));
         }
         stages.mark("session");
-        let _lock = cdp::lock::lock_tab(tab_id).await;
+        let lock = cdp::lock::lock_tab(tab_id).await;
         stages.mark("lock");
         cdp::ensure_attached(tab_id).await?;
         stages.mark("attach");
+        // Attached under the lock; an action that does not keep it (handoff) lets it go now.
+        let _lock = steps.lock_tab.then_some(lock);
         let navigations = session::navigations(tab_id);
         let result = match run(Ctx { tab_id, owner }).await {
             Err(Error::SessionNotFound(_)) => Err(detached(tab_id, steps.name).await),

@@ -6,6 +6,7 @@
 //!   point and hit-tests it, [`keys`] maps key names)
 //! * [`forms`] — `select_option`, `check`, `set_value`, `get_value`; [`scroll`]; [`wait`] — `wait_for`
 //! * [`evaluate`] (SPEC §7), [`scrape`], [`screenshot`]; `extract` is [`crate::extract`]
+//! * [`handoff`] — the tab shown to the person until the page is clear or they answer
 //! * [`locator`] resolves locators into elements, [`page`] wraps `Runtime` calls, [`dialogs`] keeps
 //!   JavaScript dialogs from wedging CDP.
 //! * [`ctx::Ctx`] is what every page handler gets besides its parameters.
@@ -17,6 +18,7 @@ pub mod dialogs;
 mod dispatcher;
 pub mod evaluate;
 pub mod forms;
+pub mod handoff;
 pub mod input;
 pub mod keys;
 pub mod locator;

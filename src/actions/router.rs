@@ -3,7 +3,8 @@
 
 use super::ctx::Ctx;
 use super::{
-    dialogs, evaluate, forms, input, navigation, page, scrape, screenshot, scroll, tabs, wait,
+    dialogs, evaluate, forms, handoff, input, navigation, page, scrape, screenshot, scroll, tabs,
+    wait,
 };
 use crate::error::{Error, Result};
 use bua_protocol::Action;
@@ -72,6 +73,7 @@ async fn route(ctx: &Ctx, action: Action) -> Result<serde_json::Value> {
         }
         Action::Scrape(a) => json(scrape::scrape(tab_id, &a).await?),
         Action::Screenshot(a) => json(screenshot::screenshot(tab_id, &a).await?),
+        Action::Handoff(a) => json(handoff::handoff(ctx, &a).await?),
         // Tab and window management runs in the dispatcher without a page; a close that reaches a page
         // answers its beforeunload guard so it completes.
         Action::CloseTab(_) => json(dialogs::answering(tab_id, tabs::close_tab(tab_id)).await?),

@@ -640,3 +640,19 @@ pub struct BoxModel {
     #[serde(default)]
     pub content: Vec<f64>,
 }
+/// `Runtime.addBinding`: `globalThis[name](payload)` in the page sends a `Runtime.bindingCalled` event; the
+/// binding stays across navigations of the target until removed.
+#[derive(Clone, Debug, Serialize)]
+pub struct RuntimeAddBinding {
+    /// The global function's name.
+    pub name: String,
+}
+command!(RuntimeAddBinding => "Runtime.addBinding", Empty);
+
+/// `Runtime.removeBinding`: stops the `Runtime.bindingCalled` events of [`RuntimeAddBinding`].
+#[derive(Clone, Debug, Serialize)]
+pub struct RuntimeRemoveBinding {
+    /// The global function's name.
+    pub name: String,
+}
+command!(RuntimeRemoveBinding => "Runtime.removeBinding", Empty);

@@ -7,6 +7,7 @@ pub mod alarms;
 pub mod debugger;
 pub mod dnr;
 pub mod idle;
+pub mod notifications;
 pub mod runtime;
 pub mod storage;
 pub mod tabs;

@@ -6,7 +6,7 @@
 //! is how `global_stop` reaches the bridge before the `session_ended` events of a Stop all.
 
 use super::model::{Session, SessionOwner};
-use bua_protocol::{EndReason, Event};
+use bua_protocol::{EndReason, Event, HandoffOutcome};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -45,6 +45,34 @@ pub enum SessionEvent {
         /// The closed tab.
         tab_id: i64,
     },
+    /// The agent handed a session tab to the person (`handoff`, SPEC §4).
+    HandoffStarted {
+        /// The tab shown.
+        tab_id: i64,
+        /// Its domain.
+        domain: String,
+        /// The agent's one-line reason.
+        reason: String,
+        /// ms since the Unix epoch.
+        started_at: f64,
+    },
+    /// A handoff ended (recorded in the audit log as one HANDOFF row).
+    HandoffEnded {
+        /// The tab.
+        tab_id: i64,
+        /// Its domain when the handoff began.
+        domain: String,
+        /// The agent's one-line reason.
+        reason: String,
+        /// How it ended.
+        outcome: HandoffOutcome,
+        /// The owner of the tab's session.
+        owner: SessionOwner,
+        /// ms since the Unix epoch.
+        started_at: f64,
+        /// ms since the Unix epoch.
+        ended_at: f64,
+    },
 }
 
 impl SessionEvent {
@@ -79,6 +107,31 @@ impl SessionEvent {
                 session_count: *session_count,
             },
             SessionEvent::TabClosed { tab_id } => Event::TabClosed { tab_id: *tab_id },
+            SessionEvent::HandoffStarted {
+                tab_id,
+                domain,
+                reason,
+                started_at,
+            } => Event::HandoffStarted {
+                tab_id: *tab_id,
+                domain: domain.clone(),
+                reason: reason.clone(),
+                started_at: *started_at,
+            },
+            SessionEvent::HandoffEnded {
+                tab_id,
+                domain,
+                outcome,
+                started_at,
+                ended_at,
+                ..
+            } => Event::HandoffEnded {
+                tab_id: *tab_id,
+                domain: domain.clone(),
+                outcome: *outcome,
+                started_at: *started_at,
+                ended_at: *ended_at,
+            },
         }
     }
 
@@ -87,6 +140,7 @@ impl SessionEvent {
         match self {
             SessionEvent::Started(s) => Some(s.owner),
             SessionEvent::Ended { session, .. } => Some(session.owner),
+            SessionEvent::HandoffEnded { owner, .. } => Some(*owner),
             _ => None,
         }
     }

@@ -2,7 +2,8 @@
 //! `sessionHistory`, the newest [`HISTORY_CAP`] kept.
 //!
 //! Stored oldest first, as an append-only ring: `[{event:"start", at, tabId, domain, owner, agentOwner?}, …,
-//! {event:"end", at, tabId, domain, owner, reason, durationMs, actionCount}]`. [`read`] returns it newest
+//! {event:"end", at, tabId, domain, owner, reason, durationMs, actionCount}, {event:"handoff", at, tabId, domain,
+//! owner, request, outcome, durationMs}]` (a handoff is one row, written when it ends). [`read`] returns it newest
 //! first, as the options page shows it.
 //!
 //! This module is the only writer, and nothing calls it to record: it subscribes to the session event bus
@@ -15,7 +16,7 @@ use super::bus::{self, SessionEvent};
 use super::model::SessionOwner;
 use crate::chrome::storage;
 use crate::error::Result;
-use bua_protocol::EndReason;
+use bua_protocol::{EndReason, HandoffOutcome};
 use futures::channel::oneshot;
 use serde::{Deserialize, Serialize};
 use std::cell::{Cell, RefCell};
@@ -29,7 +30,7 @@ pub const HISTORY_CAP: usize = 1000;
 /// the whole 1000-entry log would otherwise hold up every session-table read behind it.
 pub const BURST_WRITE_INTERVAL_MS: u32 = 200;
 
-/// START or END.
+/// START, END or HANDOFF.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum HistoryKind {
@@ -37,6 +38,8 @@ pub enum HistoryKind {
     Start,
     /// A session ended.
     End,
+    /// The agent handed a tab to the person (`handoff`); recorded when it ended.
+    Handoff,
 }
 
 /// One audit log entry. Times in ms since the Unix epoch, `durationMs` in ms.
@@ -65,6 +68,12 @@ pub struct HistoryEntry {
     /// END only: actions run in the session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action_count: Option<u32>,
+    /// HANDOFF only: the agent's one-line reason (`durationMs` is how long the person had the tab).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
+    /// HANDOFF only: how it ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<HandoffOutcome>,
 }
 
 impl HistoryEntry {
@@ -81,6 +90,8 @@ impl HistoryEntry {
                 reason: None,
                 duration_ms: None,
                 action_count: None,
+                request: None,
+                outcome: None,
             }),
             SessionEvent::Ended {
                 session,
@@ -96,6 +107,29 @@ impl HistoryEntry {
                 reason: Some(*reason),
                 duration_ms: Some((ended_at - session.started_at).max(0.0)),
                 action_count: Some(session.action_count),
+                request: None,
+                outcome: None,
+            }),
+            SessionEvent::HandoffEnded {
+                tab_id,
+                domain,
+                reason,
+                outcome,
+                owner,
+                started_at,
+                ended_at,
+            } => Some(HistoryEntry {
+                event: HistoryKind::Handoff,
+                at: *ended_at,
+                tab_id: *tab_id,
+                domain: domain.clone(),
+                owner: *owner,
+                agent_owner: None,
+                reason: None,
+                duration_ms: Some((ended_at - started_at).max(0.0)),
+                action_count: None,
+                request: Some(reason.clone()),
+                outcome: Some(*outcome),
             }),
             _ => None,
         }

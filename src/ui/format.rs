@@ -8,7 +8,7 @@ use crate::bridge::ConnectionState;
 use crate::session::history::{HistoryEntry, HistoryKind};
 use crate::session::model::{Session, SessionOwner};
 use crate::time::{civil, timestamp};
-use bua_protocol::{EndReason, ErrorCode};
+use bua_protocol::{EndReason, ErrorCode, HandoffOutcome};
 
 /// Rows per page of the audit log table (1000 entries = 20 pages).
 pub const LOG_PAGE_SIZE: usize = 50;
@@ -240,6 +240,17 @@ impl SessionRow {
     }
 }
 
+/// How a handoff ended, as the audit log says it.
+pub fn handoff_label(outcome: HandoffOutcome) -> &'static str {
+    match outcome {
+        HandoffOutcome::Page => "page cleared",
+        HandoffOutcome::User => "done (you)",
+        HandoffOutcome::Cancelled => "cancelled (you)",
+        HandoffOutcome::Timeout => "timed out",
+        HandoffOutcome::SessionEnded => "session ended",
+    }
+}
+
 /// One row of the audit log table: When / Event / Domain + tabId / Detail (SPEC §10).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LogRow {
@@ -247,9 +258,9 @@ pub struct LogRow {
     pub when: String,
     /// [`timestamp`], for the cell's title.
     pub timestamp: String,
-    /// `"START"` or `"END"`.
+    /// `"START"`, `"END"` or `"HANDOFF"`.
     pub event: &'static str,
-    /// `"start"` or `"end"` (a CSS class: the two are coloured differently).
+    /// `"start"`, `"end"` or `"handoff"` (a CSS class: each is coloured differently).
     pub event_class: &'static str,
     /// The domain.
     pub domain: String,
@@ -265,6 +276,7 @@ impl LogRow {
         let (event, event_class) = match entry.event {
             HistoryKind::Start => ("START", "start"),
             HistoryKind::End => ("END", "end"),
+            HistoryKind::Handoff => ("HANDOFF", "handoff"),
         };
         let detail = match entry.event {
             HistoryKind::Start => match &entry.agent_owner {
@@ -280,6 +292,23 @@ impl LogRow {
                 }
                 if let Some(n) = entry.action_count {
                     parts.push(actions(n));
+                }
+                parts.join(" · ")
+            }
+            HistoryKind::Handoff => {
+                let mut parts = vec![format!(
+                    "\u{201c}{}\u{201d}",
+                    entry.request.as_deref().unwrap_or("")
+                )];
+                parts.push(
+                    entry
+                        .outcome
+                        .map(handoff_label)
+                        .unwrap_or("ended")
+                        .to_owned(),
+                );
+                if let Some(ms) = entry.duration_ms {
+                    parts.push(duration(ms));
                 }
                 parts.join(" · ")
             }
@@ -514,6 +543,8 @@ mod tests {
             reason: None,
             duration_ms: None,
             action_count: None,
+            request: None,
+            outcome: None,
         };
         let row = LogRow::of(&start, 1_764_507_802_000.0, 0);
         assert_eq!(
@@ -537,6 +568,18 @@ mod tests {
         let row = LogRow::of(&end, 1_764_507_802_000.0, 0);
         assert_eq!((row.event, row.event_class), ("END", "end"));
         assert_eq!(row.detail, "stopped by you · 3 min 20 s · 1 action");
+        let handoff = HistoryEntry {
+            event: HistoryKind::Handoff,
+            reason: None,
+            duration_ms: Some(42_000.0),
+            action_count: None,
+            request: Some("sign in".into()),
+            outcome: Some(HandoffOutcome::Page),
+            ..end
+        };
+        let row = LogRow::of(&handoff, 1_764_507_802_000.0, 0);
+        assert_eq!((row.event, row.event_class), ("HANDOFF", "handoff"));
+        assert_eq!(row.detail, "\u{201c}sign in\u{201d} · page cleared · 42 s");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 use super::data::{call, stored};
 use super::dom::{self, by_id, set_attr, set_hidden, set_text, Listener};
 use super::format::{ConnectionView, SessionRow};
+use crate::actions::handoff::{self, Answer, PendingHandoff};
 use crate::api::{SessionList, UiCommand};
 use crate::bridge::{ConnectionState, CONNECTION_KEY};
 use crate::chrome::storage::{self, ChangeListener};
@@ -38,6 +39,8 @@ struct Popup {
     sessions: Vec<Session>,
     windows: WindowMap,
     rows: BTreeMap<i64, RowEls>,
+    handoffs: Vec<PendingHandoff>,
+    _handoff_clicks: Vec<Listener>,
     _listeners: Vec<Listener>,
     _storage: Option<ChangeListener>,
     _tick: Option<Interval>,
@@ -74,6 +77,8 @@ pub async fn run() -> Result<()> {
         Err(e) => status(&format!("Cannot list the sessions: {e}"), true),
     }
     render_sessions()?;
+    let pending = stored::<Vec<PendingHandoff>>(handoff::PENDING_KEY).await;
+    render_handoffs(pending.unwrap_or_default());
     let tick = Interval::new(1_000, || {
         if let Err(e) = render_sessions() {
             crate::log::warn(&format!("popup: {e}"));
@@ -89,6 +94,9 @@ pub async fn run() -> Result<()> {
 fn on_storage_changed(changes: &wasm_bindgen::JsValue) {
     if let Some(state) = storage::changed::<ConnectionState>(changes, CONNECTION_KEY) {
         render_connection(state.as_ref());
+    }
+    if let Some(pending) = storage::changed::<Vec<PendingHandoff>>(changes, handoff::PENDING_KEY) {
+        render_handoffs(pending.unwrap_or_default());
     }
     let sessions = storage::changed::<Vec<Session>>(changes, SESSIONS_KEY);
     let windows = storage::changed::<WindowMap>(changes, WINDOW_KEY);
@@ -322,4 +330,78 @@ fn status(text: &str, error: bool) {
         }
     });
     POPUP.with(|p| p.borrow_mut().status_clear = Some(clear));
+}
+
+/// Shows the handoffs waiting for the person at the top, each with Done and Cancel (SPEC §10). The list is
+/// rebuilt only when it changes, so a live update of the same list keeps the keyboard focus.
+fn render_handoffs(pending: Vec<PendingHandoff>) {
+    if POPUP.with(|p| p.borrow().handoffs == pending) && !pending.is_empty() {
+        return;
+    }
+    let result: Result<Vec<Listener>> = (|| {
+        let section: HtmlElement = by_id("handoffs")?;
+        let list: Element = by_id("handoff-list")?;
+        list.set_text_content(None);
+        set_hidden(&section, pending.is_empty());
+        let mut clicks = Vec::new();
+        for h in &pending {
+            let text = handoff::request_text(&h.domain, &h.reason);
+            let done = handoff_button("Done", "btn primary small", &format!("Done: {text}"))?;
+            let cancel = handoff_button("Cancel", "btn small", &format!("Cancel: {text}"))?;
+            let li = dom::el("li")?
+                .class("handoff")
+                .attr("data-tab", &h.tab_id.to_string())
+                .child(dom::el("p")?.class("h-text").text(&text).build())
+                .child(
+                    dom::el("div")?
+                        .class("h-actions")
+                        .child(&done)
+                        .child(&cancel)
+                        .build(),
+                )
+                .build();
+            list.append_child(&li)
+                .map_err(|e| crate::Error::from_js("appendChild", &e))?;
+            clicks.push(on_answer(&done, h.tab_id, Answer::Done));
+            clicks.push(on_answer(&cancel, h.tab_id, Answer::Cancel));
+        }
+        Ok(clicks)
+    })();
+    match result {
+        Ok(clicks) => POPUP.with(|p| {
+            let mut p = p.borrow_mut();
+            p.handoffs = pending;
+            p._handoff_clicks = clicks;
+        }),
+        Err(e) => crate::log::warn(&format!("popup: {e}")),
+    }
+}
+
+fn handoff_button(label: &str, class: &str, aria: &str) -> Result<HtmlButtonElement> {
+    Ok(dom::el("button")?
+        .class(class)
+        .attr("type", "button")
+        .attr("aria-label", aria)
+        .text(label)
+        .build()
+        .unchecked_into())
+}
+
+fn on_answer(button: &HtmlButtonElement, tab_id: i64, answer: Answer) -> Listener {
+    let b = button.clone();
+    Listener::new(button, "click", move |_| {
+        let b = b.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            b.set_disabled(true);
+            let answered = call::<Value>(&UiCommand::AnswerHandoff { tab_id, answer }).await;
+            match answered {
+                Ok(v) if v["answered"] == true => {}
+                Ok(_) => status("That request has already ended", false),
+                Err(e) => {
+                    status(&format!("Could not answer the request: {e}"), true);
+                    b.set_disabled(false);
+                }
+            }
+        });
+    })
 }

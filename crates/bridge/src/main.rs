@@ -220,6 +220,21 @@ Exit status 1 on failure, with {\"code\":\"…\",\"error\":\"…\"} on stdout.")
         #[command(flatten)]
         conn: ConnArgs,
     },
+    /// Hand a tab to the person (handoff) and wait until the page is clear or they press Done/Cancel.
+    #[command(after_help = "Examples:
+  bua-bridge handoff 12 'sign in'                        # waits up to 10 min
+  bua-bridge handoff 12 'enter the 2FA code' --wait-ms 120000")]
+    Handoff {
+        /// The tab to show the person.
+        tab: i64,
+        /// One line the person reads, e.g. 'sign in'.
+        reason: String,
+        /// How long to wait, ms (default 600000, at most 3600000).
+        #[arg(long)]
+        wait_ms: Option<u64>,
+        #[command(flatten)]
+        conn: ConnArgs,
+    },
     /// Save a screenshot of a tab (screenshot) to a file.
     #[command(after_help = "Examples:
   bua-bridge screenshot -o page.png --tab 12
@@ -542,6 +557,7 @@ fn resolve_sources(matches: &clap::ArgMatches) -> Result<Cli, clap::Error> {
         | Command::Type { conn, .. }
         | Command::Eval { conn, .. }
         | Command::Screenshot { conn, .. }
+        | Command::Handoff { conn, .. }
         | Command::Events { conn, .. } => (&mut conn.token, &mut conn.url),
         Command::Mcp { token, url, .. } => (token, url),
         _ => return Ok(cli),
@@ -693,6 +709,7 @@ fn main() -> ExitCode {
             | Command::Click { .. }
             | Command::Type { .. }
             | Command::Eval { .. }
+            | Command::Handoff { .. }
             | Command::Screenshot { .. }) => {
                 init_logging("warn");
                 match friendly_request(friendly) {
@@ -933,6 +950,18 @@ fn friendly_request(command: Command) -> Result<(ConnArgs, Request), (cli::Failu
                 p.insert("submit".into(), Value::Bool(true));
             }
             Ok((conn, Request::json("type", cli::with_tab(p, tab))))
+        }
+        Command::Handoff {
+            tab,
+            reason,
+            wait_ms,
+            conn,
+        } => {
+            let mut p = obj(json!({"tabId": tab, "reason": reason}));
+            if let Some(ms) = wait_ms {
+                p.insert("waitMs".into(), json!(ms));
+            }
+            Ok((conn, Request::json("handoff", Value::Object(p))))
         }
         Command::Eval { js, tab, conn } => Ok((
             conn,

@@ -168,6 +168,8 @@ and extract again after the page changes (navigation, a submitted form, new cont
 older extract may now name another element. selector/text/xpath are fallbacks.\n\
 - obstacle {type: auth_wall|captcha|access_denied, confidence}: high = stop the plan and tell the user \
 (do not try to get around it); low = a hint: try one alternative, then stop.\n\
+- When the page needs the person (obstacle confidence high, a password, a payment confirmation, a 2FA code), \
+call handoff {tabId, reason: one line} and continue from its result; never type the person's secrets.\n\
 - evaluate runs a function body: use `return` (a bare expression gives undefined).\n\
 - Frames from other sites are in extract after a line `frame f1: <origin>`; their uids work; \
 evaluate {frame:\"f1\"} runs in one.\n\

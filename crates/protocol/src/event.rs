@@ -5,6 +5,7 @@
 
 use crate::action::{TabId, MAX_TAB_ID};
 use crate::error::ErrorBody;
+use crate::result::HandoffOutcome;
 use crate::wire::{Fields, Res};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
@@ -128,15 +129,44 @@ pub enum Event {
         /// The closed tab.
         tab_id: TabId,
     },
+    /// `{"type":"handoff_started","tabId":12,"domain":"example.com","reason":"sign in","startedAt":1.7e12}`:
+    /// the agent handed the tab to the person (`handoff`, SPEC §4).
+    #[serde(rename_all = "camelCase")]
+    HandoffStarted {
+        /// The tab shown to the person.
+        tab_id: TabId,
+        /// Its domain.
+        domain: String,
+        /// The agent's one-line reason.
+        reason: String,
+        /// ms since the Unix epoch.
+        started_at: f64,
+    },
+    /// `{"type":"handoff_ended","tabId":12,"domain":"…","outcome":"page","startedAt":…,"endedAt":…}`.
+    #[serde(rename_all = "camelCase")]
+    HandoffEnded {
+        /// The tab.
+        tab_id: TabId,
+        /// Its domain when the handoff began.
+        domain: String,
+        /// page / user / cancelled / timeout / session_ended.
+        outcome: HandoffOutcome,
+        /// ms since the Unix epoch.
+        started_at: f64,
+        /// ms since the Unix epoch.
+        ended_at: f64,
+    },
 }
 
 /// Every event type, in SPEC §8 order.
-pub const EVENT_NAMES: [&str; 5] = [
+pub const EVENT_NAMES: [&str; 7] = [
     "session_started",
     "session_ended",
     "domain_blocked",
     "global_stop",
     "tab_closed",
+    "handoff_started",
+    "handoff_ended",
 ];
 
 fn req_tab(f: &mut Fields<'_>) -> Res<TabId> {
@@ -162,6 +192,8 @@ impl Event {
             Event::DomainBlocked { .. } => "domain_blocked",
             Event::GlobalStop { .. } => "global_stop",
             Event::TabClosed { .. } => "tab_closed",
+            Event::HandoffStarted { .. } => "handoff_started",
+            Event::HandoffEnded { .. } => "handoff_ended",
         }
     }
 
@@ -170,7 +202,9 @@ impl Event {
         match self {
             Event::SessionStarted { tab_id, .. }
             | Event::SessionEnded { tab_id, .. }
-            | Event::TabClosed { tab_id } => Some(*tab_id),
+            | Event::TabClosed { tab_id }
+            | Event::HandoffStarted { tab_id, .. }
+            | Event::HandoffEnded { tab_id, .. } => Some(*tab_id),
             Event::DomainBlocked { tab_id, .. } => *tab_id,
             Event::GlobalStop { .. } => None,
         }
@@ -224,6 +258,23 @@ impl Event {
             "global_stop" => Event::GlobalStop {
                 at: req_time(&mut f, "at")?,
                 session_count: req_count(&mut f, "sessionCount")?,
+            },
+            "handoff_started" => Event::HandoffStarted {
+                tab_id: req_tab(&mut f)?,
+                domain: f.req_str("domain")?,
+                reason: f.req_str("reason")?,
+                started_at: req_time(&mut f, "startedAt")?,
+            },
+            "handoff_ended" => Event::HandoffEnded {
+                tab_id: req_tab(&mut f)?,
+                domain: f.req_str("domain")?,
+                outcome: {
+                    let o = f.req_str("outcome")?;
+                    HandoffOutcome::from_wire(&o)
+                        .ok_or_else(|| f.err("outcome", format!("unknown handoff outcome `{o}`")))?
+                },
+                started_at: req_time(&mut f, "startedAt")?,
+                ended_at: req_time(&mut f, "endedAt")?,
             },
             _ => Event::TabClosed {
                 tab_id: req_tab(&mut f)?,

@@ -604,3 +604,66 @@ impl EvaluateResult {
         }
     }
 }
+
+/// How a `handoff` ended (SPEC §4): the result's `by` (`page`, `user`, `cancelled`), and in the
+/// `handoff_ended` event and the audit log also `timeout` and `session_ended`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HandoffOutcome {
+    /// The obstacle seen when the handoff began no longer fires (the page navigated on, the challenge cleared).
+    Page,
+    /// The person pressed Done.
+    User,
+    /// The person pressed Cancel.
+    Cancelled,
+    /// `waitMs` ran out (the action fails with `timeout`).
+    Timeout,
+    /// The tab's session ended (Stop, Stop all, tab closed): the action fails with the session's error.
+    SessionEnded,
+}
+
+const HANDOFF_OUTCOMES: [HandoffOutcome; 5] = [
+    HandoffOutcome::Page,
+    HandoffOutcome::User,
+    HandoffOutcome::Cancelled,
+    HandoffOutcome::Timeout,
+    HandoffOutcome::SessionEnded,
+];
+
+impl HandoffOutcome {
+    /// The wire spelling, e.g. `"page"`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            HandoffOutcome::Page => "page",
+            HandoffOutcome::User => "user",
+            HandoffOutcome::Cancelled => "cancelled",
+            HandoffOutcome::Timeout => "timeout",
+            HandoffOutcome::SessionEnded => "session_ended",
+        }
+    }
+
+    /// Parses the wire spelling.
+    pub fn from_wire(s: &str) -> Option<HandoffOutcome> {
+        HANDOFF_OUTCOMES.iter().copied().find(|o| o.as_str() == s)
+    }
+}
+
+/// `handoff` → `{resolved, by, url, title, obstacle?}`: `resolved` is false only for `by: "cancelled"`;
+/// `obstacle` is what the classifier sees on the page now, if anything (SPEC §5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HandoffResult {
+    /// The person finished (the page cleared or they pressed Done).
+    pub resolved: bool,
+    /// `page`, `user` or `cancelled`.
+    pub by: HandoffOutcome,
+    /// The tab's URL now.
+    pub url: String,
+    /// The tab's title now.
+    pub title: String,
+    /// The obstacle on the page now, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub obstacle: Option<Obstacle>,
+    /// The tab.
+    pub tab_id: TabId,
+}

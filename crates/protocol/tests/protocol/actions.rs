@@ -581,7 +581,7 @@ fn timeouts_follow_the_spec_table() {
 #[test]
 fn action_names_cover_the_spec_table_in_order() {
     let names = action_names();
-    assert_eq!(names.len(), 25);
+    assert_eq!(names.len(), 26);
     assert_eq!(names[0], "open_tab");
     assert_eq!(names[24], "screenshot");
     for n in [
@@ -592,6 +592,7 @@ fn action_names_cover_the_spec_table_in_order() {
         "wait_for",
         "scrape",
         "get_value",
+        "handoff",
     ] {
         assert!(names.contains(&n), "{n}");
     }
@@ -657,4 +658,48 @@ fn extract_include_selects_parts_and_absent_means_all() {
         json!({"type":"extract","include":"text"}),
         &["include: must be an array"],
     );
+}
+
+#[test]
+fn handoff_takes_a_tab_a_one_line_reason_and_waits_ten_minutes_by_default() {
+    let a = ok(json!({"type":"handoff","tabId":7,"reason":"sign in"}));
+    let Action::Handoff(h) = &a else {
+        panic!("{a:?}")
+    };
+    assert_eq!(
+        (h.tab_id, h.reason.as_str(), h.wait_ms),
+        (7, "sign in", 600_000)
+    );
+    assert_eq!(a.timeout(), Duration::from_millis(600_000) + TIMEOUT_GRACE);
+    assert_eq!(
+        a.to_value(),
+        json!({"type":"handoff","tabId":7,"reason":"sign in"})
+    );
+    let a = ok(json!({"type":"handoff","tabId":7,"reason":"2FA code","waitMs":3_600_000}));
+    assert_eq!(
+        a.timeout(),
+        Duration::from_millis(3_600_000) + TIMEOUT_GRACE
+    );
+    for (v, want) in [
+        (
+            json!({"type":"handoff","reason":"sign in"}),
+            "tabId: required",
+        ),
+        (json!({"type":"handoff","tabId":7}), "reason"),
+        (
+            json!({"type":"handoff","tabId":7,"reason":"a\nb"}),
+            "one line",
+        ),
+        (
+            json!({"type":"handoff","tabId":7,"reason":"x".repeat(201)}),
+            "at most 200",
+        ),
+        (
+            json!({"type":"handoff","tabId":7,"reason":"x","waitMs":3_600_001}),
+            "waitMs",
+        ),
+    ] {
+        let e = Action::from_value(&v).unwrap_err();
+        assert!(e.message.contains(want), "{v}: {}", e.message);
+    }
 }

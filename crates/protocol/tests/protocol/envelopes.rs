@@ -540,3 +540,33 @@ fn evaluate_results_are_untagged_and_truncated_over_8_kib() {
     assert!(truncate_at_char_boundary(&mut s, 2));
     assert_eq!(s, "a");
 }
+
+#[test]
+fn handoff_events_round_trip_and_refuse_an_unknown_outcome() {
+    for event in [
+        Event::HandoffStarted {
+            tab_id: 12,
+            domain: "example.com".into(),
+            reason: "sign in".into(),
+            started_at: 1.7e12,
+        },
+        Event::HandoffEnded {
+            tab_id: 12,
+            domain: "example.com".into(),
+            outcome: HandoffOutcome::Page,
+            started_at: 1.7e12,
+            ended_at: 1.7e12 + 4200.0,
+        },
+    ] {
+        let v = event.to_value();
+        assert_eq!(Event::from_value(&v).unwrap(), event, "{v}");
+        assert_eq!(event.tab_id(), Some(12));
+    }
+    let v = serde_json::json!({"type":"handoff_ended","tabId":1,"domain":"a","outcome":"gave_up","startedAt":1,"endedAt":2});
+    let e = Event::from_value(&v).unwrap_err();
+    assert!(
+        e.message.contains("unknown handoff outcome `gave_up`"),
+        "{}",
+        e.message
+    );
+}
