@@ -249,7 +249,13 @@ pub async fn hover(tab_id: i64, locator: &Locator) -> Result<HoverResult> {
 }
 
 /// Sends one mouse event; `false` when a dialog opened instead of an answer.
-async fn mouse(tab_id: i64, kind: &str, p: Point, button: &str, buttons: u32) -> Result<bool> {
+pub(crate) async fn mouse(
+    tab_id: i64,
+    kind: &str,
+    p: Point,
+    button: &str,
+    buttons: u32,
+) -> Result<bool> {
     let event = InputDispatchMouseEvent {
         kind: kind.to_owned(),
         x: p.x,

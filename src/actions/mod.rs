@@ -6,6 +6,7 @@
 //!   point and hit-tests it, [`keys`] maps key names)
 //! * [`forms`] — `select_option`, `check`, `set_value`, `get_value`; [`scroll`]; [`wait`] — `wait_for`
 //! * [`evaluate`] (SPEC §7), [`scrape`], [`screenshot`]; `extract` is [`crate::extract`]
+//! * [`upload`], [`drag`]; [`observe`] — `console`, `network`, `pdf`
 //! * [`locator`] resolves locators into elements, [`page`] wraps `Runtime` calls, [`dialogs`] keeps
 //!   JavaScript dialogs from wedging CDP.
 //! * [`ctx::Ctx`] is what every page handler gets besides its parameters.
@@ -15,12 +16,14 @@
 pub mod ctx;
 pub mod dialogs;
 mod dispatcher;
+pub mod drag;
 pub mod evaluate;
 pub mod forms;
 pub mod input;
 pub mod keys;
 pub mod locator;
 pub mod navigation;
+pub mod observe;
 pub mod page;
 pub mod pointer;
 mod router;
@@ -28,6 +31,7 @@ pub mod scrape;
 pub mod screenshot;
 pub mod scroll;
 pub mod tabs;
+pub mod upload;
 pub mod wait;
 
 pub use dispatcher::{dispatch, DEFAULT_OWNER};

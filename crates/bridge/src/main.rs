@@ -88,6 +88,9 @@ enum Command {
         /// no_extension (counted from the bridge's start or the extension's last disconnect).
         #[arg(long, value_name = "SECONDS", default_value_t = EXTENSION_WAIT_SECS)]
         extension_wait: u64,
+        /// A folder `upload` may read files from (repeatable). None: uploads are refused.
+        #[arg(long = "files-dir", value_name = "DIR")]
+        files_dirs: Vec<PathBuf>,
     },
     /// Send one request to a running bridge and print its JSON result.
     #[command(after_help = "Examples:
@@ -310,6 +313,9 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// (0: no limit).
         #[arg(long, value_name = "BYTES", default_value_t = bua_bridge::mcp::DEFAULT_SCREENSHOT_MAX_PNG_BYTES)]
         screenshot_max_png_bytes: usize,
+        /// A folder `upload` may read files from (repeatable; for a bridge this server starts). None: uploads are refused.
+        #[arg(long = "files-dir", value_name = "DIR")]
+        files_dirs: Vec<PathBuf>,
     },
     /// Start the bridge and Chromium with the extension, paired; print READY and serve until stopped.
     #[command(after_help = "Example:\n  bua-bridge launch --headless --port 0 --extension ./dist")]
@@ -347,6 +353,9 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// An extra Chromium flag (repeatable), e.g. `--chrome-arg=--host-resolver-rules=MAP * ~NOTFOUND`.
         #[arg(long = "chrome-arg", allow_hyphen_values = true)]
         chrome_args: Vec<String>,
+        /// A folder `upload` may read files from (repeatable). None: uploads are refused.
+        #[arg(long = "files-dir", value_name = "DIR")]
+        files_dirs: Vec<PathBuf>,
     },
 }
 
@@ -539,6 +548,7 @@ fn main() -> ExitCode {
                 extension_id,
                 min_protocol_version,
                 extension_wait,
+                files_dirs,
             } => {
                 init_logging("info");
                 report(
@@ -549,6 +559,7 @@ fn main() -> ExitCode {
                         extension_id,
                         min_protocol_version,
                         Duration::from_secs(extension_wait),
+                        files_dirs,
                     )
                     .await,
                 )
@@ -601,6 +612,7 @@ fn main() -> ExitCode {
                 extension_wait,
                 screenshot_max_side,
                 screenshot_max_png_bytes,
+                files_dirs,
             } => {
                 // stdout is the MCP channel: logs go to stderr, and only this crate's info.
                 init_logging("warn,bua_bridge=info");
@@ -641,6 +653,7 @@ fn main() -> ExitCode {
                             max_side: screenshot_max_side,
                             max_png_bytes: screenshot_max_png_bytes,
                         },
+                        files_dirs,
                     })
                     .await,
                 )
@@ -696,6 +709,7 @@ fn main() -> ExitCode {
                 chrome_output,
                 min_protocol_version,
                 chrome_args,
+                files_dirs,
             } => {
                 init_logging("info");
                 let token = if ephemeral_token {
@@ -714,6 +728,7 @@ fn main() -> ExitCode {
                 opts.token = token;
                 opts.chrome_output = chrome_output;
                 opts.extra_args = chrome_args;
+                opts.files_dirs = files_dirs;
                 if let Some(v) = min_protocol_version {
                     opts.min_protocol_version = v;
                 }
@@ -744,6 +759,7 @@ async fn serve(
     extension_id: Option<String>,
     min_protocol_version: Option<u32>,
     extension_wait: Duration,
+    files_dirs: Vec<PathBuf>,
 ) -> Result<(), Error> {
     use tokio::signal::unix::{signal, SignalKind};
     if let Some(id) = &extension_id {
@@ -760,6 +776,7 @@ async fn serve(
     config.bind = SocketAddr::new(bind, port);
     config.extension_id = extension_id;
     config.extension_wait = extension_wait;
+    config.files_dirs = files_dirs;
     if let Some(v) = min_protocol_version {
         config.min_protocol_version = v;
     }

@@ -65,6 +65,8 @@ pub struct McpOptions {
     pub extension_wait: std::time::Duration,
     /// How big a screenshot this server sends to the MCP host.
     pub screenshot_cap: ScreenshotCap,
+    /// The folders `upload` may read files from, for a bridge this server starts (SPEC §4).
+    pub files_dirs: Vec<std::path::PathBuf>,
 }
 
 /// The default [`ScreenshotCap::max_side`], px: the longest side MCP hosts take without shrinking the
@@ -294,6 +296,7 @@ impl BrowserMcp {
         }
         let mut config = ServerConfig::loopback(self.options.port, self.options.token.clone());
         config.extension_wait = self.options.extension_wait;
+        config.files_dirs = self.options.files_dirs.clone();
         let handle = server::start(config).await?;
         tracing::info!(
             port = handle.port(),

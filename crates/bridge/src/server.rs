@@ -81,6 +81,8 @@ pub struct ServerConfig {
     /// without an extension fails at once with `no_extension`. [`ServerConfig::loopback`] sets
     /// zero; `serve` and `mcp` use [`DEFAULT_EXTENSION_WAIT`].
     pub extension_wait: Duration,
+    /// The folders `upload` may read files from (`--files-dir`, SPEC §4); none: uploads are refused.
+    pub files_dirs: Vec<std::path::PathBuf>,
 }
 
 impl ServerConfig {
@@ -93,6 +95,7 @@ impl ServerConfig {
             min_protocol_version: MIN_PROTOCOL_VERSION,
             subscriber_buffer: DEFAULT_SUBSCRIBER_BUFFER,
             extension_wait: Duration::ZERO,
+            files_dirs: Vec::new(),
         }
     }
 }
@@ -1160,8 +1163,18 @@ fn short_uuid() -> String {
 async fn dispatch(
     shared: &Arc<Shared>,
     owner: &str,
-    action: Action,
+    mut action: Action,
 ) -> std::result::Result<Value, ErrorBody> {
+    // An upload's files are read here, before any extension is asked, so a refused path costs nothing.
+    let upload = match &action {
+        Action::Upload(u) if u.staged.is_some() => {
+            return Err(ErrorBody::invalid(
+                "upload: staged: set by the bridge only; give the files as paths in `files`",
+            ))
+        }
+        Action::Upload(u) => Some(crate::files::read(&u.files, &shared.config.files_dirs).await?),
+        _ => None,
+    };
     let Some((connection, tx)) = current_extension(shared).await else {
         let wait = shared.config.extension_wait;
         let waited = if wait.is_zero() {
@@ -1178,6 +1191,22 @@ async fn dispatch(
         ));
     };
     let id = uuid::Uuid::new_v4().to_string();
+    if let (Some(files), Action::Upload(u)) = (&upload, &mut action) {
+        u.staged = Some(id.clone());
+        for chunk in crate::files::chunks(&id, files) {
+            if tx
+                .send(to_text(&ToExtension::FileChunk(chunk)))
+                .await
+                .is_err()
+            {
+                return Err(ErrorBody::new(
+                    ErrorCode::NoExtension,
+                    "the extension disconnected while the upload's files were sent; send the action again",
+                ));
+            }
+        }
+    }
+    drop(upload);
     let name = action.name();
     let limit = action.timeout();
     let (reply, answer) = oneshot::channel();
