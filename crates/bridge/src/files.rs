@@ -211,7 +211,7 @@ mod tests {
         std::fs::write(allowed.join("a.txt"), b"abc").unwrap();
         let outside = dir("outside");
         std::fs::write(outside.join("secret"), b"x").unwrap();
-        let dirs = canonical_dirs(&[allowed.clone()]);
+        let dirs = canonical_dirs(std::slice::from_ref(&allowed));
         let real = std::fs::canonicalize(allowed.join("a.txt")).unwrap();
         assert_eq!(resolve("a.txt", &dirs).unwrap(), real);
         assert_eq!(resolve(real.to_str().unwrap(), &dirs).unwrap(), real);

@@ -245,6 +245,24 @@ Exit status 1 on failure, with {\"code\":\"…\",\"error\":\"…\"} on stdout.")
         #[command(flatten)]
         conn: ConnArgs,
     },
+    /// Save a tab as PDF (pdf) to a file.
+    #[command(after_help = "Example:\n  bua-bridge pdf -o page.pdf --tab 12 --landscape")]
+    Pdf {
+        /// Where to write the PDF.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Landscape pages.
+        #[arg(long)]
+        landscape: bool,
+        /// Print background colours and images.
+        #[arg(long)]
+        print_background: bool,
+        /// The tab.
+        #[arg(long)]
+        tab: Option<i64>,
+        #[command(flatten)]
+        conn: ConnArgs,
+    },
     /// Follow the event stream (session_started, session_ended, …): one JSON line per event.
     #[command(after_help = "Examples:
   bua-bridge events                 # until Ctrl-C
@@ -514,6 +532,7 @@ fn resolve_sources(matches: &clap::ArgMatches) -> Result<Cli, clap::Error> {
         | Command::Type { conn, .. }
         | Command::Eval { conn, .. }
         | Command::Screenshot { conn, .. }
+        | Command::Pdf { conn, .. }
         | Command::Events { conn, .. } => (&mut conn.token, &mut conn.url),
         Command::Mcp { token, url, .. } => (token, url),
         _ => return Ok(cli),
@@ -665,7 +684,8 @@ fn main() -> ExitCode {
             | Command::Click { .. }
             | Command::Type { .. }
             | Command::Eval { .. }
-            | Command::Screenshot { .. }) => {
+            | Command::Screenshot { .. }
+            | Command::Pdf { .. }) => {
                 init_logging("warn");
                 match friendly_request(friendly) {
                     Ok((conn, request)) => conn.run(request).await,
@@ -953,6 +973,27 @@ fn friendly_request(command: Command) -> Result<(ConnArgs, Request), (cli::Failu
                 method: "screenshot".into(),
                 params: cli::with_tab(p, tab),
                 output: Output::ScreenshotTo(output, format),
+            };
+            Ok((conn, request))
+        }
+        Command::Pdf {
+            output,
+            landscape,
+            print_background,
+            tab,
+            conn,
+        } => {
+            let mut p = Map::new();
+            if landscape {
+                p.insert("landscape".into(), Value::Bool(true));
+            }
+            if print_background {
+                p.insert("printBackground".into(), Value::Bool(true));
+            }
+            let request = Request {
+                method: "pdf".into(),
+                params: cli::with_tab(p, tab),
+                output: Output::PdfTo(output),
             };
             Ok((conn, request))
         }
