@@ -330,11 +330,9 @@ thread_local! {
     static JOURNALS: RefCell<HashMap<i64, Journal>> = RefCell::new(HashMap::new());
 }
 
-/// Takes one CDP event of `tab_id` into its buffers.
+/// Takes one CDP event of `tab_id` into its buffers (callers skip the others with [`is_journal_event`],
+/// so they need not read the clock for them).
 pub fn record(tab_id: i64, method: &str, params: &Value, now: f64) {
-    if !is_journal_event(method) {
-        return;
-    }
     JOURNALS.with(|j| {
         j.borrow_mut()
             .entry(tab_id)
