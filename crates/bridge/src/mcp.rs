@@ -169,6 +169,7 @@ older extract may now name another element. selector/text/xpath are fallbacks.\n
 - obstacle {type: auth_wall|captcha|access_denied, confidence}: high = stop the plan and tell the user \
 (do not try to get around it); low = a hint: try one alternative, then stop.\n\
 - evaluate runs a function body: use `return` (a bare expression gives undefined).\n\
+- console / network answer one line per message / request; pass their `next since` as since for only newer ones.\n\
 - screenshot returns an image. wait_for waits for an element or text (timeoutMs ≤ 30000).\n\
 - When done, close_agent_tabs (or close_agent_window) closes only the tabs this agent opened.\n\
 - Errors come back as tool errors {\"code\",\"message\"}; the message says what to do next. \
@@ -440,6 +441,18 @@ fn success(action: &Action, result: Value) -> CallToolResult {
                 &extract,
             ))]);
         }
+    }
+    let text = match action {
+        Action::Console(_) => serde_json::from_value(result.clone())
+            .ok()
+            .map(|r| render::console_text(&r)),
+        Action::Network(_) => serde_json::from_value(result.clone())
+            .ok()
+            .map(|r| render::network_text(&r)),
+        _ => None,
+    };
+    if let Some(text) = text {
+        return CallToolResult::success(vec![ContentBlock::text(text)]);
     }
     if matches!(action, Action::Screenshot(_)) {
         let data = result.get("data").and_then(Value::as_str);
