@@ -338,7 +338,7 @@ pub async fn hover(tab_id: i64, locator: &Locator) -> Result<HoverResult> {
 
 /// Sends one mouse event (to the tab, or to a frame target with a point of its viewport); `false` when a
 /// dialog opened instead of an answer.
-async fn mouse(
+pub(crate) async fn mouse(
     target: impl Into<Target>,
     kind: &str,
     p: Point,

@@ -7,6 +7,7 @@
 //! * [`forms`] — `select_option`, `check`, `set_value`, `get_value`; [`scroll`]; [`wait`] — `wait_for`
 //! * [`evaluate`] (SPEC §7), [`scrape`], [`screenshot`]; `extract` is [`crate::extract`]
 //! * [`handoff`] — the tab shown to the person until the page is clear or they answer
+//! * [`upload`], [`drag`]; [`observe`] — `console`, `network`, `pdf`
 //! * [`locator`] resolves locators into elements, [`page`] wraps `Runtime` calls, [`dialogs`] keeps
 //!   JavaScript dialogs from wedging CDP.
 //! * [`ctx::Ctx`] is what every page handler gets besides its parameters.
@@ -16,6 +17,7 @@
 pub mod ctx;
 pub mod dialogs;
 mod dispatcher;
+pub mod drag;
 pub mod evaluate;
 pub mod forms;
 pub mod handoff;
@@ -23,6 +25,7 @@ pub mod input;
 pub mod keys;
 pub mod locator;
 pub mod navigation;
+pub mod observe;
 pub mod page;
 pub mod pointer;
 mod router;
@@ -30,6 +33,7 @@ pub mod scrape;
 pub mod screenshot;
 pub mod scroll;
 pub mod tabs;
+pub mod upload;
 pub mod wait;
 
 pub use dispatcher::{dispatch, DEFAULT_OWNER};

@@ -74,6 +74,11 @@ async fn route(ctx: &Ctx, action: Action) -> Result<serde_json::Value> {
         Action::Scrape(a) => json(scrape::scrape(tab_id, &a).await?),
         Action::Screenshot(a) => json(screenshot::screenshot(tab_id, &a).await?),
         Action::Handoff(a) => json(handoff::handoff(ctx, &a).await?),
+        Action::Upload(a) => json(super::upload::upload(ctx, &a).await?),
+        Action::Drag(a) => json(super::drag::drag(ctx, &a).await?),
+        Action::Console(a) => json(super::observe::console(tab_id, &a)),
+        Action::Network(a) => json(super::observe::network(tab_id, &a)),
+        Action::Pdf(a) => json(super::observe::pdf(tab_id, &a).await?),
         // Tab and window management runs in the dispatcher without a page; a close that reaches a page
         // answers its beforeunload guard so it completes.
         Action::CloseTab(_) => json(dialogs::answering(tab_id, tabs::close_tab(tab_id)).await?),

@@ -65,6 +65,33 @@ fn decoded_size(data: &str) -> Option<(u32, u32)> {
         .or_else(|| engine.decode(data).ok().and_then(|b| image_size(&b)))
 }
 
+/// The element's border box in document CSS px `(x, y, width, height)`, after scrolling it into view
+/// (`getBoundingClientRect` plus the scroll offset: `Page.captureScreenshot` clips in document coordinates).
+///
+/// Errors: locator errors; `element_not_found` when it has no box (hidden, `display:none`, zero size).
+async fn element_box(tab_id: i64, locator: &bua_protocol::Locator) -> Result<(f64, f64, f64, f64)> {
+    const RECT: &str = r#"function() {
+  this.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  const r = this.getBoundingClientRect(), v = this.ownerDocument.defaultView;
+  return [r.left + v.scrollX, r.top + v.scrollY, r.width, r.height];
+}"#;
+    let element = super::locator::resolve(tab_id, locator).await?;
+    let rect = element.call(RECT, &[]).await?;
+    let n = |i: usize| {
+        rect.get(i)
+            .and_then(serde_json::Value::as_f64)
+            .unwrap_or(0.0)
+    };
+    let (x, y, w, h) = (n(0), n(1), n(2), n(3));
+    if w < 1.0 || h < 1.0 {
+        return Err(Error::ElementNotFound(format!(
+            "the element ({}) on tab {tab_id} has no visible box to capture (hidden, display:none or zero              size); call extract to see what is visible",
+            element.label
+        )));
+    }
+    Ok((x, y, w, h))
+}
+
 /// `screenshot`.
 ///
 /// Errors: `invalid_action` when the image would be larger than the bridge can carry (use jpeg,
@@ -82,7 +109,13 @@ pub async fn screenshot(tab_id: i64, action: &Screenshot) -> Result<ScreenshotRe
         .map(|d| d / vw)
         .filter(|r| r.is_finite() && *r > 0.0)
         .unwrap_or(1.0);
-    let (x, y, width, height) = if action.full_page {
+    let element = match &action.locator {
+        Some(locator) => Some(element_box(tab_id, locator).await?),
+        None => None,
+    };
+    let (x, y, width, height) = if let Some(rect) = element {
+        rect
+    } else if action.full_page {
         let w = metrics.css_content_size.width.unwrap_or(vw).max(vw).ceil();
         let h = metrics
             .css_content_size
@@ -107,7 +140,7 @@ pub async fn screenshot(tab_id: i64, action: &Screenshot) -> Result<ScreenshotRe
         format: action.format.as_str(),
         from_surface: true,
         capture_beyond_viewport: action.full_page,
-        clip: (action.full_page || scale < 1.0).then_some(Clip {
+        clip: (action.full_page || element.is_some() || scale < 1.0).then_some(Clip {
             x,
             y,
             width,

@@ -258,9 +258,14 @@ fn on_text(generation: u64, url: &str, text: &str) {
     match bua_protocol::parse_to_extension(text) {
         Ok(ToExtension::Ack(_)) => on_ack(generation, url),
         Ok(ToExtension::Reject(reject)) => on_reject(reject.error),
+        Ok(ToExtension::FileChunk(chunk)) => crate::actions::upload::stage(chunk),
         Ok(ToExtension::Request(request)) => {
             wasm_bindgen_futures::spawn_local(async move {
                 let id = request.id.clone();
+                let staged = match &request.action {
+                    bua_protocol::Action::Upload(u) => u.staged.clone(),
+                    _ => None,
+                };
                 // Session events still buffered go out before the action's own (SPEC §8: in order).
                 crate::session::ready().await;
                 forward::flush();
@@ -268,6 +273,10 @@ fn on_text(generation: u64, url: &str, text: &str) {
                     Ok(result) => Response::ok(id, result),
                     Err(e) => Response::err(id, e.to_body()),
                 };
+                // An upload that failed before it took its bytes (blocklist, no session) frees them.
+                if let Some(staged) = staged {
+                    crate::actions::upload::discard(&staged);
+                }
                 if !send(&FromExtension::Response(response)) {
                     log::warn("the bridge went away before a response could be sent");
                 }

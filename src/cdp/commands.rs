@@ -656,3 +656,67 @@ pub struct RuntimeRemoveBinding {
     pub name: String,
 }
 command!(RuntimeRemoveBinding => "Runtime.removeBinding", Empty);
+// ---- Uploads, drags, logs and PDF ----
+
+/// `Page.setInterceptFileChooserDialog`: a file chooser the page opens is reported as
+/// `Page.fileChooserOpened` (with the input's `backendNodeId`) instead of being shown.
+#[derive(Clone, Debug, Serialize)]
+pub struct PageSetInterceptFileChooserDialog {
+    /// On or off.
+    pub enabled: bool,
+}
+command!(PageSetInterceptFileChooserDialog => "Page.setInterceptFileChooserDialog", Empty);
+
+/// `Page.printToPDF` (the PDF comes back base64 in the answer).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PagePrintToPdf {
+    /// Landscape pages.
+    pub landscape: bool,
+    /// Print background graphics.
+    pub print_background: bool,
+}
+command!(PagePrintToPdf => "Page.printToPDF", PdfData);
+
+/// The answer of [`PagePrintToPdf`].
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+pub struct PdfData {
+    /// The PDF, base64.
+    #[serde(default)]
+    pub data: Option<String>,
+}
+
+/// `Input.setInterceptDrags`: an HTML5 drag the page starts is reported as `Input.dragIntercepted`
+/// (with its data) instead of starting a platform drag, so it can be finished with
+/// [`InputDispatchDragEvent`].
+#[derive(Clone, Debug, Serialize)]
+pub struct InputSetInterceptDrags {
+    /// On or off.
+    pub enabled: bool,
+}
+command!(InputSetInterceptDrags => "Input.setInterceptDrags", Empty);
+
+/// `Input.dispatchDragEvent`.
+#[derive(Clone, Debug, Serialize)]
+pub struct InputDispatchDragEvent {
+    /// `dragEnter`, `dragOver`, `drop` or `dragCancel`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// Viewport x, CSS px.
+    pub x: f64,
+    /// Viewport y, CSS px.
+    pub y: f64,
+    /// The `Input.DragData` of the intercepted drag, as Chrome sent it.
+    pub data: Value,
+}
+command!(InputDispatchDragEvent => "Input.dispatchDragEvent", Empty);
+
+/// `Network.enable` (bodies are not asked for, so none are kept beyond Chrome's own buffer).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct NetworkEnable {}
+command!(NetworkEnable => "Network.enable", Empty);
+
+/// `Log.enable`: browser-side messages (failed loads, interventions) as `Log.entryAdded`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct LogEnable {}
+command!(LogEnable => "Log.enable", Empty);

@@ -68,6 +68,9 @@ pub fn main_frame_navigated(method: &str, params: &serde_json::Value) -> Option<
 
 /// Entry point for `chrome.debugger.onEvent`.
 pub fn dispatch(tab_id: i64, method: &str, params: &serde_json::Value) {
+    if super::journal::is_journal_event(method) {
+        super::journal::record(tab_id, method, params, crate::time::now());
+    }
     match method {
         "Page.javascriptDialogOpening" => {
             DIALOGS.with(|d| d.borrow_mut().insert(tab_id, params.clone()));

@@ -10,6 +10,7 @@ pub mod commands;
 pub mod error;
 pub mod events;
 pub mod frames;
+pub mod journal;
 pub mod lock;
 pub mod target;
 
@@ -19,8 +20,8 @@ pub use error::{CdpError, Failure};
 use crate::chrome::debugger;
 use crate::error::Result;
 use commands::{
-    EmulationSetFocusEmulationEnabled, PageAddScriptToEvaluateOnNewDocument, PageEnable,
-    RuntimeEnable, RuntimeEvaluate,
+    EmulationSetFocusEmulationEnabled, LogEnable, NetworkEnable,
+    PageAddScriptToEvaluateOnNewDocument, PageEnable, RuntimeEnable, RuntimeEvaluate,
 };
 use futures::future::{select, Either};
 use gloo_timers::future::TimeoutFuture;
@@ -65,6 +66,8 @@ pub async fn ensure_attached(tab_id: i64) -> Result<()> {
         }
     }
     ATTACHED.with(|a| a.borrow_mut().insert(tab_id));
+    // `console` and `network` report what happened since this attach (SPEC §4).
+    journal::reset(tab_id);
     if let Err(e) = prepare(tab_id).await {
         forget(tab_id);
         return Err(e);
@@ -79,6 +82,9 @@ pub(crate) const WEBDRIVER_FALSE: &str =
 async fn prepare(tab_id: i64) -> Result<()> {
     send(tab_id, &PageEnable {}).await?;
     send(tab_id, &RuntimeEnable {}).await?;
+    // The sources of `console` and `network`; a page that refuses them still runs every other action.
+    let _ = send(tab_id, &NetworkEnable {}).await;
+    let _ = send(tab_id, &LogEnable {}).await;
     send(
         tab_id,
         &PageAddScriptToEvaluateOnNewDocument {
@@ -111,6 +117,7 @@ pub fn forget(tab_id: i64) {
     ATTACHED.with(|a| a.borrow_mut().remove(&tab_id));
     target::tab_gone(tab_id);
     events::tab_gone(tab_id);
+    journal::drop_tab(tab_id);
 }
 
 /// Detaches from `tab_id`; idempotent (the in-memory set is cleared first, errors are ignored).

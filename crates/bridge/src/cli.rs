@@ -328,6 +328,9 @@ pub enum Output {
     /// `screenshot -o FILE`: the image, checked to be of the format asked for, is written to the
     /// file; prints `{file, mime, width, height, bytes}`.
     ScreenshotTo(PathBuf, ImageFormat),
+    /// `pdf -o FILE`: the PDF, checked to start with `%PDF-`, is written to the file; prints
+    /// `{file, mime, bytes}`.
+    PdfTo(PathBuf),
 }
 
 /// One client request of a subcommand: the method, its params and how to print the result.
@@ -556,6 +559,27 @@ pub fn render(
                 "mime": result.get("mime"),
                 "width": result.get("width"),
                 "height": result.get("height"),
+                "bytes": bytes.len(),
+            });
+            Ok(to_text(&summary, pretty))
+        }
+        Output::PdfTo(path) => {
+            let bytes = result
+                .get("data")
+                .and_then(Value::as_str)
+                .and_then(|d| base64::engine::general_purpose::STANDARD.decode(d).ok())
+                .filter(|b| b.starts_with(b"%PDF-"))
+                .ok_or_else(|| Failure {
+                    code: "internal_error".into(),
+                    message: format!(
+                        "the pdf result carries no PDF; {} not written",
+                        path.display()
+                    ),
+                })?;
+            write_file(path, &bytes)?;
+            let summary = json!({
+                "file": path.display().to_string(),
+                "mime": result.get("mime"),
                 "bytes": bytes.len(),
             });
             Ok(to_text(&summary, pretty))

@@ -56,6 +56,8 @@ pub struct LaunchOptions {
     pub chrome_output: bool,
     /// Extra Chromium flags, appended after the required ones.
     pub extra_args: Vec<String>,
+    /// The folders `upload` may read files from (SPEC §4).
+    pub files_dirs: Vec<PathBuf>,
 }
 
 impl LaunchOptions {
@@ -71,6 +73,7 @@ impl LaunchOptions {
             min_protocol_version: bua_protocol::MIN_PROTOCOL_VERSION,
             chrome_output: false,
             extra_args: Vec::new(),
+            files_dirs: Vec::new(),
         }
     }
 }
@@ -329,6 +332,7 @@ pub async fn start(opts: LaunchOptions) -> Result<Launched> {
     config.extension_id = pinned.clone();
     config.min_protocol_version = opts.min_protocol_version;
     config.agent_grace = Some(server::DEFAULT_AGENT_GRACE);
+    config.files_dirs = opts.files_dirs.clone();
     let server = server::start(config).await?;
 
     let profile = match &opts.user_data_dir {

@@ -12,6 +12,7 @@
 //! * [`client`] — [`client::BridgeClient`], the client library used by the CLI, the MCP server and the tests.
 //! * [`devtools`] — a small Chrome DevTools Protocol client over the browser's DevTools WebSocket.
 //! * [`launch`] — `bua-bridge launch`: server + Chromium with the unpacked extension, paired automatically.
+//! * [`files`] — the files of an `upload`: allowed folders, reading, `file_chunk` frames.
 //! * [`mcp`] — `bua-bridge mcp`: an MCP server on stdio with one `browser` tool (rmcp).
 //! * [`render`] — results as text for a model (the MCP `extract` result): header, markdown, one line per element.
 //! * [`cli`] — the friendly client subcommands (`tabs`, `open`, `extract`, `click`, …) as functions.
@@ -26,6 +27,7 @@ pub mod client;
 pub mod demo;
 pub mod devtools;
 pub mod error;
+pub mod files;
 pub mod launch;
 pub mod mcp;
 pub mod origin;

@@ -92,6 +92,9 @@ enum Command {
         /// (e.g. 90s, 5m, 500ms; `off`: for ever). Back within it: they are kept.
         #[arg(long, value_name = "DURATION", default_value = "5m", value_parser = parse_grace)]
         agent_grace: Grace,
+        /// A folder `upload` may read files from (repeatable). None: uploads are refused.
+        #[arg(long = "files-dir", value_name = "DIR")]
+        files_dirs: Vec<PathBuf>,
     },
     /// Send one request to a running bridge and print its JSON result.
     #[command(after_help = "Examples:
@@ -261,6 +264,24 @@ Exit status 1 on failure, with {\"code\":\"…\",\"error\":\"…\"} on stdout.")
         #[command(flatten)]
         conn: ConnArgs,
     },
+    /// Save a tab as PDF (pdf) to a file.
+    #[command(after_help = "Example:\n  bua-bridge pdf -o page.pdf --tab 12 --landscape")]
+    Pdf {
+        /// Where to write the PDF.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Landscape pages.
+        #[arg(long)]
+        landscape: bool,
+        /// Print background colours and images.
+        #[arg(long)]
+        print_background: bool,
+        /// The tab.
+        #[arg(long)]
+        tab: Option<i64>,
+        #[command(flatten)]
+        conn: ConnArgs,
+    },
     /// Follow the event stream (session_started, session_ended, …): one JSON line per event.
     #[command(after_help = "Examples:
   bua-bridge events                 # until Ctrl-C
@@ -333,6 +354,9 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// (0: no limit).
         #[arg(long, value_name = "BYTES", default_value_t = bua_bridge::mcp::DEFAULT_SCREENSHOT_MAX_PNG_BYTES)]
         screenshot_max_png_bytes: usize,
+        /// A folder `upload` may read files from (repeatable; for a bridge this server starts). None: uploads are refused.
+        #[arg(long = "files-dir", value_name = "DIR")]
+        files_dirs: Vec<PathBuf>,
     },
     /// Start the bridge and Chromium with the extension, paired; print READY and serve until stopped.
     #[command(after_help = "Example:\n  bua-bridge launch --headless --port 0 --extension ./dist")]
@@ -370,6 +394,9 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// An extra Chromium flag (repeatable), e.g. `--chrome-arg=--host-resolver-rules=MAP * ~NOTFOUND`.
         #[arg(long = "chrome-arg", allow_hyphen_values = true)]
         chrome_args: Vec<String>,
+        /// A folder `upload` may read files from (repeatable). None: uploads are refused.
+        #[arg(long = "files-dir", value_name = "DIR")]
+        files_dirs: Vec<PathBuf>,
     },
 }
 
@@ -558,6 +585,7 @@ fn resolve_sources(matches: &clap::ArgMatches) -> Result<Cli, clap::Error> {
         | Command::Eval { conn, .. }
         | Command::Screenshot { conn, .. }
         | Command::Handoff { conn, .. }
+        | Command::Pdf { conn, .. }
         | Command::Events { conn, .. } => (&mut conn.token, &mut conn.url),
         Command::Mcp { token, url, .. } => (token, url),
         _ => return Ok(cli),
@@ -593,6 +621,7 @@ fn main() -> ExitCode {
                 min_protocol_version,
                 extension_wait,
                 agent_grace,
+                files_dirs,
             } => {
                 init_logging("info");
                 report(
@@ -604,6 +633,7 @@ fn main() -> ExitCode {
                         min_protocol_version,
                         Duration::from_secs(extension_wait),
                         agent_grace,
+                        files_dirs,
                     )
                     .await,
                 )
@@ -657,6 +687,7 @@ fn main() -> ExitCode {
                 agent_grace,
                 screenshot_max_side,
                 screenshot_max_png_bytes,
+                files_dirs,
             } => {
                 // stdout is the MCP channel: logs go to stderr, and only this crate's info.
                 init_logging("warn,bua_bridge=info");
@@ -698,6 +729,7 @@ fn main() -> ExitCode {
                             max_side: screenshot_max_side,
                             max_png_bytes: screenshot_max_png_bytes,
                         },
+                        files_dirs,
                     })
                     .await,
                 )
@@ -710,7 +742,8 @@ fn main() -> ExitCode {
             | Command::Type { .. }
             | Command::Eval { .. }
             | Command::Handoff { .. }
-            | Command::Screenshot { .. }) => {
+            | Command::Screenshot { .. }
+            | Command::Pdf { .. }) => {
                 init_logging("warn");
                 match friendly_request(friendly) {
                     Ok((conn, request)) => conn.run(request).await,
@@ -754,6 +787,7 @@ fn main() -> ExitCode {
                 chrome_output,
                 min_protocol_version,
                 chrome_args,
+                files_dirs,
             } => {
                 init_logging("info");
                 let token = if ephemeral_token {
@@ -772,6 +806,7 @@ fn main() -> ExitCode {
                 opts.token = token;
                 opts.chrome_output = chrome_output;
                 opts.extra_args = chrome_args;
+                opts.files_dirs = files_dirs;
                 if let Some(v) = min_protocol_version {
                     opts.min_protocol_version = v;
                 }
@@ -803,6 +838,7 @@ async fn serve(
     min_protocol_version: Option<u32>,
     extension_wait: Duration,
     agent_grace: Grace,
+    files_dirs: Vec<PathBuf>,
 ) -> Result<(), Error> {
     use tokio::signal::unix::{signal, SignalKind};
     if let Some(id) = &extension_id {
@@ -820,6 +856,7 @@ async fn serve(
     config.extension_id = extension_id;
     config.extension_wait = extension_wait;
     config.agent_grace = agent_grace;
+    config.files_dirs = files_dirs;
     if let Some(v) = min_protocol_version {
         config.min_protocol_version = v;
     }
@@ -1008,6 +1045,27 @@ fn friendly_request(command: Command) -> Result<(ConnArgs, Request), (cli::Failu
                 method: "screenshot".into(),
                 params: cli::with_tab(p, tab),
                 output: Output::ScreenshotTo(output, format),
+            };
+            Ok((conn, request))
+        }
+        Command::Pdf {
+            output,
+            landscape,
+            print_background,
+            tab,
+            conn,
+        } => {
+            let mut p = Map::new();
+            if landscape {
+                p.insert("landscape".into(), Value::Bool(true));
+            }
+            if print_background {
+                p.insert("printBackground".into(), Value::Bool(true));
+            }
+            let request = Request {
+                method: "pdf".into(),
+                params: cli::with_tab(p, tab),
+                output: Output::PdfTo(output),
             };
             Ok((conn, request))
         }

@@ -67,6 +67,8 @@ pub struct McpOptions {
     pub agent_grace: Option<std::time::Duration>,
     /// How big a screenshot this server sends to the MCP host.
     pub screenshot_cap: ScreenshotCap,
+    /// The folders `upload` may read files from, for a bridge this server starts (SPEC §4).
+    pub files_dirs: Vec<std::path::PathBuf>,
 }
 
 /// The default [`ScreenshotCap::max_side`], px: the longest side MCP hosts take without shrinking the
@@ -173,6 +175,7 @@ call handoff {tabId, reason: one line} and continue from its result; never type 
 - evaluate runs a function body: use `return` (a bare expression gives undefined).\n\
 - Frames from other sites are in extract after a line `frame f1: <origin>`; their uids work; \
 evaluate {frame:\"f1\"} runs in one.\n\
+- console / network answer one line per message / request; pass their `next since` as since for only newer ones.\n\
 - screenshot returns an image. wait_for waits for an element or text (timeoutMs ≤ 30000).\n\
 - When done, close_agent_tabs (or close_agent_window) closes only the tabs this agent opened.\n\
 - Errors come back as tool errors {\"code\",\"message\"}; the message says what to do next. \
@@ -355,6 +358,7 @@ impl BrowserMcp {
         let mut config = ServerConfig::loopback(self.options.port, self.options.token.clone());
         config.extension_wait = self.options.extension_wait;
         config.agent_grace = self.options.agent_grace;
+        config.files_dirs = self.options.files_dirs.clone();
         let handle = server::start(config).await?;
         tracing::info!(
             port = handle.port(),
@@ -496,7 +500,9 @@ fn tool_error(code: &str, message: &str) -> CallToolResult {
 }
 
 /// A success: the result JSON as text (compact); `extract` as the agent text of
-/// [`render::extract_text`]; `screenshot` as an image block plus its metadata.
+/// [`render::extract_text`], `console` / `network` as [`render::console_text`] / [`render::network_text`];
+/// `screenshot` as an image block plus its metadata, `pdf` as an embedded `application/pdf` resource plus
+/// its metadata.
 fn success(action: &Action, result: Value) -> CallToolResult {
     if matches!(action, Action::Extract(_)) {
         // A result of another shape (a newer extension) still reaches the agent, as JSON.
@@ -505,6 +511,30 @@ fn success(action: &Action, result: Value) -> CallToolResult {
                 &extract,
             ))]);
         }
+    }
+    let text = match action {
+        Action::Console(_) => serde_json::from_value(result.clone())
+            .ok()
+            .map(|r| render::console_text(&r)),
+        Action::Network(_) => serde_json::from_value(result.clone())
+            .ok()
+            .map(|r| render::network_text(&r)),
+        _ => None,
+    };
+    if let Some(text) = text {
+        return CallToolResult::success(vec![ContentBlock::text(text)]);
+    }
+    if let (Action::Pdf(_), Some(data)) = (action, result.get("data").and_then(Value::as_str)) {
+        // The PDF as an embedded resource the host can save or show, not base64 text for the model.
+        let tab = result.get("tabId").and_then(Value::as_i64).unwrap_or(0);
+        let bytes = data.len() / 4 * 3;
+        let pdf = rmcp::model::ResourceContents::blob(data, format!("bua://tab/{tab}/page.pdf"))
+            .with_mime_type("application/pdf");
+        let meta = json!({"mime": "application/pdf", "tabId": tab, "bytes": bytes});
+        return CallToolResult::success(vec![
+            ContentBlock::resource(pdf),
+            ContentBlock::text(meta.to_string()),
+        ]);
     }
     if matches!(action, Action::Screenshot(_)) {
         let data = result.get("data").and_then(Value::as_str);
@@ -638,6 +668,30 @@ mod tests {
         assert!(!off.png_too_large(&"A".repeat(8 * 1024 * 1024)));
         assert!(cap.png_too_large(&"A".repeat(2 * 1024 * 1024)));
         assert!(!cap.png_too_large(&"A".repeat(1024 * 1024)));
+    }
+
+    #[test]
+    fn console_network_and_pdf_results_reach_the_model_as_text_and_a_resource() {
+        let console = Action::from_value(&json!({"type": "console"})).unwrap();
+        let result = json!({"entries": [{"n": 1, "level": "error", "text": "boom", "at": 0.0}],
+                            "dropped": 0, "next": 1, "tabId": 3});
+        let text = serde_json::to_string(&success(&console, result).content).unwrap();
+        assert!(
+            text.contains("console: 1 entries; next since: 1\\nerror boom"),
+            "{text}"
+        );
+        let pdf = Action::from_value(&json!({"type": "pdf"})).unwrap();
+        let result = json!({"mime": "application/pdf", "data": "JVBERi0=", "tabId": 3});
+        let blocks = serde_json::to_value(&success(&pdf, result).content).unwrap();
+        assert_eq!(
+            blocks[0]["resource"]["mimeType"], "application/pdf",
+            "{blocks}"
+        );
+        assert_eq!(blocks[0]["resource"]["blob"], "JVBERi0=", "{blocks}");
+        assert!(
+            blocks[1]["text"].as_str().unwrap().contains("\"bytes\":6"),
+            "{blocks}"
+        );
     }
 
     #[test]

@@ -136,9 +136,116 @@ fn push_block(out: &mut String, block: &str) {
     }
 }
 
+/// The agent text of a `console` result: a header with the count, what was dropped and the cursor for
+/// `since`, then one line per entry, `error app.js:12 Uncaught TypeError: …` (the text on one line).
+///
+/// ```text
+/// console: 2 entries (9500 older dropped); next since: 10002
+/// error http://shop.test/app.js:12 Uncaught TypeError: x is undefined
+/// log http://shop.test/app.js:3 "ready"
+/// ```
+pub fn console_text(r: &bua_protocol::ConsoleResult) -> String {
+    let mut out = header("console", r.entries.len(), r.dropped, r.next);
+    for e in &r.entries {
+        out.push_str(e.level.as_str());
+        if let Some(source) = &e.source {
+            out.push(' ');
+            out.push_str(source);
+        }
+        out.push(' ');
+        out.push_str(&one_line(&e.text));
+        out.push('\n');
+    }
+    out
+}
+
+/// The agent text of a `network` result: a header as [`console_text`]'s, then one line per request,
+/// `GET 404 Fetch 120 B 35 ms http://…`, a failure in place of the status (`failed net::ERR_…`), a request
+/// still running as `pending`.
+pub fn network_text(r: &bua_protocol::NetworkResult) -> String {
+    let mut out = header("network", r.requests.len(), r.dropped, r.next);
+    for q in &r.requests {
+        let mut line = q.method.clone();
+        match (&q.failure, q.status) {
+            (Some(f), _) => line.push_str(&format!(" failed {f}")),
+            (None, Some(s)) => line.push_str(&format!(" {s}")),
+            (None, None) => line.push_str(" pending"),
+        }
+        if let Some(kind) = &q.kind {
+            line.push_str(&format!(" {kind}"));
+        }
+        if let Some(size) = q.size {
+            line.push_str(&format!(" {size} B"));
+        }
+        if let Some(ms) = q.duration_ms {
+            line.push_str(&format!(" {ms:.0} ms"));
+        }
+        line.push(' ');
+        line.push_str(&one_line(&q.url));
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+fn header(what: &str, shown: usize, dropped: u64, next: u64) -> String {
+    let dropped = if dropped > 0 {
+        format!(" ({dropped} older dropped)")
+    } else {
+        String::new()
+    };
+    format!("{what}: {shown} entries{dropped}; next since: {next}\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn console_and_network_read_one_line_per_entry() {
+        use bua_protocol::{
+            ConsoleEntry, ConsoleLevel, ConsoleResult, NetworkEntry, NetworkResult,
+        };
+        let c = ConsoleResult {
+            entries: vec![ConsoleEntry {
+                n: 7,
+                level: ConsoleLevel::Error,
+                text: "Uncaught Error: boom\nat f".into(),
+                source: Some("http://x/app.js:12".into()),
+                at: 0.0,
+            }],
+            dropped: 3,
+            next: 9,
+            tab_id: 1,
+        };
+        assert_eq!(
+            console_text(&c),
+            "console: 1 entries (3 older dropped); next since: 9\nerror http://x/app.js:12 Uncaught Error: boom at f\n"
+        );
+        let entry = |status, failure: Option<&str>| NetworkEntry {
+            n: 1,
+            method: "GET".into(),
+            url: "http://x/a".into(),
+            status,
+            kind: Some("Fetch".into()),
+            size: status.map(|_| 120),
+            duration_ms: Some(35.0),
+            failure: failure.map(str::to_owned),
+        };
+        let n = NetworkResult {
+            requests: vec![
+                entry(Some(404), None),
+                entry(None, Some("net::ERR_CONNECTION_REFUSED")),
+            ],
+            dropped: 0,
+            next: 2,
+            tab_id: 1,
+        };
+        assert_eq!(
+            network_text(&n),
+            "network: 2 entries; next since: 2\nGET 404 Fetch 120 B 35 ms http://x/a\nGET failed net::ERR_CONNECTION_REFUSED Fetch 35 ms http://x/a\n"
+        );
+    }
     use bua_protocol::{Obstacle, Truncated};
 
     fn el(uid: &str, role: &str, name: Option<&str>) -> ExtractElement {

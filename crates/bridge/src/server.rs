@@ -95,6 +95,8 @@ pub struct ServerConfig {
     /// keeps them. `None` (what [`ServerConfig::loopback`] sets): never; `serve`, `mcp` and
     /// `launch` use [`DEFAULT_AGENT_GRACE`] unless `--agent-grace` says otherwise.
     pub agent_grace: Option<Duration>,
+    /// The folders `upload` may read files from (`--files-dir`, SPEC §4); none: uploads are refused.
+    pub files_dirs: Vec<std::path::PathBuf>,
 }
 
 impl ServerConfig {
@@ -108,6 +110,7 @@ impl ServerConfig {
             subscriber_buffer: DEFAULT_SUBSCRIBER_BUFFER,
             extension_wait: Duration::ZERO,
             agent_grace: None,
+            files_dirs: Vec::new(),
         }
     }
 }
@@ -1291,8 +1294,18 @@ fn short_uuid() -> String {
 async fn dispatch(
     shared: &Arc<Shared>,
     owner: &str,
-    action: Action,
+    mut action: Action,
 ) -> std::result::Result<Value, ErrorBody> {
+    // An upload's files are read here, before any extension is asked, so a refused path costs nothing.
+    let upload = match &action {
+        Action::Upload(u) if u.staged.is_some() => {
+            return Err(ErrorBody::invalid(
+                "upload: staged: set by the bridge only; give the files as paths in `files`",
+            ))
+        }
+        Action::Upload(u) => Some(crate::files::read(&u.files, &shared.config.files_dirs).await?),
+        _ => None,
+    };
     let Some((connection, tx)) = current_extension(shared).await else {
         let wait = shared.config.extension_wait;
         let waited = if wait.is_zero() {
@@ -1309,6 +1322,22 @@ async fn dispatch(
         ));
     };
     let id = uuid::Uuid::new_v4().to_string();
+    if let (Some(files), Action::Upload(u)) = (&upload, &mut action) {
+        u.staged = Some(id.clone());
+        for chunk in crate::files::chunks(&id, files) {
+            if tx
+                .send(to_text(&ToExtension::FileChunk(chunk)))
+                .await
+                .is_err()
+            {
+                return Err(ErrorBody::new(
+                    ErrorCode::NoExtension,
+                    "the extension disconnected while the upload's files were sent; send the action again",
+                ));
+            }
+        }
+    }
+    drop(upload);
     let name = action.name();
     let limit = action.timeout();
     let (reply, answer) = oneshot::channel();

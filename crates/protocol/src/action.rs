@@ -11,8 +11,9 @@
 
 use crate::error::ErrorBody;
 use crate::field::{
-    doc_text, int, Codec, Cx, Element, FieldMap, Flag, FrameRef, Keyword, OptElement, Owner, Px,
-    ReqPx, ReqTab, Tab, Text, Url, Wait, Word, Words,
+    doc_text, int, BridgeOnly, Codec, Cx, DropAt, Element, FieldMap, Flag, FrameRef, Keyword,
+    NestedElement, OptElement, OptText, OptWord, Owner, Paths, Px, ReqPx, ReqTab, Tab, Text, Url, Wait,
+    Word, Words,
 };
 use crate::locator::{read_locator, required, write_locator, Loc, Locator};
 use crate::wire::{int_in, kind, Fields, Res, TYPE_KEY};
@@ -22,7 +23,7 @@ use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::time::Duration;
 
-pub use crate::field::URL_SCHEMES;
+pub use crate::field::{DropTarget, MAX_UPLOAD_FILES, URL_SCHEMES};
 pub use crate::wire::{TabId, MAX_TAB_ID};
 
 /// `wait_for`'s default `timeoutMs` (SPEC §4), in ms.
@@ -403,6 +404,76 @@ impl ExtractPart {
             ExtractPart::Markdown => "markdown",
             ExtractPart::Elements => "elements",
             ExtractPart::Text => "text",
+        }
+    }
+}
+
+/// A console message's level (`console`'s `level`: that level and the more severe ones).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum ConsoleLevel {
+    /// `console.debug`, verbose browser messages.
+    Debug,
+    /// `console.log`, `console.info` and the like.
+    Log,
+    /// `console.warn`, browser warnings.
+    Warning,
+    /// `console.error`, uncaught exceptions, failed loads.
+    Error,
+}
+
+impl ConsoleLevel {
+    /// The wire spelling.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ConsoleLevel::Debug => "debug",
+            ConsoleLevel::Log => "log",
+            ConsoleLevel::Warning => "warning",
+            ConsoleLevel::Error => "error",
+        }
+    }
+
+    /// The level of a `Runtime.consoleAPICalled` `type` or a `Log.entryAdded` `level`
+    /// (`warn` and `warning`, `assert` as error, `verbose` as debug, anything else as log).
+    pub fn from_cdp(kind: &str) -> ConsoleLevel {
+        match kind {
+            "error" | "assert" => ConsoleLevel::Error,
+            "warning" | "warn" => ConsoleLevel::Warning,
+            "debug" | "verbose" => ConsoleLevel::Debug,
+            _ => ConsoleLevel::Log,
+        }
+    }
+}
+
+impl Keyword for ConsoleLevel {
+    const ALL: &'static [Self] = &[
+        ConsoleLevel::Debug,
+        ConsoleLevel::Log,
+        ConsoleLevel::Warning,
+        ConsoleLevel::Error,
+    ];
+    const NOUN: &'static str = "level";
+    const CHOICES: &'static str = "debug, log, warning or error";
+    fn word(&self) -> &'static str {
+        self.as_str()
+    }
+    fn parse_word(s: &str) -> Option<Self> {
+        match s {
+            "warn" => Some(ConsoleLevel::Warning),
+            "info" => Some(ConsoleLevel::Log),
+            other => Self::ALL.iter().copied().find(|k| k.word() == other),
         }
     }
 }
@@ -854,6 +925,8 @@ params! {
         pub quality: Option<u8> = "quality" => int::<u8>(0, 100).shown(),
         /// Scale down to at most this width, px.
         pub max_width: Option<u32> = "maxWidth" => int::<u32>(1, 100_000),
+        /// Clip to this element (scrolled into view). Not with fullPage.
+        pub locator: Option<Locator> = "locator" => OptElement,
     } + rules
 
     /// `handoff {tabId, reason, waitMs?}` → `{resolved, by, url, title, obstacle?}`: shows the tab to the
@@ -867,6 +940,67 @@ params! {
         /// ms to wait. Default 600000 (10 min), at most 3600000.
         pub wait_ms: u64 = "waitMs" => Wait(int::<u64>(0, MAX_HANDOFF_WAIT_MS as i64).shown().or(DEFAULT_HANDOFF_WAIT_MS), DEFAULT_HANDOFF_WAIT_MS),
     } + rules
+}
+
+params! {
+    /// `upload {locator, files, tabId?}` → `{element, files:[{name, size, mime}], chooser, tabId}`.
+    /// The bridge reads the files and sets `staged` (the id of the bytes it sent ahead, SPEC §3)
+    /// on the request it forwards; clients never send it.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct Upload {
+        /// A file input, its label, or a control that opens a file chooser.
+        pub locator: Locator = "locator" => Element,
+        /// Paths of the files on the bridge's machine.
+        pub files: Vec<String> = "files" => Paths,
+        /// The id of the bytes the bridge sent ahead (set by the bridge).
+        pub staged: Option<String> = "staged" => BridgeOnly,
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
+        pub tab_id: Option<TabId> = "tabId" => Tab,
+    }
+
+    /// `drag {from, to, tabId?}` → `{from:{…}, to:{…}?, x, y, html5, tabId}`.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Drag {
+        /// The element to drag, nested: {uid|selector|text|xpath, index?}.
+        pub from: Locator = "from" => NestedElement,
+        /// Where to drop: an element (nested, as from) or a viewport point {x, y}.
+        pub to: DropTarget = "to" => DropAt,
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
+        pub tab_id: Option<TabId> = "tabId" => Tab,
+    }
+
+    /// `console {tabId?, level?, since?}` → `{entries, dropped, next, tabId}`.
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    pub struct Console {
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
+        pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// Only this level and more severe: debug, log, warning or error.
+        pub level: Option<ConsoleLevel> = "level" => OptWord::<ConsoleLevel>(PhantomData),
+        /// Only entries after this cursor (the `next` of an earlier console/network result).
+        pub since: Option<u64> = "since" => int::<u64>(0, i64::MAX),
+    }
+
+    /// `network {tabId?, filter?, since?}` → `{requests, dropped, next, tabId}`.
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    pub struct Network {
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
+        pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// Only requests whose URL contains this text (case-insensitive).
+        pub filter: Option<String> = "filter" => OptText,
+        /// Only entries after this cursor (the `next` of an earlier console/network result).
+        pub since: Option<u64> = "since" => int::<u64>(0, i64::MAX),
+    }
+
+    /// `pdf {tabId?, landscape?, printBackground?}` → `{mime, data, tabId}` (`Page.printToPDF`).
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    pub struct Pdf {
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
+        pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// Landscape pages. Default false.
+        pub landscape: bool = "landscape" => Flag(false),
+        /// Print background colours and images. Default false.
+        pub print_background: bool = "printBackground" => Flag(false),
+    }
 }
 
 impl Rules for Scroll {
@@ -900,6 +1034,12 @@ impl Rules for Screenshot {
     fn validate(&self, f: &Fields<'_>) -> Res<()> {
         if self.quality.is_some() && self.format != ImageFormat::Jpeg {
             return Err(f.err("quality", "only with format: \"jpeg\""));
+        }
+        if self.full_page && self.locator.is_some() {
+            return Err(f.err(
+                "fullPage",
+                "not allowed together with an element (the shot is clipped to it)",
+            ));
         }
         Ok(())
     }
@@ -1118,11 +1258,21 @@ actions! {
     Evaluate(Evaluate) = "evaluate", secs(12);
     /// Extract repeated items with CSS selectors only (no script): one object per `item` match.
     Scrape(Scrape) = "scrape", OWN_WAIT.read();
-    /// Capture the viewport (or the full page) as a base64 image.
+    /// Capture the viewport (or the full page, or one element) as a base64 image.
     Screenshot(Screenshot) = "screenshot", secs(15).read();
     /// Hand the tab to the person (shown, focused, notified) for what only they may do (sign in, CAPTCHA,
     /// 2FA, payment); waits until the page is clear or they press Done/Cancel. Never type their secrets.
     Handoff(Handoff) = "handoff", OWN_WAIT;
+    /// Put files (paths inside the bridge's --files-dir folders) into a file input or a control that opens a file chooser.
+    Upload(Upload) = "upload", secs(60);
+    /// Drag an element (from) onto another element or a viewport point (to) with real mouse events.
+    Drag(Drag) = "drag", secs(15);
+    /// The tab's console messages and uncaught errors (newest 500).
+    Console(Console) = "console", secs(5).read();
+    /// The tab's requests: method, url, status, type, size, duration, failure (newest 500).
+    Network(Network) = "network", secs(5).read();
+    /// Print the page to PDF (base64).
+    Pdf(Pdf) = "pdf", secs(30);
 }
 
 impl ActionKind {

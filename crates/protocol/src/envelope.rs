@@ -31,6 +31,8 @@ pub enum ToExtension {
     Request(Request),
     /// The answer to `ping`.
     Pong,
+    /// Bytes of a file for an `upload` request, sent ahead of it (an addition to SPEC §3).
+    FileChunk(FileChunk),
     /// The bridge's answer to a malformed frame from the extension (an addition to SPEC §3):
     /// `{"type":"error","id":"…","error":{"code":"invalid_action","message":"…"}}`; `id` when it could be read.
     Error {
@@ -52,6 +54,26 @@ pub struct Request {
     pub owner: Option<String>,
     /// The action.
     pub action: Action,
+}
+
+/// `{"type":"file_chunk","upload":"…","file":0,"name":"a.pdf","mime":"application/pdf","size":N,"data":"<base64>"}`:
+/// one piece of file `file` of the upload `upload`, in order. The bridge sends every chunk of an
+/// upload before the `upload` request whose `staged` names it, so a file of any size (up to the
+/// upload limits) crosses in frames well under [`MAX_FRAME_BYTES`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FileChunk {
+    /// The upload's id (the request's `staged`).
+    pub upload: String,
+    /// The file's index in the request's `files`.
+    pub file: u32,
+    /// The file's name (its path's last component).
+    pub name: String,
+    /// Its MIME type (empty when unknown).
+    pub mime: String,
+    /// The whole file's size, bytes.
+    pub size: u64,
+    /// This piece, base64 (standard alphabet, padded).
+    pub data: String,
 }
 
 /// What the extension sends to the bridge.
@@ -238,7 +260,7 @@ pub fn parse_to_extension(text: &str) -> Result<ToExtension, FrameError> {
 }
 
 fn to_extension_from_map(map: Map<String, Value>) -> Res<ToExtension> {
-    const EXPECTED: &str = "ack, reject, request, pong or error";
+    const EXPECTED: &str = "ack, reject, request, pong, file_chunk or error";
     let ty = message_type(&map, EXPECTED)?.to_owned();
     Ok(match ty.as_str() {
         "ack" => {
@@ -260,6 +282,23 @@ fn to_extension_from_map(map: Map<String, Value>) -> Res<ToExtension> {
         "pong" => {
             closed("pong", map, &[])?;
             ToExtension::Pong
+        }
+        "file_chunk" => {
+            const FIELDS: &[&str] = &["upload", "file", "name", "mime", "size", "data"];
+            let mut f = closed("file_chunk", map, FIELDS)?;
+            let chunk = FileChunk {
+                upload: f.req_nonempty("upload")?,
+                file: f.opt_u32("file", 0, u32::MAX)?.unwrap_or(0),
+                name: f.req_str("name")?,
+                mime: f.req_str("mime")?,
+                size: f
+                    .opt_int("size", 0, i64::MAX)?
+                    .and_then(|n| u64::try_from(n).ok())
+                    .unwrap_or(0),
+                data: f.req_str("data")?,
+            };
+            f.finish()?;
+            ToExtension::FileChunk(chunk)
         }
         "error" => {
             let mut f = closed("error", map, &["id", "error"])?;

@@ -869,3 +869,200 @@ pub(crate) fn read_url(f: &mut Fields<'_>, key: &str) -> Res<String> {
         Err(e) => Err(f.err(key, format!("`{raw}` is not a valid URL ({e})"))),
     }
 }
+
+/// The most files one `upload` takes.
+pub const MAX_UPLOAD_FILES: usize = 100;
+
+/// `upload`'s `files`: a non-empty array of non-empty path strings (at most
+/// [`MAX_UPLOAD_FILES`]), resolved by the bridge on its own machine (SPEC §4).
+pub(crate) struct Paths;
+
+impl Codec for Paths {
+    type T = Vec<String>;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Vec<String>> {
+        let items = match f.take(key) {
+            None => return Err(f.err(key, "required: an array of file paths")),
+            Some(Value::Array(items)) => items,
+            Some(other) => {
+                return Err(f.err(
+                    key,
+                    format!("must be an array of file paths, got {}", kind(&other)),
+                ))
+            }
+        };
+        if items.is_empty() {
+            return Err(f.err(key, "must name at least one file"));
+        }
+        if items.len() > MAX_UPLOAD_FILES {
+            return Err(f.err(key, format!("at most {MAX_UPLOAD_FILES} files")));
+        }
+        items
+            .into_iter()
+            .map(|item| match item {
+                Value::String(s) if !s.trim().is_empty() => Ok(s),
+                Value::String(_) => Err(f.err(key, "paths must not be empty")),
+                other => Err(f.err(key, format!("items must be strings, got {}", kind(&other)))),
+            })
+            .collect()
+    }
+    fn write(&self, v: &Vec<String>, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        let paths = v.iter().map(|p| Value::String(p.clone())).collect();
+        m.insert(key.into(), Value::Array(paths));
+    }
+    fn schema(&self) -> Value {
+        json!({"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1,
+               "maxItems": MAX_UPLOAD_FILES})
+    }
+    fn required(&self) -> bool {
+        true
+    }
+}
+
+/// A field the bridge sets on the request it forwards and clients never send (`upload`'s `staged`):
+/// an optional non-empty string, absent from the JSON Schema.
+pub(crate) struct BridgeOnly;
+
+impl Codec for BridgeOnly {
+    type T = Option<String>;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Option<String>> {
+        f.opt_nonempty(key)
+    }
+    fn write(&self, v: &Option<String>, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        if let Some(v) = v {
+            m.insert(key.into(), Value::String(v.clone()));
+        }
+    }
+    fn schema(&self) -> Value {
+        json!({"type": "string", "minLength": 1})
+    }
+    fn properties(&self, _key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
+        Vec::new()
+    }
+}
+
+/// An optional non-empty string (`network`'s `filter`).
+pub(crate) struct OptText;
+
+impl Codec for OptText {
+    type T = Option<String>;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Option<String>> {
+        f.opt_nonempty(key)
+    }
+    fn write(&self, v: &Option<String>, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        if let Some(v) = v {
+            m.insert(key.into(), Value::String(v.clone()));
+        }
+    }
+    fn schema(&self) -> Value {
+        json!({"type": "string", "minLength": 1})
+    }
+}
+
+/// An optional keyword without a default (`console`'s `level`).
+pub(crate) struct OptWord<K>(pub(crate) PhantomData<K>);
+
+impl<K: Keyword> Codec for OptWord<K> {
+    type T = Option<K>;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Option<K>> {
+        match f.opt_str(key)? {
+            None => Ok(None),
+            Some(s) => K::parse_word(&s).map(Some).ok_or_else(|| {
+                f.err(
+                    key,
+                    format!("unknown {} `{s}` (use {})", K::NOUN, K::CHOICES),
+                )
+            }),
+        }
+    }
+    fn write(&self, v: &Option<K>, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        if let Some(v) = v {
+            m.insert(key.into(), Value::String(v.word().into()));
+        }
+    }
+    fn schema(&self) -> Value {
+        derived::<K>()
+    }
+}
+
+/// A required element given in the nested form only (`drag`'s `from`: `{"selector": "…"}`).
+pub(crate) struct NestedElement;
+
+impl Codec for NestedElement {
+    type T = Locator;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Locator> {
+        let v = f.take(key).ok_or_else(|| {
+            f.err(
+                key,
+                "required: an element {uid|selector|text|xpath, index?}",
+            )
+        })?;
+        Locator::from_value(&format!("{}: {key}", f.ctx()), &v)
+    }
+    fn write(&self, v: &Locator, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        m.insert(key.into(), v.to_value());
+    }
+    fn schema(&self) -> Value {
+        let mut s = crate::locator::nested_locator();
+        if let Value::Object(m) = &mut s {
+            m.remove("description");
+        }
+        s
+    }
+    fn required(&self) -> bool {
+        true
+    }
+}
+
+/// Where `drag` drops: an element, or a viewport point.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DropTarget {
+    /// The centre of this element (scrolled into view).
+    Element(Locator),
+    /// A viewport point, CSS px.
+    Point {
+        /// From the left edge.
+        x: f64,
+        /// From the top edge.
+        y: f64,
+    },
+}
+
+/// `drag`'s `to`: an element in the nested form, or `{x, y}`.
+pub(crate) struct DropAt;
+
+impl Codec for DropAt {
+    type T = DropTarget;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<DropTarget> {
+        let v = f.take(key).ok_or_else(|| {
+            f.err(
+                key,
+                "required: an element {uid|selector|text|xpath, index?} or a point {x, y}",
+            )
+        })?;
+        let ctx = format!("{}: {key}", f.ctx());
+        if v.get("x").is_some() || v.get("y").is_some() {
+            let mut p = Fields::new(&ctx, &v, &["x", "y"])?;
+            let x = p.req_f64("x", 0.0, PX_LIMIT)?;
+            let y = p.req_f64("y", 0.0, PX_LIMIT)?;
+            p.finish()?;
+            return Ok(DropTarget::Point { x, y });
+        }
+        Ok(DropTarget::Element(Locator::from_value(&ctx, &v)?))
+    }
+    fn write(&self, v: &DropTarget, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        let value = match v {
+            DropTarget::Element(l) => l.to_value(),
+            DropTarget::Point { x, y } => json!({"x": x, "y": y}),
+        };
+        m.insert(key.into(), value);
+    }
+    fn schema(&self) -> Value {
+        let point = json!({"type": "object", "properties": {
+            "x": {"type": "number", "minimum": 0}, "y": {"type": "number", "minimum": 0}},
+            "required": ["x", "y"], "additionalProperties": false});
+        json!({"anyOf": [NestedElement.schema(), point]})
+    }
+    fn required(&self) -> bool {
+        true
+    }
+}

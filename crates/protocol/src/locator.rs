@@ -333,7 +333,7 @@ pub(crate) fn locator_props(taken: &[&str]) -> Vec<(&'static str, Value)> {
     props
 }
 
-fn nested_locator() -> Value {
+pub(crate) fn nested_locator() -> Value {
     json!({
         "type": "object",
         "description": "The element, nested form (exactly one of uid/selector/text/xpath, plus index): needed for a text locator in type and for the element's index in select_option.",

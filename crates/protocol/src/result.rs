@@ -667,3 +667,132 @@ pub struct HandoffResult {
     /// The tab.
     pub tab_id: TabId,
 }
+
+/// One file `upload` put into the input, as the page sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadedFile {
+    /// `File.name` (the path's last component).
+    pub name: String,
+    /// `File.size`, bytes.
+    pub size: u64,
+    /// `File.type` (from the file name's extension; empty when unknown).
+    pub mime: String,
+}
+
+/// `upload` → `{element, files, chooser, tabId}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadResult {
+    /// The file input that took the files.
+    pub element: ElementInfo,
+    /// The input's files afterwards, in order.
+    pub files: Vec<UploadedFile>,
+    /// Whether the located control opened a file chooser (intercepted) rather than being the input.
+    pub chooser: bool,
+    /// The tab.
+    pub tab_id: TabId,
+}
+
+/// `drag` → `{from, to?, x, y, html5, tabId}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DragResult {
+    /// The dragged element.
+    pub from: ElementInfo,
+    /// The element dropped on, when `to` was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<ElementInfo>,
+    /// The drop point, viewport CSS px.
+    pub x: f64,
+    /// The drop point, viewport CSS px.
+    pub y: f64,
+    /// Whether the page started an HTML5 drag (`draggable`), finished with drag events.
+    pub html5: bool,
+    /// The tab.
+    pub tab_id: TabId,
+}
+
+/// One console message or uncaught error of `console`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsoleEntry {
+    /// Its cursor: increasing per tab, shared with `network` (pass the result's `next` as `since`).
+    pub n: u64,
+    /// `debug` / `log` / `warning` / `error`.
+    pub level: crate::action::ConsoleLevel,
+    /// The message (arguments joined by spaces; an exception's first line), at most 2,000 chars.
+    pub text: String,
+    /// `url:line` (1-based) of the code that logged it, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Wall-clock time, ms since the Unix epoch.
+    pub at: f64,
+}
+
+/// `console` → `{entries, dropped, next, tabId}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsoleResult {
+    /// The kept entries that match, oldest first.
+    pub entries: Vec<ConsoleEntry>,
+    /// Entries dropped since the session attached because the buffer was full (all levels).
+    pub dropped: u64,
+    /// The cursor to pass as `since` next time for only newer entries.
+    pub next: u64,
+    /// The tab.
+    pub tab_id: TabId,
+}
+
+/// One request of `network` (bodies are not kept).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NetworkEntry {
+    /// Its cursor (see [`ConsoleEntry::n`]).
+    pub n: u64,
+    /// `GET`, `POST`, …
+    pub method: String,
+    /// The URL (cut at 500 chars).
+    pub url: String,
+    /// The HTTP status, once a response arrived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// CDP's resource type: `Document`, `Script`, `Fetch`, `XHR`, `Image`, …
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "type")]
+    pub kind: Option<String>,
+    /// Bytes received over the network (encoded), once finished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+    /// From the request to its end, ms, once finished or failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<f64>,
+    /// Why it failed (`net::ERR_CONNECTION_REFUSED`, `net::ERR_ABORTED`), when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+}
+
+/// `network` → `{requests, dropped, next, tabId}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NetworkResult {
+    /// The kept requests that match, oldest first.
+    pub requests: Vec<NetworkEntry>,
+    /// Requests dropped since the session attached because the buffer was full.
+    pub dropped: u64,
+    /// The cursor to pass as `since` next time for only newer requests.
+    pub next: u64,
+    /// The tab.
+    pub tab_id: TabId,
+}
+
+/// `pdf` → `{mime, data, tabId}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PdfResult {
+    /// `application/pdf`.
+    pub mime: String,
+    /// Base64 (standard alphabet, padded) PDF bytes.
+    pub data: String,
+    /// The tab.
+    pub tab_id: TabId,
+}

@@ -471,7 +471,8 @@ fn screenshot_quality_only_with_jpeg() {
             full_page: true,
             format: ImageFormat::Jpeg,
             quality: Some(70),
-            max_width: Some(800)
+            max_width: Some(800),
+            locator: None,
         })
     );
     assert_eq!(a.timeout(), Duration::from_secs(15));
@@ -581,7 +582,7 @@ fn timeouts_follow_the_spec_table() {
 #[test]
 fn action_names_cover_the_spec_table_in_order() {
     let names = action_names();
-    assert_eq!(names.len(), 26);
+    assert_eq!(names.len(), 31);
     assert_eq!(names[0], "open_tab");
     assert_eq!(names[24], "screenshot");
     for n in [

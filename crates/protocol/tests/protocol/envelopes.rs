@@ -570,3 +570,41 @@ fn handoff_events_round_trip_and_refuse_an_unknown_outcome() {
         e.message
     );
 }
+
+#[test]
+fn a_file_chunk_round_trips_and_an_upload_request_names_its_staged_bytes() {
+    let chunk = ToExtension::FileChunk(FileChunk {
+        upload: "r1".into(),
+        file: 1,
+        name: "cv.pdf".into(),
+        mime: "application/pdf".into(),
+        size: 3,
+        data: "QUJD".into(),
+    });
+    let text = chunk.to_json();
+    assert!(
+        text.starts_with(r#"{"type":"file_chunk","upload":"r1","file":1"#),
+        "{text}"
+    );
+    assert_eq!(parse_to_extension(&text).unwrap(), chunk);
+    let e = frame_err(parse_to_extension(
+        r#"{"type":"file_chunk","upload":"r1","name":"a","mime":"","data":"","extra":1}"#,
+    ));
+    assert!(e.error.message.contains("extra"), "{e}");
+
+    let upload = json!({"type": "upload", "selector": "#cv", "files": ["cv.pdf"], "staged": "r1", "tabId": 4});
+    let frame = json!({"type": "request", "id": "r1", "action": upload});
+    let ToExtension::Request(req) = parse_to_extension(&frame.to_string()).unwrap() else {
+        panic!("not a request")
+    };
+    let Action::Upload(u) = &req.action else {
+        panic!("not an upload")
+    };
+    assert_eq!(
+        (u.staged.as_deref(), u.files.as_slice()),
+        (Some("r1"), &["cv.pdf".to_string()][..])
+    );
+    assert_eq!(req.action.to_value(), upload);
+    // `staged` is the bridge's: it is not part of the schema agents see.
+    assert!(!json_schema().to_string().contains("staged"));
+}

@@ -264,15 +264,77 @@ fn reading() -> BoxedStrategy<Action> {
                     format,
                     quality,
                     max_width,
+                    locator: None,
                 })
             }),
+        (locator(), tab_id()).prop_map(|(locator, tab_id)| Action::Screenshot(Screenshot {
+            tab_id,
+            locator: Some(locator),
+            ..Screenshot::default()
+        })),
+    ]
+    .boxed()
+}
+
+/// The actions of uploads, drags, the tab's logs and PDF.
+fn observing() -> BoxedStrategy<Action> {
+    prop_oneof![
+        (locator(), vec(word(), 1..4), tab_id()).prop_map(|(locator, files, tab_id)| {
+            Action::Upload(Upload {
+                locator,
+                files,
+                staged: None,
+                tab_id,
+            })
+        }),
+        (
+            locator(),
+            prop_oneof![
+                locator().prop_map(DropTarget::Element),
+                (px(0, 2000), px(0, 2000)).prop_map(|(x, y)| DropTarget::Point { x, y })
+            ],
+            tab_id()
+        )
+            .prop_map(|(from, to, tab_id)| Action::Drag(Drag { from, to, tab_id })),
+        (
+            tab_id(),
+            proptest::option::of(proptest::sample::select(vec![
+                ConsoleLevel::Debug,
+                ConsoleLevel::Log,
+                ConsoleLevel::Warning,
+                ConsoleLevel::Error
+            ])),
+            proptest::option::of(0u64..1_000_000)
+        )
+            .prop_map(|(tab_id, level, since)| Action::Console(Console {
+                tab_id,
+                level,
+                since
+            })),
+        (
+            tab_id(),
+            proptest::option::of(word()),
+            proptest::option::of(0u64..1_000_000)
+        )
+            .prop_map(|(tab_id, filter, since)| Action::Network(Network {
+                tab_id,
+                filter,
+                since
+            })),
+        (tab_id(), any::<bool>(), any::<bool>()).prop_map(
+            |(tab_id, landscape, print_background)| Action::Pdf(Pdf {
+                tab_id,
+                landscape,
+                print_background
+            })
+        ),
     ]
     .boxed()
 }
 
 /// Any valid action.
 pub fn action() -> BoxedStrategy<Action> {
-    prop_oneof![navigation(), input(), reading()].boxed()
+    prop_oneof![navigation(), input(), reading(), observing()].boxed()
 }
 
 fn error_body() -> impl Strategy<Value = ErrorBody> {

@@ -1,0 +1,118 @@
+//! `drag {from, to}` (SPEC §4): real mouse input from the element's centre to the target (press, several
+//! moves, release), which mouse-driven sortable lists and boards follow. A page that starts an HTML5 drag
+//! (`draggable=true`) would hand it to the platform, where no synthetic mouse can follow it; with
+//! `Input.setInterceptDrags` on, Chrome reports it as `Input.dragIntercepted` instead, and the drag is
+//! finished with `Input.dispatchDragEvent` (`dragEnter`, `dragOver`, `drop` at the target), so the page
+//! sees `dragstart` … `drop` with its own `DataTransfer` data.
+
+use super::ctx::Ctx;
+use super::input::mouse;
+use super::locator;
+use super::pointer::{self, Point};
+use crate::cdp::commands::{InputDispatchDragEvent, InputSetInterceptDrags};
+use crate::cdp::{self, events};
+use crate::error::{Error, Result};
+use bua_protocol::{Drag, DragResult, DropTarget};
+use futures::channel::oneshot;
+use serde_json::Value;
+
+/// Mouse moves between the press and the release.
+const STEPS: u32 = 8;
+/// Pause between moves, ms: one frame, for pages that follow the pointer per animation frame.
+const STEP_MS: u32 = 16;
+/// How long after the last move an HTML5 drag may still be reported, ms.
+const INTERCEPT_GRACE_MS: u32 = 100;
+
+/// `drag`.
+///
+/// Errors: locator errors for either element, `element_obstructed` / `element_not_found` as for `click`,
+/// `invalid_action` for a point outside the viewport.
+pub async fn drag(ctx: &Ctx, action: &Drag) -> Result<DragResult> {
+    let tab_id = ctx.tab_id;
+    let source = locator::resolve(tab_id, &action.from).await?;
+    let from = source.describe().await?;
+    let (end, to) = match &action.to {
+        DropTarget::Element(l) => {
+            let target = locator::resolve(tab_id, l).await?;
+            let info = target.describe().await?;
+            (pointer::clickable_point(tab_id, &target).await?, Some(info))
+        }
+        DropTarget::Point { x, y } => {
+            let (w, h) = super::page::viewport(tab_id).await?.size();
+            if *x >= w || *y >= h {
+                return Err(Error::InvalidAction(format!(
+                    "to ({x}, {y}) is outside tab {tab_id}'s viewport ({w}×{h} CSS px); use a point inside it"
+                )));
+            }
+            (Point { x: *x, y: *y }, None)
+        }
+    };
+    let start = pointer::clickable_point(tab_id, &source).await?;
+    let intercepting = cdp::send(tab_id, &InputSetInterceptDrags { enabled: true })
+        .await
+        .is_ok();
+    let outcome = drag_between(tab_id, start, end).await;
+    if intercepting {
+        let _ = cdp::send(tab_id, &InputSetInterceptDrags { enabled: false }).await;
+    }
+    Ok(DragResult {
+        from,
+        to,
+        x: end.x,
+        y: end.y,
+        html5: outcome?,
+        tab_id,
+    })
+}
+
+/// Press at `start`, move to `end`, drop; `true` when the page started an HTML5 drag.
+async fn drag_between(tab_id: i64, start: Point, end: Point) -> Result<bool> {
+    let mut intercepted = events::wait(tab_id, |method, _| method == "Input.dragIntercepted");
+    mouse(tab_id, "mouseMoved", start, "none", 0).await?;
+    mouse(tab_id, "mousePressed", start, "left", 1).await?;
+    let mut data = None;
+    for step in 1..=STEPS {
+        let t = f64::from(step) / f64::from(STEPS);
+        let p = Point {
+            x: start.x + (end.x - start.x) * t,
+            y: start.y + (end.y - start.y) * t,
+        };
+        mouse(tab_id, "mouseMoved", p, "left", 1).await?;
+        if let Some(d) = drag_data(&mut intercepted) {
+            data = Some(d);
+            break;
+        }
+        cdp::sleep(STEP_MS).await;
+    }
+    if data.is_none() {
+        if let Some(Ok(Some((_, params)))) =
+            cdp::with_timeout(INTERCEPT_GRACE_MS, &mut intercepted).await
+        {
+            data = params.get("data").cloned();
+        }
+    }
+    let Some(data) = data else {
+        mouse(tab_id, "mouseMoved", end, "left", 1).await?;
+        mouse(tab_id, "mouseReleased", end, "left", 0).await?;
+        return Ok(false);
+    };
+    for kind in ["dragEnter", "dragOver", "drop"] {
+        let event = InputDispatchDragEvent {
+            kind,
+            x: end.x,
+            y: end.y,
+            data: data.clone(),
+        };
+        cdp::send(tab_id, &event).await?;
+    }
+    // The drop ended the drag; Chrome releases the button with it (a release now would be a stray mouseup).
+    Ok(true)
+}
+
+/// The `Input.DragData` of a drag reported so far, if one was.
+fn drag_data(rx: &mut oneshot::Receiver<Option<(String, serde_json::Value)>>) -> Option<Value> {
+    match rx.try_recv() {
+        Ok(Some(Some((_, params)))) => params.get("data").cloned(),
+        _ => None,
+    }
+}
