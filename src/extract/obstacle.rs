@@ -177,6 +177,14 @@ pub fn classify(input: &ObstacleInput<'_>) -> Option<Verdict> {
             || sign_up_page
             || offers_sign_up_in_headings(input.markdown);
         let sign_in_page = reads_as_sign_in(&url, &title);
+        if reads_as_checkout(&url, &title) {
+            // A checkout's "returning customer? sign in" box, or its sign-in step: shops let a
+            // guest check out, so this is at most a hint.
+            if !sign_in_page {
+                return None;
+            }
+            return verdict(AuthWall, Low, 4, "a checkout's sign-in step".into());
+        }
         let (confidence, message) = match (sign_in_page, registration) {
             (true, false) => (High, "a sign-in page with a password field"),
             (true, true) => (Low, "a sign-in page that also offers sign-up"),
@@ -229,6 +237,34 @@ const GUEST_WORDS: &[&str] = &[
     "como convidado",
     "come ospite",
 ];
+
+/// Title and URL words of a checkout.
+const CHECKOUT_WORDS: &[&str] = &[
+    "checkout",
+    "check-out",
+    "check out",
+    "cart",
+    "basket",
+    "shopping bag",
+    "kasse",
+    "warenkorb",
+    "panier",
+    "commande",
+    "carrito",
+    "carrinho",
+    "carrello",
+    "winkelwagen",
+];
+
+/// URL path words of a checkout's steps (a title's "free shipping" is a slogan, not a step).
+const CHECKOUT_PATH_WORDS: &[&str] = &["shipping", "payment", "billing", "delivery"];
+
+fn reads_as_checkout(url: &str, title: &str) -> bool {
+    let words = url_words(url);
+    any_word(&words, CHECKOUT_WORDS)
+        || any_word(&words, CHECKOUT_PATH_WORDS)
+        || any_word(title, CHECKOUT_WORDS)
+}
 
 /// Fields of a shipping or payment form (with [`PERSONAL_DETAILS_WORDS`]).
 const CHECKOUT_FIELD_WORDS: &[&str] = &[
@@ -1556,9 +1592,9 @@ mod tests {
             .want(AuthWall, High, 4),
             case(
                 "password field on a page that does not read as sign-in",
-                "https://shop.test/checkout",
-                "checkout",
-                "Pay",
+                "https://shop.test/rewards",
+                "rewards",
+                "Members",
             )
             .els(vec![el("textbox", "Passcode")])
             .want(AuthWall, Low, 4),
@@ -1842,6 +1878,40 @@ mod tests {
                 inf(1, typed("textbox", "Password", "password")),
                 inf(1, el("button", "Sign in")),
                 el("button", "Continue as Guest"),
+            ]),
+            case(
+                "a checkout's returning-customer box is not a wall",
+                "https://shop.test/checkout",
+                "ModCloth Checkout | ModCloth",
+                "## Returning customers\n\n## New customers",
+            )
+            .els(vec![
+                inf(1, typed("textbox", "Email address", "email")),
+                inf(1, typed("textbox", "Password", "password")),
+                inf(1, el("button", "Sign in")),
+            ]),
+            case(
+                "a checkout's sign-in step is at most low",
+                "https://shop.test/checkout/login",
+                "Sign in",
+                "## Sign in",
+            )
+            .els(vec![
+                inf(1, typed("textbox", "Email", "email")),
+                inf(1, typed("textbox", "Password", "password")),
+                inf(1, el("button", "Sign in")),
+            ])
+            .want(AuthWall, Low, 4),
+            case(
+                "log in for faster checkout is an option",
+                "https://shop.test/",
+                "Shopping Bag | Shop",
+                "## Log in for faster checkout",
+            )
+            .els(vec![
+                inf(1, typed("textbox", "Email", "email")),
+                inf(1, typed("textbox", "Password", "password")),
+                inf(1, el("button", "Log in")),
             ]),
             case(
                 "an article beside the site's account box is not a wall",
