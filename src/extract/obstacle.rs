@@ -860,7 +860,7 @@ fn form_kind(passwords: &[&AxElement], scope: &[&AxElement], before: &[&AxElemen
         .filter(|e| is_text_field(e) && !is_password_field(e));
     let strong = passwords.len() >= 2
         || in_scope_passwords >= 2
-        || passwords.iter().any(|e| is_new_password(e))
+        || passwords.iter().any(|e| is_new_password_name(e))
         || texts.clone().any(|e| is_personal_details_field(e))
         || before.iter().filter(|e| is_identifier_field(e)).count() >= 2;
     if strong {
@@ -881,11 +881,13 @@ fn form_kind(passwords: &[&AxElement], scope: &[&AxElement], before: &[&AxElemen
     if sign_in {
         return FormKind::SignIn;
     }
-    let sign_up = scope.iter().any(|e| {
-        let n = name(e);
-        (role(e, &["checkbox", "switch"]) && any_word(&n, CONSENT_WORDS))
-            || (role(e, &["button"]) && any_word(&n, SIGN_UP_SUBMIT_WORDS))
-    });
+    // Some sign-in forms set `autocomplete=new-password` only to keep the browser from filling them.
+    let sign_up = passwords.iter().any(|e| is_new_password(e))
+        || scope.iter().any(|e| {
+            let n = name(e);
+            (role(e, &["checkbox", "switch"]) && any_word(&n, CONSENT_WORDS))
+                || (role(e, &["button"]) && any_word(&n, SIGN_UP_SUBMIT_WORDS))
+        });
     if sign_up {
         FormKind::Registration
     } else {
@@ -1050,12 +1052,14 @@ fn is_personal_details_field(e: &AxElement) -> bool {
 }
 
 fn is_new_password(e: &AxElement) -> bool {
-    if e.autocomplete
+    e.autocomplete
         .as_deref()
         .is_some_and(|a| a.contains("new-password"))
-    {
-        return true;
-    }
+        || is_new_password_name(e)
+}
+
+/// The field's name (not its `autocomplete`) says it takes a new password.
+fn is_new_password_name(e: &AxElement) -> bool {
     let name = normalise(&e.name.as_deref().unwrap_or("").to_lowercase());
     NEW_PASSWORD_WORDS.iter().any(|w| contains_phrase(&name, w))
 }
@@ -1828,6 +1832,14 @@ mod tests {
                 v
             })
             .want(AuthWall, High, 4),
+            case("a sign-in form that sets autocomplete=new-password to stop autofill is still sign-in", "https://www.express-scripts.com/", "Express Scripts Members", "# Log in to Express Scripts")
+                .els(vec![
+                    inf(1, typed("textbox", "Username", "text")),
+                    inf(1, AxElement { autocomplete: Some("new-password".into()), ..typed("textbox", "Password", "password") }),
+                    inf(1, typed("checkbox", "Remember username", "checkbox")),
+                    inf(1, el("button", "Log In")),
+                ])
+                .want(AuthWall, Low, 4),
             case(
                 "a masked card security code is not a password",
                 "https://shop.test/checkout",
