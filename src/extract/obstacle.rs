@@ -9,8 +9,10 @@
 //!    access_denied, high;
 //! 3. challenge / denial phrases near the top of the markdown → captcha or access_denied, high only
 //!    on a short page;
-//! 4. a password field among the elements → auth_wall, high when the URL path or the title reads as a
-//!    sign-in page, else low (registration and password-change forms are not walls);
+//! 4. a password field of a sign-in form → auth_wall, high when the URL path or the title reads as a
+//!    sign-in page and it offers no sign-up, else low. The form's structure decides what it is for
+//!    (registration and password-change forms are not walls), and a page that lets the person go on
+//!    without signing in (a guest checkout) or is an article beside the site's account box is none;
 //! 5. soft sign-in text ("sign in to continue", …) → auth_wall, low.
 //!
 //! It prefers a miss to a false alarm: `high` makes the agent give up on the page. Phrases are
@@ -163,18 +165,33 @@ pub fn classify(input: &ObstacleInput<'_>) -> Option<Verdict> {
         }
     }
 
-    // 4. A password field.
+    // 4. A password field. Signing in is not a wall where the page offers to go on without it: a
+    // checkout that takes a guest, or has its own shipping or payment form.
+    if sign_in_is_optional(input.elements, &head) {
+        return None;
+    }
     let forms = password_forms(input.elements);
     if forms.contains(&FormKind::SignIn) {
         let sign_up_page = reads_as_sign_up(&url, &title);
         let registration = forms.contains(&FormKind::Registration)
             || sign_up_page
             || offers_sign_up_in_headings(input.markdown);
-        let (confidence, message) = match (reads_as_sign_in(&url, &title), registration) {
+        let sign_in_page = reads_as_sign_in(&url, &title);
+        if reads_as_checkout(&url, &title) {
+            // A checkout's "returning customer? sign in" box, or its sign-in step: shops let a
+            // guest check out, so this is at most a hint.
+            if !sign_in_page {
+                return None;
+            }
+            return verdict(AuthWall, Low, 4, "a checkout's sign-in step".into());
+        }
+        let (confidence, message) = match (sign_in_page, registration) {
             (true, false) => (High, "a sign-in page with a password field"),
             (true, true) => (Low, "a sign-in page that also offers sign-up"),
             // A registration page: its password field is for the new account.
             (false, _) if sign_up_page => return soft_layer(&head),
+            // An article with the site's account box beside it: the page is readable.
+            (false, false) if is_article(input.markdown) => return soft_layer(&head),
             (false, _) => (Low, "the page has a sign-in form with a password field"),
         };
         return verdict(AuthWall, confidence, 4, message.into());
@@ -197,6 +214,143 @@ pub fn classify(input: &ObstacleInput<'_>) -> Option<Verdict> {
         );
     }
     None
+}
+
+/// Offers to go on without an account (a checkout's guest option).
+const GUEST_WORDS: &[&str] = &[
+    "guest checkout",
+    "checkout as guest",
+    "checkout as a guest",
+    "check out as guest",
+    "check out as a guest",
+    "continue as guest",
+    "continue as a guest",
+    "proceed as guest",
+    "proceed as a guest",
+    "guest check out",
+    "without an account",
+    "without registering",
+    "without registration",
+    "als gast",
+    "en tant qu'invité",
+    "como invitado",
+    "como convidado",
+    "come ospite",
+];
+
+/// Title and URL words of a checkout.
+const CHECKOUT_WORDS: &[&str] = &[
+    "checkout",
+    "check-out",
+    "check out",
+    "cart",
+    "basket",
+    "shopping bag",
+    "kasse",
+    "warenkorb",
+    "panier",
+    "commande",
+    "carrito",
+    "carrinho",
+    "carrello",
+    "winkelwagen",
+];
+
+/// URL path words of a checkout's steps (a title's "free shipping" is a slogan, not a step).
+const CHECKOUT_PATH_WORDS: &[&str] = &["shipping", "payment", "billing", "delivery"];
+
+fn reads_as_checkout(url: &str, title: &str) -> bool {
+    let words = url_words(url);
+    any_word(&words, CHECKOUT_WORDS)
+        || any_word(&words, CHECKOUT_PATH_WORDS)
+        || any_word(title, CHECKOUT_WORDS)
+}
+
+/// Fields of a shipping or payment form (with [`PERSONAL_DETAILS_WORDS`]).
+const CHECKOUT_FIELD_WORDS: &[&str] = &[
+    "address",
+    "card number",
+    "name on card",
+    "cardholder",
+    "expiration",
+    "expiry",
+    "state",
+    "country",
+    "apartment",
+    "suite",
+    "adresse",
+    "dirección",
+    "endereço",
+    "indirizzo",
+];
+
+/// A shipping or payment form has at least this many name, address or card fields.
+const CHECKOUT_FORM_FIELDS: usize = 3;
+
+/// The page lets the person go on without signing in: a rendered control or the head of the
+/// markdown offers a guest checkout, or a `<form>` without a password field asks for
+/// [`CHECKOUT_FORM_FIELDS`] or more name, address or card fields (a checkout's own shipping form,
+/// next to its "returning customer? sign in" box).
+fn sign_in_is_optional(elements: &[AxElement], head: &str) -> bool {
+    if any_word(head, GUEST_WORDS)
+        || elements.iter().any(|e| {
+            e.rendered
+                && any_word(
+                    &normalise(&e.name.as_deref().unwrap_or("").to_lowercase()),
+                    GUEST_WORDS,
+                )
+        })
+    {
+        return true;
+    }
+    let mut per_form: Vec<(i64, usize, bool)> = Vec::new();
+    for e in elements.iter().filter(|e| is_text_field(e)) {
+        let Some(form) = e.form else { continue };
+        let name = normalise(&e.name.as_deref().unwrap_or("").to_lowercase());
+        let checkout = !any_word(&name, &["email", "e-mail"])
+            && (is_personal_details_field(e) || any_word(&name, CHECKOUT_FIELD_WORDS));
+        let password = is_password_field(e);
+        match per_form.iter_mut().find(|(f, _, _)| *f == form) {
+            Some((_, n, pw)) => {
+                *n += usize::from(checkout);
+                *pw |= password;
+            }
+            None => per_form.push((form, usize::from(checkout), password)),
+        }
+    }
+    per_form
+        .iter()
+        .any(|&(_, n, pw)| !pw && n >= CHECKOUT_FORM_FIELDS)
+}
+
+/// Share of the markdown head's visible text, in [0, 1], above which the page is an article.
+const ARTICLE_SHARE: f64 = 0.75;
+/// A paragraph of at least this many visible chars is prose.
+const PROSE_PARAGRAPH_CHARS: usize = 200;
+
+/// The head of the markdown is mostly prose: paragraphs of [`PROSE_PARAGRAPH_CHARS`] or more
+/// (headings, lists, tables and images aside) make up more than [`ARTICLE_SHARE`] of its text.
+fn is_article(markdown: &str) -> bool {
+    let head: String = markdown.chars().take(MARKDOWN_HEAD_CHARS).collect();
+    let mut prose = 0usize;
+    let mut total = 0usize;
+    for block in head.split("\n\n") {
+        let text = normalise(&strip_markdown(block));
+        let n = text.chars().count();
+        total += n;
+        let t = block.trim_start();
+        let structural = t.starts_with('#')
+            || t.starts_with('|')
+            || t.starts_with("- ")
+            || t.starts_with("* ")
+            || t.starts_with("![")
+            || t.split_once(". ")
+                .is_some_and(|(d, _)| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()));
+        if n >= PROSE_PARAGRAPH_CHARS && !structural {
+            prose += n;
+        }
+    }
+    total > 0 && prose as f64 > ARTICLE_SHARE * total as f64
 }
 
 /// Words of a sign-in identifier field.
@@ -521,7 +675,8 @@ const PASSWORD_WORDS: &[&str] = &[
     "kata sandi",
 ];
 
-/// Words of a new-password field (registration, password change).
+/// Words of a new-password field (registration, password change), including the rules a new password
+/// must follow ("6 or more characters"), which only a form that sets a password states.
 const NEW_PASSWORD_WORDS: &[&str] = &[
     "confirm password",
     "repeat password",
@@ -534,19 +689,49 @@ const NEW_PASSWORD_WORDS: &[&str] = &[
     "create a password",
     "create password",
     "confirm your password",
+    "or more characters",
+    "at least",
+    "characters minimum",
+    "minimum of",
     "passwort bestätigen",
     "neues passwort",
+    "mindestens",
     "confirmer le mot de passe",
     "nouveau mot de passe",
+    "au moins",
     "confirmar contraseña",
     "nueva contraseña",
+    "al menos",
     "confirmar senha",
     "nova senha",
+    "pelo menos",
+];
+
+/// Names of masked fields that hold something other than an account's password: a card's security
+/// code, a social security number. Checkout and enrolment forms mask them with `type=password`.
+const OTHER_SECRET_WORDS: &[&str] = &[
+    "cvv",
+    "cvv2",
+    "cvc",
+    "csc",
+    "security code",
+    "card verification",
+    "card number",
+    "social security",
+    "ssn",
+    "tax id",
+    "sozialversicherungsnummer",
+    "cryptogramme",
+    "código de seguridad",
 ];
 
 fn is_password_field(e: &AxElement) -> bool {
     let role = e.role.to_ascii_lowercase();
     if !matches!(role.as_str(), "textbox" | "searchbox") {
+        return false;
+    }
+    let name = normalise(&e.name.as_deref().unwrap_or("").to_lowercase());
+    if any_word(&name, OTHER_SECRET_WORDS) && !any_word(&name, PASSWORD_WORDS) {
         return false;
     }
     if e.input_type.as_deref() == Some("password")
@@ -556,16 +741,23 @@ fn is_password_field(e: &AxElement) -> bool {
     {
         return true;
     }
-    let name = normalise(&e.name.as_deref().unwrap_or("").to_lowercase());
     PASSWORD_WORDS.iter().any(|w| contains_phrase(&name, w))
+}
+
+fn is_text_field(e: &AxElement) -> bool {
+    matches!(
+        e.role.to_ascii_lowercase().as_str(),
+        "textbox" | "searchbox"
+    )
 }
 
 /// What a form with a password field is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum FormKind {
-    /// One current password, no personal details: signing in.
+    /// One current password and one account name: signing in.
     SignIn,
-    /// A new or repeated password, or personal details: signing up or changing the password.
+    /// A new or repeated password, personal details, several identifiers, or a sign-up's consent
+    /// and submit text: signing up or changing the password.
     Registration,
 }
 
@@ -573,58 +765,239 @@ enum FormKind {
 const FIELDS_BEFORE: usize = 3;
 /// Text fields read after a password field (and its confirmation) as part of its form.
 const FIELDS_AFTER: usize = 2;
+/// A `<form>` with more text fields than this wraps more than one form (some sites put the whole
+/// page in one `<form>`): its password fields are read with their neighbours only.
+const FORM_MAX_FIELDS: usize = 10;
+/// Elements after the last field of a password form's neighbourhood that still belong to it (its
+/// "remember me" box, submit button, "forgot password" link).
+const TRAILING_ELEMENTS: usize = 6;
 
-/// The password forms of the page, by kind. A form is a run of password fields (a password and its
-/// confirmation) with the few text fields just before and after it in the same `<form>` — not the
-/// whole `<form>`, which on some sites wraps the entire page. Forms whose password fields are all
-/// out of reach (collapsed menus) are left out.
+/// The password forms of the page, by kind. A form is the `<form>` that holds a run of password
+/// fields (a password and its confirmation) when that `<form>` is small; otherwise, or without a
+/// `<form>`, the run with the few text fields just before and after it and the controls that follow.
+/// Forms whose password fields are all out of reach (collapsed menus) are left out.
 fn password_forms(elements: &[AxElement]) -> Vec<FormKind> {
-    let fields: Vec<&AxElement> = elements
-        .iter()
-        .filter(|e| {
-            matches!(
-                e.role.to_ascii_lowercase().as_str(),
-                "textbox" | "searchbox"
-            )
-        })
+    let fields: Vec<usize> = (0..elements.len())
+        .filter(|&i| is_text_field(&elements[i]))
         .collect();
     let mut out = Vec::new();
     let mut run_end = 0;
     let mut k = 0;
     while k < fields.len() {
-        if !is_password_field(fields[k]) {
+        if !is_password_field(&elements[fields[k]]) {
             k += 1;
             continue;
         }
-        let form = fields[k].form;
+        let form = elements[fields[k]].form;
         let mut j = k;
-        while j < fields.len() && is_password_field(fields[j]) && fields[j].form == form {
+        while j < fields.len()
+            && is_password_field(&elements[fields[j]])
+            && elements[fields[j]].form == form
+        {
             j += 1;
         }
-        let passwords = &fields[k..j];
-        let before = fields[run_end.max(k.saturating_sub(FIELDS_BEFORE))..k]
-            .iter()
-            .filter(|e| e.form == form);
-        let after = fields[j..]
-            .iter()
-            .take_while(|e| e.form == form && !is_password_field(e))
-            .take(FIELDS_AFTER);
-        let mut around = before.chain(after);
+        let passwords: Vec<&AxElement> = fields[k..j].iter().map(|&i| &elements[i]).collect();
+        let form_fields = form.map_or(usize::MAX, |f| {
+            fields
+                .iter()
+                .filter(|&&i| elements[i].form == Some(f))
+                .count()
+        });
+        // The form's own elements, and the text fields before its first password.
+        let (scope, before): (Vec<&AxElement>, Vec<&AxElement>) = if form_fields <= FORM_MAX_FIELDS
+        {
+            let scope: Vec<&AxElement> = elements.iter().filter(|e| e.form == form).collect();
+            let first = fields[k];
+            let before = (0..first)
+                .filter(|&i| is_text_field(&elements[i]) && elements[i].form == form)
+                .map(|i| &elements[i])
+                .collect();
+            (scope, before)
+        } else {
+            let before: Vec<usize> = fields[run_end.max(k.saturating_sub(FIELDS_BEFORE))..k]
+                .iter()
+                .copied()
+                .filter(|&i| elements[i].form == form)
+                .collect();
+            let after: Vec<usize> = fields[j..]
+                .iter()
+                .copied()
+                .take_while(|&i| elements[i].form == form && !is_password_field(&elements[i]))
+                .take(FIELDS_AFTER)
+                .collect();
+            let start = before.first().copied().unwrap_or(fields[k]);
+            let last = after.last().copied().unwrap_or(fields[j - 1]);
+            let stop = fields
+                .get(j + after.len())
+                .copied()
+                .unwrap_or(elements.len())
+                .min(last + 1 + TRAILING_ELEMENTS);
+            let scope = elements[start..stop]
+                .iter()
+                .filter(|e| e.form == form)
+                .collect();
+            (scope, before.iter().map(|&i| &elements[i]).collect())
+        };
         if passwords.iter().any(|e| e.rendered) {
-            let registration = passwords.len() >= 2
-                || passwords.iter().any(|e| is_new_password(e))
-                || around.any(|e| is_personal_details_field(e));
-            out.push(if registration {
-                FormKind::Registration
-            } else {
-                FormKind::SignIn
-            });
+            out.push(form_kind(&passwords, &scope, &before));
         }
         run_end = j;
         k = j;
     }
     out
 }
+
+/// Decides what one password form is for, from its structure: `passwords` (the run), `scope` (every
+/// element of the form, in document order) and `before` (its text fields before the first password).
+/// A sign-up form is recognised by what only it has — a second or new password, personal details,
+/// more than one identifier (username and email), a checkbox accepting terms or a newsletter, a
+/// submit that creates the account — unless it also carries a sign-in form's own controls
+/// ("remember me", "forgot password", a "Sign in" submit), which only the weaker signs yield to.
+fn form_kind(passwords: &[&AxElement], scope: &[&AxElement], before: &[&AxElement]) -> FormKind {
+    let in_scope_passwords = scope.iter().filter(|e| is_password_field(e)).count();
+    let texts = scope
+        .iter()
+        .filter(|e| is_text_field(e) && !is_password_field(e));
+    let strong = passwords.len() >= 2
+        || in_scope_passwords >= 2
+        || passwords.iter().any(|e| is_new_password_name(e))
+        || texts.clone().any(|e| is_personal_details_field(e))
+        || before.iter().filter(|e| is_identifier_field(e)).count() >= 2;
+    if strong {
+        return FormKind::Registration;
+    }
+    let name = |e: &AxElement| normalise(&e.name.as_deref().unwrap_or("").to_lowercase());
+    let role =
+        |e: &AxElement, roles: &[&str]| roles.contains(&e.role.to_ascii_lowercase().as_str());
+    let sign_in = scope.iter().any(|e| {
+        let n = name(e);
+        (role(e, &["checkbox", "switch"]) && any_word(&n, STAY_SIGNED_IN_WORDS))
+            || (role(e, &["link", "button"]) && any_word(&n, FORGOT_WORDS))
+            || (role(e, &["button"]) && any_word(&n, SIGN_IN_TITLE_WORDS))
+            || e.autocomplete
+                .as_deref()
+                .is_some_and(|a| a.contains("current-password"))
+    });
+    if sign_in {
+        return FormKind::SignIn;
+    }
+    // Some sign-in forms set `autocomplete=new-password` only to keep the browser from filling them.
+    let sign_up = passwords.iter().any(|e| is_new_password(e))
+        || scope.iter().any(|e| {
+            let n = name(e);
+            (role(e, &["checkbox", "switch"]) && any_word(&n, CONSENT_WORDS))
+                || (role(e, &["button"]) && any_word(&n, SIGN_UP_SUBMIT_WORDS))
+        });
+    if sign_up {
+        FormKind::Registration
+    } else {
+        FormKind::SignIn
+    }
+}
+
+/// A sign-in form's "stay signed in" checkbox.
+const STAY_SIGNED_IN_WORDS: &[&str] = &[
+    "remember me",
+    "remember my",
+    "remember username",
+    "remember email",
+    "keep me signed in",
+    "keep me logged in",
+    "stay signed in",
+    "stay logged in",
+    "angemeldet bleiben",
+    "se souvenir de moi",
+    "rester connecté",
+    "recordarme",
+    "mantener la sesión iniciada",
+    "lembrar de mim",
+    "manter conectado",
+    "ricordami",
+    "onthoud mij",
+    "ingelogd blijven",
+    "запомнить меня",
+    "ログインしたままにする",
+    "记住我",
+];
+
+/// A sign-in form's "forgot password" control.
+const FORGOT_WORDS: &[&str] = &[
+    "forgot",
+    "forgotten",
+    "reset password",
+    "reset your password",
+    "trouble signing in",
+    "trouble logging in",
+    "can't sign in",
+    "can't log in",
+    "passwort vergessen",
+    "mot de passe oublié",
+    "olvidaste",
+    "olvidé",
+    "esqueceu",
+    "esqueci",
+    "dimenticato",
+    "dimenticata",
+    "wachtwoord vergeten",
+    "забыли пароль",
+    "忘记密码",
+    "パスワードを忘れた",
+];
+
+/// A sign-up form's consent checkbox (terms, privacy policy, newsletter).
+const CONSENT_WORDS: &[&str] = &[
+    "i agree",
+    "agree to",
+    "i accept",
+    "accept the",
+    "terms",
+    "privacy policy",
+    "newsletter",
+    "keep me updated",
+    "send me",
+    "receive emails",
+    "receive email",
+    "special offers",
+    "subscribe",
+    "ich stimme",
+    "ich akzeptiere",
+    "nutzungsbedingungen",
+    "datenschutz",
+    "j'accepte",
+    "conditions générales",
+    "acepto",
+    "términos",
+    "aceito",
+    "termos",
+    "accetto",
+    "termini",
+];
+
+/// A sign-up form's submit text.
+const SIGN_UP_SUBMIT_WORDS: &[&str] = &[
+    "create",
+    "register",
+    "sign up",
+    "signup",
+    "join",
+    "get started",
+    "subscribe",
+    "registrieren",
+    "konto erstellen",
+    "s'inscrire",
+    "créer",
+    "registrarse",
+    "regístrate",
+    "crear",
+    "cadastrar",
+    "criar",
+    "registrati",
+    "crea",
+    "registreren",
+    "зарегистрироваться",
+    "注册",
+    "登録",
+];
 
 /// Fields a sign-up form asks for and a sign-in form does not.
 const PERSONAL_DETAILS_WORDS: &[&str] = &[
@@ -638,13 +1011,25 @@ const PERSONAL_DETAILS_WORDS: &[&str] = &[
     "date of birth",
     "birthday",
     "birth date",
+    "zip",
+    "zip code",
+    "postal code",
+    "postcode",
+    "street",
+    "address line",
+    "city",
     "vorname",
     "nachname",
+    "geburtsdatum",
+    "postleitzahl",
     "prénom",
     "nom de famille",
+    "date de naissance",
+    "code postal",
     "nombre",
     "apellido",
     "apellidos",
+    "código postal",
     "sobrenome",
     "cognome",
 ];
@@ -667,12 +1052,14 @@ fn is_personal_details_field(e: &AxElement) -> bool {
 }
 
 fn is_new_password(e: &AxElement) -> bool {
-    if e.autocomplete
+    e.autocomplete
         .as_deref()
         .is_some_and(|a| a.contains("new-password"))
-    {
-        return true;
-    }
+        || is_new_password_name(e)
+}
+
+/// The field's name (not its `autocomplete`) says it takes a new password.
+fn is_new_password_name(e: &AxElement) -> bool {
     let name = normalise(&e.name.as_deref().unwrap_or("").to_lowercase());
     NEW_PASSWORD_WORDS.iter().any(|w| contains_phrase(&name, w))
 }
@@ -1209,9 +1596,9 @@ mod tests {
             .want(AuthWall, High, 4),
             case(
                 "password field on a page that does not read as sign-in",
-                "https://shop.test/checkout",
-                "checkout",
-                "Pay",
+                "https://shop.test/rewards",
+                "rewards",
+                "Members",
             )
             .els(vec![el("textbox", "Passcode")])
             .want(AuthWall, Low, 4),
@@ -1319,6 +1706,274 @@ mod tests {
             let got = got.map(|v| (v.kind, v.confidence, v.layer));
             assert_eq!(got, c.want, "case: {}", c.name);
         }
+    }
+
+    /// `e` inside the `<form>` with backendNodeId `form`.
+    fn inf(form: i64, e: AxElement) -> AxElement {
+        AxElement {
+            form: Some(form),
+            ..e
+        }
+    }
+
+    fn typed(role: &str, name: &str, input_type: &str) -> AxElement {
+        AxElement {
+            input_type: Some(input_type.into()),
+            ..el(role, name)
+        }
+    }
+
+    /// Layer 4 reads the structure of the form that holds the password: the snippets are the
+    /// controls of real sign-up, checkout and sign-in pages (names as Chrome's AX tree gives them).
+    #[test]
+    fn password_forms_are_read_by_their_structure() {
+        use Confidence::*;
+        use ObstacleKind::*;
+        let long_article: &'static str = Box::leak(ARTICLE.repeat(8).into_boxed_str());
+        let cases = vec![
+            case(
+                "a sign-up form with a terms checkbox and a create submit is not a wall",
+                "https://www.dropbox.com/",
+                "Dropbox",
+                "Create an account",
+            )
+            .els(vec![
+                inf(1, typed("textbox", "Email", "email")),
+                inf(1, typed("textbox", "Password", "password")),
+                inf(
+                    1,
+                    typed("checkbox", "I agree to Dropbox terms.", "checkbox"),
+                ),
+                inf(1, el("button", "Create an account")),
+            ]),
+            case(
+                "a sign-up form asking for a username and an email is not a wall",
+                "https://www.ign.com/",
+                "IGN",
+                "",
+            )
+            .els(vec![
+                inf(1, typed("textbox", "Username", "text")),
+                inf(1, typed("textbox", "Email", "text")),
+                inf(1, typed("textbox", "Password", "password")),
+                inf(1, typed("button", "Continue", "submit")),
+            ]),
+            case(
+                "a password that states its rules is a new one",
+                "https://www.linkedin.com/",
+                "LinkedIn",
+                "",
+            )
+            .els(vec![
+                inf(1, typed("textbox", "Email", "text")),
+                inf(
+                    1,
+                    typed("textbox", "Password (6 or more characters)", "password"),
+                ),
+                inf(1, typed("button", "Continue", "submit")),
+            ]),
+            case(
+                "a sign-up form with a zip code and a phone is not a wall",
+                "https://www.homedepot.com/",
+                "The Home Depot",
+                "",
+            )
+            .els(vec![
+                inf(1, typed("textbox", "Email", "text")),
+                inf(1, typed("textbox", "", "password")),
+                inf(1, typed("textbox", "Zip Code", "text")),
+                inf(1, typed("textbox", "Phone", "text")),
+                inf(1, el("button", "Create Account")),
+            ]),
+            case(
+                "a sign-in form keeps its kind beside a rewards terms checkbox",
+                "https://www.expedia.com/",
+                "Cheap Flights",
+                "",
+            )
+            .els(vec![
+                typed("textbox", "Email address", "email"),
+                typed("textbox", "Password", "password"),
+                typed("checkbox", "Keep me signed in", "checkbox"),
+                typed(
+                    "checkbox",
+                    "Join Expedia Rewards. By joining I accept all terms",
+                    "checkbox",
+                ),
+                el("button", "Sign In"),
+            ])
+            .want(AuthWall, Low, 4),
+            case(
+                "a sign-in form with a remember-me box on a sign-in page is high",
+                "https://site.test/",
+                "Login",
+                "## Sign in",
+            )
+            .els(vec![
+                inf(1, typed("textbox", "Email:", "text")),
+                inf(1, typed("textbox", "Password:", "password")),
+                inf(1, typed("checkbox", "Remember me?", "checkbox")),
+                inf(1, typed("button", "Log in", "submit")),
+            ])
+            .want(AuthWall, High, 4),
+            case(
+                "a page-wide form still reads the sign-in fields around the password",
+                "https://site.test/",
+                "Service Manuals - Login",
+                "### Log In",
+            )
+            .els({
+                let mut v: Vec<AxElement> = (0..12)
+                    .map(|i| inf(1, el("textbox", if i == 0 { "Search" } else { "" })))
+                    .collect();
+                v.push(inf(1, typed("textbox", "", "text")));
+                v.push(inf(1, typed("textbox", "", "password")));
+                v.push(inf(1, typed("button", "Submit", "submit")));
+                v
+            })
+            .want(AuthWall, High, 4),
+            case("a sign-in form that sets autocomplete=new-password to stop autofill is still sign-in", "https://www.express-scripts.com/", "Express Scripts Members", "# Log in to Express Scripts")
+                .els(vec![
+                    inf(1, typed("textbox", "Username", "text")),
+                    inf(1, AxElement { autocomplete: Some("new-password".into()), ..typed("textbox", "Password", "password") }),
+                    inf(1, typed("checkbox", "Remember username", "checkbox")),
+                    inf(1, el("button", "Log In")),
+                ])
+                .want(AuthWall, Low, 4),
+            case(
+                "a masked card security code is not a password",
+                "https://shop.test/checkout",
+                "Checkout",
+                "Payment",
+            )
+            .els(vec![
+                inf(1, typed("textbox", "Card number", "text")),
+                inf(1, typed("textbox", "Security code (CVV)", "password")),
+            ]),
+            case(
+                "a masked social security number is not a password",
+                "https://bank.test/enroll",
+                "Online Enrollment",
+                "",
+            )
+            .els(vec![
+                inf(
+                    1,
+                    typed("textbox", "Error Social Security number", "password"),
+                ),
+                inf(1, typed("button", "Continue", "submit")),
+            ]),
+            case(
+                "a checkout's returning-customer sign-in beside its shipping form is not a wall",
+                "https://shop.test/checkout/login",
+                "Sign in - Checkout",
+                "### Returning customer\n\n### Shipping address",
+            )
+            .els(vec![
+                inf(1, typed("textbox", "Email", "email")),
+                inf(1, typed("textbox", "Password", "password")),
+                inf(1, el("button", "Sign in")),
+                inf(2, typed("textbox", "First name", "text")),
+                inf(2, typed("textbox", "Last name", "text")),
+                inf(2, typed("textbox", "Street address", "text")),
+                inf(2, typed("textbox", "City", "text")),
+                inf(2, typed("textbox", "Email", "email")),
+            ]),
+            case(
+                "a sign-in step that offers a guest checkout is not a wall",
+                "https://shop.test/checkout/signin",
+                "Sign In",
+                "## Sign in for faster checkout",
+            )
+            .els(vec![
+                inf(1, typed("textbox", "Email", "email")),
+                inf(1, typed("textbox", "Password", "password")),
+                inf(1, el("button", "Sign in")),
+                el("button", "Continue as Guest"),
+            ]),
+            case(
+                "a checkout's returning-customer box is not a wall",
+                "https://shop.test/checkout",
+                "ModCloth Checkout | ModCloth",
+                "## Returning customers\n\n## New customers",
+            )
+            .els(vec![
+                inf(1, typed("textbox", "Email address", "email")),
+                inf(1, typed("textbox", "Password", "password")),
+                inf(1, el("button", "Sign in")),
+            ]),
+            case(
+                "a checkout's sign-in step is at most low",
+                "https://shop.test/checkout/login",
+                "Sign in",
+                "## Sign in",
+            )
+            .els(vec![
+                inf(1, typed("textbox", "Email", "email")),
+                inf(1, typed("textbox", "Password", "password")),
+                inf(1, el("button", "Sign in")),
+            ])
+            .want(AuthWall, Low, 4),
+            case(
+                "log in for faster checkout is an option",
+                "https://shop.test/",
+                "Shopping Bag | Shop",
+                "## Log in for faster checkout",
+            )
+            .els(vec![
+                inf(1, typed("textbox", "Email", "email")),
+                inf(1, typed("textbox", "Password", "password")),
+                inf(1, el("button", "Log in")),
+            ]),
+            case(
+                "an article beside the site's account box is not a wall",
+                "https://arstechnica.com/science/2015/05/x/",
+                "Why we can't see the stars | Ars Technica",
+                long_article,
+            )
+            .els(vec![
+                inf(1, typed("textbox", "Username or Email", "text")),
+                inf(1, typed("textbox", "Password", "password")),
+                inf(1, typed("button", "Submit", "submit")),
+                inf(1, typed("checkbox", "Stay logged in", "checkbox")),
+            ]),
+            case(
+                "a shop page with the account box and little prose is a low wall",
+                "https://shop.test/",
+                "Office Supplies",
+                "# Deals\n\n- Paper\n- Ink",
+            )
+            .els(vec![
+                inf(1, typed("textbox", "", "text")),
+                inf(1, typed("textbox", "", "password")),
+                inf(1, el("button", "Log In")),
+            ])
+            .want(AuthWall, Low, 4),
+        ];
+        for c in cases {
+            let got = classify(&ObstacleInput {
+                url: c.url,
+                title: c.title,
+                markdown: c.markdown,
+                elements: &c.elements,
+                captcha_frame: c.frame,
+                challenge_form: false,
+            });
+            let got = got.map(|v| (v.kind, v.confidence, v.layer));
+            assert_eq!(got, c.want, "case: {}", c.name);
+        }
+    }
+
+    #[test]
+    fn an_article_is_a_head_of_long_paragraphs() {
+        assert!(is_article(ARTICLE));
+        assert!(!is_article(
+            "# Sign in\n\nEmail\n\nPassword\n\n[Forgot your password?](https://x.test/f)"
+        ));
+        let body = ARTICLE.split("\n\n").nth(1).unwrap_or("");
+        let list = format!("- {body}\n- {body}");
+        assert!(!is_article(&list), "a list is not prose");
+        assert!(!is_article(""));
     }
 
     #[test]
