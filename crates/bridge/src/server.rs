@@ -1093,6 +1093,7 @@ async fn v1_new_tab(
         let navigate = Action::Navigate(bua_protocol::Navigate {
             url,
             tab_id: Some(tab_id),
+            dialog: Default::default(),
         });
         match dispatch(shared, owner, navigate).await {
             Ok(nav) => {
@@ -1115,6 +1116,7 @@ async fn v1_new_tab(
             Err(e) => {
                 let close = Action::CloseTab(bua_protocol::TabOnly {
                     tab_id: Some(tab_id),
+                    dialog: Default::default(),
                 });
                 if let Err(close_error) = dispatch(shared, owner, close).await {
                     tracing::debug!(%tab_id, error = %close_error, "new_tab: closing the blank tab failed");

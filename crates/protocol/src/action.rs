@@ -11,8 +11,8 @@
 
 use crate::error::ErrorBody;
 use crate::field::{
-    doc_text, int, Codec, Cx, Element, FieldMap, Flag, Keyword, OptElement, Owner, Px, ReqPx,
-    ReqTab, Tab, Text, Url, Wait, Word, Words,
+    doc_text, int, Codec, Cx, Dialog, Element, FieldMap, Flag, Keyword, OptElement, Owner, Px,
+    ReqPx, ReqTab, Tab, Text, Url, Wait, Word, Words,
 };
 use crate::locator::{read_locator, required, write_locator, Loc, Locator};
 use crate::wire::{int_in, kind, Fields, Res, TYPE_KEY};
@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::time::Duration;
 
-pub use crate::field::URL_SCHEMES;
+pub use crate::field::{DialogAnswer, DialogPolicy, URL_SCHEMES};
 pub use crate::wire::{TabId, MAX_TAB_ID};
 
 /// `wait_for`'s default `timeoutMs` (SPEC §4), in ms.
@@ -70,6 +70,8 @@ pub(crate) trait ParamValues {
     fn owner(&self) -> Option<&str>;
     /// How long the action waits, in ms, when the caller sets it.
     fn wait_ms(&self) -> Option<u64>;
+    /// How the action answers the dialogs it triggers, when it takes `dialog`.
+    fn dialog(&self) -> Option<&DialogPolicy>;
 }
 
 /// Cross-field rules of a parameter struct: checked after its fields are read, and stated in its
@@ -174,6 +176,10 @@ macro_rules! params {
             }
             fn wait_ms(&self) -> Option<u64> {
                 $( if let Some(w) = Codec::wait_ms(&$codec, &self.$field) { return Some(w); } )*
+                None
+            }
+            fn dialog(&self) -> Option<&DialogPolicy> {
+                $( if let Some(d) = Codec::dialog(&$codec, &self.$field) { return Some(d); } )*
                 None
             }
         }
@@ -627,6 +633,8 @@ params! {
         pub url: String = "url" => Url,
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `extract {tabId?, include?}` → SPEC §5's result with only the parts in `include`.
@@ -644,6 +652,8 @@ params! {
     pub struct TabOnly {
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `activate_tab {tabId}` (required) → `{tabId, url, title, active:true}`.
@@ -674,6 +684,8 @@ params! {
         pub tab_id: Option<TabId> = "tabId" => Tab,
         /// Open a clicked link in a new agent tab (the result's tabId is the new tab). Default false: same tab.
         pub new_tab: bool = "newTab" => Flag(false),
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `click_at {x, y, tabId?}` → as `click`, plus `x`, `y`.
@@ -685,6 +697,8 @@ params! {
         pub y: f64 = "y" => ReqPx(Px { min: Some(0.0) }),
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `hover {locator, tabId?}` → `{hovered:{…}, tabId}`.
@@ -694,6 +708,8 @@ params! {
         pub locator: Locator = "locator" => Element,
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `type {locator, text, clear?, submit?, tabId?}` → `{element, value, tabId}`.
@@ -712,6 +728,8 @@ params! {
         pub submit: bool = "submit" => Flag(false),
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `press_key {key, modifiers?, locator?, waitLoad?, tabId?}` → `{key, modifiers, element?, tabId}`.
@@ -727,6 +745,8 @@ params! {
         pub wait_load: bool = "waitLoad" => Flag(false),
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `scroll {dx?, dy?, toEnd?, locator?, tabId?}` → `{scrolled:{dx,dy}, atEnd, tabId}`.
@@ -757,6 +777,8 @@ params! {
         pub choice: OptionChoice = "value" => Choice,
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     } + rules
 
     /// `check {locator, checked?, tabId?}` → `{checked, tabId}`.
@@ -768,6 +790,8 @@ params! {
         pub checked: bool = "checked" => Flag(true),
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `set_value {locator, value, tabId?}` → `{element, value, tabId}`; fires `input` + `change`.
@@ -779,6 +803,8 @@ params! {
         pub value: String = "value" => Text { nonempty: false },
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `get_value {locator, tabId?}` → `{element, value, label?, checked?, tabId}`: the control's
@@ -813,6 +839,8 @@ params! {
         pub expression: String = "expression" => Text { nonempty: true },
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `scrape {item, fields?, limit?, timeoutMs?, tabId?}` → `{count, items, tabId}` (static
@@ -846,6 +874,16 @@ params! {
         /// Scale down to at most this width, px.
         pub max_width: Option<u32> = "maxWidth" => int::<u32>(1, 100_000),
     } + rules
+
+    /// `downloads {tabId?, waitMs?}` → `{downloads:[…]}`: the downloads started from the agent's tabs
+    /// (only `tabId`'s when given); with `waitMs`, first waits until none is in progress.
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    pub struct Downloads {
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
+        pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// ms to wait for running downloads to finish. Default 0, at most 30000.
+        pub wait_ms: Option<u64> = "waitMs" => Wait(int::<u64>(0, WAIT_MS).shown(), 0),
+    }
 }
 
 impl Rules for Scroll {
@@ -1056,6 +1094,8 @@ actions! {
     Scrape(Scrape) = "scrape", OWN_WAIT;
     /// Capture the viewport (or the full page) as a base64 image.
     Screenshot(Screenshot) = "screenshot", secs(15);
+    /// List the downloads the agent's tabs started (id, url, filename, mime, bytes, state, error); waitMs waits for them to finish.
+    Downloads(Downloads) = "downloads", OWN_WAIT;
 }
 
 impl ActionKind {
@@ -1187,6 +1227,15 @@ impl Action {
     /// The explicit `owner` of `close_agent_tabs` / `close_agent_window`.
     pub fn owner(&self) -> Option<&str> {
         self.values().and_then(|v| v.owner())
+    }
+
+    /// How the action answers the JavaScript dialogs it triggers (SPEC §7): its `dialog` and
+    /// `promptText`, or the default for actions that take none.
+    pub fn dialog(&self) -> DialogPolicy {
+        self.values()
+            .and_then(|v| v.dialog())
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// The bridge's pending-pool timeout for this action (SPEC §4 timeout column): e.g. 30 s for

@@ -48,7 +48,8 @@ fn run_script_returns_the_value_of_its_expression() {
         a,
         Action::Evaluate(Evaluate {
             expression: format!("return {V1_SERIALIZE}(\ndocument.title\n);"),
-            tab_id: Some(7)
+            tab_id: Some(7),
+            dialog: DialogPolicy::default()
         })
     );
     let e = ClientRequest::new("1", "run_script", json!({"code": 5}))
@@ -71,7 +72,8 @@ fn v1_target_and_snake_case_params_are_accepted() {
                 index: 1
             },
             tab_id: Some(7),
-            new_tab: true
+            new_tab: true,
+            dialog: DialogPolicy::default()
         })
     );
     let a = act("click", json!({"target": {"value": "#x"}}));
@@ -109,7 +111,8 @@ fn v1_target_and_snake_case_params_are_accepted() {
             text: String::new(),
             clear: true,
             submit: false,
-            tab_id: None
+            tab_id: None,
+            dialog: DialogPolicy::default()
         })
     );
     let e = ClientRequest::new("1", "click", json!({"target": {"by": "id", "value": "x"}}))
