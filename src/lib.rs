@@ -53,6 +53,7 @@ const RECONNECT_ALARM: &str = "bua-reconnect";
 pub fn start() {
     chrome::alarms::create_periodic(RECONNECT_ALARM, 0.5);
     session::start();
+    actions::downloads::install();
     bridge::install_forwarder();
     wasm_bindgen_futures::spawn_local(async {
         bridge::restore_fatal().await;
@@ -115,6 +116,25 @@ pub async fn on_tab_updated(tab_id: f64, change: JsValue, _tab: JsValue) {
     if let Some(url) = url {
         session::ready().await;
         session::on_navigated(tab_id as i64, &url).await;
+    }
+}
+
+/// `chrome.tabs.onCreated(tab)`: a tab opened from an agent's tab, or from a tab an action runs on, joins the
+/// agent's tabs (and the action reports it, SPEC §4 `openedTab`).
+#[wasm_bindgen]
+pub async fn on_tab_created(tab: JsValue) {
+    let Ok(tab) = chrome::from_js::<chrome::tabs::Tab>(&tab) else {
+        return;
+    };
+    session::ready().await;
+    actions::outcomes::on_tab_created(tab).await;
+}
+
+/// `chrome.downloads.onCreated(item)`: paired with the tab it came from ([`actions::downloads`]).
+#[wasm_bindgen]
+pub fn on_download_created(item: JsValue) {
+    if let Ok(item) = chrome::from_js::<chrome::downloads::DownloadItem>(&item) {
+        actions::downloads::on_created(item);
     }
 }
 

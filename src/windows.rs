@@ -154,10 +154,22 @@ pub async fn open(owner: &str, load_url: &str, domain: &str, focus: bool) -> Res
     let tab_id = tab
         .id
         .ok_or_else(|| Error::Internal("Chrome created a tab without an id".into()))?;
+    adopt(tab_id, owner, tab.window_id).await?;
+    Ok(OpenTabResult {
+        tab_id,
+        window_id: tab.window_id,
+        domain: domain.to_owned(),
+        status: None,
+    })
+}
+
+/// Records `tab_id` (in `window_id`) as a tab `owner` opened: `agentOwned`, closed with its session. Used
+/// for tabs opened for the agent and for tabs its tabs or actions open (popups, `target=_blank`).
+pub async fn adopt(tab_id: i64, owner: &str, window_id: i64) -> Result<()> {
     let entry = AgentTab {
         tab_id,
         owner: owner.to_owned(),
-        window_id: tab.window_id,
+        window_id,
     };
     store::local()
         .update(AGENT_TABS_KEY, |list: &mut Vec<AgentTab>| {
@@ -165,12 +177,7 @@ pub async fn open(owner: &str, load_url: &str, domain: &str, focus: bool) -> Res
             list.push(entry);
         })
         .await?;
-    Ok(OpenTabResult {
-        tab_id,
-        window_id: tab.window_id,
-        domain: domain.to_owned(),
-        status: None,
-    })
+    Ok(())
 }
 
 async fn open_in_agent_window(owner: &str, url: &str) -> Result<tabs::Tab> {

@@ -92,7 +92,7 @@ fn cap(description: &mut String) {
 /// Errors: `invalid_action` (the expression threw or does not parse; the message is the JS one),
 /// `timeout` (not settled within 10 s).
 pub async fn evaluate(tab_id: i64, expression: &str) -> Result<EvaluateResult> {
-    dialogs::answering(tab_id, run(tab_id, expression)).await
+    dialogs::answering(tab_id, dialogs::Policy::default(), run(tab_id, expression)).await
 }
 
 async fn run(tab_id: i64, expression: &str) -> Result<EvaluateResult> {

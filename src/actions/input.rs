@@ -171,6 +171,13 @@ pub async fn click(ctx: &Ctx, locator: &Locator, new_tab: bool) -> Result<ClickR
                 false,
             )
             .await?;
+            super::outcomes::opened(
+                tab_id,
+                bua_protocol::OpenedTab {
+                    tab_id: opened.tab_id,
+                    url: href.to_owned(),
+                },
+            );
             return Ok(ClickResult {
                 clicked,
                 tab_id: opened.tab_id,
@@ -315,7 +322,7 @@ pub async fn type_text(
     field.call(tab_id, FOCUS_LOCK, &[]).await?;
     let typed = type_locked(tab_id, &field, text, clear).await;
     // The page may be blocked by a dialog now; unlocking then would wait for it (the lock expires itself).
-    if crate::cdp::events::open_dialog(tab_id).is_none() {
+    if dialogs::left_open(tab_id).is_none() {
         let _ = field.call(tab_id, FOCUS_UNLOCK, &[]).await;
     }
     let value = typed?;

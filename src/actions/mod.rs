@@ -8,6 +8,8 @@
 //! * [`evaluate`] (SPEC §7), [`scrape`], [`screenshot`]; `extract` is [`crate::extract`]
 //! * [`locator`] resolves locators into elements, [`page`] wraps `Runtime` calls, [`dialogs`] keeps
 //!   JavaScript dialogs from wedging CDP.
+//! * [`outcomes`] collects what an action caused (dialogs, `navigated`, `openedTab`, downloads) for its
+//!   result; [`downloads`] pairs the tabs' downloads with `chrome.downloads` (`downloads`).
 //! * [`ctx::Ctx`] is what every page handler gets besides its parameters.
 //!
 //! The children name each other (`super::locator`), never this file, so the module has no import cycle.
@@ -15,12 +17,14 @@
 pub mod ctx;
 pub mod dialogs;
 mod dispatcher;
+pub mod downloads;
 pub mod evaluate;
 pub mod forms;
 pub mod input;
 pub mod keys;
 pub mod locator;
 pub mod navigation;
+pub mod outcomes;
 pub mod page;
 pub mod pointer;
 mod router;

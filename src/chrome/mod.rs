@@ -5,6 +5,7 @@
 
 pub mod alarms;
 pub mod debugger;
+pub mod downloads;
 pub mod idle;
 pub mod runtime;
 pub mod storage;
