@@ -1699,6 +1699,53 @@ async fn beforeunload_guard_does_not_wedge_navigate_or_close_tab() {
 }
 
 #[tokio::test]
+async fn a_dialog_on_a_tab_the_user_is_using_is_left_to_the_user_and_extract_says_so() {
+    let a = Agent::new().await;
+    let dt = Browser::shared().devtools().await;
+    let page = url("dialogs.html?user");
+    let target = dt.open_page(&page).await.expect("a user tab");
+    let listed = eventually(Duration::from_secs(5), || async {
+        let tabs = get_tabs(&a.client).await.ok()?;
+        tabs.into_iter().find(|t| t["url"] == page.as_str())
+    })
+    .await
+    .expect("the user tab is listed");
+    assert_eq!(listed["agentOwned"], false);
+    let tab = listed["tabId"].as_i64().expect("tabId");
+    a.ok("click", json!({ "tabId": tab, "selector": "#timer-btn" }))
+        .await;
+    eventually(Duration::from_secs(5), || async {
+        let tabs = get_tabs(&a.client).await.ok()?;
+        tabs.into_iter()
+            .find(|t| t["tabId"] == tab && t["title"] == "Alerting")
+    })
+    .await
+    .expect("the timer's alert opened");
+    let r = a.ok("extract", json!({ "tabId": tab })).await;
+    assert_eq!(r["dialog"], json!({ "type": "alert", "message": "Timer!" }));
+    assert_eq!(r["url"], page.as_str());
+    assert!(
+        r.get("dialogs").is_none() && r.get("markdown").is_none(),
+        "{r}"
+    );
+    let (code, message) = a
+        .err("click", json!({ "tabId": tab, "selector": "#delete-btn" }))
+        .await;
+    assert_eq!(code, ErrorCode::ElementObstructed);
+    assert!(message.contains("alert(\"Timer!\")"), "{message}");
+    // evaluate answers it (the default: accepted) and reports it; the page runs on.
+    let r = a
+        .ok(
+            "evaluate",
+            json!({ "tabId": tab, "expression": "return document.title" }),
+        )
+        .await;
+    assert_eq!(r["value"], "Dialogs");
+    assert_eq!(r["dialogs"][0]["message"], "Timer!");
+    let _ = dt.close_target(&target).await;
+}
+
+#[tokio::test]
 async fn a_click_reports_the_page_it_navigated_to_and_the_tab_it_opened() {
     let a = Agent::new().await;
     let tab = a.open("dialogs.html").await;

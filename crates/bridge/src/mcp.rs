@@ -168,6 +168,8 @@ older extract may now name another element. selector/text/xpath are fallbacks.\n
 (do not try to get around it); low = a hint: try one alternative, then stop.\n\
 - evaluate runs a function body: use `return` (a bare expression gives undefined).\n\
 - screenshot returns an image. wait_for waits for an element or text (timeoutMs ≤ 30000).\n\
+- Results also say what the action caused: dialogs (JS dialogs answered: alert accepted, confirm/prompt \
+dismissed unless dialog:\"accept\" or promptText), navigated {url,title}, openedTab {tabId} (a new tab), downloads.
 - When done, close_agent_tabs (or close_agent_window) closes only the tabs this agent opened.\n\
 - Errors come back as tool errors {\"code\",\"message\"}; the message says what to do next. \
 Never resend the same failing action unchanged.\n\

@@ -1094,7 +1094,7 @@ actions! {
     Scrape(Scrape) = "scrape", OWN_WAIT;
     /// Capture the viewport (or the full page) as a base64 image.
     Screenshot(Screenshot) = "screenshot", secs(15);
-    /// List the downloads the agent's tabs started (id, url, filename, mime, bytes, state, error); waitMs waits for them to finish.
+    /// List the downloads the agent's tabs started (filename, bytes, state, …); waitMs waits for running ones.
     Downloads(Downloads) = "downloads", OWN_WAIT;
 }
 

@@ -887,8 +887,9 @@ impl DialogPolicy {
 
 /// The description of `dialog` and `promptText`, written once: the flattened tool schema merges the
 /// actions' fields into one property each.
-const DIALOG_DOC: &str = "How to answer JavaScript dialogs this action triggers. Default: alert accepted, confirm/prompt dismissed.";
-const PROMPT_DOC: &str = "Text to answer a prompt() with (accepts it).";
+const DIALOG_DOC: &str =
+    "Answer to JS dialogs the action triggers. Default: alert accepted, confirm/prompt dismissed.";
+const PROMPT_DOC: &str = "Text for a prompt() (accepts it).";
 
 /// `dialog` + `promptText` (see [`DialogPolicy`]).
 pub(crate) struct Dialog;
