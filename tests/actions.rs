@@ -1703,15 +1703,9 @@ async fn a_dialog_on_a_tab_the_user_is_using_is_left_to_the_user_and_extract_say
     let a = Agent::new().await;
     let dt = Browser::shared().devtools().await;
     let page = url("dialogs.html?user");
-    let target = dt.open_page(&page).await.expect("a user tab");
-    let listed = eventually(Duration::from_secs(5), || async {
-        let tabs = get_tabs(&a.client).await.ok()?;
-        tabs.into_iter().find(|t| t["url"] == page.as_str())
-    })
-    .await
-    .expect("the user tab is listed");
+    let (target, tab) = support::open_user_tab(&dt, &a.client, &page).await;
+    let listed = support::tab_info(&a.client, tab).await.expect("listed");
     assert_eq!(listed["agentOwned"], false);
-    let tab = listed["tabId"].as_i64().expect("tabId");
     a.ok("click", json!({ "tabId": tab, "selector": "#timer-btn" }))
         .await;
     eventually(Duration::from_secs(5), || async {

@@ -35,6 +35,16 @@ const LINK_HREF: &str = r#"function() {
   return a && typeof a.href === 'string' ? a.href : null;
 }"#;
 
+/// Whether `this` is, or is inside, a link with a `download` attribute: its click starts a download without
+/// a navigation, so nothing else tells the click to wait for it.
+const DOWNLOAD_LINK: &str = r#"function() {
+  const a = this.closest ? this.closest('a[href][download], area[href][download]') : null;
+  return !!a;
+}"#;
+
+/// How long a click on a `download` link waits for the download to begin (`Page.downloadWillBegin`), ms.
+const DOWNLOAD_BEGIN_MS: u32 = 3_000;
+
 /// Makes a link (or form) that would open a new tab or window open in this tab for the coming click,
 /// restoring its `target` right after the click's activation (SPEC §4: links open in the same tab).
 const SAME_TAB: &str = r#"function() {
@@ -190,11 +200,25 @@ pub async fn click(ctx: &Ctx, locator: &Locator, new_tab: bool) -> Result<ClickR
     if !new_tab {
         element.call(tab_id, SAME_TAB, &[]).await?;
     }
+    let downloads = element.call(tab_id, DOWNLOAD_LINK, &[]).await?.as_bool() == Some(true);
+    // Registered before the click, so the result can report the download the click starts (SPEC §4).
+    let download =
+        downloads.then(|| crate::cdp::events::wait(tab_id, |m, _| m == "Page.downloadWillBegin"));
     let watch = Watch::start(tab_id).await?;
     if mouse_click(tab_id, point).await? {
         watch
             .settle(tab_id, NAV_GRACE_MS, CLICK_LOAD_BUDGET_MS)
             .await;
+    }
+    if let Some(download) = download {
+        if cdp::with_timeout(DOWNLOAD_BEGIN_MS, download)
+            .await
+            .is_none()
+        {
+            crate::log::info(&format!(
+                "tab {tab_id}: the download link's click started no download within {DOWNLOAD_BEGIN_MS} ms"
+            ));
+        }
     }
     Ok(ClickResult {
         clicked,
