@@ -219,6 +219,31 @@ mod tests {
     }
 
     #[test]
+    fn dialogs_answered_and_a_dialog_left_open_are_header_lines() {
+        let mut r = result();
+        r.dialogs = vec![bua_protocol::DialogReport {
+            r#type: "confirm".into(),
+            message: "Delete?".into(),
+            answer: DialogAnswered::Dismissed,
+            prompt_text: None,
+        }];
+        assert!(
+            extract_text(&r)
+                .contains("title: Checkout step 2\nanswered: confirm(\"Delete?\") dismissed\n"),
+            "{}",
+            extract_text(&r)
+        );
+        r.dialogs.clear();
+        r.dialog = Some(bua_protocol::OpenDialog {
+            r#type: "alert".into(),
+            message: "Saved!".into(),
+        });
+        assert!(extract_text(&r).contains(
+            "dialog: alert(\"Saved!\") is open and blocks the page until the user answers it\n"
+        ));
+    }
+
+    #[test]
     fn obstacle_cuts_and_text_are_shown_only_when_there() {
         let mut r = result();
         r.obstacle = Some(Obstacle {
