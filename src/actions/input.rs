@@ -2,10 +2,10 @@
 //!
 //! Mouse input is `Input.dispatchMouseEvent` (moved → pressed → released) at a point [`pointer`] checked;
 //! text is `DOM.focus` then `Input.insertText`, keys are `Input.dispatchKeyEvent`, so pages see trusted
-//! events (`beforeinput`/`input` included) exactly as from a user. Every input command races
-//! `Page.javascriptDialogOpening` ([`dialogs::race`]): an `alert` raised by a click ends the click at once
-//! instead of blocking it until a timeout. A navigation the input starts is waited for
-//! ([`navigation::Watch`]).
+//! events (`beforeinput`/`input` included) exactly as from a user. A dialog an input raises is answered by
+//! the action's dialog scope (SPEC §7, [`dialogs::answering`]) and the input completes; without one,
+//! [`dialogs::race`] ends the input at once instead of blocking it until a timeout. A navigation the input
+//! starts is waited for ([`navigation::Watch`]), and so is the download a `download` link's click starts.
 
 use super::ctx::Ctx;
 use super::dialogs::{self, Raced};

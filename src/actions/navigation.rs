@@ -409,8 +409,7 @@ async fn committed(tab_id: i64, commit: EventRx, deadline: f64) -> Result<()> {
 }
 
 /// Polls `document.readyState` until `complete` or `deadline` (ms since the epoch). An open dialog is
-/// answered when `answer` (our navigations), else it ends the wait (input actions leave dialogs to the
-/// user).
+/// answered when `answer` (our navigations); otherwise one that nobody answers ends the wait.
 pub async fn wait_loaded(tab_id: i64, deadline: f64, answer: bool) -> Result<()> {
     let mut state = String::new();
     loop {
@@ -512,7 +511,8 @@ impl Watch {
 
     /// If the input started a main-frame navigation, waits (at most `budget_ms`) for it to commit and
     /// load. Never fails the input action: the input happened; an unfinished load is only logged. A
-    /// dialog (e.g. a `beforeunload` guard) ends the wait at once: dialogs outside evaluate are the user's.
+    /// dialog nobody answers (e.g. a `beforeunload` guard outside an action's dialog scope) ends the wait
+    /// at once, and so does a navigation that turned into a download (`Page.downloadWillBegin`).
     ///
     /// Whether a navigation started is learned from one CDP round trip, not a timed wait: the renderer
     /// answers it after the input's handlers and default action ran, so a navigation they requested has
