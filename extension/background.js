@@ -24,6 +24,7 @@ chrome.storage.onChanged.addListener(hand("on_storage_changed"));
 chrome.tabs.onRemoved.addListener(hand("on_tab_removed"));
 chrome.tabs.onCreated.addListener(hand("on_tab_created"));
 chrome.tabs.onUpdated.addListener(hand("on_tab_updated"));
+chrome.downloads.onCreated.addListener(hand("on_download_created"));
 chrome.windows.onRemoved.addListener(hand("on_window_removed"));
 chrome.debugger.onEvent.addListener(hand("on_debugger_event"));
 chrome.debugger.onDetach.addListener(hand("on_debugger_detach"));

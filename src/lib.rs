@@ -54,6 +54,7 @@ pub fn start() {
     chrome::alarms::create_periodic(RECONNECT_ALARM, 0.5);
     session::start();
     wasm_bindgen_futures::spawn_local(actions::handoff::reset());
+    actions::downloads::install();
     bridge::install_forwarder();
     wasm_bindgen_futures::spawn_local(async {
         bridge::restore_fatal().await;
@@ -124,23 +125,25 @@ pub async fn on_tab_updated(tab_id: f64, change: JsValue, _tab: JsValue) {
     }
 }
 
-/// `chrome.tabs.onCreated(tab)`: a tab an agent tab opened (`window.open`, `target=_blank`) is that agent's
-/// ([`windows::adopt_opened`]); either way the browser-level blocklist rules learn the new tab (SPEC §6).
+/// `chrome.tabs.onCreated(tab)`: a tab opened from an agent's tab, or from a tab an action runs on, joins the
+/// agent's tabs (and the action reports it, SPEC §4 `openedTab`); either way the browser-level blocklist rules
+/// learn the new tab (SPEC §6).
 #[wasm_bindgen]
 pub async fn on_tab_created(tab: JsValue) {
-    let get = |key: &str| {
-        js_sys::Reflect::get(&tab, &JsValue::from_str(key))
-            .ok()
-            .and_then(|v| v.as_f64())
-            .map(|v| v as i64)
+    let Ok(tab) = chrome::from_js::<chrome::tabs::Tab>(&tab) else {
+        return;
     };
     session::ready().await;
-    if let (Some(tab_id), Some(opener), Some(window_id)) =
-        (get("id"), get("openerTabId"), get("windowId"))
-    {
-        windows::adopt_opened(tab_id, opener, window_id).await;
-    }
+    actions::outcomes::on_tab_created(tab).await;
     session::netrules::request_sync();
+}
+
+/// `chrome.downloads.onCreated(item)`: paired with the tab it came from ([`actions::downloads`]).
+#[wasm_bindgen]
+pub fn on_download_created(item: JsValue) {
+    if let Ok(item) = chrome::from_js::<chrome::downloads::DownloadItem>(&item) {
+        actions::downloads::on_created(item);
+    }
 }
 
 /// `chrome.windows.onRemoved(windowId)`: an agent window the user closed is forgotten.

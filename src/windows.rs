@@ -154,10 +154,22 @@ pub async fn open(owner: &str, load_url: &str, domain: &str, focus: bool) -> Res
     let tab_id = tab
         .id
         .ok_or_else(|| Error::Internal("Chrome created a tab without an id".into()))?;
+    adopt(tab_id, owner, tab.window_id).await?;
+    Ok(OpenTabResult {
+        tab_id,
+        window_id: tab.window_id,
+        domain: domain.to_owned(),
+        status: None,
+    })
+}
+
+/// Records `tab_id` (in `window_id`) as a tab `owner` opened: `agentOwned`, closed with its session. Used
+/// for tabs opened for the agent and for tabs its tabs or actions open (popups, `target=_blank`).
+pub async fn adopt(tab_id: i64, owner: &str, window_id: i64) -> Result<()> {
     let entry = AgentTab {
         tab_id,
         owner: owner.to_owned(),
-        window_id: tab.window_id,
+        window_id,
     };
     store::local()
         .update(AGENT_TABS_KEY, |list: &mut Vec<AgentTab>| {
@@ -165,12 +177,7 @@ pub async fn open(owner: &str, load_url: &str, domain: &str, focus: bool) -> Res
             list.push(entry);
         })
         .await?;
-    Ok(OpenTabResult {
-        tab_id,
-        window_id: tab.window_id,
-        domain: domain.to_owned(),
-        status: None,
-    })
+    Ok(())
 }
 
 async fn open_in_agent_window(owner: &str, url: &str) -> Result<tabs::Tab> {
@@ -250,27 +257,6 @@ pub async fn owner_of(tab_id: i64) -> Option<String> {
         .into_iter()
         .find(|(_, w)| *w == window_id)
         .map(|(owner, _)| owner)
-}
-
-/// `tabs.onCreated` of a tab whose opener (`window.open`, a `target=_blank` link) is an agent tab: the new tab
-/// is that agent's too (isolated from other agents, closed with its tabs, under the browser-level blocklist);
-/// returns its owner. A tab opened from a user tab stays the user's.
-pub async fn adopt_opened(tab_id: i64, opener_tab_id: i64, window_id: i64) -> Option<String> {
-    let owner = owner_of(opener_tab_id).await?;
-    let entry = AgentTab {
-        tab_id,
-        owner: owner.clone(),
-        window_id,
-    };
-    store::local()
-        .update(AGENT_TABS_KEY, |list: &mut Vec<AgentTab>| {
-            if !list.iter().any(|t| t.tab_id == tab_id) {
-                list.push(entry);
-            }
-        })
-        .await
-        .ok()?;
-    Some(owner)
 }
 
 /// Whether the agent opened `tab_id`.

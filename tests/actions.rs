@@ -1543,37 +1543,119 @@ async fn target_blank_link_opens_in_the_same_tab_unless_new_tab() {
 }
 
 #[tokio::test]
-async fn dialogs_are_answered_during_evaluate_and_never_hang_a_click() {
+async fn dialogs_are_answered_during_evaluate_and_reported() {
     let a = Agent::new().await;
     let tab = a.open("dialogs.html").await;
     let r = a
         .ok("evaluate", json!({ "tabId": tab, "expression": "return [alert('hi'), confirm('sure?'), prompt('name?', 'x')]" }))
         .await;
-    assert_eq!(r, json!({ "type": "object", "value": [null, false, null] }));
-
-    // An alert raised by a click: the click returns at once…
+    assert_eq!(
+        r,
+        json!({ "type": "object", "value": [null, false, null], "dialogs": [
+            { "type": "alert", "message": "hi", "answer": "accepted" },
+            { "type": "confirm", "message": "sure?", "answer": "dismissed" },
+            { "type": "prompt", "message": "name?", "answer": "dismissed" },
+        ] })
+    );
+    // An alert raised by a click is answered at once: the click returns, and the page ran on.
     let started = Instant::now();
     let r = a
         .ok("click", json!({ "tabId": tab, "selector": "#alert-btn" }))
         .await;
     assert_eq!(r["clicked"]["id"], "alert-btn");
+    assert_eq!(
+        r["dialogs"],
+        json!([{ "type": "alert", "message": "Saved!", "answer": "accepted" }])
+    );
     assert!(
         started.elapsed() < Duration::from_secs(3),
         "{:?}",
         started.elapsed()
     );
-    // …the next page action reports the open dialog instead of waiting for a timeout…
-    let started = Instant::now();
-    let (code, message) = a
-        .err("click", json!({ "tabId": tab, "selector": "#alert-btn" }))
-        .await;
-    assert_eq!(code, ErrorCode::ElementObstructed);
-    assert!(message.contains("alert(\"Saved!\")"), "{message}");
-    assert!(started.elapsed() < Duration::from_secs(3));
-    // …and evaluate answers it, after which the page runs on.
     assert_eq!(a.text_of(tab, "after").await, "after alert");
-    a.ok("click", json!({ "tabId": tab, "text": "after alert" }))
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn a_confirm_from_a_click_is_dismissed_by_default_and_accepted_when_asked() {
+    let a = Agent::new().await;
+    let tab = a.open("dialogs.html").await;
+    let r = a
+        .ok("click", json!({ "tabId": tab, "selector": "#delete-btn" }))
         .await;
+    assert_eq!(
+        r["dialogs"],
+        json!([{ "type": "confirm", "message": "Delete?", "answer": "dismissed" }])
+    );
+    assert_eq!(a.text_of(tab, "confirmed").await, "false");
+    let r = a
+        .ok(
+            "click",
+            json!({ "tabId": tab, "selector": "#delete-btn", "dialog": "accept" }),
+        )
+        .await;
+    assert_eq!(r["dialogs"][0]["answer"], "accepted");
+    assert_eq!(a.text_of(tab, "confirmed").await, "true");
+    // An action that raises no dialog reports none.
+    let r = a
+        .ok("click", json!({ "tabId": tab, "selector": "#confirmed" }))
+        .await;
+    assert!(r.get("dialogs").is_none(), "{r}");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn a_prompt_gets_the_prompt_text() {
+    let a = Agent::new().await;
+    let tab = a.open("dialogs.html").await;
+    let r = a
+        .ok(
+            "click",
+            json!({ "tabId": tab, "selector": "#name-btn", "promptText": "Ada Lovelace" }),
+        )
+        .await;
+    assert_eq!(
+        r["dialogs"],
+        json!([{ "type": "prompt", "message": "Your name?", "answer": "accepted", "promptText": "Ada Lovelace" }])
+    );
+    assert_eq!(a.text_of(tab, "named").await, "Ada Lovelace");
+    // Accepted without a text: the prompt's default, as OK would give.
+    let r = a
+        .ok(
+            "click",
+            json!({ "tabId": tab, "selector": "#name-btn", "dialog": "accept" }),
+        )
+        .await;
+    assert_eq!(r["dialogs"][0]["promptText"], "anonymous");
+    assert_eq!(a.text_of(tab, "named").await, "anonymous");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn an_alert_opened_between_actions_is_answered_and_reported_by_the_next_one() {
+    let a = Agent::new().await;
+    let tab = a.open("dialogs.html").await;
+    let r = a
+        .ok("click", json!({ "tabId": tab, "selector": "#timer-btn" }))
+        .await;
+    assert!(r.get("dialogs").is_none(), "{r}");
+    // The page retitles itself just before its alert: once the tab says so, the alert is open.
+    eventually(Duration::from_secs(5), || async {
+        let tabs = get_tabs(&a.client).await.ok()?;
+        tabs.into_iter()
+            .find(|t| t["tabId"] == tab && t["title"] == "Alerting")
+    })
+    .await
+    .expect("the timer's alert opened");
+    let started = Instant::now();
+    let r = a.ok("extract", json!({ "tabId": tab })).await;
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert_eq!(
+        r["dialogs"],
+        json!([{ "type": "alert", "message": "Timer!", "answer": "accepted" }])
+    );
+    assert_eq!(r["title"], "Dialogs");
+    assert!(r.get("dialog").is_none(), "{r}");
     a.close(tab).await;
 }
 
@@ -1592,6 +1674,8 @@ async fn beforeunload_guard_does_not_wedge_navigate_or_close_tab() {
         .ok("navigate", json!({ "tabId": tab, "url": url("two.html") }))
         .await;
     assert_eq!(r["title"], "Page Two");
+    assert_eq!(r["dialogs"][0]["type"], "beforeunload");
+    assert_eq!(r["dialogs"][0]["answer"], "accepted");
     assert!(started.elapsed() < Duration::from_secs(5));
 
     a.ok(
@@ -1606,10 +1690,185 @@ async fn beforeunload_guard_does_not_wedge_navigate_or_close_tab() {
     .await;
     let started = Instant::now();
     let r = a.ok("close_tab", json!({ "tabId": tab })).await;
-    assert_eq!(r, json!({ "closed": true, "tabId": tab }));
+    assert_eq!(r["closed"], true);
+    assert_eq!(r["tabId"], tab);
+    assert_eq!(r["dialogs"][0]["type"], "beforeunload");
     assert!(started.elapsed() < Duration::from_secs(5));
     let tabs = get_tabs(&a.client).await.expect("get_tabs");
     assert!(!tabs.iter().any(|t| t["tabId"] == tab), "{tabs:?}");
+}
+
+#[tokio::test]
+async fn a_dialog_on_a_tab_the_user_is_using_is_left_to_the_user_and_extract_says_so() {
+    let a = Agent::new().await;
+    let dt = Browser::shared().devtools().await;
+    let page = url("dialogs.html?user");
+    let (target, tab) = support::open_user_tab(&dt, &a.client, &page).await;
+    let listed = support::tab_info(&a.client, tab).await.expect("listed");
+    assert_eq!(listed["agentOwned"], false);
+    a.ok("click", json!({ "tabId": tab, "selector": "#timer-btn" }))
+        .await;
+    eventually(Duration::from_secs(5), || async {
+        let tabs = get_tabs(&a.client).await.ok()?;
+        tabs.into_iter()
+            .find(|t| t["tabId"] == tab && t["title"] == "Alerting")
+    })
+    .await
+    .expect("the timer's alert opened");
+    let r = a.ok("extract", json!({ "tabId": tab })).await;
+    assert_eq!(r["dialog"], json!({ "type": "alert", "message": "Timer!" }));
+    assert_eq!(r["url"], page.as_str());
+    assert!(
+        r.get("dialogs").is_none() && r.get("markdown").is_none(),
+        "{r}"
+    );
+    let (code, message) = a
+        .err("click", json!({ "tabId": tab, "selector": "#delete-btn" }))
+        .await;
+    assert_eq!(code, ErrorCode::ElementObstructed);
+    assert!(message.contains("alert(\"Timer!\")"), "{message}");
+    // evaluate answers it (the default: accepted) and reports it; the page runs on.
+    let r = a
+        .ok(
+            "evaluate",
+            json!({ "tabId": tab, "expression": "return document.title" }),
+        )
+        .await;
+    assert_eq!(r["value"], "Dialogs");
+    assert_eq!(r["dialogs"][0]["message"], "Timer!");
+    let _ = dt.close_target(&target).await;
+}
+
+#[tokio::test]
+async fn a_click_reports_the_page_it_navigated_to_and_the_tab_it_opened() {
+    let a = Agent::new().await;
+    let tab = a.open("dialogs.html").await;
+    let r = a
+        .ok("click", json!({ "tabId": tab, "selector": "#two" }))
+        .await;
+    assert_eq!(
+        r["navigated"],
+        json!({ "url": url("two.html?from=dialogs"), "title": "Page Two" })
+    );
+    assert_eq!(a.eval(tab, "return location.search").await, "?from=dialogs");
+    a.ok("go_back", json!({ "tabId": tab })).await;
+    let r = a
+        .ok(
+            "click",
+            json!({ "tabId": tab, "selector": "#blank", "newTab": true }),
+        )
+        .await;
+    let opened = r["openedTab"]["tabId"].as_i64().expect("openedTab");
+    assert_eq!(r["openedTab"]["url"], url("two.html?from=blank"));
+    assert_eq!(r["tabId"], opened);
+    assert!(r.get("navigated").is_none(), "the clicked tab stayed: {r}");
+    // A page script's window.open is reported too, and the new tab is the agent's.
+    let r = a
+        .ok("click", json!({ "tabId": tab, "selector": "#popup-btn" }))
+        .await;
+    let popup = r["openedTab"]["tabId"].as_i64().expect("openedTab");
+    assert_eq!(r["openedTab"]["url"], url("two.html?from=popup"));
+    assert_eq!(r["tabId"], tab);
+    let listed = eventually(Duration::from_secs(5), || async {
+        let tabs = get_tabs(&a.client).await.ok()?;
+        tabs.into_iter()
+            .find(|t| t["tabId"] == popup && t["session"] == true)
+    })
+    .await
+    .expect("the popup's session");
+    assert_eq!(listed["agentOwned"], true);
+    assert_eq!(a.eval(popup, "return location.search").await, "?from=popup");
+    for t in [popup, opened, tab] {
+        a.close(t).await;
+    }
+}
+
+#[tokio::test]
+async fn a_downloading_click_reports_the_download_and_downloads_waits_for_it() {
+    // Chromium saves into the machine's download folder and renames a file whose name is taken there:
+    // names unique to this run keep the reported names exact.
+    let run = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let (export_name, csv_name) = (format!("export-{run}.txt"), format!("report-{run}.csv"));
+    let server = FixtureServer::shared();
+    let body: String = (0..3000).map(|i| format!("row {i}\n")).collect();
+    let csv_body = std::fs::read_to_string(support::fixtures_dir().join("actions/report.csv"))
+        .expect("report.csv");
+    server.route(
+        &format!("/actions/{csv_name}"),
+        support::Route::Response {
+            status: 200,
+            content_type: "text/csv".into(),
+            body: csv_body.clone(),
+            headers: Vec::new(),
+        },
+    );
+    server.route(
+        "/actions/export",
+        support::Route::Response {
+            status: 200,
+            content_type: "text/plain".into(),
+            body: body.clone(),
+            headers: vec![(
+                "Content-Disposition".into(),
+                format!("attachment; filename=\"{export_name}\""),
+            )],
+        },
+    );
+    let a = Agent::new().await;
+    let tab = a.open("dialogs.html").await;
+    let started = Instant::now();
+    let r = a
+        .ok("click", json!({ "tabId": tab, "selector": "#export" }))
+        .await;
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    let export = &r["downloads"][0];
+    assert_eq!(export["filename"], export_name.as_str(), "{r}");
+    assert!(
+        r.get("navigated").is_none(),
+        "a download is no navigation: {r}"
+    );
+    a.eval(
+        tab,
+        &format!("document.getElementById('csv').href = {csv_name:?}; return 1"),
+    )
+    .await;
+    let r = a
+        .ok("click", json!({ "tabId": tab, "selector": "#csv" }))
+        .await;
+    let csv = &r["downloads"][0];
+    assert_eq!(csv["filename"], csv_name.as_str(), "{r}");
+    let listed = a
+        .ok("downloads", json!({ "tabId": tab, "waitMs": 10000 }))
+        .await;
+    let listed = listed["downloads"].as_array().cloned().unwrap_or_default();
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    let find = |id: &Value| {
+        listed
+            .iter()
+            .find(|d| d["id"] == *id)
+            .cloned()
+            .expect("listed")
+    };
+    let e = find(&export["id"]);
+    assert_eq!(e["state"], "complete", "{e}");
+    assert_eq!(e["bytes"], body.len());
+    assert_eq!(e["url"], url("export"));
+    assert_eq!(e["tabId"], tab);
+    let c = find(&csv["id"]);
+    assert_eq!(c["state"], "complete", "{c}");
+    assert_eq!(c["bytes"], csv_body.len());
+    assert_eq!(c["mime"], "text/csv");
+    // Another agent does not see them.
+    let other = Agent::new().await;
+    let theirs = other.ok("downloads", json!({})).await;
+    assert_eq!(theirs["downloads"], json!([]));
+    a.close(tab).await;
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -76,11 +76,28 @@ async fn dispatch_action(owner: String, action: Action) -> Result<serde_json::Va
             session::check_tab_owner(&owner, p.tab_id).await?;
             json(super::tabs::activate_tab(p.tab_id).await?)
         }
+        Action::Downloads(p) => {
+            json(super::downloads::list(&owner, p.tab_id, p.wait_ms.unwrap_or(0)).await?)
+        }
         Action::CloseTab(p) => {
             let tab_id = session::resolve_tab(&owner, p.tab_id).await?;
             if cdp::is_attached(tab_id) {
-                // A `beforeunload` guard holds `tabs.remove` until someone answers it: answer it (SPEC §7).
-                json(super::dialogs::answering(tab_id, super::tabs::close_tab(tab_id)).await?)
+                // A `beforeunload` guard holds `tabs.remove` until someone answers it: answer it (SPEC §7)
+                // and report it.
+                let policy = super::dialogs::Policy {
+                    dialog: p.dialog,
+                    leaves_page: true,
+                };
+                super::dialogs::take_answered(tab_id);
+                let closed =
+                    super::dialogs::answering(tab_id, policy, super::tabs::close_tab(tab_id));
+                let mut value = json(closed.await?)?;
+                let outcomes = bua_protocol::Outcomes {
+                    dialogs: super::dialogs::take_answered(tab_id),
+                    ..Default::default()
+                };
+                outcomes.merge_into(&mut value);
+                Ok(value)
             } else {
                 json(super::tabs::close_tab(tab_id).await?)
             }

@@ -102,7 +102,7 @@ pub async fn evaluate(
         Some(f) if f.starts_with('e') => crate::extract::resolve_uid(tab_id, f)?.0,
         Some(f) => crate::extract::resolve_frame(tab_id, f)?,
     };
-    dialogs::answering(tab_id, run(&target, expression)).await
+    dialogs::answering(tab_id, dialogs::Policy::default(), run(&target, expression)).await
 }
 
 async fn run(target: &Target, expression: &str) -> Result<EvaluateResult> {

@@ -2,10 +2,10 @@
 //!
 //! Mouse input is `Input.dispatchMouseEvent` (moved → pressed → released) at a point [`pointer`] checked;
 //! text is `DOM.focus` then `Input.insertText`, keys are `Input.dispatchKeyEvent`, so pages see trusted
-//! events (`beforeinput`/`input` included) exactly as from a user. Every input command races
-//! `Page.javascriptDialogOpening` ([`dialogs::race`]): an `alert` raised by a click ends the click at once
-//! instead of blocking it until a timeout. A navigation the input starts is waited for
-//! ([`navigation::Watch`]).
+//! events (`beforeinput`/`input` included) exactly as from a user. A dialog an input raises is answered by
+//! the action's dialog scope (SPEC §7, [`dialogs::answering`]) and the input completes; without one,
+//! [`dialogs::race`] ends the input at once instead of blocking it until a timeout. A navigation the input
+//! starts is waited for ([`navigation::Watch`]), and so is the download a `download` link's click starts.
 
 use super::ctx::Ctx;
 use super::dialogs::{self, Raced};
@@ -35,6 +35,16 @@ const LINK_HREF: &str = r#"function() {
   const a = this.closest ? this.closest('a[href], area[href]') : null;
   return a && typeof a.href === 'string' ? a.href : null;
 }"#;
+
+/// Whether `this` is, or is inside, a link with a `download` attribute: its click starts a download without
+/// a navigation, so nothing else tells the click to wait for it.
+const DOWNLOAD_LINK: &str = r#"function() {
+  const a = this.closest ? this.closest('a[href][download], area[href][download]') : null;
+  return !!a;
+}"#;
+
+/// How long a click on a `download` link waits for the download to begin (`Page.downloadWillBegin`), ms.
+const DOWNLOAD_BEGIN_MS: u32 = 3_000;
 
 /// Makes a link (or form) that would open a new tab or window open in this tab for the coming click,
 /// restoring its `target` right after the click's activation (SPEC §4: links open in the same tab).
@@ -172,6 +182,13 @@ pub async fn click(ctx: &Ctx, locator: &Locator, new_tab: bool) -> Result<ClickR
                 false,
             )
             .await?;
+            super::outcomes::opened(
+                tab_id,
+                bua_protocol::OpenedTab {
+                    tab_id: opened.tab_id,
+                    url: href.to_owned(),
+                },
+            );
             return Ok(ClickResult {
                 clicked,
                 tab_id: opened.tab_id,
@@ -184,11 +201,25 @@ pub async fn click(ctx: &Ctx, locator: &Locator, new_tab: bool) -> Result<ClickR
     if !new_tab {
         element.call(SAME_TAB, &[]).await?;
     }
+    let downloads = element.call(tab_id, DOWNLOAD_LINK, &[]).await?.as_bool() == Some(true);
+    // Registered before the click, so the result can report the download the click starts (SPEC §4).
+    let download =
+        downloads.then(|| crate::cdp::events::wait(tab_id, |m, _| m == "Page.downloadWillBegin"));
     let watch = Watch::start(tab_id).await?;
     if element_click(tab_id, &element, point).await? {
         watch
             .settle(tab_id, NAV_GRACE_MS, CLICK_LOAD_BUDGET_MS)
             .await;
+    }
+    if let Some(download) = download {
+        if cdp::with_timeout(DOWNLOAD_BEGIN_MS, download)
+            .await
+            .is_none()
+        {
+            crate::log::info(&format!(
+                "tab {tab_id}: the download link's click started no download within {DOWNLOAD_BEGIN_MS} ms"
+            ));
+        }
     }
     Ok(ClickResult {
         clicked,
@@ -411,7 +442,7 @@ pub async fn type_text(
     field.call(FOCUS_LOCK, &[]).await?;
     let typed = type_locked(tab_id, &field, text, clear).await;
     // The page may be blocked by a dialog now; unlocking then would wait for it (the lock expires itself).
-    if crate::cdp::events::open_dialog(tab_id).is_none() {
+    if dialogs::left_open(tab_id).is_none() {
         let _ = field.call(FOCUS_UNLOCK, &[]).await;
     }
     let value = typed?;

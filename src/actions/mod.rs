@@ -10,6 +10,8 @@
 //! * [`upload`], [`drag`]; [`observe`] — `console`, `network`, `pdf`
 //! * [`locator`] resolves locators into elements, [`page`] wraps `Runtime` calls, [`dialogs`] keeps
 //!   JavaScript dialogs from wedging CDP.
+//! * [`outcomes`] collects what an action caused (dialogs, `navigated`, `openedTab`, downloads) for its
+//!   result; [`downloads`] pairs the tabs' downloads with `chrome.downloads` (`downloads`).
 //! * [`ctx::Ctx`] is what every page handler gets besides its parameters.
 //!
 //! The children name each other (`super::locator`), never this file, so the module has no import cycle.
@@ -18,6 +20,7 @@ pub mod ctx;
 pub mod dialogs;
 mod dispatcher;
 pub mod drag;
+pub mod downloads;
 pub mod evaluate;
 pub mod forms;
 pub mod handoff;
@@ -26,6 +29,7 @@ pub mod keys;
 pub mod locator;
 pub mod navigation;
 pub mod observe;
+pub mod outcomes;
 pub mod page;
 pub mod pointer;
 mod router;

@@ -90,7 +90,7 @@ async fn forget_blank_entry(tab_id: i64) {
 async fn begin(tab_id: i64, url: &str, tab: Tab) -> Result<Option<EventRx>> {
     crate::extract::invalidate(tab_id);
     let commit = commit_waiter(tab_id);
-    let response = dialogs::answering(
+    let response = dialogs::navigating(
         tab_id,
         cdp::send_with_timeout(
             tab_id,
@@ -356,7 +356,7 @@ pub async fn go(tab_id: i64, delta: i64) -> Result<NavResult> {
     crate::extract::invalidate(tab_id);
     let deadline = page::now_ms() + LOAD_BUDGET_MS;
     let commit = commit_waiter(tab_id);
-    dialogs::answering(
+    dialogs::navigating(
         tab_id,
         cdp::send(tab_id, &PageNavigateToHistoryEntry { entry_id }).err_into(),
     )
@@ -370,7 +370,7 @@ pub async fn reload(tab_id: i64) -> Result<NavResult> {
     crate::extract::invalidate(tab_id);
     let deadline = page::now_ms() + LOAD_BUDGET_MS;
     let commit = commit_waiter(tab_id);
-    dialogs::answering(tab_id, cdp::send(tab_id, &PageReload {}).err_into()).await?;
+    dialogs::navigating(tab_id, cdp::send(tab_id, &PageReload {}).err_into()).await?;
     settle(tab_id, commit, deadline).await?;
     current(tab_id).await
 }
@@ -389,7 +389,7 @@ async fn settle(tab_id: i64, commit: EventRx, deadline: f64) -> Result<()> {
 /// apart), `timeout` when nothing committed by `deadline`.
 async fn committed(tab_id: i64, commit: EventRx, deadline: f64) -> Result<()> {
     let remaining = (deadline - page::now_ms()).max(0.0) as u32;
-    let committed = dialogs::answering(tab_id, async {
+    let committed = dialogs::navigating(tab_id, async {
         Ok(cdp::with_timeout(remaining, commit).await)
     })
     .await?;
@@ -409,8 +409,7 @@ async fn committed(tab_id: i64, commit: EventRx, deadline: f64) -> Result<()> {
 }
 
 /// Polls `document.readyState` until `complete` or `deadline` (ms since the epoch). An open dialog is
-/// answered when `answer` (our navigations), else it ends the wait (input actions leave dialogs to the
-/// user).
+/// answered when `answer` (our navigations); otherwise one that nobody answers ends the wait.
 pub async fn wait_loaded(tab_id: i64, deadline: f64, answer: bool) -> Result<()> {
     let mut state = String::new();
     loop {
@@ -418,7 +417,7 @@ pub async fn wait_loaded(tab_id: i64, deadline: f64, answer: bool) -> Result<()>
             if dialogs::answer_open(tab_id).await? {
                 continue;
             }
-        } else if events::open_dialog(tab_id).is_some() {
+        } else if dialogs::left_open(tab_id).is_some() {
             return Ok(());
         }
         // Right after a commit the new context may not exist yet: errors mean "not yet".
@@ -487,6 +486,8 @@ pub async fn http_status(tab_id: i64) -> Option<u16> {
 pub struct Watch {
     started: EventRx,
     commit: EventRx,
+    /// The navigation became a download: nothing will commit.
+    download: EventRx,
 }
 
 impl Watch {
@@ -504,12 +505,14 @@ impl Watch {
         Ok(Watch {
             started,
             commit: commit_waiter(tab_id),
+            download: events::wait(tab_id, |method, _| method == "Page.downloadWillBegin"),
         })
     }
 
     /// If the input started a main-frame navigation, waits (at most `budget_ms`) for it to commit and
     /// load. Never fails the input action: the input happened; an unfinished load is only logged. A
-    /// dialog (e.g. a `beforeunload` guard) ends the wait at once: dialogs outside evaluate are the user's.
+    /// dialog nobody answers (e.g. a `beforeunload` guard outside an action's dialog scope) ends the wait
+    /// at once, and so does a navigation that turned into a download (`Page.downloadWillBegin`).
     ///
     /// Whether a navigation started is learned from one CDP round trip, not a timed wait: the renderer
     /// answers it after the input's handlers and default action ran, so a navigation they requested has
@@ -531,7 +534,7 @@ impl Watch {
         let answered = page::now_ms();
         let mut started = false;
         loop {
-            if events::open_dialog(tab_id).is_some() {
+            if dialogs::left_open(tab_id).is_some() {
                 return;
             }
             if !started {
@@ -545,6 +548,9 @@ impl Watch {
                 Ok(None) => {}
                 Ok(Some(Some(_))) => break,
                 Ok(Some(None)) | Err(_) => return,
+            }
+            if !matches!(self.download.try_recv(), Ok(None)) {
+                return;
             }
             let now = page::now_ms();
             if (!started && now - answered >= f64::from(grace_ms)) || now >= deadline {

@@ -1,42 +1,87 @@
-//! Maps a page action onto its handler (SPEC §4), around the checks every page action shares: an open
-//! JavaScript dialog and the release of the objects the action resolved (SPEC §7).
+//! Maps a page action onto its handler (SPEC §4), around what every page action shares: JavaScript dialogs
+//! (SPEC §7), the outcomes the result reports ([`outcomes`]), and the release of the objects the action
+//! resolved.
 
 use super::ctx::Ctx;
+use super::dialogs::{self, Policy};
 use super::{
-    dialogs, evaluate, forms, handoff, input, navigation, page, scrape, screenshot, scroll, tabs,
+    evaluate, forms, handoff, input, navigation, outcomes, page, scrape, screenshot, scroll, tabs,
     wait,
 };
 use crate::error::{Error, Result};
-use bua_protocol::Action;
+use bua_protocol::{Action, ExtractResult, OpenDialog};
 use serde::Serialize;
+use serde_json::Value;
 
-/// Runs a page action on `ctx.tab_id` and returns its SPEC §4 result object.
+/// Runs a page action on `ctx.tab_id` and returns its SPEC §4 result object with its outcomes.
 ///
-/// A JavaScript dialog open on the tab fails every action with `element_obstructed` (the page is blocked),
-/// except the ones that answer it: `evaluate` and the navigations (SPEC §7). Objects the action resolved in
-/// the page are released afterwards.
-pub(crate) async fn run(ctx: &Ctx, action: Action) -> Result<serde_json::Value> {
+/// Dialogs (SPEC §7): every dialog that opens while the action runs is answered by the action's `dialog` /
+/// `promptText` (default: alert and beforeunload accepted, confirm and prompt dismissed) and reported. A
+/// dialog already open when the action starts is answered by the default and reported on an agent's tab;
+/// on a tab the user is using it is the user's: the action fails with `element_obstructed` (`extract`
+/// says it is open instead), except `evaluate` and the navigations, which answer it as they always did.
+pub(crate) async fn run(ctx: &Ctx, action: Action) -> Result<Value> {
     let tab_id = ctx.tab_id;
-    let answers_dialogs = matches!(
+    let is_navigation = matches!(
         action,
-        Action::Evaluate(_)
-            | Action::Navigate(_)
+        Action::Navigate(_)
             | Action::GoBack(_)
             | Action::GoForward(_)
             | Action::Reload(_)
             | Action::CloseTab(_)
     );
-    if !answers_dialogs {
-        dialogs::ensure_none(tab_id)?;
+    if let Some(open) = crate::cdp::events::open_dialog(tab_id) {
+        let answers_open = is_navigation || matches!(action, Action::Evaluate(_));
+        if !answers_open && !crate::windows::is_agent_tab(tab_id).await {
+            if matches!(action, Action::Extract(_)) {
+                return json(blocked_extract(tab_id, &open).await?);
+            }
+            dialogs::ensure_none(tab_id)?;
+        }
     }
-    let result = route(ctx, action).await;
-    if crate::cdp::events::open_dialog(tab_id).is_none() {
+    let policy = Policy {
+        dialog: action.dialog(),
+        leaves_page: is_navigation,
+    };
+    let collector = outcomes::Collector::start(ctx);
+    // Boxed: the handlers' futures are large, and unoptimised builds copy them through the wasm stack.
+    let result = dialogs::answering(tab_id, policy, Box::pin(route(ctx, action))).await;
+    if dialogs::left_open(tab_id).is_none() {
         page::release(tab_id).await;
     }
-    result
+    let mut value = result?;
+    collector.finish(is_navigation).await.merge_into(&mut value);
+    Ok(value)
 }
 
-async fn route(ctx: &Ctx, action: Action) -> Result<serde_json::Value> {
+/// `extract` of a tab whose page a dialog left to the user blocks: what the tab says, and the dialog.
+async fn blocked_extract(tab_id: i64, dialog: &Value) -> Result<ExtractResult> {
+    let tab = crate::chrome::tabs::get(tab_id).await?;
+    let text = |k: &str| {
+        dialog
+            .get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    Ok(ExtractResult {
+        url: tab.url().to_owned(),
+        title: tab.title.clone().unwrap_or_default(),
+        text: None,
+        markdown: None,
+        elements: None,
+        obstacle: None,
+        truncated: Default::default(),
+        total_elements: 0,
+        dialog: Some(OpenDialog {
+            r#type: text("type"),
+            message: text("message"),
+        }),
+        dialogs: Vec::new(),
+    })
+}
+
+async fn route(ctx: &Ctx, action: Action) -> Result<Value> {
     let tab_id = ctx.tab_id;
     match action {
         Action::Navigate(a) => json(navigation::navigate(tab_id, &a.url).await?),
@@ -80,19 +125,20 @@ async fn route(ctx: &Ctx, action: Action) -> Result<serde_json::Value> {
         Action::Network(a) => json(super::observe::network(tab_id, &a)),
         Action::Pdf(a) => json(super::observe::pdf(tab_id, &a).await?),
         // Tab and window management runs in the dispatcher without a page; a close that reaches a page
-        // answers its beforeunload guard so it completes.
-        Action::CloseTab(_) => json(dialogs::answering(tab_id, tabs::close_tab(tab_id)).await?),
+        // answers its beforeunload guard (the answering scope around it) so it completes.
+        Action::CloseTab(_) => json(tabs::close_tab(tab_id).await?),
         Action::ActivateTab(a) => json(tabs::activate_tab(a.tab_id).await?),
         other @ (Action::OpenTab(_)
         | Action::GetTabs
         | Action::CloseAgentTabs(_)
-        | Action::CloseAgentWindow(_)) => Err(Error::Internal(format!(
+        | Action::CloseAgentWindow(_)
+        | Action::Downloads(_)) => Err(Error::Internal(format!(
             "{} does not act on a page and is handled by the dispatcher",
             other.name()
         ))),
     }
 }
 
-fn json<T: Serialize>(value: T) -> Result<serde_json::Value> {
+fn json<T: Serialize>(value: T) -> Result<Value> {
     Ok(serde_json::to_value(value)?)
 }

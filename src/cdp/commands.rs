@@ -108,9 +108,13 @@ command!(PageResetNavigationHistory => "Page.resetNavigationHistory", Empty);
 
 /// `Page.handleJavaScriptDialog`.
 #[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PageHandleJavaScriptDialog {
     /// Accept (OK) or dismiss (Cancel).
     pub accept: bool,
+    /// The text an accepted `prompt` returns.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt_text: Option<String>,
 }
 command!(PageHandleJavaScriptDialog => "Page.handleJavaScriptDialog", Empty);
 

@@ -6,6 +6,7 @@
 pub mod alarms;
 pub mod debugger;
 pub mod dnr;
+pub mod downloads;
 pub mod idle;
 pub mod notifications;
 pub mod runtime;

@@ -263,6 +263,8 @@ pub fn to_protocol(
             elements: result.elements.truncated,
         },
         total_elements: u32::try_from(result.elements.total).unwrap_or(u32::MAX),
+        dialog: None,
+        dialogs: Vec::new(),
     }
 }
 

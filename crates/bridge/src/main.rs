@@ -119,6 +119,20 @@ Exit status 1 on failure, with {\"code\":\"…\",\"error\":\"…\"} on stdout.")
         #[command(flatten)]
         conn: ConnArgs,
     },
+    /// List the downloads the agent's tabs started (downloads); --wait waits for running ones to finish.
+    #[command(
+        after_help = "Examples:\n  bua-bridge downloads\n  bua-bridge downloads --tab 12 --wait 10000"
+    )]
+    Downloads {
+        /// Only this tab's downloads.
+        #[arg(long)]
+        tab: Option<i64>,
+        /// Wait up to this many ms (≤ 30000) for running downloads to finish.
+        #[arg(long, value_name = "MS")]
+        wait: Option<u64>,
+        #[command(flatten)]
+        conn: ConnArgs,
+    },
     /// Open a URL in a new tab in the agent window (open_tab); prints {tabId, windowId, domain}.
     #[command(
         after_help = "Examples:\n  bua-bridge open https://example.com\n  bua-bridge open https://example.com --focus   # in your own window"
@@ -586,6 +600,7 @@ fn resolve_sources(matches: &clap::ArgMatches) -> Result<Cli, clap::Error> {
         | Command::Screenshot { conn, .. }
         | Command::Handoff { conn, .. }
         | Command::Pdf { conn, .. }
+        | Command::Downloads { conn, .. }
         | Command::Events { conn, .. } => (&mut conn.token, &mut conn.url),
         Command::Mcp { token, url, .. } => (token, url),
         _ => return Ok(cli),
@@ -743,7 +758,8 @@ fn main() -> ExitCode {
             | Command::Eval { .. }
             | Command::Handoff { .. }
             | Command::Screenshot { .. }
-            | Command::Pdf { .. }) => {
+            | Command::Pdf { .. }
+            | Command::Downloads { .. }) => {
                 init_logging("warn");
                 match friendly_request(friendly) {
                     Ok((conn, request)) => conn.run(request).await,
@@ -895,6 +911,13 @@ fn friendly_request(command: Command) -> Result<(ConnArgs, Request), (cli::Failu
     };
     match command {
         Command::Tabs { conn } => Ok((conn, Request::json("get_tabs", json!({})))),
+        Command::Downloads { tab, wait, conn } => {
+            let mut p = Map::new();
+            if let Some(ms) = wait {
+                p.insert("waitMs".into(), json!(ms));
+            }
+            Ok((conn, Request::json("downloads", cli::with_tab(p, tab))))
+        }
         Command::Open {
             page_url,
             focus,

@@ -177,6 +177,8 @@ call handoff {tabId, reason: one line} and continue from its result; never type 
 evaluate {frame:\"f1\"} runs in one.\n\
 - console / network answer one line per message / request; pass their `next since` as since for only newer ones.\n\
 - screenshot returns an image. wait_for waits for an element or text (timeoutMs ≤ 30000).\n\
+- Results also say what the action caused: dialogs (JS dialogs answered: alert accepted, confirm/prompt \
+dismissed unless dialog:\"accept\" or promptText), navigated {url,title}, openedTab {tabId} (a new tab), downloads.
 - When done, close_agent_tabs (or close_agent_window) closes only the tabs this agent opened.\n\
 - Errors come back as tool errors {\"code\",\"message\"}; the message says what to do next. \
 Never resend the same failing action unchanged.\n\

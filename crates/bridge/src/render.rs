@@ -24,7 +24,9 @@
 //! a quote or a newline stays on its line). Flags appear only when they hold: `checked`, `mixed`,
 //! `offscreen` (SPEC §5 sends `visible` only when true, so no `visible` means off-screen).
 
-use bua_protocol::{Checked, Confidence, ExtractElement, ExtractResult, ObstacleType};
+use bua_protocol::{
+    Checked, Confidence, DialogAnswered, ExtractElement, ExtractResult, ObstacleType,
+};
 
 /// Longest element name printed, in chars; a longer one ends with `…` (the markdown has the text).
 pub const NAME_MAX_CHARS: usize = 100;
@@ -50,6 +52,24 @@ pub fn extract_text(r: &ExtractResult) -> String {
         out.push_str(&format!(
             "obstacle: {kind}, {confidence}: {}\n",
             one_line(&o.message)
+        ));
+    }
+    if let Some(d) = &r.dialog {
+        out.push_str(&format!(
+            "dialog: {}({}) is open and blocks the page until the user answers it\n",
+            d.r#type,
+            quoted(&d.message, NAME_MAX_CHARS)
+        ));
+    }
+    for d in &r.dialogs {
+        let answer = match d.answer {
+            DialogAnswered::Accepted => "accepted",
+            DialogAnswered::Dismissed => "dismissed",
+        };
+        out.push_str(&format!(
+            "answered: {}({}) {answer}\n",
+            d.r#type,
+            quoted(&d.message, NAME_MAX_CHARS)
         ));
     }
     if let Some(elements) = &r.elements {
@@ -282,6 +302,8 @@ mod tests {
             obstacle: None,
             truncated: Truncated::default(),
             total_elements: 5,
+            dialog: None,
+            dialogs: Vec::new(),
         }
     }
 
@@ -301,6 +323,31 @@ mod tests {
              [e3] checkbox \"Newsletter\"\n\
              [e4] link"
         );
+    }
+
+    #[test]
+    fn dialogs_answered_and_a_dialog_left_open_are_header_lines() {
+        let mut r = result();
+        r.dialogs = vec![bua_protocol::DialogReport {
+            r#type: "confirm".into(),
+            message: "Delete?".into(),
+            answer: DialogAnswered::Dismissed,
+            prompt_text: None,
+        }];
+        assert!(
+            extract_text(&r)
+                .contains("title: Checkout step 2\nanswered: confirm(\"Delete?\") dismissed\n"),
+            "{}",
+            extract_text(&r)
+        );
+        r.dialogs.clear();
+        r.dialog = Some(bua_protocol::OpenDialog {
+            r#type: "alert".into(),
+            message: "Saved!".into(),
+        });
+        assert!(extract_text(&r).contains(
+            "dialog: alert(\"Saved!\") is open and blocks the page until the user answers it\n"
+        ));
     }
 
     #[test]

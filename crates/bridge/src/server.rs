@@ -1126,6 +1126,7 @@ async fn v1_new_tab(
         let navigate = Action::Navigate(bua_protocol::Navigate {
             url,
             tab_id: Some(tab_id),
+            dialog: Default::default(),
         });
         match dispatch(shared, owner, navigate).await {
             Ok(nav) => {
@@ -1148,6 +1149,7 @@ async fn v1_new_tab(
             Err(e) => {
                 let close = Action::CloseTab(bua_protocol::TabOnly {
                     tab_id: Some(tab_id),
+                    dialog: Default::default(),
                 });
                 if let Err(close_error) = dispatch(shared, owner, close).await {
                     tracing::debug!(%tab_id, error = %close_error, "new_tab: closing the blank tab failed");

@@ -11,7 +11,7 @@
 
 use crate::error::ErrorBody;
 use crate::field::{
-    doc_text, int, BridgeOnly, Codec, Cx, DropAt, Element, FieldMap, Flag, FrameRef, Keyword,
+    doc_text, int, BridgeOnly, Codec, Cx, Dialog, DropAt, Element, FieldMap, Flag, FrameRef, Keyword,
     NestedElement, OptElement, OptText, OptWord, Owner, Paths, Px, ReqPx, ReqTab, Tab, Text, Url, Wait,
     Word, Words,
 };
@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::time::Duration;
 
-pub use crate::field::{DropTarget, MAX_UPLOAD_FILES, URL_SCHEMES};
+pub use crate::field::{DialogAnswer, DialogPolicy, DropTarget, MAX_UPLOAD_FILES, URL_SCHEMES};
 pub use crate::wire::{TabId, MAX_TAB_ID};
 
 /// `wait_for`'s default `timeoutMs` (SPEC §4), in ms.
@@ -78,6 +78,8 @@ pub(crate) trait ParamValues {
     fn owner(&self) -> Option<&str>;
     /// How long the action waits, in ms, when the caller sets it.
     fn wait_ms(&self) -> Option<u64>;
+    /// How the action answers the dialogs it triggers, when it takes `dialog`.
+    fn dialog(&self) -> Option<&DialogPolicy>;
 }
 
 /// Cross-field rules of a parameter struct: checked after its fields are read, and stated in its
@@ -182,6 +184,10 @@ macro_rules! params {
             }
             fn wait_ms(&self) -> Option<u64> {
                 $( if let Some(w) = Codec::wait_ms(&$codec, &self.$field) { return Some(w); } )*
+                None
+            }
+            fn dialog(&self) -> Option<&DialogPolicy> {
+                $( if let Some(d) = Codec::dialog(&$codec, &self.$field) { return Some(d); } )*
                 None
             }
         }
@@ -705,6 +711,8 @@ params! {
         pub url: String = "url" => Url,
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `extract {tabId?, include?}` → SPEC §5's result with only the parts in `include`.
@@ -722,6 +730,8 @@ params! {
     pub struct TabOnly {
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `activate_tab {tabId}` (required) → `{tabId, url, title, active:true}`.
@@ -752,6 +762,8 @@ params! {
         pub tab_id: Option<TabId> = "tabId" => Tab,
         /// Open a clicked link in a new agent tab (the result's tabId is the new tab). Default false: same tab.
         pub new_tab: bool = "newTab" => Flag(false),
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `click_at {x, y, tabId?}` → as `click`, plus `x`, `y`.
@@ -763,6 +775,8 @@ params! {
         pub y: f64 = "y" => ReqPx(Px { min: Some(0.0) }),
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `hover {locator, tabId?}` → `{hovered:{…}, tabId}`.
@@ -772,6 +786,8 @@ params! {
         pub locator: Locator = "locator" => Element,
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `type {locator, text, clear?, submit?, tabId?}` → `{element, value, tabId}`.
@@ -790,6 +806,8 @@ params! {
         pub submit: bool = "submit" => Flag(false),
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `press_key {key, modifiers?, locator?, waitLoad?, tabId?}` → `{key, modifiers, element?, tabId}`.
@@ -805,6 +823,8 @@ params! {
         pub wait_load: bool = "waitLoad" => Flag(false),
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `scroll {dx?, dy?, toEnd?, locator?, tabId?}` → `{scrolled:{dx,dy}, atEnd, tabId}`.
@@ -835,6 +855,8 @@ params! {
         pub choice: OptionChoice = "value" => Choice,
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     } + rules
 
     /// `check {locator, checked?, tabId?}` → `{checked, tabId}`.
@@ -846,6 +868,8 @@ params! {
         pub checked: bool = "checked" => Flag(true),
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `set_value {locator, value, tabId?}` → `{element, value, tabId}`; fires `input` + `change`.
@@ -857,6 +881,8 @@ params! {
         pub value: String = "value" => Text { nonempty: false },
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `get_value {locator, tabId?}` → `{element, value, label?, checked?, tabId}`: the control's
@@ -893,6 +919,8 @@ params! {
         pub tab_id: Option<TabId> = "tabId" => Tab,
         /// Run in a frame: a uid (that element's frame) or a frame id from extract's markdown (f1, …). Default: the page.
         pub frame: Option<String> = "frame" => FrameRef,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
     }
 
     /// `scrape {item, fields?, limit?, timeoutMs?, tabId?}` → `{count, items, tabId}` (static
@@ -1000,6 +1028,16 @@ params! {
         pub landscape: bool = "landscape" => Flag(false),
         /// Print background colours and images. Default false.
         pub print_background: bool = "printBackground" => Flag(false),
+    }
+
+    /// `downloads {tabId?, waitMs?}` → `{downloads:[…]}`: the downloads started from the agent's tabs
+    /// (only `tabId`'s when given); with `waitMs`, first waits until none is in progress.
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    pub struct Downloads {
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
+        pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// ms to wait for running downloads to finish. Default 0, at most 30000.
+        pub wait_ms: Option<u64> = "waitMs" => Wait(int::<u64>(0, WAIT_MS).shown(), 0),
     }
 }
 
@@ -1273,6 +1311,8 @@ actions! {
     Network(Network) = "network", secs(5).read();
     /// Print the page to PDF (base64).
     Pdf(Pdf) = "pdf", secs(30);
+    /// List the downloads the agent's tabs started (filename, bytes, state, …); waitMs waits for running ones.
+    Downloads(Downloads) = "downloads", OWN_WAIT.read();
 }
 
 impl ActionKind {
@@ -1411,6 +1451,15 @@ impl Action {
     /// The explicit `owner` of `close_agent_tabs` / `close_agent_window`.
     pub fn owner(&self) -> Option<&str> {
         self.values().and_then(|v| v.owner())
+    }
+
+    /// How the action answers the JavaScript dialogs it triggers (SPEC §7): its `dialog` and
+    /// `promptText`, or the default for actions that take none.
+    pub fn dialog(&self) -> DialogPolicy {
+        self.values()
+            .and_then(|v| v.dialog())
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// The bridge's pending-pool timeout for this action (SPEC §4 timeout column): e.g. 30 s for

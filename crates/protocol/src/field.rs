@@ -87,6 +87,11 @@ pub(crate) trait Codec {
     fn wait_ms(&self, _v: &Self::T) -> Option<u64> {
         None
     }
+
+    /// How the action answers the dialogs it triggers, for a dialog field.
+    fn dialog<'a>(&self, _v: &'a Self::T) -> Option<&'a DialogPolicy> {
+        None
+    }
 }
 
 /// `schema` with `doc` as its description (when there is one).
@@ -1066,3 +1071,118 @@ impl Codec for DropAt {
         true
     }
 }
+/// How an action answers the JavaScript dialogs it triggers (SPEC §7): `dialog: "accept" | "dismiss"`.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum DialogAnswer {
+    /// OK: `confirm` returns true, `prompt` the text.
+    Accept,
+    /// Cancel: `confirm` returns false, `prompt` null.
+    Dismiss,
+}
+
+impl DialogAnswer {
+    /// The wire spelling.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            DialogAnswer::Accept => "accept",
+            DialogAnswer::Dismiss => "dismiss",
+        }
+    }
+}
+
+/// The `dialog` and `promptText` fields of an action that may trigger dialogs. Both omitted: the
+/// default of SPEC §7 (alert and beforeunload accepted, confirm and prompt dismissed).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DialogPolicy {
+    /// How to answer every dialog the action triggers; `None`: the default per dialog type.
+    pub answer: Option<DialogAnswer>,
+    /// The text a `prompt` is accepted with. Given without `answer`, prompts are accepted with it.
+    pub prompt_text: Option<String>,
+}
+
+impl DialogPolicy {
+    /// Whether a dialog of `dialog_type` (`alert`, `confirm`, `prompt`, `beforeunload`) is accepted.
+    pub fn accepts(&self, dialog_type: &str) -> bool {
+        match self.answer {
+            Some(answer) => answer == DialogAnswer::Accept,
+            None if dialog_type == "prompt" => self.prompt_text.is_some(),
+            None => matches!(dialog_type, "alert" | "beforeunload"),
+        }
+    }
+}
+
+/// The description of `dialog` and `promptText`, written once: the flattened tool schema merges the
+/// actions' fields into one property each.
+const DIALOG_DOC: &str =
+    "Answer to JS dialogs the action triggers. Default: alert accepted, confirm/prompt dismissed.";
+const PROMPT_DOC: &str = "Text for a prompt() (accepts it).";
+
+/// `dialog` + `promptText` (see [`DialogPolicy`]).
+pub(crate) struct Dialog;
+
+impl Keyword for DialogAnswer {
+    const ALL: &'static [Self] = &[DialogAnswer::Accept, DialogAnswer::Dismiss];
+    const NOUN: &'static str = "dialog answer";
+    const CHOICES: &'static str = "accept or dismiss";
+    fn word(&self) -> &'static str {
+        self.as_str()
+    }
+}
+
+impl Codec for Dialog {
+    type T = DialogPolicy;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<DialogPolicy> {
+        let answer = match f.opt_str(key)? {
+            None => None,
+            Some(s) => Some(DialogAnswer::parse_word(&s).ok_or_else(|| {
+                f.err(
+                    key,
+                    format!("unknown dialog answer `{s}` (use accept or dismiss)"),
+                )
+            })?),
+        };
+        let prompt_text = f.opt_str(PROMPT_TEXT)?;
+        if answer == Some(DialogAnswer::Dismiss) && prompt_text.is_some() {
+            return Err(f.err(PROMPT_TEXT, "not allowed with dialog: \"dismiss\""));
+        }
+        Ok(DialogPolicy {
+            answer,
+            prompt_text,
+        })
+    }
+    fn write(&self, v: &DialogPolicy, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        if let Some(answer) = v.answer {
+            m.insert(key.into(), Value::String(answer.as_str().into()));
+        }
+        if let Some(text) = &v.prompt_text {
+            m.insert(PROMPT_TEXT.into(), Value::String(text.clone()));
+        }
+    }
+    fn schema(&self) -> Value {
+        derived::<DialogAnswer>()
+    }
+    fn own_keys(&self, key: &'static str) -> Vec<&'static str> {
+        vec![key, PROMPT_TEXT]
+    }
+    fn keys(&self, key: &'static str, _cx: &Cx) -> Vec<&'static str> {
+        vec![key, PROMPT_TEXT]
+    }
+    fn properties(&self, key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
+        vec![
+            (key, described(self.schema(), DIALOG_DOC)),
+            (
+                PROMPT_TEXT,
+                described(json!({"type": "string"}), PROMPT_DOC),
+            ),
+        ]
+    }
+    fn dialog<'a>(&self, v: &'a DialogPolicy) -> Option<&'a DialogPolicy> {
+        Some(v)
+    }
+}
+
+/// The wire key of [`DialogPolicy::prompt_text`].
+const PROMPT_TEXT: &str = "promptText";

@@ -21,7 +21,7 @@
 //! use serde_json::json;
 //!
 //! // The bridge sends a request; the extension validates it…
-//! let click = Action::Click(Click { locator: Locator::uid("e7"), tab_id: Some(12), new_tab: false });
+//! let click = Action::Click(Click { locator: Locator::uid("e7"), tab_id: Some(12), new_tab: false, dialog: DialogPolicy::default() });
 //! let frame = json!({"type": "request", "id": "r1", "owner": "cli-1", "action": click.to_value()});
 //! let ToExtension::Request(req) = parse_to_extension(&frame.to_string()).unwrap() else { unreachable!() };
 //! assert_eq!(req.action, click);

@@ -17,6 +17,9 @@ use crate::locator::{locator_rules, Loc};
 use crate::wire::TYPE_KEY;
 use serde_json::{json, Map, Value};
 
+/// The wire key of an action's dialog answer (`promptText` goes with it).
+const DIALOG_KEY: &str = "dialog";
+
 /// The strict schema branch of one action.
 fn action_schema(spec: &Spec) -> Value {
     let loc = (spec.loc)();
@@ -98,6 +101,7 @@ pub fn tool_input_schema() -> Value {
     let mut order: Vec<String> = Vec::new();
     let mut variants: std::collections::BTreeMap<String, Vec<Value>> = Default::default();
     let mut lines = Vec::new();
+    let mut answering: Vec<&str> = Vec::new();
     for branch in strict["oneOf"].as_array().into_iter().flatten() {
         let name = branch["properties"]["type"]["const"]
             .as_str()
@@ -119,6 +123,9 @@ pub fn tool_input_schema() -> Value {
         let has_locator = loc != Loc::None;
         let taken = (spec.taken)();
         let mut params = Vec::new();
+        if props.contains_key(DIALOG_KEY) {
+            answering.push(name);
+        }
         match loc {
             Loc::None => {}
             Loc::Required => params.push("locator".to_owned()),
@@ -138,7 +145,9 @@ pub fn tool_input_schema() -> Value {
                 )
                 && !taken.contains(&key.as_str()))
                 || (loc == Loc::OrTextContains && key == "textContains");
-            if !is_locator_key {
+            // `dialog`/`promptText` are named once below, not on every line.
+            let is_dialog_key = key == DIALOG_KEY || key == "promptText";
+            if !is_locator_key && !is_dialog_key {
                 params.push(if required.contains(&key.as_str()) {
                     key.clone()
                 } else {
@@ -162,7 +171,7 @@ pub fn tool_input_schema() -> Value {
         json!({
             "type": "string",
             "enum": action_names(),
-            "description": format!("The action. Parameters per action (? = optional; locator = exactly one of uid, selector, text, xpath, plus index ≥ 0 not with uid):\n{}", lines.join("\n")),
+            "description": format!("The action. Parameters per action (? = optional; locator = exactly one of uid, selector, text, xpath, plus index ≥ 0 not with uid):\n{}\nAlso dialog?, promptText? on {}.", lines.join("\n"), answering.join(", ")),
         }),
     );
     for key in order {

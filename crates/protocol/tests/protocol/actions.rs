@@ -11,7 +11,8 @@ fn spec_click_example_parses_to_uid_locator() {
         Action::Click(Click {
             locator: Locator::Uid("e7".into()),
             tab_id: Some(12),
-            new_tab: false
+            new_tab: false,
+            dialog: DialogPolicy::default()
         })
     );
     assert_eq!(a.name(), "click");
@@ -218,7 +219,8 @@ fn null_reads_as_omitted_for_optional_fields() {
         Action::Click(Click {
             locator: Locator::uid("e1"),
             tab_id: None,
-            new_tab: false
+            new_tab: false,
+            dialog: DialogPolicy::default()
         })
     );
     refused_with(json!({"type":"open_tab","url":null}), &["url: required"]);
@@ -285,7 +287,8 @@ fn type_uses_text_as_the_text_to_type_and_a_nested_text_locator() {
             text: "hello".into(),
             clear: true,
             submit: false,
-            tab_id: None
+            tab_id: None,
+            dialog: DialogPolicy::default()
         })
     );
     refused_with(
@@ -537,7 +540,8 @@ fn click_at_coordinates_are_finite_and_non_negative() {
         Action::ClickAt(ClickAt {
             x: 120.0,
             y: 340.5,
-            tab_id: None
+            tab_id: None,
+            dialog: DialogPolicy::default()
         })
     );
     refused_with(json!({"type":"click_at","x":-1,"y":2}), &["click_at: x:"]);
@@ -582,9 +586,10 @@ fn timeouts_follow_the_spec_table() {
 #[test]
 fn action_names_cover_the_spec_table_in_order() {
     let names = action_names();
-    assert_eq!(names.len(), 31);
+    assert_eq!(names.len(), 32);
     assert_eq!(names[0], "open_tab");
     assert_eq!(names[24], "screenshot");
+    assert_eq!(names[25], "downloads");
     for n in [
         "go_forward",
         "close_agent_window",
@@ -703,4 +708,54 @@ fn handoff_takes_a_tab_a_one_line_reason_and_waits_ten_minutes_by_default() {
         let e = Action::from_value(&v).unwrap_err();
         assert!(e.message.contains(want), "{v}: {}", e.message);
     }
+}
+
+#[test]
+fn dialog_and_prompt_text_say_how_triggered_dialogs_are_answered() {
+    let a = ok(json!({"type":"click","uid":"e1","dialog":"accept","promptText":"Ada"}));
+    let policy = a.dialog();
+    assert_eq!(policy.answer, Some(DialogAnswer::Accept));
+    assert_eq!(policy.prompt_text.as_deref(), Some("Ada"));
+    assert_eq!(
+        a.to_value(),
+        json!({"type":"click","uid":"e1","dialog":"accept","promptText":"Ada"})
+    );
+    // The default: alert and beforeunload accepted, confirm and prompt dismissed.
+    let default = ok(json!({"type":"evaluate","expression":"return 1"})).dialog();
+    assert!(default.accepts("alert") && default.accepts("beforeunload"));
+    assert!(!default.accepts("confirm") && !default.accepts("prompt"));
+    // A prompt text alone accepts prompts and leaves the rest at the default.
+    let text = ok(json!({"type":"navigate","url":"https://a.test/","promptText":"x"})).dialog();
+    assert!(text.accepts("prompt") && !text.accepts("confirm"));
+    assert!(!ok(json!({"type":"close_tab","dialog":"dismiss"}))
+        .dialog()
+        .accepts("alert"));
+    // Actions that trigger no dialogs take none.
+    assert_eq!(
+        ok(json!({"type":"extract"})).dialog(),
+        DialogPolicy::default()
+    );
+    refused_with(
+        json!({"type":"click","uid":"e1","dialog":"ok"}),
+        &["dialog: unknown dialog answer `ok` (use accept or dismiss)"],
+    );
+    refused_with(
+        json!({"type":"click","uid":"e1","dialog":"dismiss","promptText":"x"}),
+        &["promptText: not allowed with dialog: \"dismiss\""],
+    );
+    refused_with(
+        json!({"type":"extract","dialog":"accept"}),
+        &["unknown field `dialog`"],
+    );
+}
+
+#[test]
+fn downloads_waits_at_most_30_s_and_its_timeout_follows_wait_ms() {
+    let a = ok(json!({"type":"downloads","waitMs":5000}));
+    assert_eq!(a.timeout(), Duration::from_millis(7_000));
+    assert_eq!(
+        ok(json!({"type":"downloads"})).timeout(),
+        Duration::from_secs(2)
+    );
+    refused_with(json!({"type":"downloads","waitMs":30001}), &["waitMs"]);
 }

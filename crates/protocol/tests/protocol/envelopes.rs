@@ -323,7 +323,8 @@ fn client_request_defaults_params_and_maps_to_an_action() {
         r.to_action().unwrap(),
         Action::Navigate(Navigate {
             url: "https://example.com".into(),
-            tab_id: None
+            tab_id: None,
+            dialog: DialogPolicy::default()
         })
     );
     let p = parse_client_request(r#"{"id":"p1","method":"ping"}"#).unwrap();
@@ -471,6 +472,8 @@ fn results_serialize_in_camel_case() {
         }),
         truncated: Truncated::default(),
         total_elements: 1,
+        dialog: None,
+        dialogs: Vec::new(),
     };
     let v = serde_json::to_value(&x).unwrap();
     assert_eq!(v["totalElements"], 1);

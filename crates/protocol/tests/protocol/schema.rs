@@ -28,7 +28,7 @@ fn schema_is_a_draft7_object_schema_with_one_branch_per_action() {
     }
     assert_eq!(
         s["properties"]["type"]["enum"].as_array().unwrap().len(),
-        31
+        32
     );
     assert!(
         !s.to_string().contains("$ref"),

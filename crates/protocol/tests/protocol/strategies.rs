@@ -87,16 +87,49 @@ fn wait_state() -> impl Strategy<Value = WaitState> {
     ]
 }
 
+/// `dialog` + `promptText`: omitted, either answer, a prompt text alone or with accept.
+fn dialog() -> impl Strategy<Value = DialogPolicy> {
+    prop_oneof![
+        Just(DialogPolicy::default()),
+        Just(DialogPolicy {
+            answer: Some(DialogAnswer::Dismiss),
+            prompt_text: None
+        }),
+        (
+            proptest::option::of(Just(DialogAnswer::Accept)),
+            proptest::option::of(any_text())
+        )
+            .prop_map(|(answer, prompt_text)| DialogPolicy {
+                answer,
+                prompt_text
+            }),
+    ]
+}
+
 fn navigation() -> BoxedStrategy<Action> {
     prop_oneof![
         (url(), any::<bool>()).prop_map(|(url, focus)| Action::OpenTab(OpenTab { url, focus })),
-        (url(), tab_id()).prop_map(|(url, tab_id)| Action::Navigate(Navigate { url, tab_id })),
-        tab_id().prop_map(|tab_id| Action::GoBack(TabOnly { tab_id })),
-        tab_id().prop_map(|tab_id| Action::GoForward(TabOnly { tab_id })),
-        tab_id().prop_map(|tab_id| Action::Reload(TabOnly { tab_id })),
+        (url(), tab_id(), dialog()).prop_map(|(url, tab_id, dialog)| Action::Navigate(Navigate {
+            url,
+            tab_id,
+            dialog
+        })),
+        tab_id().prop_map(|tab_id| Action::GoBack(TabOnly {
+            tab_id,
+            dialog: DialogPolicy::default()
+        })),
+        tab_id().prop_map(|tab_id| Action::GoForward(TabOnly {
+            tab_id,
+            dialog: DialogPolicy::default()
+        })),
+        tab_id().prop_map(|tab_id| Action::Reload(TabOnly {
+            tab_id,
+            dialog: DialogPolicy::default()
+        })),
         Just(Action::GetTabs),
         (0..=MAX_TAB_ID).prop_map(|tab_id| Action::ActivateTab(ActivateTab { tab_id })),
-        tab_id().prop_map(|tab_id| Action::CloseTab(TabOnly { tab_id })),
+        (tab_id(), dialog())
+            .prop_map(|(tab_id, dialog)| Action::CloseTab(TabOnly { tab_id, dialog })),
         proptest::option::of(word()).prop_map(|owner| Action::CloseAgentTabs(OwnerOnly { owner })),
         proptest::option::of(word())
             .prop_map(|owner| Action::CloseAgentWindow(OwnerOnly { owner })),
@@ -106,20 +139,25 @@ fn navigation() -> BoxedStrategy<Action> {
 
 fn input() -> BoxedStrategy<Action> {
     prop_oneof![
-        (locator(), tab_id(), any::<bool>()).prop_map(|(locator, tab_id, new_tab)| Action::Click(
-            Click {
+        (locator(), tab_id(), any::<bool>(), dialog()).prop_map(
+            |(locator, tab_id, new_tab, dialog)| Action::Click(Click {
                 locator,
                 tab_id,
-                new_tab
-            }
-        )),
+                new_tab,
+                dialog
+            })
+        ),
         (px(0, 5000), px(0, 5000), tab_id()).prop_map(|(x, y, tab_id)| Action::ClickAt(ClickAt {
             x,
             y,
-            tab_id
+            tab_id,
+            dialog: DialogPolicy::default()
         })),
-        (locator(), tab_id())
-            .prop_map(|(locator, tab_id)| Action::Hover(Hover { locator, tab_id })),
+        (locator(), tab_id()).prop_map(|(locator, tab_id)| Action::Hover(Hover {
+            locator,
+            tab_id,
+            dialog: DialogPolicy::default()
+        })),
         (
             locator(),
             any_text(),
@@ -134,6 +172,7 @@ fn input() -> BoxedStrategy<Action> {
                     clear,
                     submit,
                     tab_id,
+                    dialog: DialogPolicy::default(),
                 })
             }),
         (
@@ -149,7 +188,8 @@ fn input() -> BoxedStrategy<Action> {
                     modifiers,
                     locator,
                     wait_load,
-                    tab_id
+                    tab_id,
+                    dialog: DialogPolicy::default()
                 })
             ),
         (
@@ -178,21 +218,24 @@ fn input() -> BoxedStrategy<Action> {
             SelectOption {
                 locator,
                 choice,
-                tab_id
+                tab_id,
+                dialog: DialogPolicy::default()
             }
         )),
         (locator(), any::<bool>(), tab_id()).prop_map(|(locator, checked, tab_id)| Action::Check(
             Check {
                 locator,
                 checked,
-                tab_id
+                tab_id,
+                dialog: DialogPolicy::default()
             }
         )),
         (locator(), any_text(), tab_id()).prop_map(|(locator, value, tab_id)| Action::SetValue(
             SetValue {
                 locator,
                 value,
-                tab_id
+                tab_id,
+                dialog: DialogPolicy::default()
             }
         )),
     ]
@@ -225,12 +268,14 @@ fn reading() -> BoxedStrategy<Action> {
         (
             word(),
             tab_id(),
-            proptest::option::of(prop_oneof![Just("e3".to_string()), Just("f1".to_string())])
+            proptest::option::of(prop_oneof![Just("e3".to_string()), Just("f1".to_string())]),
+            dialog()
         )
-            .prop_map(|(expression, tab_id, frame)| Action::Evaluate(Evaluate {
+            .prop_map(|(expression, tab_id, frame, dialog)| Action::Evaluate(Evaluate {
                 expression,
                 tab_id,
-                frame
+                frame,
+                dialog
             })),
         (
             word(),
@@ -328,6 +373,8 @@ fn observing() -> BoxedStrategy<Action> {
                 print_background
             })
         ),
+        (tab_id(), proptest::option::of(0u64..=30_000))
+            .prop_map(|(tab_id, wait_ms)| Action::Downloads(Downloads { tab_id, wait_ms })),
     ]
     .boxed()
 }

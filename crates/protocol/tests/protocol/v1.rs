@@ -49,7 +49,8 @@ fn run_script_returns_the_value_of_its_expression() {
         Action::Evaluate(Evaluate {
             expression: format!("return {V1_SERIALIZE}(\ndocument.title\n);"),
             tab_id: Some(7),
-            frame: None
+            frame: None,
+            dialog: DialogPolicy::default()
         })
     );
     let e = ClientRequest::new("1", "run_script", json!({"code": 5}))
@@ -72,7 +73,8 @@ fn v1_target_and_snake_case_params_are_accepted() {
                 index: 1
             },
             tab_id: Some(7),
-            new_tab: true
+            new_tab: true,
+            dialog: DialogPolicy::default()
         })
     );
     let a = act("click", json!({"target": {"value": "#x"}}));
@@ -110,7 +112,8 @@ fn v1_target_and_snake_case_params_are_accepted() {
             text: String::new(),
             clear: true,
             submit: false,
-            tab_id: None
+            tab_id: None,
+            dialog: DialogPolicy::default()
         })
     );
     let e = ClientRequest::new("1", "click", json!({"target": {"by": "id", "value": "x"}}))
