@@ -201,7 +201,7 @@ pub async fn click(ctx: &Ctx, locator: &Locator, new_tab: bool) -> Result<ClickR
     if !new_tab {
         element.call(SAME_TAB, &[]).await?;
     }
-    let downloads = element.call(tab_id, DOWNLOAD_LINK, &[]).await?.as_bool() == Some(true);
+    let downloads = element.call(DOWNLOAD_LINK, &[]).await?.as_bool() == Some(true);
     // Registered before the click, so the result can report the download the click starts (SPEC §4).
     let download =
         downloads.then(|| crate::cdp::events::wait(tab_id, |m, _| m == "Page.downloadWillBegin"));
