@@ -1082,6 +1082,7 @@ async fn v1_new_tab(
         Action::OpenTab(bua_protocol::OpenTab {
             url: "about:blank".into(),
             focus: open.focus,
+            load_wait_ms: None,
         }),
     )
     .await?;
@@ -1093,6 +1094,7 @@ async fn v1_new_tab(
         let navigate = Action::Navigate(bua_protocol::Navigate {
             url,
             tab_id: Some(tab_id),
+            load_wait_ms: open.load_wait_ms,
         });
         match dispatch(shared, owner, navigate).await {
             Ok(nav) => {

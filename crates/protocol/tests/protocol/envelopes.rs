@@ -323,7 +323,8 @@ fn client_request_defaults_params_and_maps_to_an_action() {
         r.to_action().unwrap(),
         Action::Navigate(Navigate {
             url: "https://example.com".into(),
-            tab_id: None
+            tab_id: None,
+            load_wait_ms: None,
         })
     );
     let p = parse_client_request(r#"{"id":"p1","method":"ping"}"#).unwrap();
