@@ -131,7 +131,7 @@ async fn navigate_go_back_go_forward_reload_wait_for_load_and_report_url_and_tit
         .await;
     assert_eq!(
         nav,
-        json!({ "tabId": tab, "url": url("two.html?x=1"), "title": "Page Two", "status": 200 })
+        json!({ "tabId": tab, "url": url("two.html?x=1"), "title": "Page Two", "status": 200, "loaded": true })
     );
     assert_eq!(a.text_of(tab, "query").await, "query=?x=1");
 
@@ -140,11 +140,14 @@ async fn navigate_go_back_go_forward_reload_wait_for_load_and_report_url_and_tit
         (back["url"].as_str(), back["title"].as_str()),
         (Some(url("index.html").as_str()), Some("Actions Home"))
     );
+    assert_eq!(back["loaded"], true, "{back}");
     let forward = a.ok("go_forward", json!({ "tabId": tab })).await;
     assert_eq!(forward["title"], "Page Two");
+    assert_eq!(forward["loaded"], true, "{forward}");
     a.eval(tab, "window.marker = 42; return 1").await;
     let reloaded = a.ok("reload", json!({ "tabId": tab })).await;
     assert_eq!(reloaded["url"], url("two.html?x=1"));
+    assert_eq!(reloaded["loaded"], true, "{reloaded}");
     assert_eq!(
         a.eval(tab, "return typeof window.marker").await,
         "undefined"
