@@ -200,6 +200,7 @@ async fn peers_main(cli: &Cli, extension: &Path) -> Result<(), BenchError> {
         node: cli.node.clone(),
         bench_dir: absolute(&cli.peers_dir)?,
         call_timeout: std::time::Duration::from_secs(cli.peers_call_timeout),
+        only: cli.corpus_pages.clone(),
     };
     let machine = bench::machine::collect(&cli.node);
     let chromium = std::process::Command::new(&cli.chrome)

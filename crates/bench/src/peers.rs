@@ -52,6 +52,8 @@ pub struct PeerOptions {
     pub bench_dir: PathBuf,
     /// How long one tool call may take.
     pub call_timeout: Duration,
+    /// Only these pages (folder names), when not empty.
+    pub only: Vec<String>,
 }
 
 /// The three tools, in the order of the report's columns.
@@ -340,6 +342,21 @@ async fn start_servers(
 }
 
 impl Servers {
+    /// Accepts a JavaScript dialog the page left open (a corpus page calls `alert()`): the peers refuse
+    /// every later snapshot until it is handled (ours answers dialogs itself during navigations, SPEC §7).
+    /// Not recorded: it is the benchmark's cleanup, not the read loop.
+    async fn clear_dialog(&mut self, tool: Tool, timeout: Duration) {
+        let (name, args) = match tool {
+            Tool::Ours => return,
+            Tool::Playwright => ("browser_handle_dialog", json!({"accept": true})),
+            Tool::DevTools => (
+                "handle_dialog",
+                json!({"action": "accept", "pageId": self.devtools_page}),
+            ),
+        };
+        self.call(tool, name, args, timeout).await;
+    }
+
     /// The navigate call of `tool`.
     async fn navigate(&mut self, tool: Tool, url: &str, timeout: Duration) -> Call {
         let args = match tool {
@@ -413,7 +430,10 @@ pub async fn run(opts: &PeerOptions) -> Result<PeerResults, BenchError> {
         load: (load_now(), String::new()),
         ..PeerResults::default()
     };
-    let names = corpus_pages(&opts.corpus, opts.limit)?;
+    let mut names = corpus_pages(&opts.corpus, opts.limit)?;
+    if !opts.only.is_empty() {
+        names.retain(|n| opts.only.contains(n));
+    }
     let site = StaticSite::start_empty()
         .await
         .map_err(|e| BenchError::io("starting the page server", e))?;
@@ -461,11 +481,22 @@ pub async fn run(opts: &PeerOptions) -> Result<PeerResults, BenchError> {
             let tool = TOOLS[(n + k) % TOOLS.len()];
             let nav = servers.navigate(tool, &url, opts.call_timeout).await;
             let measured = &mut row.tools[tool.index()];
-            if nav.error.is_some() {
+            if let Some(error) = &nav.error {
+                let dialog = error.contains("dialog") || error.contains("modal state");
                 measured.nav = nav;
+                if dialog {
+                    servers.clear_dialog(tool, opts.call_timeout).await;
+                }
                 continue;
             }
             let (read, text) = servers.read(tool, opts.call_timeout).await;
+            if read
+                .error
+                .as_deref()
+                .is_some_and(|e| e.contains("dialog") || e.contains("modal state"))
+            {
+                servers.clear_dialog(tool, opts.call_timeout).await;
+            }
             let measured = &mut row.tools[tool.index()];
             measured.nav = nav;
             if read.error.is_none() {
