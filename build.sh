@@ -3,7 +3,7 @@
 #   ./build.sh            build the extension into dist/ (load it with "Load unpacked") and bua-bridge
 #   ./build.sh test       fmt + clippy + native tests + end-to-end tests in real headless Chromium
 #   ./build.sh demo [URL…] build, launch headless Chromium with the extension, and run the agent tour
-#   ./build.sh bench      benchmarks (writes docs/BENCHMARKS.md)
+#   ./build.sh bench      benchmarks (writes docs/BENCHMARKS.md); `bench --peers`: ours vs Playwright/DevTools MCP
 #   ./build.sh prereqs [demo|test]  only install what `demo` (default) or `test` needs from the system
 # `demo` and `test` install what is missing first (Debian/Ubuntu, apt-get): see ensure_system.
 set -euo pipefail
@@ -187,12 +187,16 @@ case "${1:-build}" in
   test) run_tests ;;
   demo) shift; run_demo "$@" ;;
   bench) shift; ensure_system demo; build_extension
-         # The Playwright peer (bench/aria.mjs) drives the same Chromium; playwright-core comes from npm.
-         if [ ! -d bench/node_modules/playwright-core ]; then
+         # The Playwright peer (bench/aria.mjs) drives the same Chromium; playwright-core comes from npm,
+         # and so do the MCP peers of `--peers` (@playwright/mcp, chrome-devtools-mcp; pinned in bench/).
+         if [ ! -d bench/node_modules/playwright-core ] || [ ! -d bench/node_modules/@playwright/mcp ] \
+            || [ ! -d bench/node_modules/chrome-devtools-mcp ]; then
            command -v npm >/dev/null || { echo "npm not found: install Node.js 20+ (Debian: apt-get install nodejs npm)" >&2; exit 1; }
            log "installing the Playwright peer (npm ci in bench/)"
            (cd bench && npm ci --no-audit --no-fund)
          fi
+         # `--peers` runs our MCP server as an agent's host does: the bua-bridge binary, release-built.
+         case " $* " in *" --peers "*) cargo build --release -p bua-bridge --bin bua-bridge ;; esac
          cargo run --release -p bua-bench -- --extension "$ROOT/dist" "$@" ;;
   id) extension_id; echo ;;
   *) echo "usage: ./build.sh [build|test|demo [URL…]|bench|prereqs [demo|test]|id]" >&2; exit 2 ;;

@@ -160,6 +160,7 @@ pub async fn open(owner: &str, load_url: &str, domain: &str, focus: bool) -> Res
         window_id: tab.window_id,
         domain: domain.to_owned(),
         status: None,
+        loaded: None,
     })
 }
 

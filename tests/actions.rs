@@ -131,7 +131,7 @@ async fn navigate_go_back_go_forward_reload_wait_for_load_and_report_url_and_tit
         .await;
     assert_eq!(
         nav,
-        json!({ "tabId": tab, "url": url("two.html?x=1"), "title": "Page Two", "status": 200 })
+        json!({ "tabId": tab, "url": url("two.html?x=1"), "title": "Page Two", "status": 200, "loaded": true })
     );
     assert_eq!(a.text_of(tab, "query").await, "query=?x=1");
 
@@ -140,11 +140,14 @@ async fn navigate_go_back_go_forward_reload_wait_for_load_and_report_url_and_tit
         (back["url"].as_str(), back["title"].as_str()),
         (Some(url("index.html").as_str()), Some("Actions Home"))
     );
+    assert_eq!(back["loaded"], true, "{back}");
     let forward = a.ok("go_forward", json!({ "tabId": tab })).await;
     assert_eq!(forward["title"], "Page Two");
+    assert_eq!(forward["loaded"], true, "{forward}");
     a.eval(tab, "window.marker = 42; return 1").await;
     let reloaded = a.ok("reload", json!({ "tabId": tab })).await;
     assert_eq!(reloaded["url"], url("two.html?x=1"));
+    assert_eq!(reloaded["loaded"], true, "{reloaded}");
     assert_eq!(
         a.eval(tab, "return typeof window.marker").await,
         "undefined"
@@ -273,13 +276,14 @@ async fn an_unknown_or_unreachable_host_fails_navigate_and_open_tab_alike_and_th
     assert_eq!(nav["title"], "Page Two");
     a.close(tab).await;
 
-    // A working open_tab answers once the page committed, with the blank first page gone from history.
+    // A working open_tab answers once the page loaded (SPEC §4), with the blank first page gone from history.
     let started = Instant::now();
     let opened = a.ok("open_tab", json!({ "url": url("two.html") })).await;
     note(&format!(
-        "open_tab (new tab + attach + commit) answered in {} ms",
+        "open_tab (new tab + attach + load) answered in {} ms",
         started.elapsed().as_millis()
     ));
+    assert_eq!(opened["loaded"], true, "{opened}");
     let fresh = opened["tabId"].as_i64().expect("tabId");
     let tabs = get_tabs(&a.client).await.expect("get_tabs");
     let listed = tabs.iter().find(|t| t["tabId"] == fresh).expect("listed");
@@ -1986,4 +1990,136 @@ async fn four_clients_on_four_agent_tabs_work_concurrently() {
         "4 clients × 40 mixed actions on 4 agent tabs: {:.1} s",
         started.elapsed().as_secs_f64()
     ));
+}
+
+/// A page whose one image never answers (the request is held open): its text is all there after
+/// `DOMContentLoaded`, its `load` event never comes.
+const STALLED_PAGE: &str = r#"<!doctype html><title>Stalled</title>
+<h1>A page that never finishes loading</h1>
+<p>Its text is all here; its one image never arrives.</p>
+<img src="/never.png" alt="">
+<form action="/stalled.html"><input name="q" value="sent"></form>"#;
+
+/// A site of its own for [`STALLED_PAGE`]: each open copy holds one of the browser's six connections to its
+/// host until the tab leaves it, which must not starve the shared fixture server.
+fn stalled_site() -> &'static FixtureServer {
+    static SITE: std::sync::OnceLock<FixtureServer> = std::sync::OnceLock::new();
+    SITE.get_or_init(|| {
+        let site = FixtureServer::start(support::fixtures_dir());
+        site.route(
+            "/never.png",
+            support::Route::Slow {
+                delay: Duration::from_secs(3600),
+                body: String::new(),
+            },
+        );
+        site.route("/stalled.html", support::Route::Html(STALLED_PAGE.into()));
+        site
+    })
+}
+
+/// What the page itself says of its load: `document.readyState` and the query of its URL.
+async fn load_state(a: &Agent, tab: i64) -> (Value, Value) {
+    let v = a
+        .eval(tab, "return [document.readyState, location.search]")
+        .await;
+    (v[0].clone(), v[1].clone())
+}
+
+#[tokio::test]
+async fn navigate_answers_at_dom_content_loaded_plus_5_s_when_an_image_never_loads() {
+    let a = Agent::new().await;
+    let opened = a.ok("open_tab", json!({ "url": "about:blank" })).await;
+    let tab = opened["tabId"].as_i64().expect("tabId");
+    // A page that loads: loaded true.
+    let nav = a
+        .ok("navigate", json!({ "tabId": tab, "url": url("two.html") }))
+        .await;
+    assert_eq!(nav["loaded"], true, "{nav}");
+    assert_eq!(load_state(&a, tab).await.0, "complete");
+
+    // The stalled page: at DOMContentLoaded plus the default 5 s for load, then loaded false.
+    let stalled = stalled_site().url("/stalled.html");
+    let started = Instant::now();
+    let nav = a
+        .ok("navigate", json!({ "tabId": tab, "url": stalled }))
+        .await;
+    let took = started.elapsed();
+    note(&format!(
+        "navigate to a page whose image never answers: {} ms",
+        took.as_millis()
+    ));
+    assert!(took < Duration::from_secs(7), "took {took:?}");
+    assert!(
+        took >= Duration::from_millis(4_900),
+        "waited for load: {took:?}"
+    );
+    assert_eq!(nav["loaded"], false, "{nav}");
+    assert_eq!(nav["title"], "Stalled", "{nav}");
+    assert_eq!(nav["status"], 200, "{nav}");
+    assert_eq!(load_state(&a, tab).await.0, "interactive");
+    let page = a.ok("extract", json!({ "tabId": tab })).await;
+    let markdown = page["markdown"].as_str().unwrap_or_default();
+    assert!(markdown.contains("Its text is all here"), "{markdown}");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn open_tab_reload_and_press_key_wait_load_wait_for_load_at_most_load_wait_ms() {
+    let a = Agent::new().await;
+    let stalled = stalled_site().url("/stalled.html");
+    let within = |took: Duration, what: &str| {
+        assert!(took < Duration::from_secs(7), "{what} took {took:?}");
+        assert!(
+            took >= Duration::from_millis(1_000),
+            "{what} waited loadWaitMs: {took:?}"
+        );
+    };
+
+    let started = Instant::now();
+    let opened = a
+        .ok("open_tab", json!({ "url": stalled, "loadWaitMs": 1000 }))
+        .await;
+    within(started.elapsed(), "open_tab");
+    assert_eq!(opened["loaded"], false, "{opened}");
+    let tab = opened["tabId"].as_i64().expect("tabId");
+    assert_eq!(load_state(&a, tab).await.0, "interactive");
+    let page = a.ok("extract", json!({ "tabId": tab })).await;
+    let markdown = page["markdown"].as_str().unwrap_or_default();
+    assert!(markdown.contains("Its text is all here"), "{markdown}");
+
+    let started = Instant::now();
+    let reloaded = a
+        .ok("reload", json!({ "tabId": tab, "loadWaitMs": 1000 }))
+        .await;
+    within(started.elapsed(), "reload");
+    assert_eq!(reloaded["loaded"], false, "{reloaded}");
+    assert_eq!(reloaded["title"], "Stalled", "{reloaded}");
+
+    // Enter in the form submits it to the stalled page again (`?q=sent`).
+    let started = Instant::now();
+    let pressed = a
+        .ok(
+            "press_key",
+            json!({
+                "tabId": tab,
+                "key": "Enter",
+                "locator": {"selector": "input[name=q]"},
+                "waitLoad": true,
+                "loadWaitMs": 1000,
+            }),
+        )
+        .await;
+    within(started.elapsed(), "press_key");
+    assert_eq!(pressed["loaded"], false, "{pressed}");
+    assert_eq!(
+        load_state(&a, tab).await,
+        (json!("interactive"), json!("?q=sent"))
+    );
+    let page = a.ok("extract", json!({ "tabId": tab })).await;
+    assert!(page["markdown"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("Its text is all here"));
+    a.close(tab).await;
 }

@@ -62,7 +62,8 @@ async fn dispatch_action(owner: String, action: Action) -> Result<serde_json::Va
         Action::OpenTab(p) => {
             session::check_url_allowed(&p.url, None).await?;
             navigation::check_target(&p.url)?;
-            json(open_tab(&owner, &p.url, p.focus).await?)
+            let load_wait = navigation::load_wait(p.load_wait_ms);
+            json(open_tab(&owner, &p.url, p.focus, load_wait).await?)
         }
         Action::CloseAgentTabs(p) => {
             let owner = p.owner.unwrap_or(owner);
@@ -106,19 +107,19 @@ async fn dispatch_action(owner: String, action: Action) -> Result<serde_json::Va
             // No session anywhere: the navigation opens a tab in the agent window (SPEC §6).
             session::check_url_allowed(&p.url, None).await?;
             navigation::check_target(&p.url)?;
-            json(navigate_in_new_tab(&owner, &p.url).await?)
+            json(navigate_in_new_tab(&owner, &p.url, navigation::load_wait(p.load_wait_ms)).await?)
         }
         other => run_on_tab(owner, other).await,
     }
 }
 
-/// `open_tab`: a new agent tab (session started) that navigates to `url` up to the commit (answering about
-/// as soon as the page's response arrives, before it loads). `about:blank` and `data:` URLs open directly
-/// ([`navigation::opens_directly`]).
+/// `open_tab`: a new agent tab (session started) that navigates to `url` and waits as `navigate` does
+/// (`DOMContentLoaded`, then at most `load_wait_ms` for `load`; SPEC §4). `about:blank` and `data:` URLs
+/// open directly ([`navigation::opens_directly`]).
 ///
 /// Errors: those of [`navigation::first_navigation`] (e.g. `timeout` for a host that does not answer), with
 /// the tab closed again.
-async fn open_tab(owner: &str, url: &str, focus: bool) -> Result<OpenTabResult> {
+async fn open_tab(owner: &str, url: &str, focus: bool, load_wait_ms: u32) -> Result<OpenTabResult> {
     if navigation::opens_directly(url) {
         let opened =
             session::open_agent_tab(owner, url, &crate::session_domain(url), focus).await?;
@@ -132,16 +133,20 @@ async fn open_tab(owner: &str, url: &str, focus: bool) -> Result<OpenTabResult> 
         record: true,
         lock_tab: true,
     };
-    let (opened, status) = in_new_tab(owner, url, focus, steps, |tab_id| async move {
-        navigation::first_navigation(tab_id, url, false).await?;
-        Ok(navigation::http_status(tab_id).await)
+    let (opened, (status, loaded)) = in_new_tab(owner, url, focus, steps, |tab_id| async move {
+        let loaded = navigation::first_navigation(tab_id, url, load_wait_ms).await?;
+        Ok((navigation::http_status(tab_id).await, Some(loaded)))
     })
     .await?;
-    Ok(OpenTabResult { status, ..opened })
+    Ok(OpenTabResult {
+        status,
+        loaded,
+        ..opened
+    })
 }
 
 /// `navigate` with no tab and no session anywhere: a new agent tab that loads `url` (counted as an action).
-async fn navigate_in_new_tab(owner: &str, url: &str) -> Result<NavResult> {
+async fn navigate_in_new_tab(owner: &str, url: &str, load_wait_ms: u32) -> Result<NavResult> {
     let steps = Steps {
         name: "navigate",
         ensure_session: false,
@@ -149,8 +154,8 @@ async fn navigate_in_new_tab(owner: &str, url: &str) -> Result<NavResult> {
         lock_tab: true,
     };
     let (_, result) = in_new_tab(owner, url, false, steps, |tab_id| async move {
-        navigation::first_navigation(tab_id, url, true).await?;
-        navigation::current(tab_id).await
+        let loaded = navigation::first_navigation(tab_id, url, load_wait_ms).await?;
+        navigation::current(tab_id, loaded).await
     })
     .await?;
     Ok(result)

@@ -19,6 +19,7 @@ use crate::cdp::{self, Failure, Target};
 use crate::error::{Error, Result};
 use bua_protocol::{
     ClickResult, ElementInfo, HoverResult, Locator, Modifier, PressKeyResult, TypeResult,
+    DEFAULT_LOAD_WAIT_MS,
 };
 use serde_json::Value;
 
@@ -208,7 +209,12 @@ pub async fn click(ctx: &Ctx, locator: &Locator, new_tab: bool) -> Result<ClickR
     let watch = Watch::start(tab_id).await?;
     if element_click(tab_id, &element, point).await? {
         watch
-            .settle(tab_id, NAV_GRACE_MS, CLICK_LOAD_BUDGET_MS)
+            .settle(
+                tab_id,
+                NAV_GRACE_MS,
+                CLICK_LOAD_BUDGET_MS,
+                DEFAULT_LOAD_WAIT_MS,
+            )
             .await;
     }
     if let Some(download) = download {
@@ -347,7 +353,12 @@ pub async fn click_at(tab_id: i64, x: f64, y: f64) -> Result<ClickResult> {
     let watch = Watch::start(tab_id).await?;
     if mouse_click(tab_id, point).await? {
         watch
-            .settle(tab_id, NAV_GRACE_MS, CLICK_LOAD_BUDGET_MS)
+            .settle(
+                tab_id,
+                NAV_GRACE_MS,
+                CLICK_LOAD_BUDGET_MS,
+                DEFAULT_LOAD_WAIT_MS,
+            )
             .await;
     }
     Ok(ClickResult {
@@ -450,7 +461,14 @@ pub async fn type_text(
         let watch = Watch::start(tab_id).await?;
         let enter = keys::lookup("Enter").ok_or_else(|| Error::Internal("no Enter key".into()))?;
         if key_press(tab_id, &enter, 0).await? {
-            watch.settle(tab_id, NAV_GRACE_MS, KEY_LOAD_BUDGET_MS).await;
+            watch
+                .settle(
+                    tab_id,
+                    NAV_GRACE_MS,
+                    KEY_LOAD_BUDGET_MS,
+                    DEFAULT_LOAD_WAIT_MS,
+                )
+                .await;
         }
     }
     Ok(TypeResult {
@@ -541,8 +559,9 @@ async fn focus(tab_id: i64, field: &Element) -> Result<()> {
     Ok(())
 }
 
-/// `press_key {key, modifiers?, locator?, waitLoad?}`: focuses the element when given, holds the modifiers,
-/// presses the key, and with `waitLoad` waits for a navigation it starts.
+/// `press_key {key, modifiers?, locator?, waitLoad?, loadWaitMs?}`: focuses the element when given, holds the
+/// modifiers, presses the key, and with `waitLoad` waits for a navigation it starts as `navigate` does
+/// (`load_wait_ms` for `load` after `DOMContentLoaded`); `loaded` tells how that went.
 ///
 /// Errors: `invalid_action` for a key name that is not a `KeyboardEvent.key` value; locator errors.
 pub async fn press_key(
@@ -551,6 +570,7 @@ pub async fn press_key(
     modifiers: &[Modifier],
     locator: Option<&Locator>,
     wait_load: bool,
+    load_wait_ms: u32,
 ) -> Result<PressKeyResult> {
     let def = keys::lookup(key).ok_or_else(|| {
         Error::InvalidAction(format!(
@@ -604,16 +624,19 @@ pub async fn press_key(
             Raced::Done(_)
         );
     }
-    if completed && wait_load {
+    let loaded = if completed && wait_load {
         watch
-            .settle(tab_id, NAV_GRACE_MS * 2, KEY_LOAD_BUDGET_MS)
-            .await;
-    }
+            .settle(tab_id, NAV_GRACE_MS * 2, KEY_LOAD_BUDGET_MS, load_wait_ms)
+            .await
+    } else {
+        None
+    };
     Ok(PressKeyResult {
         key: def.key,
         modifiers: modifiers.to_vec(),
         element,
         tab_id,
+        loaded,
     })
 }
 

@@ -1,8 +1,9 @@
 //! `navigate`, `go_back`, `go_forward`, `reload` (SPEC §4): issue the navigation, wait for the main
-//! frame to commit and load (30 s action budget), answer `beforeunload` (and any other dialog) meanwhile so
-//! a guarded page cannot wedge them, and report `{tabId, url, title}`.
+//! frame to commit and reach `DOMContentLoaded` (30 s action budget) plus at most `loadWaitMs` for `load`
+//! ([`wait_loaded`], the one wait every navigating action shares), answer `beforeunload` (and any other
+//! dialog) meanwhile so a guarded page cannot wedge them, and report `{tabId, url, title, loaded}`.
 //!
-//! Also [`Watch`]: input actions (click, Enter) that start a navigation wait for it to load before they
+//! Also [`Watch`]: input actions (click, Enter) that start a navigation wait for it the same way before they
 //! answer, so the next action sees the new page.
 
 use super::dialogs;
@@ -18,8 +19,14 @@ use futures::channel::oneshot;
 use futures::TryFutureExt;
 use serde_json::Value;
 
-/// How long a navigation may take to commit and load, ms (the bridge allows 30 s for the action).
+/// How long a navigation may take to commit and reach `DOMContentLoaded`, ms (the bridge allows 30 s for
+/// the action).
 pub const LOAD_BUDGET_MS: f64 = 27_000.0;
+
+/// The `loadWaitMs` of an action, ms (SPEC §4: omitted is [`bua_protocol::DEFAULT_LOAD_WAIT_MS`]).
+pub fn load_wait(load_wait_ms: Option<u32>) -> u32 {
+    load_wait_ms.unwrap_or(bua_protocol::DEFAULT_LOAD_WAIT_MS)
+}
 
 type EventRx = oneshot::Receiver<Option<(String, Value)>>;
 
@@ -32,35 +39,34 @@ fn commit_waiter(tab_id: i64) -> EventRx {
     })
 }
 
-/// `navigate {url}`: clears the uid cache, navigates, waits for load.
+/// `navigate {url, loadWaitMs?}`: clears the uid cache, navigates, waits as [`wait_loaded`] does.
 ///
 /// Errors: [`load_error`] when the browser cannot load the URL (the tab stays usable, on the browser's error
-/// page), `timeout` when it does not load within the budget.
-pub async fn navigate(tab_id: i64, url: &str) -> Result<NavResult> {
+/// page), `timeout` when it does not reach `DOMContentLoaded` within the budget.
+pub async fn navigate(tab_id: i64, url: &str, load_wait_ms: u32) -> Result<NavResult> {
     let deadline = page::now_ms() + LOAD_BUDGET_MS;
     if let Some(commit) = begin(tab_id, url, Tab::Existing(tab_id)).await? {
-        settle(tab_id, commit, deadline).await?;
+        committed(tab_id, commit, deadline).await?;
     }
-    current(tab_id).await
+    // Without a commit (a same-document or aborted navigation) the tab shows the page it showed: the same
+    // wait tells whether that one has loaded.
+    let loaded = wait_loaded(tab_id, deadline, load_wait_ms, true).await?;
+    current(tab_id, loaded).await
 }
 
 /// The first navigation of a tab the extension just opened on `about:blank` (`open_tab`, and `navigate`
-/// without a tab): like [`navigate`], but it waits for the load only when `wait_load` (else it answers at
-/// the commit), and it drops the blank page from the tab's history (`Page.resetNavigationHistory`), so
-/// `go_back` there says "no previous page", as in a tab opened on the URL.
+/// without a tab): like [`navigate`], and it drops the blank page from the tab's history
+/// (`Page.resetNavigationHistory`), so `go_back` there says "no previous page", as in a tab opened on the
+/// URL. Returns whether `load` came ([`wait_loaded`]).
 ///
 /// Errors: as [`navigate`]; the caller closes the tab when it fails.
-pub async fn first_navigation(tab_id: i64, url: &str, wait_load: bool) -> Result<()> {
+pub async fn first_navigation(tab_id: i64, url: &str, load_wait_ms: u32) -> Result<bool> {
     let deadline = page::now_ms() + LOAD_BUDGET_MS;
-    let Some(commit) = begin(tab_id, url, Tab::Opened).await? else {
-        return Ok(());
-    };
-    committed(tab_id, commit, deadline).await?;
-    forget_blank_entry(tab_id).await;
-    if wait_load {
-        wait_loaded(tab_id, deadline, true).await?;
+    if let Some(commit) = begin(tab_id, url, Tab::Opened).await? {
+        committed(tab_id, commit, deadline).await?;
+        forget_blank_entry(tab_id).await;
     }
-    Ok(())
+    wait_loaded(tab_id, deadline, load_wait_ms, true).await
 }
 
 /// `Page.resetNavigationHistory` right after the first commit of a tab opened on `about:blank`. For a few ms
@@ -335,10 +341,10 @@ pub fn check_target(url: &str) -> Result<()> {
     Ok(())
 }
 
-/// `go_back` / `go_forward`: moves `delta` (−1 / +1) in the tab's history and waits for load.
+/// `go_back` / `go_forward`: moves `delta` (−1 / +1) in the tab's history and waits as [`navigate`] does.
 ///
 /// Errors: `invalid_action` when there is no entry in that direction.
-pub async fn go(tab_id: i64, delta: i64) -> Result<NavResult> {
+pub async fn go(tab_id: i64, delta: i64, load_wait_ms: u32) -> Result<NavResult> {
     let history = cdp::send(tab_id, &PageGetNavigationHistory {}).await?;
     let target = usize::try_from(history.current_index + delta)
         .ok()
@@ -361,26 +367,24 @@ pub async fn go(tab_id: i64, delta: i64) -> Result<NavResult> {
         cdp::send(tab_id, &PageNavigateToHistoryEntry { entry_id }).err_into(),
     )
     .await?;
-    settle(tab_id, commit, deadline).await?;
-    current(tab_id).await
+    let loaded = settle(tab_id, commit, deadline, load_wait_ms).await?;
+    current(tab_id, loaded).await
 }
 
-/// `reload`: reloads the page and waits for load.
-pub async fn reload(tab_id: i64) -> Result<NavResult> {
+/// `reload`: reloads the page and waits as [`navigate`] does.
+pub async fn reload(tab_id: i64, load_wait_ms: u32) -> Result<NavResult> {
     crate::extract::invalidate(tab_id);
     let deadline = page::now_ms() + LOAD_BUDGET_MS;
     let commit = commit_waiter(tab_id);
     dialogs::navigating(tab_id, cdp::send(tab_id, &PageReload {}).err_into()).await?;
-    settle(tab_id, commit, deadline).await?;
-    current(tab_id).await
+    let loaded = settle(tab_id, commit, deadline, load_wait_ms).await?;
+    current(tab_id, loaded).await
 }
 
-/// Waits (answering dialogs) for the commit, then for `document.readyState === "complete"`.
-/// A page that reached `interactive` when the budget runs out counts as loaded (a stalled image must not
-/// fail the navigation); one still `loading` is a `timeout`.
-async fn settle(tab_id: i64, commit: EventRx, deadline: f64) -> Result<()> {
+/// Waits (answering dialogs) for the commit, then as [`wait_loaded`]; whether `load` came.
+async fn settle(tab_id: i64, commit: EventRx, deadline: f64, load_wait_ms: u32) -> Result<bool> {
     committed(tab_id, commit, deadline).await?;
-    wait_loaded(tab_id, deadline, true).await
+    wait_loaded(tab_id, deadline, load_wait_ms, true).await
 }
 
 /// Waits (answering dialogs) for the main frame's commit.
@@ -408,41 +412,84 @@ async fn committed(tab_id: i64, commit: EventRx, deadline: f64) -> Result<()> {
     }
 }
 
-/// Polls `document.readyState` until `complete` or `deadline` (ms since the epoch). An open dialog is
-/// answered when `answer` (our navigations); otherwise one that nobody answers ends the wait.
-pub async fn wait_loaded(tab_id: i64, deadline: f64, answer: bool) -> Result<()> {
+/// The wait every navigating action shares (SPEC §4 "like a person waits"): until the main frame's document
+/// reached `DOMContentLoaded` (by `deadline`, ms since the epoch), then at most `load_wait_ms` more (never
+/// past `deadline`) for its `load` event. `Ok(true)` when `load` came, `Ok(false)` when the page is readable
+/// but still loading something (an image or a frame whose server never answers, an ad host).
+///
+/// The state is `document.readyState` (`interactive` after `DOMContentLoaded`, `complete` after `load`),
+/// read again whenever `Page.domContentEventFired` / `Page.loadEventFired` arrive and at least every
+/// [`POLL_MS`]: the events answer at once, the read covers events that came before this wait began (a
+/// bfcache restore fires none). An open dialog is answered when `answer` (our navigations), else one that
+/// nobody answers ends the wait as `Ok(false)`.
+///
+/// Errors: `timeout` when the document is still `loading` at `deadline` (saying what it waited for); with
+/// `answer`, the load is stopped first (`Page.stopLoading`), as for a load that never committed.
+pub async fn wait_loaded(
+    tab_id: i64,
+    deadline: f64,
+    load_wait_ms: u32,
+    answer: bool,
+) -> Result<bool> {
+    let is_load_event = |method: &str, _: &Value| {
+        matches!(method, "Page.domContentEventFired" | "Page.loadEventFired")
+    };
+    let mut event = events::wait(tab_id, is_load_event);
     let mut state = String::new();
+    let mut give_up = deadline;
+    let mut interactive = false;
     loop {
         if answer {
             if dialogs::answer_open(tab_id).await? {
                 continue;
             }
         } else if dialogs::left_open(tab_id).is_some() {
-            return Ok(());
+            return Ok(false);
         }
         // Right after a commit the new context may not exist yet: errors mean "not yet".
         if let Ok(v) = page::eval_value_with_timeout(tab_id, "document.readyState", 2_000).await {
             state = v.as_str().unwrap_or_default().to_owned();
-            if state == "complete" {
-                return Ok(());
+        }
+        match state.as_str() {
+            "complete" => return Ok(true),
+            "interactive" if !interactive => {
+                interactive = true;
+                give_up = deadline.min(page::now_ms() + f64::from(load_wait_ms));
             }
+            _ => {}
         }
-        if page::now_ms() >= deadline {
-            return if state == "interactive" {
-                Ok(())
-            } else {
-                Err(Error::Timeout(format!(
-                    "tab {tab_id} did not finish loading in time (readyState {state:?}); call wait_for or \
-                     extract to check it"
-                )))
-            };
+        let now = page::now_ms();
+        if now >= give_up {
+            if interactive {
+                return Ok(false);
+            }
+            if answer {
+                stop_pending_load(tab_id).await;
+            }
+            return Err(Error::Timeout(format!(
+                "tab {tab_id} did not reach DOMContentLoaded in time (document.readyState {state:?}: its HTML \
+                 is still arriving, or a script holds it up); the load was stopped. Call extract to see what \
+                 arrived, or navigate again later"
+            )));
         }
-        cdp::sleep(100).await;
+        let wait = (give_up - now).clamp(1.0, POLL_MS) as u32;
+        if let Some(fired) = cdp::with_timeout(wait, &mut event).await {
+            if !matches!(fired, Ok(Some(_))) {
+                return Err(Error::SessionNotFound(format!(
+                    "the debugger left tab {tab_id} while it loaded; call get_tabs to check the tab"
+                )));
+            }
+            event = events::wait(tab_id, is_load_event);
+        }
     }
 }
 
-/// `{tabId, url, title, status?}` of the tab's current history entry (error pages keep the URL that failed).
-pub async fn current(tab_id: i64) -> Result<NavResult> {
+/// How often [`wait_loaded`] reads `document.readyState` when no load event arrives, ms.
+const POLL_MS: f64 = 250.0;
+
+/// `{tabId, url, title, status?, loaded}` of the tab's current history entry (error pages keep the URL that
+/// failed); `loaded` is [`wait_loaded`]'s answer.
+pub async fn current(tab_id: i64, loaded: bool) -> Result<NavResult> {
     let mut history = cdp::send(tab_id, &PageGetNavigationHistory {}).await?;
     let index = usize::try_from(history.current_index.max(0)).unwrap_or(usize::MAX);
     let entry = if index < history.entries.len() {
@@ -463,6 +510,7 @@ pub async fn current(tab_id: i64) -> Result<NavResult> {
         url: entry.url,
         title,
         status: http_status(tab_id).await,
+        loaded: Some(loaded),
     })
 }
 
@@ -509,17 +557,25 @@ impl Watch {
         })
     }
 
-    /// If the input started a main-frame navigation, waits (at most `budget_ms`) for it to commit and
-    /// load. Never fails the input action: the input happened; an unfinished load is only logged. A
-    /// dialog nobody answers (e.g. a `beforeunload` guard outside an action's dialog scope) ends the wait
-    /// at once, and so does a navigation that turned into a download (`Page.downloadWillBegin`).
+    /// If the input started a main-frame navigation, waits (at most `budget_ms`) for it to commit and reach
+    /// `DOMContentLoaded`, then as [`wait_loaded`] (at most `load_wait_ms` for `load`, within the budget).
+    /// `Some(loaded)` when a navigation committed, `None` when none did. Never fails the input action: the
+    /// input happened; an unfinished load is only logged. A dialog nobody answers (e.g. a `beforeunload` guard
+    /// outside an action's dialog scope) ends the wait at once, and so does a navigation that turned into a
+    /// download (`Page.downloadWillBegin`).
     ///
     /// Whether a navigation started is learned from one CDP round trip, not a timed wait: the renderer
     /// answers it after the input's handlers and default action ran, so a navigation they requested has
     /// been announced (`Page.frameRequestedNavigation`, …) by then. Playwright's Chromium input epilogue
     /// does the same with `Page.enable`. `grace_ms` only covers the event reaching the worker after the
     /// answer, and navigations a handler defers by a timer of about that length.
-    pub async fn settle(mut self, tab_id: i64, grace_ms: u32, budget_ms: u32) {
+    pub async fn settle(
+        mut self,
+        tab_id: i64,
+        grace_ms: u32,
+        budget_ms: u32,
+        load_wait_ms: u32,
+    ) -> Option<bool> {
         let start = page::now_ms();
         let deadline = start + f64::from(budget_ms);
         // An error (the old document is already going away) or a dialog: the loop below sees either.
@@ -535,33 +591,37 @@ impl Watch {
         let mut started = false;
         loop {
             if dialogs::left_open(tab_id).is_some() {
-                return;
+                return None;
             }
             if !started {
                 match self.started.try_recv() {
                     Ok(None) => {}
                     Ok(Some(Some(_))) => started = true,
-                    Ok(Some(None)) | Err(_) => return,
+                    Ok(Some(None)) | Err(_) => return None,
                 }
             }
             match self.commit.try_recv() {
                 Ok(None) => {}
                 Ok(Some(Some(_))) => break,
-                Ok(Some(None)) | Err(_) => return,
+                Ok(Some(None)) | Err(_) => return None,
             }
             if !matches!(self.download.try_recv(), Ok(None)) {
-                return;
+                return None;
             }
             let now = page::now_ms();
             if (!started && now - answered >= f64::from(grace_ms)) || now >= deadline {
-                return;
+                return None;
             }
             cdp::sleep(if started { 20 } else { 5 }).await;
         }
-        if let Err(e) = wait_loaded(tab_id, deadline, false).await {
-            crate::log::info(&format!(
-                "tab {tab_id}: page still loading after input: {e}"
-            ));
+        match wait_loaded(tab_id, deadline, load_wait_ms, false).await {
+            Ok(loaded) => Some(loaded),
+            Err(e) => {
+                crate::log::info(&format!(
+                    "tab {tab_id}: page still loading after input: {e}"
+                ));
+                Some(false)
+            }
         }
     }
 }

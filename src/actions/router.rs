@@ -84,10 +84,18 @@ async fn blocked_extract(tab_id: i64, dialog: &Value) -> Result<ExtractResult> {
 async fn route(ctx: &Ctx, action: Action) -> Result<Value> {
     let tab_id = ctx.tab_id;
     match action {
-        Action::Navigate(a) => json(navigation::navigate(tab_id, &a.url).await?),
-        Action::GoBack(_) => json(navigation::go(tab_id, -1).await?),
-        Action::GoForward(_) => json(navigation::go(tab_id, 1).await?),
-        Action::Reload(_) => json(navigation::reload(tab_id).await?),
+        Action::Navigate(a) => {
+            json(navigation::navigate(tab_id, &a.url, navigation::load_wait(a.load_wait_ms)).await?)
+        }
+        Action::GoBack(a) => {
+            json(navigation::go(tab_id, -1, navigation::load_wait(a.load_wait_ms)).await?)
+        }
+        Action::GoForward(a) => {
+            json(navigation::go(tab_id, 1, navigation::load_wait(a.load_wait_ms)).await?)
+        }
+        Action::Reload(a) => {
+            json(navigation::reload(tab_id, navigation::load_wait(a.load_wait_ms)).await?)
+        }
         Action::Click(a) => json(input::click(ctx, &a.locator, a.new_tab).await?),
         Action::ClickAt(a) => json(input::click_at(tab_id, a.x, a.y).await?),
         Action::Hover(a) => json(input::hover(tab_id, &a.locator).await?),
@@ -101,6 +109,7 @@ async fn route(ctx: &Ctx, action: Action) -> Result<Value> {
                 &a.modifiers,
                 a.locator.as_ref(),
                 a.wait_load,
+                navigation::load_wait(a.load_wait_ms),
             )
             .await?,
         ),

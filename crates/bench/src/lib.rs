@@ -11,13 +11,17 @@
 //! * [`pages`] — the generated pages (1k/10k/50k elements, 100/1,000/5,000 controls).
 //! * [`rawcdp`] — the CDP floor: commands straight to the browser's DevTools endpoint.
 //! * [`peer`] — the Playwright peer (`bench/aria.mjs`) as a JSON-lines subprocess.
+//! * [`peers`] — the read loop through three MCP servers (ours, Playwright MCP, Chrome DevTools MCP),
+//!   driven by the stdio client in [`mcp`] (`--peers`).
 //! * [`run`] — the measurement phases.
 //! * [`report`] — the Markdown report (`docs/BENCHMARKS.md`), [`machine`] — what it ran on.
 //! * [`stats`] — median and p95.
 
 pub mod machine;
+pub mod mcp;
 pub mod pages;
 pub mod peer;
+pub mod peers;
 pub mod rawcdp;
 pub mod report;
 pub mod run;

@@ -90,6 +90,19 @@ struct Cli {
     /// Where to write the report (`-` = print only).
     #[arg(long, default_value = "docs/BENCHMARKS.md")]
     out: PathBuf,
+    /// Run only the peer benchmark: the read loop through our MCP server, Playwright MCP and Chrome
+    /// DevTools MCP on the corpus; its section of the report is replaced, the rest kept.
+    #[arg(long)]
+    peers: bool,
+    /// The `bua-bridge` binary that serves our MCP (`--peers`).
+    #[arg(long, default_value = "target/release/bua-bridge")]
+    bridge_bin: PathBuf,
+    /// The folder with the peers' `node_modules` (`--peers`).
+    #[arg(long, default_value = "bench")]
+    peers_dir: PathBuf,
+    /// Seconds one MCP tool call may take before it counts as failed (`--peers`).
+    #[arg(long, default_value_t = 60)]
+    peers_call_timeout: u64,
 }
 
 /// A phase of the run, for `--skip`.
@@ -162,6 +175,54 @@ fn wasm_size(extension: &Path) -> WasmSize {
     WasmSize { raw, gzip }
 }
 
+/// `path` made absolute against the current directory.
+///
+/// Errors: [`BenchError::io`] when it does not exist.
+fn absolute(path: &Path) -> Result<PathBuf, BenchError> {
+    std::fs::canonicalize(path).map_err(|e| {
+        BenchError::io(
+            format!(
+                "{} (build it, or run from the repository root: ./build.sh bench --peers)",
+                path.display()
+            ),
+            e,
+        )
+    })
+}
+
+/// `--peers`: runs [`bench::peers`] and replaces its section of `cli.out`.
+async fn peers_main(cli: &Cli, extension: &Path) -> Result<(), BenchError> {
+    let opts = bench::peers::PeerOptions {
+        extension: extension.to_path_buf(),
+        chrome: cli.chrome.clone(),
+        corpus: corpus_dir(cli.corpus.clone())?,
+        limit: cli.corpus_limit,
+        // The servers run in a temporary folder: relative paths are the caller's.
+        bridge_bin: absolute(&cli.bridge_bin)?,
+        node: cli.node.clone(),
+        bench_dir: absolute(&cli.peers_dir)?,
+        call_timeout: std::time::Duration::from_secs(cli.peers_call_timeout),
+        only: cli.corpus_pages.clone(),
+    };
+    let machine = bench::machine::collect(&cli.node);
+    let chromium = std::process::Command::new(&cli.chrome)
+        .arg("--version")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "Chromium".into());
+    let results = bench::peers::run(&opts).await?;
+    let section = bench::peers::render(&results, &chromium, &machine);
+    println!("{section}");
+    if cli.out != Path::new("-") {
+        let old = std::fs::read_to_string(&cli.out).unwrap_or_default();
+        std::fs::write(&cli.out, bench::peers::splice(&old, &section))
+            .map_err(|e| BenchError::io(format!("writing {}", cli.out.display()), e))?;
+        eprintln!("[bench] wrote the peer section of {}", cli.out.display());
+    }
+    Ok(())
+}
+
 async fn main_async(cli: Cli) -> Result<(), BenchError> {
     if let Some(dir) = &cli.write_pages {
         std::fs::create_dir_all(dir)
@@ -204,6 +265,9 @@ async fn main_async(cli: Cli) -> Result<(), BenchError> {
             e,
         )
     })?;
+    if cli.peers {
+        return peers_main(&cli, copy.path()).await;
+    }
     let opts = Options {
         extension: copy.path().to_path_buf(),
         chrome: cli.chrome.clone(),
@@ -251,9 +315,14 @@ async fn main_async(cli: Cli) -> Result<(), BenchError> {
         _ = sigterm.recv() => return Err(BenchError::Closed("terminated (SIGTERM)".into())),
     };
     let notes = report::notes(&results, &ctx);
-    let text = report::render(&results, &ctx, &notes);
+    let mut text = report::render(&results, &ctx, &notes);
     println!("{text}");
     if cli.out != Path::new("-") {
+        // The peer section comes from `--peers` runs: keep it.
+        let old = std::fs::read_to_string(&cli.out).unwrap_or_default();
+        if let Some(section) = bench::peers::section_of(&old) {
+            text = bench::peers::splice(&text, &format!("{section}\n"));
+        }
         if let Some(dir) = cli.out.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
                 .map_err(|e| BenchError::io(format!("creating {}", dir.display()), e))?;

@@ -573,7 +573,7 @@ impl Bench {
 
 /// Waits until `get_tabs` has answered three times in a row (at most 15 s): the extension is connected
 /// for good.
-async fn settle(client: &BridgeClient) -> Result<(), BenchError> {
+pub async fn settle(client: &BridgeClient) -> Result<(), BenchError> {
     let deadline = Instant::now() + Duration::from_secs(15);
     let mut in_a_row = 0;
     while in_a_row < 3 {

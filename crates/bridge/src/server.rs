@@ -1115,6 +1115,7 @@ async fn v1_new_tab(
         Action::OpenTab(bua_protocol::OpenTab {
             url: "about:blank".into(),
             focus: open.focus,
+            load_wait_ms: None,
         }),
     )
     .await?;
@@ -1127,6 +1128,7 @@ async fn v1_new_tab(
             url,
             tab_id: Some(tab_id),
             dialog: Default::default(),
+            load_wait_ms: open.load_wait_ms,
         });
         match dispatch(shared, owner, navigate).await {
             Ok(nav) => {

@@ -12,8 +12,8 @@
 use crate::error::ErrorBody;
 use crate::field::{
     doc_text, int, BridgeOnly, Codec, Cx, Dialog, DropAt, Element, FieldMap, Flag, FrameRef, Keyword,
-    NestedElement, OptElement, OptText, OptWord, Owner, Paths, Px, ReqPx, ReqTab, Tab, Text, Url, Wait,
-    Word, Words,
+    LoadWait, NestedElement, OptElement, OptText, OptWord, Owner, Paths, Px, ReqPx, ReqTab, Tab, Text,
+    Url, Wait, Word, Words,
 };
 use crate::locator::{read_locator, required, write_locator, Loc, Locator};
 use crate::wire::{int_in, kind, Fields, Res, TYPE_KEY};
@@ -24,6 +24,7 @@ use std::marker::PhantomData;
 use std::time::Duration;
 
 pub use crate::field::{DialogAnswer, DialogPolicy, DropTarget, MAX_UPLOAD_FILES, URL_SCHEMES};
+pub use crate::field::{DEFAULT_LOAD_WAIT_MS, MAX_LOAD_WAIT_MS};
 pub use crate::wire::{TabId, MAX_TAB_ID};
 
 /// `wait_for`'s default `timeoutMs` (SPEC §4), in ms.
@@ -695,22 +696,39 @@ impl Keyword for ImageFormat {
 }
 
 params! {
-    /// `open_tab {url, focus?}` → `{tabId, windowId, domain}`. Opens in the agent window unless `focus`.
+    /// `open_tab {url, focus?, loadWaitMs?}` → `{tabId, windowId, domain, status?, loaded?}` after
+    /// `DOMContentLoaded` (SPEC §4). Opens in the agent window unless `focus`.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct OpenTab {
         /// Absolute URL (http, https, file, about or data).
         pub url: String = "url" => Url,
         /// Open in the user's focused window instead of the agent window. Only when the user asked to see it. Default false.
         pub focus: bool = "focus" => Flag(false),
+        /// The `load` wait (schema text: the codec's).
+        pub load_wait_ms: Option<u32> = "loadWaitMs" => LoadWait,
     }
 
-    /// `navigate {url, tabId?}` → `{tabId, url, title}` after load.
+    /// `navigate {url, tabId?, loadWaitMs?}` → `{tabId, url, title, status?, loaded?}` after
+    /// `DOMContentLoaded` and at most `loadWaitMs` for `load` (SPEC §4).
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct Navigate {
         /// Absolute URL (http, https, file, about or data).
         pub url: String = "url" => Url,
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// The `load` wait (schema text: the codec's).
+        pub load_wait_ms: Option<u32> = "loadWaitMs" => LoadWait,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
+    }
+
+    /// `go_back` / `go_forward` / `reload {tabId?, loadWaitMs?}`: they wait as `navigate` does.
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    pub struct TabLoad {
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
+        pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// The `load` wait (schema text: the codec's).
+        pub load_wait_ms: Option<u32> = "loadWaitMs" => LoadWait,
         /// How to answer the dialogs it triggers (schema text: the dialog codec's).
         pub dialog: DialogPolicy = "dialog" => Dialog,
     }
@@ -725,7 +743,7 @@ params! {
     }
 
     /// Parameters of the actions that only take an optional `tabId`
-    /// (`go_back`, `go_forward`, `reload`, `close_tab`).
+    /// (`close_tab`).
     #[derive(Clone, Debug, Default, PartialEq, Eq)]
     pub struct TabOnly {
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
@@ -821,6 +839,8 @@ params! {
         pub locator: Option<Locator> = "locator" => OptElement,
         /// Wait for the page to load after the key (e.g. Enter submits a form). Default false.
         pub wait_load: bool = "waitLoad" => Flag(false),
+        /// The `load` wait with `waitLoad` (schema text: the codec's).
+        pub load_wait_ms: Option<u32> = "loadWaitMs" => LoadWait,
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
         /// How to answer the dialogs it triggers (schema text: the dialog codec's).
@@ -1246,14 +1266,14 @@ actions! {
     /// Open a URL in a new tab. By default the tab opens in the agent's own minimized window, so the user's
     /// browsing is not disturbed; the result's tabId is the tab to pass to every later action.
     OpenTab(OpenTab) = "open_tab", secs(30);
-    /// Navigate a tab to a URL and wait for the load. Clears the tab's uids (call extract again).
+    /// Navigate a tab to a URL; answers after DOMContentLoaded and the load event (see loadWaitMs). Clears the tab's uids (call extract again).
     Navigate(Navigate) = "navigate", secs(30);
     /// Go back in the tab's history and wait for the load.
-    GoBack(TabOnly) = "go_back", secs(30);
+    GoBack(TabLoad) = "go_back", secs(30);
     /// Go forward in the tab's history and wait for the load.
-    GoForward(TabOnly) = "go_forward", secs(30);
+    GoForward(TabLoad) = "go_forward", secs(30);
     /// Reload the tab and wait for the load.
-    Reload(TabOnly) = "reload", secs(30);
+    Reload(TabLoad) = "reload", secs(30);
     /// List every tab: tabId, windowId, windowState, url, title, active, agentOwned, agentOwner, session.
     GetTabs = "get_tabs", secs(5).read();
     /// Bring a tab to the front and focus its window.

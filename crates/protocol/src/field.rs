@@ -374,6 +374,39 @@ impl Codec for ReqTab {
     }
 }
 
+/// `loadWaitMs` of the navigating actions (SPEC §4): how long they wait for the main frame's `load` event once
+/// it reached `DOMContentLoaded`, ms; omitted: [`DEFAULT_LOAD_WAIT_MS`].
+pub(crate) struct LoadWait;
+
+/// The `load` wait when `loadWaitMs` is omitted, ms: what a person waits for a page that shows its text but
+/// keeps loading images (Playwright MCP waits the same 5 s).
+pub const DEFAULT_LOAD_WAIT_MS: u32 = 5_000;
+/// The largest `loadWaitMs`, ms: it must fit in the navigating actions' timeouts (15–30 s) with the wait for
+/// `DOMContentLoaded`.
+pub const MAX_LOAD_WAIT_MS: i64 = 20_000;
+
+const LOAD_WAITS: Int<u32> = int::<u32>(0, MAX_LOAD_WAIT_MS).shown();
+
+/// The description of every navigating action's `loadWaitMs`, written once (as [`TAB_DOC`]: the flattened tool
+/// schema merges the actions' fields into one property).
+const LOAD_WAIT_DOC: &str = "After DOMContentLoaded, wait at most this long for the load event, ms (default 5000;     the result's loaded tells whether it came).";
+
+impl Codec for LoadWait {
+    type T = Option<u32>;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<Option<u32>> {
+        LOAD_WAITS.read(f, key, cx)
+    }
+    fn write(&self, v: &Option<u32>, m: &mut Map<String, Value>, key: &'static str, cx: &Cx) {
+        LOAD_WAITS.write(v, m, key, cx)
+    }
+    fn properties(&self, key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
+        vec![(key, described(self.schema(), LOAD_WAIT_DOC))]
+    }
+    fn schema(&self) -> Value {
+        LOAD_WAITS.schema()
+    }
+}
+
 /// A flag with its default; written only when it differs from the default.
 pub(crate) struct Flag(pub(crate) bool);
 

@@ -51,9 +51,15 @@ pub struct OpenTabResult {
     /// HTTP(S); absent for `about:blank`, `data:` URLs and browser error pages (SPEC §4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<u16>,
+    /// Whether the main frame's `load` event came within `loadWaitMs` after `DOMContentLoaded` (SPEC §4):
+    /// `false` for a page still loading something (an image that never answers); the page is readable
+    /// either way. Absent from older extensions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loaded: Option<bool>,
 }
 
-/// `navigate` / `go_back` / `go_forward` / `reload` → `{tabId, url, title}` after load.
+/// `navigate` / `go_back` / `go_forward` / `reload` → `{tabId, url, title, status?, loaded?}` after
+/// `DOMContentLoaded` (SPEC §4).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NavResult {
@@ -67,6 +73,11 @@ pub struct NavResult {
     /// over HTTP(S) (`about:blank`, `data:`, a browser error page) (SPEC §4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<u16>,
+    /// Whether the main frame's `load` event came within `loadWaitMs` after `DOMContentLoaded` (SPEC §4):
+    /// `false` for a page still loading something (an image that never answers); the page is readable
+    /// either way. Absent from older extensions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loaded: Option<bool>,
 }
 
 /// `activate_tab` → `{tabId, url, title, active:true}`.
@@ -185,6 +196,10 @@ pub struct PressKeyResult {
     pub element: Option<ElementInfo>,
     /// The tab.
     pub tab_id: TabId,
+    /// With `waitLoad`, when the key started a main-frame navigation: whether its `load` event came (as
+    /// `navigate`'s `loaded`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loaded: Option<bool>,
 }
 
 /// How far `scroll` actually moved, CSS px.

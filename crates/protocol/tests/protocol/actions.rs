@@ -190,7 +190,8 @@ fn urls_must_be_absolute_with_a_supported_scheme() {
         a,
         Action::OpenTab(OpenTab {
             url: "https://example.com/a?b=1".into(),
-            focus: true
+            focus: true,
+            load_wait_ms: None,
         })
     );
     assert_eq!(a.target_url(), Some("https://example.com/a?b=1"));

@@ -324,7 +324,8 @@ fn client_request_defaults_params_and_maps_to_an_action() {
         Action::Navigate(Navigate {
             url: "https://example.com".into(),
             tab_id: None,
-            dialog: DialogPolicy::default()
+            dialog: DialogPolicy::default(),
+            load_wait_ms: None,
         })
     );
     let p = parse_client_request(r#"{"id":"p1","method":"ping"}"#).unwrap();

@@ -186,7 +186,7 @@ fn tool_input_schema_is_flat_and_accepts_every_spec_example() {
         "{described}"
     );
     assert!(
-        described.contains("open_tab(url, focus?)") || described.contains("open_tab(focus?, url)"),
+        described.contains("open_tab(focus?, loadWaitMs?, url)"),
         "{described}"
     );
     let validator = jsonschema::draft7::new(&flat).expect("the tool schema compiles");
@@ -218,7 +218,7 @@ fn summary(name: &str) -> String {
 fn the_tool_summary_says_which_locators_are_optional() {
     assert_eq!(
         summary("press_key"),
-        "press_key(locator?, key, modifiers?, tabId?, waitLoad?)"
+        "press_key(locator?, key, loadWaitMs?, modifiers?, tabId?, waitLoad?)"
     );
     assert_eq!(
         summary("scroll"),

@@ -106,24 +106,40 @@ fn dialog() -> impl Strategy<Value = DialogPolicy> {
     ]
 }
 
+fn load_wait() -> impl Strategy<Value = Option<u32>> {
+    proptest::option::of(0u32..=MAX_LOAD_WAIT_MS as u32)
+}
+
 fn navigation() -> BoxedStrategy<Action> {
     prop_oneof![
-        (url(), any::<bool>()).prop_map(|(url, focus)| Action::OpenTab(OpenTab { url, focus })),
-        (url(), tab_id(), dialog()).prop_map(|(url, tab_id, dialog)| Action::Navigate(Navigate {
-            url,
+        (url(), any::<bool>(), load_wait()).prop_map(|(url, focus, load_wait_ms)| {
+            Action::OpenTab(OpenTab {
+                url,
+                focus,
+                load_wait_ms,
+            })
+        }),
+        (url(), tab_id(), load_wait(), dialog()).prop_map(|(url, tab_id, load_wait_ms, dialog)| {
+            Action::Navigate(Navigate {
+                url,
+                tab_id,
+                load_wait_ms,
+                dialog,
+            })
+        }),
+        (tab_id(), load_wait()).prop_map(|(tab_id, load_wait_ms)| Action::GoBack(TabLoad {
             tab_id,
-            dialog
-        })),
-        tab_id().prop_map(|tab_id| Action::GoBack(TabOnly {
-            tab_id,
+            load_wait_ms,
             dialog: DialogPolicy::default()
         })),
-        tab_id().prop_map(|tab_id| Action::GoForward(TabOnly {
+        (tab_id(), load_wait()).prop_map(|(tab_id, load_wait_ms)| Action::GoForward(TabLoad {
             tab_id,
+            load_wait_ms,
             dialog: DialogPolicy::default()
         })),
-        tab_id().prop_map(|tab_id| Action::Reload(TabOnly {
+        (tab_id(), load_wait()).prop_map(|(tab_id, load_wait_ms)| Action::Reload(TabLoad {
             tab_id,
+            load_wait_ms,
             dialog: DialogPolicy::default()
         })),
         Just(Action::GetTabs),
@@ -180,17 +196,21 @@ fn input() -> BoxedStrategy<Action> {
             modifiers(),
             proptest::option::of(locator()),
             any::<bool>(),
+            load_wait(),
             tab_id()
         )
             .prop_map(
-                |(key, modifiers, locator, wait_load, tab_id)| Action::PressKey(PressKey {
-                    key,
-                    modifiers,
-                    locator,
-                    wait_load,
-                    tab_id,
-                    dialog: DialogPolicy::default()
-                })
+                |(key, modifiers, locator, wait_load, load_wait_ms, tab_id)| {
+                    Action::PressKey(PressKey {
+                        key,
+                        modifiers,
+                        locator,
+                        wait_load,
+                        load_wait_ms,
+                        tab_id,
+                        dialog: DialogPolicy::default(),
+                    })
+                }
             ),
         (
             prop_oneof![

@@ -17,14 +17,16 @@ fn v1_method_names_map_to_v4_actions() {
         act("new_tab", json!({"url": "https://example.com"})),
         Action::OpenTab(OpenTab {
             url: "https://example.com".into(),
-            focus: false
+            focus: false,
+            load_wait_ms: None,
         })
     );
     assert_eq!(
         act("new_tab", json!({})),
         Action::OpenTab(OpenTab {
             url: "about:blank".into(),
-            focus: false
+            focus: false,
+            load_wait_ms: None,
         })
     );
     assert_eq!(
