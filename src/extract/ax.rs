@@ -382,11 +382,18 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
                     "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider"
                 )
             })
-            .filter(|_| {
-                node.attr("type")
-                    .is_none_or(|t| !t.eq_ignore_ascii_case("password"))
+            // A password field's value is masked, one `•` per character, as the AX tree shows it.
+            .map(|v| {
+                if node
+                    .attr("type")
+                    .is_some_and(|t| t.trim().eq_ignore_ascii_case("password"))
+                {
+                    "•".repeat(v.chars().count())
+                } else {
+                    v.clone()
+                }
             })
-            .and_then(|v| label(v));
+            .and_then(|v| label(&v));
         let attr = |n: &str| {
             node.attr(n)
                 .map(|v| v.trim().to_ascii_lowercase())
