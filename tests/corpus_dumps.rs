@@ -73,12 +73,6 @@ fn corpus_dumps_native() {
             }
             let raw = std::fs::read_to_string(&path).expect("readable dump");
             let page: serde_json::Value = serde_json::from_str(&raw).expect("dump is JSON");
-            let mut trees = vec![page["ax"]["main"].clone()];
-            for f in page["ax"]["frames"].as_array().into_iter().flatten() {
-                if f.get("nodes").is_some() {
-                    trees.push(f["nodes"].clone());
-                }
-            }
             let input = PageInputs {
                 url: page["url"].as_str().unwrap_or(""),
                 title: page["title"].as_str().unwrap_or(""),
@@ -88,7 +82,6 @@ fn corpus_dumps_native() {
                     page["viewport"]["height"].as_f64().unwrap_or(800.0),
                 ),
                 snapshot: &page["snapshot"],
-                ax_trees: &trees,
             };
             let result = analyze(&input).expect("dump analyses");
             let expected = page["expectedText"].as_str();

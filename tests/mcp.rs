@@ -134,7 +134,7 @@ fn the_python_mcp_sdk_lists_one_browser_tool_and_drives_a_fixture_page() {
     let uid = report["clicked_uid"].as_str().expect("uid");
     assert!(
         extracted.starts_with(&format!(
-            "url: {page}\ntitle: BUA MCP fixture\nelements: 2\n=== markdown ===\n# Counter\n"
+            "url: {page}\ntitle: BUA MCP fixture\nelements: 2\nin viewport: e0-e1\n=== markdown ===\n# Counter\n"
         )),
         "{extracted}"
     );

@@ -570,6 +570,17 @@ pub struct AccessibilityGetFullAxTree {
 }
 command!(AccessibilityGetFullAxTree => "Accessibility.getFullAXTree", serde::de::IgnoredAny);
 
+/// `Accessibility.getPartialAXTree` of one node, without its relatives (`fetchRelatives: false`).
+#[derive(Clone, Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AccessibilityGetPartialAxTree {
+    /// The node whose AX node is wanted.
+    pub backend_node_id: i64,
+    /// Ancestors, siblings and children too; `false` for the node alone.
+    pub fetch_relatives: bool,
+}
+command!(AccessibilityGetPartialAxTree => "Accessibility.getPartialAXTree", serde::de::IgnoredAny);
+
 /// `DOMSnapshot.captureSnapshot`.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]

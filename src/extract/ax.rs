@@ -1,11 +1,13 @@
-//! Interactive elements from the accessibility tree, and the per-tab uid cache (SPEC §5 `elements`).
+//! Interactive elements and the per-tab uid cache (SPEC §5 `elements`).
 //!
-//! Input: the `nodes` of `Accessibility.getFullAXTree` for the main frame and for each same-origin
-//! frame, plus the page's [`Dom`] (layout boxes for the `visible` flag, `<iframe>` → frame ids to put
-//! frame content where the frame is, and input attributes the AX tree does not carry). Output:
-//! [`ElementList`] — the interactive nodes in document order, at most [`MAX_ELEMENTS`], visible ones
-//! preferred, and how many there were in all. Building the list is kept apart from assigning uids
-//! ([`UidCache`]), which the wasm side does once per tab.
+//! `extract` reads them from the page's [`Dom`] ([`dom_elements`]: roles by HTML-AAM and ARIA, names
+//! by a simplified accname, live values and checked states, layout boxes for the `visible` flag).
+//! [`interactive_elements`] reads the same from `Accessibility.getFullAXTree` (main frame and
+//! same-origin frames); the extension no longer fetches it (through `chrome.debugger` it cost more
+//! than the rest of an extract), and it stays as Chrome's reference the DOM path is tested against
+//! on dumped pages. Output: [`ElementList`] — the interactive nodes in document order, at most
+//! [`MAX_ELEMENTS`], visible ones preferred, and how many there were in all. Building the list is
+//! kept apart from assigning uids ([`UidCache`]), which the wasm side does once per tab.
 
 use std::collections::{HashMap, HashSet};
 
@@ -238,15 +240,10 @@ impl AxTree {
         Ok(AxTree { nodes: r.nodes })
     }
 
-    /// The tree of a cross-origin frame target, its `backendDOMNodeId`s moved to part `part`'s range
-    /// ([`super::snapshot::part_backend`]) as the composed snapshot has them.
-    pub fn in_part(mut self, part: usize) -> AxTree {
-        for n in self.nodes.iter_mut() {
-            if let Some(b) = n.backend_dom_node_id.as_mut() {
-                *b = super::snapshot::part_backend(part, *b);
-            }
-        }
-        self
+    /// The checked state of the first node of the tree when it has a checkbox-like role (the one
+    /// node of an `Accessibility.getPartialAXTree` without relatives), else `None`.
+    pub fn first_checked(&self) -> Option<Checked> {
+        self.nodes.first().and_then(ax_checked)
     }
 
     fn root_frame(&self) -> Option<&str> {
@@ -335,9 +332,8 @@ pub fn interactive_elements(trees: &[AxTree], dom: &Dom, viewport: Rect) -> Vec<
         .collect()
 }
 
-/// The interactive elements of a page read from the DOM snapshot alone, for pages too big for
-/// `Accessibility.getFullAXTree` within the `extract` timeout (tens of thousands of nodes: building
-/// and shipping their AX tree takes longer than the action may). Roles follow the HTML-AAM mapping
+/// The interactive elements of a page read from the DOM snapshot alone (SPEC §5): what `extract`
+/// lists on every page. Roles follow the HTML-AAM mapping
 /// (explicit ARIA `role` first), names the usual order (`aria-label`, `aria-labelledby`, `<label>`,
 /// text content, `alt` of an image inside, `title`, `placeholder`); hidden, `aria-hidden` and
 /// `inert` subtrees are skipped. Document order; `viewport` as in [`interactive_elements`].
@@ -386,11 +382,18 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
                     "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider"
                 )
             })
-            .filter(|_| {
-                node.attr("type")
-                    .is_none_or(|t| !t.eq_ignore_ascii_case("password"))
+            // A password field's value is masked, one `•` per character, as the AX tree shows it.
+            .map(|v| {
+                if node
+                    .attr("type")
+                    .is_some_and(|t| t.trim().eq_ignore_ascii_case("password"))
+                {
+                    "•".repeat(v.chars().count())
+                } else {
+                    v.clone()
+                }
             })
-            .and_then(|v| label(v));
+            .and_then(|v| label(&v));
         let attr = |n: &str| {
             node.attr(n)
                 .map(|v| v.trim().to_ascii_lowercase())

@@ -1,8 +1,8 @@
 //! `extract` (SPEC §5): the page as markdown, text, interactive elements with uids, and an obstacle verdict.
 //!
 //! Everything that decides is pure and runs natively: [`snapshot`] (CDP `DOMSnapshot.captureSnapshot` →
-//! composed DOM tree), [`markdown`] (DOM → block IR → Markdown), [`ax`] (`Accessibility.getFullAXTree` →
-//! interactive elements, uid cache), [`obstacle`] (the five-layer classifier), [`text`] (size caps) and
+//! composed DOM tree), [`markdown`] (DOM → block IR → Markdown), [`ax`] (DOM → interactive elements,
+//! uid cache), [`obstacle`] (the five-layer classifier), [`text`] (size caps) and
 //! [`page`] (all of it in one step). This file is the thin I/O around them: it fetches the CDP responses
 //! for a tab (the dispatcher has already attached the debugger), keeps one [`ax::UidCache`] per tab, and
 //! resolves uids for the element-taking actions.
@@ -17,11 +17,11 @@ pub mod text;
 use std::cell::{Cell, RefCell};
 
 use bua_protocol::{
-    Confidence, Extract, ExtractElement, ExtractPart, ExtractResult, Obstacle, ObstacleType,
-    Truncated,
+    Checked, Confidence, Extract, ExtractElement, ExtractPart, ExtractResult, Obstacle,
+    ObstacleType, Truncated,
 };
 
-use crate::cdp::commands::{AccessibilityGetFullAxTree, RuntimeEvaluate};
+use crate::cdp::commands::{AccessibilityGetPartialAxTree, RuntimeEvaluate};
 use crate::cdp::{self, Command, Target};
 use crate::error::{Error, Result};
 
@@ -32,54 +32,35 @@ thread_local! {
     static FRAMES: RefCell<std::collections::HashMap<i64, Vec<Target>>> = RefCell::new(Default::default());
 }
 
-/// Most same-origin frames whose AX tree is fetched (pages with dozens of ad frames stay fast).
-const MAX_FRAMES: usize = 20;
-
 /// Most cross-origin frame targets read by one extract (SPEC §5 "Frames").
 const MAX_REMOTE_FRAMES: usize = 20;
 
-/// Time allowed for `DOMSnapshot.captureSnapshot` and `Accessibility.getFullAXTree` on a big page, ms.
+/// Time allowed for `DOMSnapshot.captureSnapshot` on a big page, ms.
 const SNAPSHOT_TIMEOUT_MS: u32 = 15_000;
 
-/// Runs `extract` on `tab_id` (SPEC §5): fetches URL, title, viewport and `innerText`, the DOM snapshot
-/// and the AX trees of the main frame and its same-origin frames, converts them with [`page::analyze_parsed`],
-/// and replaces the tab's uid cache with the new elements (`e0`, `e1`, … in document order).
+/// Runs `extract` on `tab_id` (SPEC §5): fetches URL, title, viewport and `innerText`, and the DOM
+/// snapshot (main frame and same-origin frames), converts them with [`page::analyze_parsed`], and
+/// replaces the tab's uid cache with the new elements (`e0`, `e1`, … in document order).
 ///
 /// `params.include` selects the parts sent: `innerText` is read from the page only when `text` is
 /// wanted. Markdown and elements are computed either way (the obstacle classifier reads both), but a
 /// result without `elements` leaves the tab's uid cache as the last extract that listed them.
 ///
-/// The commands are pipelined: the page-info `Runtime.evaluate` and `DOMSnapshot.captureSnapshot`
-/// are sent at once, and the main frame's `Accessibility.getFullAXTree` as soon as the evaluate has
-/// answered (its DOM node count decides whether the AX tree is wanted, [`page::uses_ax_tree_count`]),
-/// so Chrome builds the next answer while the worker is still turning the previous one into Rust
-/// values. Same-origin frames' AX trees follow the snapshot, which names the frames.
+/// The two commands go at once, so Chrome builds the snapshot while it evaluates the page info.
 ///
 /// Errors: whatever a CDP command gives ([`Error::Timeout`], [`Error::SessionNotFound`], …), and
 /// [`Error::Internal`] when a CDP response does not have the documented shape.
 pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
     listen_for_navigations();
     let want_text = params.wants(ExtractPart::Text);
-    let info_and_ax = async {
-        let info = page_info(tab_id, want_text).await?;
-        let main_tree = if page::uses_ax_tree_count(info.nodes) {
-            let text = send_text(tab_id, &AccessibilityGetFullAxTree::default()).await?;
-            Some(
-                ax::AxTree::from_response_json(&text)
-                    .map_err(|e| Error::Internal(format!("extract on tab {tab_id}: {e}")))?,
-            )
-        } else {
-            None
-        };
-        Ok::<_, Error>((info, main_tree))
-    };
     // The snapshot is megabytes on big pages: fetched as JSON text and parsed straight into the
     // pure modules' types.
-    let capture = snapshot::capture_params();
-    let snapshot = send_text(tab_id, &capture);
-    let frames = remote_frames(tab_id);
-    let ((info, main_tree), snapshot, frames) =
-        futures::future::try_join3(info_and_ax, snapshot, async { Ok(frames.await) }).await?;
+    let (info, snapshot, frames) = futures::future::try_join3(
+        page_info(tab_id, want_text),
+        send_text(tab_id, &snapshot::capture_params()),
+        async { Ok(remote_frames(tab_id).await) },
+    )
+    .await?;
     let parts: Vec<snapshot::FramePart<'_>> = frames
         .iter()
         .map(|f| snapshot::FramePart {
@@ -96,50 +77,10 @@ pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
         .collect();
     FRAMES.with(|t| t.borrow_mut().insert(tab_id, targets.clone()));
 
-    let trees = match main_tree {
-        Some(main_tree) => {
-            // Same-origin frames inside each target's documents (the first document of a part is its
-            // frame's own, whose tree is fetched already). A frame that fails is left out.
-            let first_of_part = |i: usize| {
-                dom.documents
-                    .iter()
-                    .position(|d| d.part == dom.documents[i].part)
-                    == Some(i)
-            };
-            let same_origin = dom
-                .documents
-                .iter()
-                .enumerate()
-                .filter(|(i, d)| d.attached && !d.frame_id.is_empty() && !first_of_part(*i))
-                .take(MAX_FRAMES)
-                .filter_map(|(_, d)| {
-                    let target = targets.get(d.part)?.clone();
-                    let command = AccessibilityGetFullAxTree {
-                        frame_id: Some(d.frame_id.clone()),
-                    };
-                    let part = d.part;
-                    Some(async move {
-                        let text = send_text(target, &command).await.ok()?;
-                        Some(ax::AxTree::from_response_json(&text).ok()?.in_part(part))
-                    })
-                });
-            let frame_trees = futures::future::join_all(same_origin).await;
-            let mut trees = vec![main_tree];
-            trees.extend(frames.into_iter().filter_map(|f| f.tree));
-            trees.extend(frame_trees.into_iter().flatten());
-            Some(trees)
-        }
-        None => None,
-    };
-
-    let result = page::analyze_parsed(
-        &info.url,
-        &info.title,
-        &info.text,
-        info.viewport,
-        &dom,
-        trees.as_deref(),
-    );
+    let mut result = page::analyze_parsed(&info.url, &info.title, &info.text, info.viewport, &dom);
+    if info.indeterminate > 0 {
+        mark_mixed_checkboxes(&targets, &mut result.elements.elements).await;
+    }
     let want_elements = params.wants(ExtractPart::Elements);
     let uids = if want_elements {
         UIDS.with(|u| u.borrow_mut().replace(tab_id, &result.elements.elements))
@@ -175,13 +116,12 @@ struct PageInfo {
     text_length: u64,
     /// `innerWidth` × `innerHeight`, CSS px.
     viewport: (f64, f64),
-    /// DOM nodes of the main document (document, doctype, elements, text, comments), counted up to
-    /// one more than [`page::AX_TREE_MAX_DOM_NODES`].
-    nodes: usize,
+    /// Checkboxes of the main document in the `indeterminate` state.
+    indeterminate: u64,
 }
 
 /// URL, title, viewport, `innerText` (when `with_text`; it walks the whole rendered page and is the biggest
-/// string of the answer) and the DOM node count, in one `Runtime.evaluate`.
+/// string of the answer), in one `Runtime.evaluate`.
 async fn page_info(tab_id: i64, with_text: bool) -> Result<PageInfo> {
     let command = RuntimeEvaluate {
         expression: page::page_info_expression_of(with_text),
@@ -207,12 +147,47 @@ async fn page_info(tab_id: i64, with_text: bool) -> Result<PageInfo> {
             .and_then(|v| v.as_u64())
             .unwrap_or(0),
         viewport: (num("width"), num("height")),
-        // A page whose script broke the count (or a missing answer) takes the DOM path: cheap and safe.
-        nodes: value
-            .get("nodes")
+        indeterminate: value
+            .get("indeterminate")
             .and_then(|v| v.as_u64())
-            .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX)),
+            .unwrap_or(0),
     })
+}
+
+/// Gives the native checkboxes among `elements` that the snapshot calls unchecked their AX state,
+/// which is `mixed` for an `indeterminate` one (SPEC §5 `checked`): the DOM snapshot does not carry
+/// that state, and one `Accessibility.getPartialAXTree` per such box costs far less than the full
+/// AX tree. Called only when the page reported an indeterminate box; a box whose AX node cannot be
+/// read keeps `false`.
+/// `targets` are the parts' targets of this extract (an element's `backendNodeId` names its part,
+/// [`snapshot::split_backend`]).
+async fn mark_mixed_checkboxes(targets: &[Target], elements: &mut [ax::AxElement]) {
+    let candidates: Vec<usize> = elements
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            e.input_type.as_deref() == Some("checkbox") && e.checked == Some(Checked::False)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let states = futures::future::join_all(candidates.iter().map(|&i| {
+        let (part, backend_node_id) = snapshot::split_backend(elements[i].backend_node_id);
+        let command = AccessibilityGetPartialAxTree {
+            backend_node_id,
+            fetch_relatives: false,
+        };
+        let target = targets.get(part).cloned();
+        async move {
+            let text = send_text(target?, &command).await.ok()?;
+            ax::AxTree::from_response_json(&text).ok()?.first_checked()
+        }
+    }))
+    .await;
+    for (i, state) in candidates.into_iter().zip(states) {
+        if state == Some(Checked::Mixed) {
+            elements[i].checked = Some(Checked::Mixed);
+        }
+    }
 }
 
 /// Builds the protocol result from the pure step's output and the uids given to its elements.
@@ -384,11 +359,9 @@ struct RemoteFrame {
     owner: i64,
     /// `DOMSnapshot.captureSnapshot`, as JSON text.
     snapshot: String,
-    /// Its `Accessibility.getFullAXTree`, ids moved to its part ([`ax::AxTree::in_part`]).
-    tree: Option<ax::AxTree>,
 }
 
-/// The snapshots and AX trees of the tab's cross-origin frame targets (at most [`MAX_REMOTE_FRAMES`]), in
+/// The snapshots of the tab's cross-origin frame targets (at most [`MAX_REMOTE_FRAMES`]), in
 /// the order they were attached, parents before children; part `k` is the `k-1`-th of the list. A frame that
 /// fails (it navigated away meanwhile) is left out, and so are the frames inside it.
 async fn remote_frames(tab_id: i64) -> Vec<RemoteFrame> {
@@ -405,20 +378,11 @@ async fn remote_frames(tab_id: i64) -> Vec<RemoteFrame> {
             kept.push(s);
         }
     }
-    let fetched = futures::future::join_all(kept.iter().enumerate().map(|(i, s)| async move {
-        let part = i + 1;
+    let fetched = futures::future::join_all(kept.iter().map(|s| async move {
         let target = Target::frame(tab_id, &s.session_id);
         let owner = cdp::frames::owner(tab_id, s).await.ok()?;
-        let (snapshot, tree) = futures::future::join(
-            send_text(&target, &snapshot::capture_params()),
-            send_text(&target, &AccessibilityGetFullAxTree::default()),
-        )
-        .await;
-        let tree = tree
-            .ok()
-            .and_then(|t| ax::AxTree::from_response_json(&t).ok())
-            .map(|t| t.in_part(part));
-        Some((snapshot.ok()?, tree, owner))
+        let snapshot = send_text(&target, &snapshot::capture_params()).await.ok()?;
+        Some((snapshot, owner))
     }))
     .await;
     let mut out: Vec<RemoteFrame> = Vec::with_capacity(kept.len());
@@ -431,13 +395,12 @@ async fn remote_frames(tab_id: i64) -> Vec<RemoteFrame> {
             },
         };
         // A frame that failed keeps its slot (an empty snapshot) so that the part numbers stay put.
-        let (snapshot, tree, owner) = got.unwrap_or_else(|| ("{}".to_owned(), None, 0));
+        let (snapshot, owner) = got.unwrap_or_else(|| ("{}".to_owned(), 0));
         out.push(RemoteFrame {
             target: Target::frame(tab_id, &s.session_id),
             parent,
             owner,
             snapshot,
-            tree,
         });
     }
     out

@@ -1,37 +1,27 @@
 //! The whole of `extract` as one pure step (SPEC §5): CDP responses in, the result's parts out.
 //!
-//! The wasm side only fetches (`DOMSnapshot.captureSnapshot`, `Accessibility.getFullAXTree` per frame,
-//! `innerText`, URL, title, viewport) and stores uids; every decision is made here, so the same code
-//! runs natively on dumped responses (`tests/corpus.rs`) and in the extension.
+//! The wasm side only fetches (`DOMSnapshot.captureSnapshot`, `innerText`, URL, title, viewport) and
+//! stores uids; every decision is made here, so the same code runs natively on dumped responses
+//! (`tests/corpus.rs`) and in the extension.
 
-use super::ax::{self, AxTree, ElementList};
+use super::ax::{self, ElementList};
 use super::markdown::{self, Markdown};
 use super::obstacle::{self, ObstacleInput, Verdict};
 use super::snapshot::{Dom, SnapshotError};
 use super::text;
-
-/// Pages with more DOM nodes than this (all frames) take their elements from the DOM snapshot
-/// ([`ax::dom_elements`]) instead of `Accessibility.getFullAXTree`. The AX tree reaches the worker
-/// through `chrome.debugger`, which hands it over as a JS object: about 3× its raw CDP time (measured
-/// with `bua-bench`, see docs/BENCHMARKS.md: a 10,000-node page with 1,000 controls: 1.6 s against 0.5 s, extract 2.8 s; with the DOM path
-/// 1.0 s). Above a few thousand nodes that costs more than the whole DOM path, and at 5,000 interactive
-/// rows (40,000 AX nodes, 18 MB of JSON) longer than the 20 s the action has. The corpus scores (markdown
-/// recall, obstacle verdicts) are the same with 5,000 as with 20,000.
-pub const AX_TREE_MAX_DOM_NODES: usize = 5_000;
 
 /// `innerText` is sliced in the page to this many UTF-16 units before it crosses CDP; more than
 /// [`text::TEXT_MAX_BYTES`] bytes whatever the script, so the byte cap still decides.
 pub const TEXT_SLICE_UNITS: usize = text::TEXT_MAX_BYTES + 1024;
 
 /// The page script of extract's first `Runtime.evaluate` (`page_info.js`, a function of
-/// `(maxNodes, sliceUnits, withText)`): URL, title, viewport (CSS px), `innerText` (when `withText`) sliced to `sliceUnits` UTF-16
-/// units with its whole length, and the main document's node count (document, doctype, elements, text,
-/// comments) up to `maxNodes + 1`, or `-1` when a page script broke the tree walker. A file of its own so
-/// that the benchmark sends the very same script.
+/// `(sliceUnits, withText)`): URL, title, viewport (CSS px) and `innerText` (when `withText`) sliced to
+/// `sliceUnits` UTF-16 units with its whole length. A file of its own so that the benchmark sends the
+/// very same script.
 pub const PAGE_INFO_JS: &str = include_str!("page_info.js");
 
 /// The expression of extract's first `Runtime.evaluate`: [`PAGE_INFO_JS`] called with
-/// [`AX_TREE_MAX_DOM_NODES`] and [`TEXT_SLICE_UNITS`], `innerText` included.
+/// [`TEXT_SLICE_UNITS`], `innerText` included.
 pub fn page_info_expression() -> String {
     page_info_expression_of(true)
 }
@@ -39,22 +29,7 @@ pub fn page_info_expression() -> String {
 /// [`page_info_expression`], reading `innerText` only when `with_text` (SPEC §5 `include`):
 /// without it the page is not asked for a text layout and the answer has `text: ""`.
 pub fn page_info_expression_of(with_text: bool) -> String {
-    format!("({PAGE_INFO_JS})({AX_TREE_MAX_DOM_NODES}, {TEXT_SLICE_UNITS}, {with_text})")
-}
-
-/// Whether `extract` should fetch the AX trees of a page with `dom_nodes` DOM nodes (see
-/// [`AX_TREE_MAX_DOM_NODES`]). The extension counts the main document's nodes in its first
-/// `Runtime.evaluate`, so that the AX tree can be asked for while the snapshot is still being built;
-/// the native runner counts the snapshot's ([`uses_ax_tree`]). Both count the document, doctype,
-/// elements, text and comments; the snapshot also has same-origin frames, shadow trees and
-/// pseudo-elements, so near the threshold the two may differ (a page of a few thousand nodes either way).
-pub fn uses_ax_tree_count(dom_nodes: usize) -> bool {
-    dom_nodes <= AX_TREE_MAX_DOM_NODES
-}
-
-/// [`uses_ax_tree_count`] on the snapshot's nodes (all documents).
-pub fn uses_ax_tree(dom: &Dom) -> bool {
-    uses_ax_tree_count(dom.nodes.len())
+    format!("({PAGE_INFO_JS})({TEXT_SLICE_UNITS}, {with_text})")
 }
 
 /// What the page gave us over CDP.
@@ -70,9 +45,6 @@ pub struct PageInputs<'a> {
     pub viewport: (f64, f64),
     /// The result of `DOMSnapshot.captureSnapshot` with [`super::snapshot::capture_params`].
     pub snapshot: &'a serde_json::Value,
-    /// The `nodes` of `Accessibility.getFullAXTree`: main frame first, then same-origin frames
-    /// (ignored when the page is too big for the AX tree: [`uses_ax_tree`]).
-    pub ax_trees: &'a [serde_json::Value],
 }
 
 /// The parts of an `extract` result (uids are given by the caller's [`ax::UidCache`]).
@@ -90,61 +62,37 @@ pub struct PageExtract {
     pub obstacle: Option<Verdict>,
 }
 
-/// Why the CDP responses could not be used.
-#[derive(Debug, thiserror::Error)]
-pub enum PageError {
-    /// `DOMSnapshot.captureSnapshot` gave something unusable.
-    #[error(transparent)]
-    Snapshot(#[from] SnapshotError),
-    /// `Accessibility.getFullAXTree` gave something unusable.
-    #[error(transparent)]
-    Ax(#[from] ax::AxError),
-}
-
 /// Runs markdown conversion, element selection and the obstacle classifier on one page.
 ///
-/// Errors: [`PageError`] when the snapshot or the main frame's AX tree is malformed (a malformed
-/// child-frame tree is skipped).
-pub fn analyze(input: &PageInputs<'_>) -> Result<PageExtract, PageError> {
+/// Errors: [`SnapshotError`] when the snapshot is malformed.
+pub fn analyze(input: &PageInputs<'_>) -> Result<PageExtract, SnapshotError> {
     let dom = Dom::from_snapshot(input.snapshot)?;
-    let mut trees = Vec::with_capacity(input.ax_trees.len());
-    let ax_trees = if uses_ax_tree(&dom) {
-        input.ax_trees
-    } else {
-        &[]
-    };
-    for (i, nodes) in ax_trees.iter().enumerate() {
-        match AxTree::from_nodes(nodes) {
-            Ok(t) => trees.push(t),
-            Err(e) if i == 0 => return Err(e.into()),
-            Err(_) => {}
-        }
-    }
     Ok(analyze_parsed(
         input.url,
         input.title,
         input.inner_text,
         input.viewport,
         &dom,
-        uses_ax_tree(&dom).then_some(&trees[..]),
     ))
 }
 
-/// [`analyze`] on an already parsed snapshot and AX trees (main frame first; `None` when the page
-/// is too big for them, [`uses_ax_tree`]); see [`PageInputs`] for the other arguments.
+/// [`analyze`] on an already parsed snapshot; see [`PageInputs`] for the other arguments.
+///
+/// The elements come from the snapshot ([`ax::dom_elements`], SPEC §5), not from
+/// `Accessibility.getFullAXTree`: `chrome.debugger` hands the AX tree to the worker as a JS object,
+/// which cost more than the rest of an extract together (docs/BENCHMARKS.md: on a 1,000-node page
+/// 149 ms of a 195 ms extract, against 38.8 ms for Playwright's whole `ariaSnapshot()`), and the
+/// snapshot already has what the elements need: roles from the HTML and ARIA attributes, names,
+/// live values and checked states, boxes, and the `backendNodeId` the uid cache stores.
 pub fn analyze_parsed(
     url: &str,
     title: &str,
     inner_text: &str,
     viewport: (f64, f64),
     dom: &Dom,
-    trees: Option<&[AxTree]>,
 ) -> PageExtract {
     let viewport = dom.viewport_rect(viewport.0, viewport.1);
-    let all = match trees {
-        Some(trees) => ax::interactive_elements(trees, dom, viewport),
-        None => ax::dom_elements(dom, viewport),
-    };
+    let all = ax::dom_elements(dom, viewport);
     let elements = ax::select(&all, ax::MAX_ELEMENTS);
     let markdown = markdown::to_markdown(dom);
     // The classifier reads every interactive element, not only the capped list: a sign-in form below
@@ -180,33 +128,26 @@ mod tests {
 
     fn analyzed() -> PageExtract {
         let page: serde_json::Value = serde_json::from_str(DUMP).unwrap();
-        let mut trees = vec![page["ax"]["main"].clone()];
-        for f in page["ax"]["frames"].as_array().unwrap() {
-            trees.push(f["nodes"].clone());
-        }
         analyze(&PageInputs {
             url: page["url"].as_str().unwrap(),
             title: page["title"].as_str().unwrap(),
             inner_text: page["innerText"].as_str().unwrap(),
             viewport: (1280.0, 713.0),
             snapshot: &page["snapshot"],
-            ax_trees: &trees,
         })
         .unwrap()
     }
 
     #[test]
-    fn the_page_info_script_is_called_with_the_node_limit_and_the_text_slice() {
+    fn the_page_info_script_is_called_with_the_text_slice() {
         let expression = page_info_expression();
         assert!(expression.starts_with("(// "), "{expression}");
         assert!(
-            expression.ends_with(&format!(
-                "}}\n)({AX_TREE_MAX_DOM_NODES}, {TEXT_SLICE_UNITS}, true)"
-            )),
+            expression.ends_with(&format!("}}\n)({TEXT_SLICE_UNITS}, true)")),
             "{expression}"
         );
         assert!(page_info_expression_of(false).ends_with(", false)"));
-        assert!(PAGE_INFO_JS.contains("(maxNodes, sliceUnits, withText) => {"));
+        assert!(PAGE_INFO_JS.contains("(sliceUnits, withText) => {"));
     }
 
     #[test]
@@ -275,26 +216,46 @@ mod tests {
         assert!(r.text.contains("Main title"));
     }
 
+    /// The snapshot's elements agree with Chrome's own accessibility tree of the same page (roles,
+    /// names, values, checked states, nodes): the AX path, [`ax::interactive_elements`], is the
+    /// reference the DOM path is held to.
     #[test]
-    fn malformed_cdp_responses_are_errors() {
+    fn real_chromium_page_has_the_same_elements_as_its_ax_tree() {
+        let page: serde_json::Value = serde_json::from_str(DUMP).unwrap();
+        let mut trees = vec![ax::AxTree::from_nodes(&page["ax"]["main"]).unwrap()];
+        for f in page["ax"]["frames"].as_array().unwrap() {
+            trees.push(ax::AxTree::from_nodes(&f["nodes"]).unwrap());
+        }
+        let dom = Dom::from_snapshot(&page["snapshot"]).unwrap();
+        let viewport = dom.viewport_rect(1280.0, 713.0);
+        let key = |e: &ax::AxElement| {
+            (
+                e.role.clone(),
+                e.name.clone(),
+                e.value.clone(),
+                e.checked,
+                e.backend_node_id,
+                e.visible,
+            )
+        };
+        let from_ax: Vec<_> = ax::interactive_elements(&trees, &dom, viewport)
+            .iter()
+            .map(key)
+            .collect();
+        let from_dom: Vec<_> = ax::dom_elements(&dom, viewport).iter().map(key).collect();
+        assert_eq!(from_dom, from_ax);
+    }
+
+    #[test]
+    fn a_malformed_snapshot_is_an_error() {
         let bad = serde_json::json!({"documents": "nope"});
-        let trees = [serde_json::json!([])];
         let input = PageInputs {
             url: "https://a.test/",
             title: "",
             inner_text: "",
             viewport: (800.0, 600.0),
             snapshot: &bad,
-            ax_trees: &trees,
         };
-        assert!(matches!(analyze(&input), Err(PageError::Snapshot(_))));
-        let page: serde_json::Value = serde_json::from_str(DUMP).unwrap();
-        let trees = [serde_json::json!({"not": "a list"})];
-        let input = PageInputs {
-            snapshot: &page["snapshot"],
-            ax_trees: &trees,
-            ..input
-        };
-        assert!(matches!(analyze(&input), Err(PageError::Ax(_))));
+        assert!(matches!(analyze(&input), Err(SnapshotError::Json(_))));
     }
 }

@@ -1,15 +1,11 @@
-// The page script of extract's first Runtime.evaluate, called with (maxNodes, sliceUnits, withText)
+// The page script of extract's first Runtime.evaluate, called with (sliceUnits, withText)
 // by `page_info_expression_of` in src/extract/page.rs; the benchmark (crates/bench) sends the same one.
 // innerText walks the whole rendered page and is the biggest string of the answer: read only when asked.
-(maxNodes, sliceUnits, withText) => {
+// `indeterminate` counts the checkboxes whose `mixed` state only the AX tree knows (not the DOM snapshot).
+(sliceUnits, withText) => {
   const t = withText && document.body ? document.body.innerText : '';
-  let n = 1;
-  try {
-    const w = document.createTreeWalker(document, NodeFilter.SHOW_ALL);
-    while (n <= maxNodes && w.nextNode()) n++;
-  } catch (e) {
-    n = -1;
-  }
+  let indeterminate = 0;
+  for (const c of document.querySelectorAll('input[type=checkbox i]')) if (c.indeterminate) indeterminate++;
   return { url: location.href, title: document.title, width: innerWidth, height: innerHeight,
-           text: t.slice(0, sliceUnits), textLength: t.length, nodes: n };
+           text: t.slice(0, sliceUnits), textLength: t.length, indeterminate };
 }

@@ -277,9 +277,9 @@ const FRAME_PAGE_FRAMES: usize = 20;
 /// The JavaScript the floor evaluates: `document.body.innerText` (what extract's `text` is).
 const FLOOR_TEXT: &str = "document.body ? document.body.innerText : ''";
 
-/// Pages with more DOM nodes than this take their elements from the DOM snapshot, not the AX tree
-/// (the extension's rule, [`page::AX_TREE_MAX_DOM_NODES`]).
-const AX_TREE_MAX_DOM_NODES: u64 = page::AX_TREE_MAX_DOM_NODES as u64;
+/// Pages with more DOM nodes than this are profiled once (their commands take hundreds of ms each)
+/// and without the worker's CPU profiler.
+const SMALL_PAGE_MAX_DOM_NODES: u64 = 5_000;
 
 fn ms_since(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
@@ -469,17 +469,15 @@ impl Bench {
     /// The CDP commands of one extract, `runs` times raw and `runs` times through the extension's
     /// `chrome.debugger` (evaluated in its service worker on the same tab): their medians.
     async fn profile(&mut self, runs: usize, dom_nodes: u64) -> Result<Profile, BenchError> {
-        let uses_ax = dom_nodes <= AX_TREE_MAX_DOM_NODES;
-        let mut commands = vec![
+        // The extension takes its elements from the DOM snapshot on every page (SPEC §5): no AX tree.
+        let uses_ax = false;
+        let commands = [
             (
                 "Runtime.evaluate",
                 json!({"expression": page::page_info_expression(), "returnByValue": true}),
             ),
             ("DOMSnapshot.captureSnapshot", snapshot_params()),
         ];
-        if uses_ax {
-            commands.push(("Accessibility.getFullAXTree", json!({})));
-        }
         let dt = DevTools::connect(&self.launched.devtools_url).await?;
         let sw_url = devtools::service_worker_url(&self.launched.extension_id);
         let worker = dt
@@ -509,8 +507,7 @@ impl Bench {
              const send = (m, p) => chrome.debugger.sendCommand(t, m, p).then(r => JSON.stringify(r).length); \
              const info = send('Runtime.evaluate', {info}); \
              const snap = send('DOMSnapshot.captureSnapshot', {snap}); \
-             const ax = {uses_ax} ? info.then(() => send('Accessibility.getFullAXTree', {{}})) : Promise.resolve(0); \
-             await Promise.all([info, snap, ax]); return performance.now() - t0; }})()",
+             await Promise.all([info, snap]); return performance.now() - t0; }})()",
             tab = self.tab_id,
             info = json!({"expression": page::page_info_expression(), "returnByValue": true}),
             snap = snapshot_params(),
@@ -830,9 +827,9 @@ async fn generated_pages(
         let nodes = page.dom_nodes + 1;
         // The 50k page is not broken down: its commands take seconds each (a run of the profile costs
         // as much as three measured rounds) and it takes the same path (DOM snapshot) as the 10k page.
-        // Above the AX threshold one run is enough: its commands take hundreds of ms each.
+        // On the 10k page one run is enough: its commands take hundreds of ms each.
         if spec.nodes <= 10_000 && opts.profile_runs > 0 {
-            let runs = if nodes > AX_TREE_MAX_DOM_NODES {
+            let runs = if nodes > SMALL_PAGE_MAX_DOM_NODES {
                 1
             } else {
                 opts.profile_runs
@@ -840,9 +837,9 @@ async fn generated_pages(
             page.profile = Some(bench.profile(runs, nodes).await?);
         }
         results.generated.push(page);
-        // The worker's CPU profile on the AX-tree path (the 1k page), where the time target is missed;
-        // the snapshot path's breakdown is in the profile table.
-        if opts.worker_profile_runs > 0 && nodes <= AX_TREE_MAX_DOM_NODES {
+        // The worker's CPU profile on the 1k page, whose fixed costs decide the corpus (small pages);
+        // the bigger pages' breakdown is in the profile table.
+        if opts.worker_profile_runs > 0 && nodes <= SMALL_PAGE_MAX_DOM_NODES {
             match worker_profile(bench, spec.name, opts.worker_profile_runs).await {
                 Ok(p) => results.worker_profiles.push(p),
                 Err(e) => results

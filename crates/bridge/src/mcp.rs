@@ -163,7 +163,8 @@ pass that tabId to EVERY later action on that page. Other agents may share this 
 without tabId may fall back to another agent's tab.\n\
 - Call extract to read a page. It answers in text: a header (url, title, obstacle, element count, what \
 was truncated), `=== markdown ===` the page, `=== elements ===` one per line: `[e3] button \"Place order\"`, \
-`[e7] textbox \"Email\" = \"value\"`, flags checked/mixed/offscreen (off-screen is still clickable). \
+`[e7] textbox \"Email\" = \"value\"`, flags checked/mixed; the header's `in viewport:` lists on-screen uids \
+(the others are still clickable); same-origin links show their path. \
 include:[\"text\"] adds the innerText (verbatim quotes).\n\
 - uids are fresh on every extract: use uids from the LATEST extract (click, type, select_option, check, …), \
 and extract again after the page changes (navigation, a submitted form, new content): a uid from an \
@@ -641,7 +642,7 @@ mod tests {
             "\n- protocol_version_mismatch: ",
             "\n- bridge_unreachable: ",
             "`=== elements ===` one per line: `[e3] button \"Place order\"`",
-            "flags checked/mixed/offscreen (off-screen is still clickable)",
+            "flags checked/mixed; the header's `in viewport:` lists on-screen uids",
             "include:[\"text\"] adds the innerText",
             "uids are fresh on every extract",
             "a uid from an older extract may now name another element",

@@ -9,20 +9,24 @@
 //! title: Checkout
 //! obstacle: auth_wall, low: The page asks to sign in.
 //! elements: 200 of 312 (the list is cut; in-viewport ones are kept first)
+//! in viewport: e3-e7
 //! truncated: markdown
 //! === markdown ===
 //! # Checkout
+//! [Terms](/legal/terms)
 //! …
 //! === elements ===
 //! [e3] button "Place order"
 //! [e7] textbox "Email" = "ada@example.com"
-//! [e9] checkbox "Gift wrap" checked offscreen
+//! [e9] checkbox "Gift wrap" checked
 //! ```
 //!
 //! JSON escaping of every newline and quote is what made the JSON result as big as a full
 //! accessibility dump; here only names and values are quoted (JSON string syntax, so a name with
-//! a quote or a newline stays on its line). Flags appear only when they hold: `checked`, `mixed`,
-//! `offscreen` (SPEC §5 sends `visible` only when true, so no `visible` means off-screen).
+//! a quote or a newline stays on its line). Flags appear only when they hold: `checked`, `mixed`.
+//! Which elements are in the viewport (SPEC §5 `visible`) is one header line of uid ranges, not a
+//! flag on each of the (mostly off-screen) lines, and links to the page's own origin are written
+//! from their path (`/legal/terms`): the `url:` line above says the origin.
 
 use bua_protocol::{
     Checked, Confidence, DialogAnswered, ExtractElement, ExtractResult, ObstacleType,
@@ -82,6 +86,11 @@ pub fn extract_text(r: &ExtractResult) -> String {
         } else {
             out.push_str(&format!("elements: {shown}\n"));
         }
+        let visible = uid_ranges(elements.iter().filter(|e| e.visible == Some(true)));
+        out.push_str(&format!(
+            "in viewport: {}\n",
+            if visible.is_empty() { "none" } else { &visible }
+        ));
     }
     let cut: Vec<&str> = [
         (r.truncated.markdown && r.markdown.is_some(), "markdown"),
@@ -95,7 +104,7 @@ pub fn extract_text(r: &ExtractResult) -> String {
     }
     if let Some(markdown) = &r.markdown {
         out.push_str("=== markdown ===\n");
-        push_block(&mut out, markdown);
+        push_block(&mut out, &same_origin_paths(markdown, &r.url));
     }
     if let Some(elements) = &r.elements {
         out.push_str("=== elements ===\n");
@@ -112,7 +121,7 @@ pub fn extract_text(r: &ExtractResult) -> String {
     out
 }
 
-/// One element: `[e7] textbox "Email" = "ada@example.com" checked offscreen`.
+/// One element: `[e7] textbox "Email" = "ada@example.com" checked`.
 pub fn element_line(e: &ExtractElement) -> String {
     let mut line = format!("[{}] {}", e.uid, e.role);
     if let Some(name) = e.name.as_deref().filter(|n| !n.is_empty()) {
@@ -128,10 +137,61 @@ pub fn element_line(e: &ExtractElement) -> String {
         Some(Checked::Mixed) => line.push_str(" mixed"),
         _ => {}
     }
-    if e.visible != Some(true) {
-        line.push_str(" offscreen");
-    }
     line
+}
+
+/// The uids of `elements` as ranges of consecutive numbers: `e0-e14, e40, e52-e53`. A uid that is
+/// not `e<number>` stands alone.
+fn uid_ranges<'a>(elements: impl Iterator<Item = &'a ExtractElement>) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut run: Option<(u64, u64)> = None;
+    let close = |parts: &mut Vec<String>, (a, b): (u64, u64)| {
+        parts.push(if a == b {
+            format!("e{a}")
+        } else {
+            format!("e{a}-e{b}")
+        })
+    };
+    for e in elements {
+        match e.uid.strip_prefix('e').and_then(|n| n.parse::<u64>().ok()) {
+            Some(n) => match run {
+                Some((a, b)) if n == b + 1 => run = Some((a, n)),
+                _ => {
+                    if let Some(r) = run.take() {
+                        close(&mut parts, r);
+                    }
+                    run = Some((n, n));
+                }
+            },
+            None => {
+                if let Some(r) = run.take() {
+                    close(&mut parts, r);
+                }
+                parts.push(e.uid.clone());
+            }
+        }
+    }
+    if let Some(r) = run {
+        close(&mut parts, r);
+    }
+    parts.join(", ")
+}
+
+/// `markdown` with its links and images to `page_url`'s own origin written from their path:
+/// `](https://shop.test/a)` → `](/a)`. Other origins, and a page URL without one, stay as they are.
+fn same_origin_paths(markdown: &str, page_url: &str) -> String {
+    let Some(scheme_end) = page_url.find("://") else {
+        return markdown.to_string();
+    };
+    let host_start = scheme_end + 3;
+    let origin_end = page_url[host_start..]
+        .find(['/', '?', '#'])
+        .map_or(page_url.len(), |i| host_start + i);
+    if origin_end == host_start {
+        return markdown.to_string();
+    }
+    let origin = &page_url[..origin_end];
+    markdown.replace(&format!("]({origin}/"), "](/")
 }
 
 /// `s` cut to `max` chars (with `…`) as a JSON string literal.
@@ -291,7 +351,11 @@ mod tests {
             url: "https://shop.test/checkout".into(),
             title: "Checkout\n  step 2".into(),
             text: None,
-            markdown: Some("# Checkout\n\nYour cart: 2 items.\n".into()),
+            markdown: Some(
+                "# Checkout\n\nYour cart: 2 items, [terms](https://shop.test/terms) and \
+                 [help](https://help.test/).\n"
+                    .into(),
+            ),
             elements: Some(vec![
                 el("e0", "button", Some("Place order")),
                 email,
@@ -314,12 +378,13 @@ mod tests {
             "url: https://shop.test/checkout\n\
              title: Checkout step 2\n\
              elements: 5\n\
+             in viewport: e0-e1, e3-e4\n\
              === markdown ===\n\
-             # Checkout\n\nYour cart: 2 items.\n\
+             # Checkout\n\nYour cart: 2 items, [terms](/terms) and [help](https://help.test/).\n\
              === elements ===\n\
              [e0] button \"Place order\"\n\
              [e1] textbox \"Email\" = \"ada@example.com\"\n\
-             [e2] checkbox \"Gift \\\"wrap\\\"\" checked offscreen\n\
+             [e2] checkbox \"Gift \\\"wrap\\\"\" checked\n\
              [e3] checkbox \"Newsletter\"\n\
              [e4] link"
         );
@@ -403,5 +468,37 @@ mod tests {
         );
         let name_part = line.split(" = ").next().unwrap_or_default();
         assert!(name_part.contains("…\""), "{line}");
+    }
+
+    #[test]
+    fn viewport_ranges_join_consecutive_uids() {
+        let els: Vec<ExtractElement> = ["e0", "e1", "e2", "e5", "e7", "e8", "x1", "e9"]
+            .iter()
+            .map(|u| el(u, "link", None))
+            .collect();
+        assert_eq!(uid_ranges(els.iter()), "e0-e2, e5, e7-e8, x1, e9");
+        assert_eq!(uid_ranges(els.iter().take(0)), "");
+        let mut r = result();
+        for e in r.elements.iter_mut().flatten() {
+            e.visible = None;
+        }
+        assert!(extract_text(&r).contains("\nin viewport: none\n"));
+    }
+
+    #[test]
+    fn only_links_to_the_page_origin_lose_it() {
+        let md =
+            "[a](https://shop.test/x) [b](https://shop.test.evil/y) ![c](https://shop.test/i.png) \
+                  [d](http://shop.test/z)";
+        assert_eq!(
+            same_origin_paths(md, "https://shop.test/checkout?step=2"),
+            "[a](/x) [b](https://shop.test.evil/y) ![c](/i.png) [d](http://shop.test/z)"
+        );
+        assert_eq!(
+            same_origin_paths(md, "https://shop.test"),
+            same_origin_paths(md, "https://shop.test/")
+        );
+        assert_eq!(same_origin_paths(md, "about:blank"), md);
+        assert_eq!(same_origin_paths(md, "file:///tmp/a.html"), md);
     }
 }
