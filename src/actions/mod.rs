@@ -19,8 +19,8 @@
 pub mod ctx;
 pub mod dialogs;
 mod dispatcher;
-pub mod drag;
 pub mod downloads;
+pub mod drag;
 pub mod evaluate;
 pub mod forms;
 pub mod handoff;

@@ -119,14 +119,14 @@ pub async fn upload(ctx: &Ctx, action: &Upload) -> Result<UploadResult> {
     let files = take(staged).unwrap_or_default();
     check_complete(&files, action.files.len())?;
     let located = locator::resolve(tab_id, &action.locator).await?;
-    let (input, chooser, multiple_chooser) =
-        match located.call_for_element(FILE_INPUT, &[]).await? {
-            Ok(input) => (input, false, None),
-            Err(_) => {
-                let (input, multiple) = chooser_input(tab_id, &located).await?;
-                (input, true, Some(multiple))
-            }
-        };
+    let (input, chooser, multiple_chooser) = match located.call_for_element(FILE_INPUT, &[]).await?
+    {
+        Ok(input) => (input, false, None),
+        Err(_) => {
+            let (input, multiple) = chooser_input(tab_id, &located).await?;
+            (input, true, Some(multiple))
+        }
+    };
     let state = input.call(INPUT_STATE, &[]).await?;
     let disabled = state.get(0).and_then(Value::as_bool).unwrap_or(false);
     let multiple =

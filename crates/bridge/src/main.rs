@@ -639,6 +639,10 @@ fn main() -> ExitCode {
                 files_dirs,
             } => {
                 init_logging("info");
+                let agents = ServeAgents {
+                    grace: agent_grace,
+                    files_dirs,
+                };
                 report(
                     serve(
                         port,
@@ -647,8 +651,7 @@ fn main() -> ExitCode {
                         extension_id,
                         min_protocol_version,
                         Duration::from_secs(extension_wait),
-                        agent_grace,
-                        files_dirs,
+                        agents,
                     )
                     .await,
                 )
@@ -846,6 +849,13 @@ fn report(result: Result<(), Error>) -> ExitCode {
     }
 }
 
+/// What `serve` grants its agents: how long an owner's tabs outlive its connections, and the folders
+/// `upload` may read.
+struct ServeAgents {
+    grace: Grace,
+    files_dirs: Vec<PathBuf>,
+}
+
 async fn serve(
     port: u16,
     bind: IpAddr,
@@ -853,8 +863,7 @@ async fn serve(
     extension_id: Option<String>,
     min_protocol_version: Option<u32>,
     extension_wait: Duration,
-    agent_grace: Grace,
-    files_dirs: Vec<PathBuf>,
+    agents: ServeAgents,
 ) -> Result<(), Error> {
     use tokio::signal::unix::{signal, SignalKind};
     if let Some(id) = &extension_id {
@@ -871,8 +880,8 @@ async fn serve(
     config.bind = SocketAddr::new(bind, port);
     config.extension_id = extension_id;
     config.extension_wait = extension_wait;
-    config.agent_grace = agent_grace;
-    config.files_dirs = files_dirs;
+    config.agent_grace = agents.grace;
+    config.files_dirs = agents.files_dirs;
     if let Some(v) = min_protocol_version {
         config.min_protocol_version = v;
     }

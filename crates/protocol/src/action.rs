@@ -11,9 +11,9 @@
 
 use crate::error::ErrorBody;
 use crate::field::{
-    doc_text, int, BridgeOnly, Codec, Cx, Dialog, DropAt, Element, FieldMap, Flag, FrameRef, Keyword,
-    LoadWait, NestedElement, OptElement, OptText, OptWord, Owner, Paths, Px, ReqPx, ReqTab, Tab, Text,
-    Url, Wait, Word, Words,
+    doc_text, int, BridgeOnly, Codec, Cx, Dialog, DropAt, Element, FieldMap, Flag, FrameRef,
+    Keyword, LoadWait, NestedElement, OptElement, OptText, OptWord, Owner, Paths, Px, ReqPx,
+    ReqTab, Tab, Text, Url, Wait, Word, Words,
 };
 use crate::locator::{read_locator, required, write_locator, Loc, Locator};
 use crate::wire::{int_in, kind, Fields, Res, TYPE_KEY};

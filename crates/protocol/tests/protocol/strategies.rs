@@ -291,12 +291,14 @@ fn reading() -> BoxedStrategy<Action> {
             proptest::option::of(prop_oneof![Just("e3".to_string()), Just("f1".to_string())]),
             dialog()
         )
-            .prop_map(|(expression, tab_id, frame, dialog)| Action::Evaluate(Evaluate {
-                expression,
-                tab_id,
-                frame,
-                dialog
-            })),
+            .prop_map(
+                |(expression, tab_id, frame, dialog)| Action::Evaluate(Evaluate {
+                    expression,
+                    tab_id,
+                    frame,
+                    dialog
+                })
+            ),
         (
             word(),
             proptest::option::of(btree_map(word(), word(), 1..4)),
