@@ -478,28 +478,41 @@ async fn a_blocked_site_gets_no_request_from_an_agent_pages_window_open_or_form_
     .await;
     assert!(rules.is_some(), "no session rules cover tab {tab_id}");
 
+    let mut events = support::Events::subscribe(&client).await;
     // A real click (user activation: the popup blocker lets window.open through).
     let _ = client
         .call("click", json!({"selector": "#go", "tabId": tab_id}))
         .await;
-    // Both navigations happened — the popup tab is on the blocked URL, the opener left its page (or its session
-    // ended on the blocked domain and closed it) — and were refused before a request was sent.
+    // Both navigations happened — the popup opened on the blocked URL (the popup is the agent's tab, so its
+    // session may already have ended on the blocked domain and closed it), the opener left its page (or its
+    // session ended on the blocked domain and closed it) — and were refused before a request was sent.
     let popup = format!("{blocked_base}/popup");
     let posted = format!("{blocked_base}/posted");
-    let navigated = eventually(Duration::from_secs(10), || async {
-        let tabs = get_tabs(&client).await.ok()?;
-        let popup_opened = tabs.iter().any(|t| t["url"] == popup.as_str());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let happened = loop {
+        let tabs = get_tabs(&client).await.unwrap_or_default();
+        events.pull();
+        let popup_ended = events.seen.iter().any(|e| {
+            e["type"] == "session_ended" && e["reason"] == "domain_blocked" && e["tabId"] != tab_id
+        });
+        let popup_opened = popup_ended || tabs.iter().any(|t| t["url"] == popup.as_str());
         let opener_left = tabs
             .iter()
             .find(|t| t["tabId"] == tab_id)
             .is_none_or(|t| t["url"] == posted.as_str());
-        (popup_opened && opener_left).then_some(tabs)
-    })
-    .await;
+        if popup_opened && opener_left {
+            break true;
+        }
+        if Instant::now() >= deadline {
+            break false;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
     assert!(
-        navigated.is_some(),
-        "the popup or the post did not happen: {:?}",
-        get_tabs(&client).await
+        happened,
+        "the popup or the post did not happen: {:?}; events: {:?}",
+        get_tabs(&client).await,
+        events.seen
     );
     assert_eq!(
         blocked.hits(),

@@ -1592,7 +1592,10 @@ mod tests {
                 "wait_for",
                 "extract",
                 "scrape",
-                "screenshot"
+                "screenshot",
+                "console",
+                "network",
+                "downloads"
             ]
         );
         assert!(!is_read_action("evaluate") && !is_read_action("no_such_action"));

@@ -590,7 +590,7 @@ fn action_names_cover_the_spec_table_in_order() {
     assert_eq!(names.len(), 32);
     assert_eq!(names[0], "open_tab");
     assert_eq!(names[24], "screenshot");
-    assert_eq!(names[25], "downloads");
+    assert_eq!(names[31], "downloads");
     for n in [
         "go_forward",
         "close_agent_window",
