@@ -114,8 +114,8 @@ pub async fn with_window_shown<T>(tab_id: i64, capture: impl std::future::Future
 /// meanwhile, minimizes it again and gives the focus back to the window that had it (SPEC §6: the agent window
 /// never steals focus). Headed Chrome activates the window of a tab that gets a mouse press through
 /// `Input.dispatchMouseEvent` — a minimized window is restored and focused (measured under Xvfb with a window
-/// manager: every `click`, in the page and in its cross-origin frames alike; a mouse move does not). Nothing in
-/// CDP asks Chrome not to, so the window is put back right after the action: it shows, and holds the focus, only
+/// manager: a `click`, even on a plain paragraph, while `hover`, a mouse move, does not). No CDP setting was
+/// found that stops it, so the window is put back right after the action: it shows, and holds the focus, only
 /// for the rest of that action. A window a capture holds restored ([`with_window_shown`]) is left to it.
 pub async fn keep_minimized<T>(window_id: i64, action: impl std::future::Future<Output = T>) -> T {
     let minimized = windows::get(window_id, false)
