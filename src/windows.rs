@@ -110,6 +110,44 @@ pub async fn with_window_shown<T>(tab_id: i64, capture: impl std::future::Future
     out
 }
 
+/// Runs `action` (on a tab in `window_id`) and, if that window was minimized before and Chrome restored it
+/// meanwhile, minimizes it again and gives the focus back to the window that had it (SPEC §6: the agent window
+/// never steals focus). Headed Chrome activates the window of a tab that gets a mouse press through
+/// `Input.dispatchMouseEvent` — a minimized window is restored and focused (measured under Xvfb with a window
+/// manager: a `click`, even on a plain paragraph, while `hover`, a mouse move, does not). No CDP setting was
+/// found that stops it, so the window is put back right after the action: it shows, and holds the focus, only
+/// for the rest of that action. A window a capture holds restored ([`with_window_shown`]) is left to it.
+pub async fn keep_minimized<T>(window_id: i64, action: impl std::future::Future<Output = T>) -> T {
+    let minimized = windows::get(window_id, false)
+        .await
+        .is_some_and(|w| w.state.as_deref() == Some("minimized"));
+    if !minimized {
+        return action.await;
+    }
+    let focused = windows::get_last_focused()
+        .await
+        .ok()
+        .filter(|w| w.focused)
+        .and_then(|w| w.id)
+        .filter(|id| *id != window_id);
+    let out = action.await;
+    let shown_for_capture = SHOWN.with(|s| s.borrow().contains_key(&window_id));
+    let restored = !shown_for_capture
+        && windows::get(window_id, false)
+            .await
+            .is_some_and(|w| w.state.as_deref() != Some("minimized"));
+    if restored {
+        crate::log::info(&format!(
+            "window {window_id}: Chrome restored the minimized window for the action's input; minimizing it again"
+        ));
+        let _ = windows::update(window_id, &serde_json::json!({"state": "minimized"})).await;
+        if let Some(id) = focused {
+            let _ = windows::update(id, &serde_json::json!({"focused": true})).await;
+        }
+    }
+    out
+}
+
 /// Makes `tab` the active tab of its window when it is a background tab of an agent window (SPEC §4
 /// `screenshot`). Chrome composites only a window's active tab: `Page.captureScreenshot` of a background tab
 /// waits for a frame that comes late or never (measured: 6–12 s, often past the capture's time limit), while

@@ -6,46 +6,14 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use bua_bridge::BridgeClient;
 use serde_json::{json, Value};
-use support::{eventually, Browser, FixtureServer};
+use support::{eventually, second_site, Browser, FixtureServer};
 
 /// The tests share one browser; one page of three processes at a time keeps the 2 cores usable.
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-/// The fixture server listens on 127.0.0.1 only: 127.0.0.2 (another site for Chromium) reaches it through
-/// this forwarder on the same port, started once per test binary.
-fn second_site() {
-    static STARTED: OnceLock<()> = OnceLock::new();
-    STARTED.get_or_init(|| {
-        let port = FixtureServer::shared().port();
-        let listener = std::net::TcpListener::bind(("127.0.0.2", port))
-            .unwrap_or_else(|e| panic!("bind 127.0.0.2:{port}: {e}"));
-        std::thread::spawn(move || {
-            for incoming in listener.incoming().flatten() {
-                let Ok(upstream) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
-                    continue;
-                };
-                let (Ok(mut down_r), Ok(mut up_w)) = (incoming.try_clone(), upstream.try_clone())
-                else {
-                    continue;
-                };
-                let (mut down_w, mut up_r) = (incoming, upstream);
-                std::thread::spawn(move || {
-                    let _ = std::io::copy(&mut down_r, &mut up_w);
-                    let _ = up_w.shutdown(std::net::Shutdown::Write);
-                });
-                std::thread::spawn(move || {
-                    let _ = std::io::copy(&mut up_r, &mut down_w);
-                    let _ = down_w.shutdown(std::net::Shutdown::Write);
-                });
-            }
-        });
-    });
-}
 
 /// Opens the three-level page in an agent tab (the minimized agent window) and waits until the innermost
 /// frame has loaded; returns the tab id.

@@ -1321,6 +1321,9 @@ async fn a_thousand_start_end_cycles_leave_exactly_the_newest_thousand_history_e
 // ---------------------------------------------------------------------------------------------
 // SPEC §6: the agent window headed, under Xvfb
 
+/// Held by each headed test: one headed browser (a Chromium and an X server) at a time on the 2 cores.
+static HEADED: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 /// A headed `bua-bridge launch` on its own Xvfb display (the harness's browsers are headless).
 struct Headed {
     xvfb: std::process::Child,
@@ -1392,6 +1395,11 @@ impl Headed {
                 "--extension",
             ])
             .arg(support::dist_dir())
+            // As for the headless browsers: loopback names and 127.0.0.2 resolve, nothing waits on DNS.
+            .arg(format!(
+                "--chrome-arg=--host-resolver-rules={}",
+                support::OFFLINE_RESOLVER_RULES
+            ))
             .env("DISPLAY", format!(":{display}"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -1470,6 +1478,7 @@ impl Drop for Headed {
 async fn headed_under_xvfb_a_page_in_the_minimized_agent_window_still_answers_actions_extract_and_screenshot(
 ) {
     // Its own browser (headed), so it does not need the gate; the harness allows two per binary, this is one.
+    let _one = HEADED.lock().await;
     let Some(headed) = tokio::task::spawn_blocking(Headed::start)
         .await
         .expect("join")
@@ -1799,6 +1808,7 @@ async fn clicking_a_link_onto_a_blocked_domain_is_domain_blocked_naming_it() {
 /// returns by itself when the sign-in leads to the account page, and the window is minimized again.
 #[tokio::test]
 async fn headed_under_xvfb_a_handoff_shows_the_minimized_agent_window_and_minimizes_it_again() {
+    let _one = HEADED.lock().await;
     let Some(headed) = tokio::task::spawn_blocking(Headed::start)
         .await
         .expect("join")
@@ -1872,4 +1882,121 @@ async fn headed_under_xvfb_a_handoff_shows_the_minimized_agent_window_and_minimi
         Some(true),
         "{after:?}"
     );
+}
+
+/// SPEC §5 "Frames" and §6, headed: in a tab `open_tab` put in the minimized agent window, a click by uid on
+/// a button of each of three cross-origin levels (127.0.0.1 → 127.0.0.2 → localhost, three renderer
+/// processes) is reported done and has its effect in that frame's own page; the window stays minimized and
+/// the user's window keeps the focus.
+#[tokio::test]
+async fn headed_under_xvfb_clicks_by_uid_land_in_every_cross_origin_frame_of_the_minimized_agent_window(
+) {
+    let _one = HEADED.lock().await;
+    let Some(headed) = tokio::task::spawn_blocking(Headed::start)
+        .await
+        .expect("join")
+    else {
+        note("Xvfb not installed: the headed cross-origin frames check was skipped");
+        return;
+    };
+    support::second_site();
+    let client = BridgeClient::connect(headed.port, &headed.token)
+        .await
+        .expect("client");
+    let dt = DevTools::connect(&headed.devtools_url)
+        .await
+        .expect("devtools");
+    let worker_url = bua_bridge::devtools::service_worker_url("obbcebjpclnphmijagoggibdnbknjkao");
+    let worker = dt
+        .wait_for_target("service_worker", |u| u == worker_url, LIMIT)
+        .await
+        .expect("worker");
+    let focus_js = "chrome.windows.getLastFocused().then(w => w.id + '/' + w.focused)";
+    let focused_before = eventually(LIMIT, || async {
+        dt.evaluate_in_target(&worker.id, focus_js).await.ok()
+    })
+    .await
+    .expect("the user's window");
+    let url = FixtureServer::shared().url("/frames/top.html");
+    let opened = eventually(LIMIT, || async {
+        client.call("open_tab", json!({"url": url})).await.ok()
+    })
+    .await
+    .expect("open_tab in the headed browser");
+    let tab = opened["tabId"].as_i64().expect("tabId");
+    let window = opened["windowId"].as_i64().expect("windowId");
+    let state_js = format!("chrome.windows.get({window}).then(w => w.state + '/' + w.focused)");
+    let state = || async { dt.evaluate_in_target(&worker.id, &state_js).await.ok() };
+    assert_eq!(state().await, Some(json!("minimized/false")));
+
+    let extract = eventually(LIMIT, || async {
+        let r = client.call("extract", json!({"tabId": tab})).await.ok()?;
+        r["markdown"]
+            .as_str()?
+            .contains("Leaf level text")
+            .then_some(r)
+    })
+    .await
+    .expect("extract reads the innermost frame");
+    let port = FixtureServer::shared().port();
+    for (level, host) in [
+        ("Top", "127.0.0.1"),
+        ("Middle", "127.0.0.2"),
+        ("Leaf", "localhost"),
+    ] {
+        let name = format!("{level} button");
+        let uid = extract["elements"]
+            .as_array()
+            .and_then(|els| {
+                els.iter()
+                    .find(|e| e["role"] == "button" && e["name"] == name.as_str())
+            })
+            .and_then(|e| e["uid"].as_str())
+            .unwrap_or_else(|| panic!("no button {name:?} in {:#}", extract["elements"]))
+            .to_owned();
+        client
+            .call("click", json!({"tabId": tab, "uid": uid}))
+            .await
+            .unwrap_or_else(|e| panic!("click {name:?} in the minimized window: {e}"));
+        // Read the frame's own page: `evaluate` runs in the frame of the uid (the page itself for Top).
+        let mut read = json!({
+            "tabId": tab,
+            "expression": "return [window.clicks || 0, document.getElementById('b').textContent, \
+                           location.host, document.visibilityState]",
+        });
+        if level != "Top" {
+            read["frame"] = json!(uid);
+        }
+        let got = client
+            .call("evaluate", read)
+            .await
+            .unwrap_or_else(|e| panic!("evaluate in the {level} frame: {e}"))["value"]
+            .clone();
+        note(&format!("headed {level} frame after the click: {got}"));
+        assert_eq!(
+            got[0],
+            json!(1),
+            "{level}: the click was reported done: {got}"
+        );
+        assert_eq!(got[1], json!(format!("{level} button clicked")), "{got}");
+        assert_eq!(
+            state().await,
+            Some(json!("minimized/false")),
+            "{level}: the agent window is minimized after the click"
+        );
+        assert_eq!(
+            got[2],
+            json!(format!("{host}:{port}")),
+            "{level}: its own site"
+        );
+    }
+    let focused_after = dt
+        .evaluate_in_target(&worker.id, focus_js)
+        .await
+        .expect("focus");
+    assert_eq!(
+        focused_after, focused_before,
+        "the user's window kept the focus throughout"
+    );
+    drop(headed);
 }

@@ -11,6 +11,8 @@
 //!   then (its session ends as `tab_closed`), so a failed `open_tab` leaves nothing behind.
 //! * `screenshot` of a tab in a minimized window restores the window unfocused for the capture
 //!   ([`windows::with_window_shown`]).
+//! * Any other action but `handoff` on a tab of a minimized window leaves it minimized, the focus where it was,
+//!   although Chrome restores it for a click ([`windows::keep_minimized`]).
 //! * Everything after the blocklist check runs "in flight": if the tab's session ends meanwhile (tab closed,
 //!   Stop, idle, …) the action fails at once (`tab_not_found` for a closed tab, else `session_not_found`).
 //!   A handler that fails because the debugger went away is told apart the same way ([`detached`]).
@@ -239,12 +241,17 @@ async fn run_on_resolved_tab(
         // A handoff waits minutes for the person, not for CDP: the agent's other actions on the tab go on.
         lock_tab: !matches!(action, Action::Handoff(_)),
     };
+    let window_id = tab.window_id;
     pipeline(tab_id, &url, owner, steps, move |ctx| async move {
-        if matches!(action, Action::Screenshot(_)) {
+        match action {
             // A minimized window draws no frames to capture (headed Chrome).
-            windows::with_window_shown(tab_id, super::router::run(&ctx, action)).await
-        } else {
-            super::router::run(&ctx, action).await
+            Action::Screenshot(_) => {
+                windows::with_window_shown(tab_id, super::router::run(&ctx, action)).await
+            }
+            // A handoff shows the window to the person on purpose, and minimizes it again itself.
+            Action::Handoff(_) => super::router::run(&ctx, action).await,
+            // A mouse press restores a minimized window in headed Chrome.
+            _ => windows::keep_minimized(window_id, super::router::run(&ctx, action)).await,
         }
     })
     .await
