@@ -139,7 +139,9 @@ impl<'a> Page<'a> {
     /// Opens `url` in a `width`×`height` viewport and waits until the page's Rust has rendered (`#app` is no
     /// longer `aria-busy`).
     async fn open(dt: &'a DevTools, url: &str, width: u32, height: u32) -> Page<'a> {
-        let target = dt.open_page("about:blank").await.expect("open a tab");
+        // In a window of its own: a tab Chrome opens in the focused window may be the agent window's (after
+        // Show), and a tab opened from an agent tab joins that agent (SPEC §4 `openedTab`).
+        let target = support::open_page_in_own_window(dt, "about:blank").await;
         Page::attach(dt, target, Some(url), width, height).await
     }
 
@@ -575,7 +577,11 @@ async fn popup_stops_one_session_then_all_with_the_keyboard() {
         second
             .eval("document.querySelectorAll('#session-list li').length")
             .await,
-        json!(2)
+        json!(2),
+        "{}",
+        second
+            .eval("document.getElementById('session-list').innerText")
+            .await
     );
     let shift = second.layout_shift().await;
     note(&format!(

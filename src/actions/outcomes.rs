@@ -137,6 +137,16 @@ async fn current_page(tab_id: i64) -> Navigated {
     }
 }
 
+/// Whether a new tab's first URL is a web page an agent could have opened (`about:blank` included: a
+/// `window.open` popup often starts there), not a browser or extension page.
+fn is_web_page(url: &str) -> bool {
+    let scheme = url.split(':').next().unwrap_or("").to_ascii_lowercase();
+    matches!(
+        scheme.as_str(),
+        "http" | "https" | "file" | "about" | "data" | "blob" | ""
+    ) && !url.starts_with("about:newtab")
+}
+
 /// `chrome.tabs.onCreated`: a tab opened from a tab an action runs on is reported by that action, and a
 /// tab opened from there or from an agent's tab joins that agent's tabs and sessions. Tabs the user opens
 /// from their own tabs are left alone.
@@ -149,6 +159,11 @@ pub async fn on_tab_created(tab: Tab) {
         .clone()
         .filter(|u| !u.is_empty())
         .unwrap_or_else(|| tab.url().to_owned());
+    if !is_web_page(&url) {
+        // A browser or extension page (a new-tab page, this extension's popup opened as a tab) is never an
+        // agent's tab: the person opened it, and the agent could not drive it anyway.
+        return;
+    }
     let watched = WATCHING.with(|w| {
         w.borrow_mut().get_mut(&opener).map(|w| {
             w.opened.push(OpenedTab {
@@ -172,5 +187,30 @@ pub async fn on_tab_created(tab: Tab) {
     let domain = crate::session_domain(&url);
     if let Err(e) = crate::session::start_agent_session(tab_id, &domain, &owner).await {
         crate::log::warn(&format!("tab {tab_id} opened by tab {opener}: {e}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_web_page;
+
+    #[test]
+    fn only_web_pages_opened_from_an_agent_tab_join_the_agent() {
+        for url in [
+            "https://a.test/x",
+            "http://127.0.0.1:80/",
+            "about:blank",
+            "",
+            "file:///tmp/a.html",
+        ] {
+            assert!(is_web_page(url), "{url}");
+        }
+        for url in [
+            "chrome-extension://obbcebjpclnphmijagoggibdnbknjkao/popup/popup.html",
+            "chrome://newtab/",
+            "devtools://devtools/bundled/inspector.html",
+        ] {
+            assert!(!is_web_page(url), "{url}");
+        }
     }
 }
