@@ -10,15 +10,21 @@
 //! struct's [`Rules`] impl, once for the validator and once as JSON Schema, side by side.
 
 use crate::error::ErrorBody;
+#[cfg(feature = "schema")]
+use crate::field::doc_text;
 use crate::field::{
-    doc_text, int, BridgeOnly, Codec, Cx, Dialog, DropAt, Element, FieldMap, Flag, FrameRef,
-    Keyword, LoadWait, NestedElement, OptElement, OptText, OptWord, Owner, Paths, Px, ReqPx,
-    ReqTab, Tab, Text, Url, Wait, Word, Words,
+    int, BridgeOnly, Codec, Cx, Dialog, DropAt, Element, FieldMap, Flag, FrameRef, Keyword,
+    LoadWait, NestedElement, OptElement, OptText, OptWord, Owner, Paths, Px, ReqPx, ReqTab, Tab,
+    Text, Url, Wait, Word, Words,
 };
-use crate::locator::{read_locator, required, write_locator, Loc, Locator};
+#[cfg(feature = "schema")]
+use crate::locator::required;
+use crate::locator::{read_locator, write_locator, Loc, Locator};
 use crate::wire::{int_in, kind, Fields, Res, TYPE_KEY};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::{json, Map, Value};
+#[cfg(feature = "schema")]
+use serde_json::json;
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::time::Duration;
@@ -55,10 +61,13 @@ pub(crate) trait Params: Rules + Sized {
     /// Every wire key, in the order of the "expected one of" hint.
     fn keys() -> Vec<&'static str>;
     /// The JSON Schema properties, each with its field's doc comment as the description.
+    #[cfg(feature = "schema")]
     fn properties() -> Vec<(&'static str, Value)>;
     /// The keys the wire form must carry.
+    #[cfg(feature = "schema")]
     fn required() -> Vec<&'static str>;
     /// How the struct takes a locator.
+    #[cfg(feature = "schema")]
     fn loc() -> Loc;
 }
 
@@ -91,6 +100,7 @@ pub(crate) trait Rules {
         Ok(())
     }
     /// The same rules as JSON Schema (added to the action's branch).
+    #[cfg(feature = "schema")]
     fn schema_rules() -> Vec<Value> {
         Vec::new()
     }
@@ -137,6 +147,7 @@ macro_rules! params {
                 $( keys.extend(Codec::keys(&$codec, $key, &cx)); )*
                 keys
             }
+            #[cfg(feature = "schema")]
             #[allow(unused_variables, unused_mut)]
             fn properties() -> Vec<(&'static str, Value)> {
                 let cx = Self::cx();
@@ -144,12 +155,14 @@ macro_rules! params {
                 $( props.extend(Codec::properties(&$codec, $key, &doc_text(&[$($doc),*]), &cx)); )*
                 props
             }
+            #[cfg(feature = "schema")]
             #[allow(unused_mut)]
             fn required() -> Vec<&'static str> {
                 let mut req = Vec::new();
                 $( if Codec::required(&$codec) { req.push($key); } )*
                 req
             }
+            #[cfg(feature = "schema")]
             fn loc() -> Loc {
                 $( if Codec::loc(&$codec) != Loc::None { return Codec::loc(&$codec); } )*
                 Loc::None
@@ -198,19 +211,8 @@ macro_rules! params {
 }
 
 /// A key modifier of `press_key` (`alt` / `ctrl` / `shift` / `meta`).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize,
-    schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Modifier {
     /// Alt (Option on macOS).
@@ -316,9 +318,8 @@ pub enum WaitTarget {
 }
 
 /// The state `wait_for` waits for (default `visible`).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum WaitState {
     /// In the document and rendered with a non-empty box.
@@ -362,9 +363,8 @@ pub fn split_field_spec(spec: &str) -> (&str, Option<&str>) {
 }
 
 /// `screenshot`'s image format.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum ImageFormat {
     /// PNG (default), `image/png`.
@@ -393,7 +393,8 @@ impl ImageFormat {
 }
 
 /// An `extract` result part (SPEC §5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum ExtractPart {
     /// `markdown`, the main content.
@@ -416,19 +417,8 @@ impl ExtractPart {
 }
 
 /// A console message's level (`console`'s `level`: that level and the more severe ones).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize,
-    schemars::JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum ConsoleLevel {
     /// `console.debug`, verbose browser messages.
@@ -547,6 +537,7 @@ impl Codec for Choice {
     fn write(&self, v: &OptionChoice, m: &mut Map<String, Value>, _key: &'static str, _cx: &Cx) {
         m.insert(v.key().into(), v.to_value());
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         json!({})
     }
@@ -556,6 +547,7 @@ impl Codec for Choice {
     fn keys(&self, _key: &'static str, _cx: &Cx) -> Vec<&'static str> {
         CHOICE_KEYS.to_vec()
     }
+    #[cfg(feature = "schema")]
     fn properties(&self, _key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
         let one_or_many =
             |item: Value| json!([item.clone(), {"type": "array", "items": item, "minItems": 1}]);
@@ -605,6 +597,7 @@ impl Codec for Target {
             }
         }
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         json!({"type": "string", "minLength": 1})
     }
@@ -616,6 +609,7 @@ impl Codec for Target {
         keys.push(key);
         keys
     }
+    #[cfg(feature = "schema")]
     fn properties(&self, key: &'static str, _doc: &str, cx: &Cx) -> Vec<(&'static str, Value)> {
         let mut props = Element.properties(key, "", cx);
         let doc = "Visible text to wait for (instead of a locator).";
@@ -1072,6 +1066,7 @@ impl Rules for Scroll {
         }
         Ok(())
     }
+    #[cfg(feature = "schema")]
     fn schema_rules() -> Vec<Value> {
         let to_end = json!({"properties": {"toEnd": {"const": true}}, "required": ["toEnd"]});
         let amount = json!({"anyOf": [required(&["dx"]), required(&["dy"])]});
@@ -1083,6 +1078,7 @@ impl Rules for Scroll {
 }
 
 impl Rules for SelectOption {
+    #[cfg(feature = "schema")]
     fn schema_rules() -> Vec<Value> {
         vec![json!({"oneOf": CHOICE_KEYS.map(|k| required(&[k]))})]
     }
@@ -1101,6 +1097,7 @@ impl Rules for Screenshot {
         }
         Ok(())
     }
+    #[cfg(feature = "schema")]
     fn schema_rules() -> Vec<Value> {
         vec![json!({"dependencies": {
             "quality": {"properties": {"format": {"const": "jpeg"}}, "required": ["format"]}
@@ -1171,22 +1168,29 @@ pub(crate) struct Spec {
     /// The wire `type`.
     pub(crate) name: &'static str,
     /// The description an agent reads (the variant's doc comment).
+    #[cfg(feature = "schema")]
     pub(crate) doc: &'static [&'static str],
     traits: Traits,
     /// Field descriptions this action words differently from its shared parameter struct.
+    #[cfg(feature = "schema")]
     pub(crate) doc_overrides: &'static [(&'static str, &'static str)],
     parse: fn(&mut Fields<'_>) -> Res<Action>,
     /// Every wire key besides `type`, in the order of the "expected one of" hint.
     pub(crate) keys: fn() -> Vec<&'static str>,
     /// The JSON Schema properties besides `type`.
+    #[cfg(feature = "schema")]
     pub(crate) properties: fn() -> Vec<(&'static str, Value)>,
     /// The keys the wire form must carry besides `type`.
+    #[cfg(feature = "schema")]
     pub(crate) required: fn() -> Vec<&'static str>,
     /// How the action takes a locator.
+    #[cfg(feature = "schema")]
     pub(crate) loc: fn() -> Loc,
     /// The locator keys the action uses for its own parameters.
+    #[cfg(feature = "schema")]
     pub(crate) taken: fn() -> Vec<&'static str>,
     /// The cross-field rules as JSON Schema.
+    #[cfg(feature = "schema")]
     pub(crate) rules: fn() -> Vec<Value>,
 }
 
@@ -1226,15 +1230,22 @@ macro_rules! actions {
         const SPECS: &[Spec] = &[$(
             Spec {
                 name: $name,
+                #[cfg(feature = "schema")]
                 doc: &[$($doc),*],
                 traits: $timeout,
+                #[cfg(feature = "schema")]
                 doc_overrides: &[$(($okey, $odoc)),*],
                 parse: |f| Ok(actions!(@build f $variant $($params)?)),
                 keys: <actions!(@ty $($params)?) as Params>::keys,
+                #[cfg(feature = "schema")]
                 properties: <actions!(@ty $($params)?) as Params>::properties,
+                #[cfg(feature = "schema")]
                 required: <actions!(@ty $($params)?) as Params>::required,
+                #[cfg(feature = "schema")]
                 loc: <actions!(@ty $($params)?) as Params>::loc,
+                #[cfg(feature = "schema")]
                 taken: || <actions!(@ty $($params)?) as Params>::cx().taken,
+                #[cfg(feature = "schema")]
                 rules: <actions!(@ty $($params)?) as Rules>::schema_rules,
             },
         )*];
@@ -1364,6 +1375,7 @@ pub(crate) fn spec_named(name: &str) -> Option<&'static Spec> {
 }
 
 /// Every action's table entry, in table order.
+#[cfg(feature = "schema")]
 pub(crate) fn specs() -> &'static [Spec] {
     SPECS
 }

@@ -5,8 +5,8 @@
 
 use crate::locator::{read_locator, write_locator, Loc, Locator, LOCATOR_KEYS};
 use crate::wire::{kind, Fields, Res, TabId, MAX_TAB_ID};
+#[cfg(feature = "schema")]
 use schemars::gen::SchemaSettings;
-use schemars::JsonSchema;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
@@ -30,9 +30,12 @@ pub(crate) trait Codec {
     fn write(&self, v: &Self::T, m: &mut Map<String, Value>, key: &'static str, cx: &Cx);
 
     /// The JSON Schema of the value (the field's doc comment becomes its description).
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value;
 
     /// Whether the wire form must carry the field.
+    // Read by the JSON Schema only; the codecs state it beside their `read`, which enforces it.
+    #[cfg_attr(not(feature = "schema"), allow(dead_code))]
     fn required(&self) -> bool {
         false
     }
@@ -48,11 +51,14 @@ pub(crate) trait Codec {
     }
 
     /// The JSON Schema properties the field adds, with `doc` as the description.
+    #[cfg(feature = "schema")]
     fn properties(&self, key: &'static str, doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
         vec![(key, described(self.schema(), doc))]
     }
 
     /// How the field takes a locator, for a locator field.
+    // Read by the JSON Schema only (as `required`).
+    #[cfg_attr(not(feature = "schema"), allow(dead_code))]
     fn loc(&self) -> Loc {
         Loc::None
     }
@@ -95,6 +101,7 @@ pub(crate) trait Codec {
 }
 
 /// `schema` with `doc` as its description (when there is one).
+#[cfg(feature = "schema")]
 pub(crate) fn described(mut schema: Value, doc: &str) -> Value {
     if let (Value::Object(m), false) = (&mut schema, doc.is_empty()) {
         m.insert("description".into(), Value::String(doc.into()));
@@ -103,6 +110,7 @@ pub(crate) fn described(mut schema: Value, doc: &str) -> Value {
 }
 
 /// Doc-comment lines as one description: trimmed and joined with spaces, as schemars does.
+#[cfg(feature = "schema")]
 pub(crate) fn doc_text(lines: &[&str]) -> String {
     lines
         .iter()
@@ -112,6 +120,7 @@ pub(crate) fn doc_text(lines: &[&str]) -> String {
         .join(" ")
 }
 
+#[cfg(feature = "schema")]
 fn settings() -> SchemaSettings {
     SchemaSettings::draft07().with(|s| {
         s.option_add_null_type = false;
@@ -121,7 +130,8 @@ fn settings() -> SchemaSettings {
 }
 
 /// The schemars schema of `T`, without the root's `$schema`, `title` and `definitions`, tidied.
-pub(crate) fn derived<T: JsonSchema>() -> Value {
+#[cfg(feature = "schema")]
+pub(crate) fn derived<T: schemars::JsonSchema>() -> Value {
     let root = settings().into_generator().into_root_schema_for::<T>();
     let mut v = match serde_json::to_value(root) {
         Ok(Value::Object(mut m)) => {
@@ -140,6 +150,7 @@ pub(crate) fn derived<T: JsonSchema>() -> Value {
 /// integral `range` bounds as integers (`30000`, not `30000.0`), no Rust numeric `format`s
 /// (`int64`, `uint32`, …), and a string enum whose variants carry doc comments (a `oneOf` of
 /// one-value enums) as one `enum`.
+#[cfg(feature = "schema")]
 pub(crate) fn tidy(v: &mut Value) {
     match v {
         Value::Object(m) => {
@@ -188,6 +199,8 @@ pub(crate) fn tidy(v: &mut Value) {
 pub(crate) struct Int<T> {
     min: i64,
     max: i64,
+    // Only the JSON Schema states the maximum.
+    #[cfg_attr(not(feature = "schema"), allow(dead_code))]
     show_max: bool,
     _t: PhantomData<T>,
 }
@@ -224,6 +237,7 @@ impl<T> Int<T> {
             .and_then(|n| T::try_from(n).ok()))
     }
 
+    #[cfg(feature = "schema")]
     fn int_schema(&self) -> Value {
         let mut s = json!({"type": "integer", "minimum": self.min});
         if self.show_max {
@@ -243,6 +257,7 @@ impl<T: TryFrom<i64> + Copy + Into<Value>> Codec for Int<T> {
             m.insert(key.into(), (*v).into());
         }
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         self.int_schema()
     }
@@ -264,6 +279,7 @@ impl<T: TryFrom<i64> + Copy + PartialEq + Into<Value>> Codec for IntOr<T> {
             m.insert(key.into(), (*v).into());
         }
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         self.int.int_schema()
     }
@@ -284,6 +300,7 @@ where
     fn write(&self, v: &C::T, m: &mut Map<String, Value>, key: &'static str, cx: &Cx) {
         self.0.write(v, m, key, cx)
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         self.0.schema()
     }
@@ -320,6 +337,7 @@ const TAB_IDS: Int<TabId> = int::<TabId>(0, MAX_TAB_ID).shown();
 
 /// The description of every action's `tabId`, written once: the flattened tool schema merges the actions'
 /// `tabId`s into one property, and differing texts would be run together there.
+#[cfg(feature = "schema")]
 const TAB_DOC: &str =
     "The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).";
 
@@ -331,9 +349,11 @@ impl Codec for Tab {
     fn write(&self, v: &Option<TabId>, m: &mut Map<String, Value>, key: &'static str, cx: &Cx) {
         TAB_IDS.write(v, m, key, cx)
     }
+    #[cfg(feature = "schema")]
     fn properties(&self, key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
         vec![(key, described(self.schema(), TAB_DOC))]
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         TAB_IDS.schema()
     }
@@ -356,9 +376,11 @@ impl Codec for ReqTab {
     fn write(&self, v: &TabId, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
         m.insert(key.into(), Value::from(*v));
     }
+    #[cfg(feature = "schema")]
     fn properties(&self, key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
         vec![(key, described(self.schema(), TAB_DOC))]
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         TAB_IDS.schema()
     }
@@ -389,6 +411,7 @@ const LOAD_WAITS: Int<u32> = int::<u32>(0, MAX_LOAD_WAIT_MS).shown();
 
 /// The description of every navigating action's `loadWaitMs`, written once (as [`TAB_DOC`]: the flattened tool
 /// schema merges the actions' fields into one property).
+#[cfg(feature = "schema")]
 const LOAD_WAIT_DOC: &str = "After DOMContentLoaded, wait at most this long for the load event, ms (default 5000;     the result's loaded tells whether it came).";
 
 impl Codec for LoadWait {
@@ -399,9 +422,11 @@ impl Codec for LoadWait {
     fn write(&self, v: &Option<u32>, m: &mut Map<String, Value>, key: &'static str, cx: &Cx) {
         LOAD_WAITS.write(v, m, key, cx)
     }
+    #[cfg(feature = "schema")]
     fn properties(&self, key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
         vec![(key, described(self.schema(), LOAD_WAIT_DOC))]
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         LOAD_WAITS.schema()
     }
@@ -420,6 +445,7 @@ impl Codec for Flag {
             m.insert(key.into(), Value::Bool(*v));
         }
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         json!({"type": "boolean"})
     }
@@ -442,6 +468,7 @@ impl Codec for Text {
     fn write(&self, v: &String, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
         m.insert(key.into(), Value::String(v.clone()));
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         if self.nonempty {
             json!({"type": "string", "minLength": 1})
@@ -467,6 +494,7 @@ impl Codec for Owner {
             m.insert(key.into(), Value::String(v.clone()));
         }
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         json!({"type": "string", "minLength": 1})
     }
@@ -503,6 +531,7 @@ impl Codec for FrameRef {
             m.insert(key.into(), Value::String(v.clone()));
         }
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         json!({"type": "string", "pattern": "^[ef](0|[1-9][0-9]*)$"})
     }
@@ -519,6 +548,7 @@ impl Codec for Url {
     fn write(&self, v: &String, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
         m.insert(key.into(), Value::String(v.clone()));
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         json!({"type": "string", "format": "uri"})
     }
@@ -544,6 +574,7 @@ pub(crate) struct Px {
 pub(crate) struct ReqPx(pub(crate) Px);
 
 impl Px {
+    #[cfg(feature = "schema")]
     fn schema_of(&self) -> Value {
         match self.min {
             Some(min) => json!({"type": "number", "minimum": min}),
@@ -562,6 +593,7 @@ impl Codec for Px {
             m.insert(key.into(), Value::from(*v));
         }
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         self.schema_of()
     }
@@ -577,6 +609,7 @@ impl Codec for ReqPx {
     fn write(&self, v: &f64, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
         m.insert(key.into(), Value::from(*v));
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         self.0.schema_of()
     }
@@ -585,8 +618,18 @@ impl Codec for ReqPx {
     }
 }
 
+/// What a keyword's JSON Schema is derived from: schemars' trait with the `schema` feature (the
+/// bridge's), none without it (the extension never describes actions, and leaves schemars out).
+#[cfg(feature = "schema")]
+pub(crate) use schemars::JsonSchema as KeywordSchema;
+/// See above: without the `schema` feature every type qualifies.
+#[cfg(not(feature = "schema"))]
+pub(crate) trait KeywordSchema {}
+#[cfg(not(feature = "schema"))]
+impl<T> KeywordSchema for T {}
+
 /// A fixed set of wire words (`visible` / `attached` / `hidden`, …).
-pub(crate) trait Keyword: Sized + Copy + PartialEq + JsonSchema + 'static {
+pub(crate) trait Keyword: Sized + Copy + PartialEq + KeywordSchema + 'static {
     /// Every value, in schema order.
     const ALL: &'static [Self];
     /// What one value is called in errors: `"state"`.
@@ -622,6 +665,7 @@ impl<K: Keyword> Codec for Word<K> {
             m.insert(key.into(), Value::String(v.word().into()));
         }
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         derived::<K>()
     }
@@ -669,6 +713,7 @@ impl<K: Keyword> Codec for Words<K> {
             m.insert(key.into(), Value::Array(words));
         }
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         json!({"type": "array", "items": derived::<K>(), "uniqueItems": true})
     }
@@ -726,6 +771,7 @@ impl Codec for FieldMap {
             m.insert(key.into(), Value::Object(obj));
         }
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         json!({"type": "object", "additionalProperties": {"type": "string"}, "minProperties": 1})
     }
@@ -780,6 +826,7 @@ impl Codec for Element {
     fn write(&self, v: &Locator, m: &mut Map<String, Value>, _key: &'static str, cx: &Cx) {
         write_locator(m, v, &cx.taken);
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         json!({})
     }
@@ -789,6 +836,7 @@ impl Codec for Element {
     fn keys(&self, _key: &'static str, cx: &Cx) -> Vec<&'static str> {
         locator_keys(cx)
     }
+    #[cfg(feature = "schema")]
     fn properties(&self, _key: &'static str, _doc: &str, cx: &Cx) -> Vec<(&'static str, Value)> {
         crate::locator::locator_props(&cx.taken)
     }
@@ -810,6 +858,7 @@ impl Codec for OptElement {
             Element.write(v, m, key, cx);
         }
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         json!({})
     }
@@ -819,6 +868,7 @@ impl Codec for OptElement {
     fn keys(&self, key: &'static str, cx: &Cx) -> Vec<&'static str> {
         Element.keys(key, cx)
     }
+    #[cfg(feature = "schema")]
     fn properties(&self, key: &'static str, doc: &str, cx: &Cx) -> Vec<(&'static str, Value)> {
         Element.properties(key, doc, cx)
     }
@@ -947,6 +997,7 @@ impl Codec for Paths {
         let paths = v.iter().map(|p| Value::String(p.clone())).collect();
         m.insert(key.into(), Value::Array(paths));
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         json!({"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1,
                "maxItems": MAX_UPLOAD_FILES})
@@ -970,9 +1021,11 @@ impl Codec for BridgeOnly {
             m.insert(key.into(), Value::String(v.clone()));
         }
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         json!({"type": "string", "minLength": 1})
     }
+    #[cfg(feature = "schema")]
     fn properties(&self, _key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
         Vec::new()
     }
@@ -991,6 +1044,7 @@ impl Codec for OptText {
             m.insert(key.into(), Value::String(v.clone()));
         }
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         json!({"type": "string", "minLength": 1})
     }
@@ -1017,6 +1071,7 @@ impl<K: Keyword> Codec for OptWord<K> {
             m.insert(key.into(), Value::String(v.word().into()));
         }
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         derived::<K>()
     }
@@ -1039,6 +1094,7 @@ impl Codec for NestedElement {
     fn write(&self, v: &Locator, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
         m.insert(key.into(), v.to_value());
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         let mut s = crate::locator::nested_locator();
         if let Value::Object(m) = &mut s {
@@ -1094,6 +1150,7 @@ impl Codec for DropAt {
         };
         m.insert(key.into(), value);
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         let point = json!({"type": "object", "properties": {
             "x": {"type": "number", "minimum": 0}, "y": {"type": "number", "minimum": 0}},
@@ -1105,9 +1162,8 @@ impl Codec for DropAt {
     }
 }
 /// How an action answers the JavaScript dialogs it triggers (SPEC §7): `dialog: "accept" | "dismiss"`.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, JsonSchema,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum DialogAnswer {
     /// OK: `confirm` returns true, `prompt` the text.
@@ -1149,8 +1205,10 @@ impl DialogPolicy {
 
 /// The description of `dialog` and `promptText`, written once: the flattened tool schema merges the
 /// actions' fields into one property each.
+#[cfg(feature = "schema")]
 const DIALOG_DOC: &str =
     "Answer to JS dialogs the action triggers. Default: alert accepted, confirm/prompt dismissed.";
+#[cfg(feature = "schema")]
 const PROMPT_DOC: &str = "Text for a prompt() (accepts it).";
 
 /// `dialog` + `promptText` (see [`DialogPolicy`]).
@@ -1194,6 +1252,7 @@ impl Codec for Dialog {
             m.insert(PROMPT_TEXT.into(), Value::String(text.clone()));
         }
     }
+    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         derived::<DialogAnswer>()
     }
@@ -1203,6 +1262,7 @@ impl Codec for Dialog {
     fn keys(&self, key: &'static str, _cx: &Cx) -> Vec<&'static str> {
         vec![key, PROMPT_TEXT]
     }
+    #[cfg(feature = "schema")]
     fn properties(&self, key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
         vec![
             (key, described(self.schema(), DIALOG_DOC)),

@@ -52,6 +52,7 @@ mod field;
 mod handshake;
 mod locator;
 mod result;
+#[cfg(feature = "schema")]
 mod schema;
 mod v1;
 mod wire;
@@ -64,6 +65,7 @@ pub use event::*;
 pub use handshake::*;
 pub use locator::*;
 pub use result::*;
+#[cfg(feature = "schema")]
 pub use schema::*;
 pub use v1::{
     client_action, client_result, client_result_for, is_v1_method, v4_method, ClientDialect,

@@ -10,7 +10,9 @@
 
 use crate::error::ErrorBody;
 use crate::wire::{int_in, kind, Fields, Res};
-use serde_json::{json, Map, Value};
+#[cfg(feature = "schema")]
+use serde_json::json;
+use serde_json::{Map, Value};
 use std::fmt;
 
 /// The keys that make up a locator on the wire.
@@ -290,11 +292,13 @@ pub(crate) enum Loc {
 // JSON Schema of the locator (SPEC §9): the flat properties, the nested form and the rules that
 // tie them together, for the action schemas of `schema.rs`.
 
+#[cfg(feature = "schema")]
 pub(crate) fn required(keys: &[&str]) -> Value {
     json!({ "required": keys })
 }
 
 /// The locator properties (flat form) for an action that uses `taken` keys for its own params.
+#[cfg(feature = "schema")]
 pub(crate) fn locator_props(taken: &[&str]) -> Vec<(&'static str, Value)> {
     let mut props = vec![(
         "uid",
@@ -333,6 +337,7 @@ pub(crate) fn locator_props(taken: &[&str]) -> Vec<(&'static str, Value)> {
     props
 }
 
+#[cfg(feature = "schema")]
 pub(crate) fn nested_locator() -> Value {
     json!({
         "type": "object",
@@ -351,6 +356,7 @@ pub(crate) fn nested_locator() -> Value {
 }
 
 /// The rules that tie the locator fields together.
+#[cfg(feature = "schema")]
 pub(crate) fn locator_rules(loc: Loc, taken: &[&str]) -> Vec<Value> {
     let keys: Vec<&str> = ["uid", "selector", "text", "xpath", "locator"]
         .into_iter()
