@@ -243,20 +243,22 @@ pub async fn click_element(tab_id: i64, element: &Element) -> Result<()> {
     Ok(())
 }
 
-/// Marks, in the element's document, whether a trusted `mousedown` arrives from now on (for 10 s at most).
+/// Marks, in the element's document, whether a trusted `click` arrives from now on (for 10 s at most). A
+/// `click`, not a `mousedown`: what a click promises is the click event, and a press whose release was lost
+/// (input dropped half-way) is no click.
 const PROBE_ARM: &str = r#"function() {
   const w = this.ownerDocument.defaultView, K = Symbol.for('bua.clickProbe');
   if (w[K]) w[K].stop();
   const probe = { down: false };
   const on = e => { if (e.isTrusted) probe.down = true; };
-  probe.stop = () => { w.removeEventListener('mousedown', on, true); if (w[K] === probe) delete w[K]; };
-  w.addEventListener('mousedown', on, true);
+  probe.stop = () => { w.removeEventListener('click', on, true); if (w[K] === probe) delete w[K]; };
+  w.addEventListener('click', on, true);
   w[K] = probe;
   setTimeout(probe.stop, 10000);
   return true;
 }"#;
 
-/// Whether the armed probe ([`PROBE_ARM`]) saw the mousedown; it stays armed for another try.
+/// Whether the armed probe ([`PROBE_ARM`]) saw the click; it stays armed for another try.
 const PROBE_READ: &str = r#"function() {
   const p = this.ownerDocument.defaultView[Symbol.for('bua.clickProbe')];
   return p ? p.down : null;
@@ -270,7 +272,7 @@ const PROBE_STOP: &str = r#"function() {
 }"#;
 
 /// Clicks `element` at `point` (tab viewport), and only reports it done when the element's document saw a
-/// trusted `mousedown` (SPEC §4): Chrome can drop input to a tab (seen while it handles a frame's navigation
+/// trusted `click` (SPEC §4): Chrome can drop input to a tab (seen while it handles a frame's navigation
 /// to an unknown scheme) and to a cross-origin frame's process (SPEC §5 "Frames"), and a click nobody
 /// received must not be reported as done. When nothing arrived the click is sent once more — in a frame to
 /// the frame's own target, at the point in the frame's viewport (real input into that frame's widget, no
