@@ -1013,17 +1013,16 @@ pub(crate) struct BridgeOnly;
 
 impl Codec for BridgeOnly {
     type T = Option<String>;
-    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Option<String>> {
-        f.opt_nonempty(key)
+    // Read and written as [`OptText`]; only left out of the schema agents see.
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<Option<String>> {
+        OptText.read(f, key, cx)
     }
-    fn write(&self, v: &Option<String>, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
-        if let Some(v) = v {
-            m.insert(key.into(), Value::String(v.clone()));
-        }
+    fn write(&self, v: &Option<String>, m: &mut Map<String, Value>, key: &'static str, cx: &Cx) {
+        OptText.write(v, m, key, cx)
     }
     #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
-        json!({"type": "string", "minLength": 1})
+        OptText.schema()
     }
     #[cfg(feature = "schema")]
     fn properties(&self, _key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
