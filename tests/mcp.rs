@@ -86,7 +86,7 @@ fn the_python_mcp_sdk_lists_one_browser_tool_and_drives_a_fixture_page() {
         browser.logs()
     );
     note(&format!(
-        "Python MCP session (spawn, initialize, 9 tool calls, exit): {:.2} s",
+        "Python MCP session (spawn, initialize, 11 tool calls, exit): {:.2} s",
         started.elapsed().as_secs_f64()
     ));
     let report: Value = serde_json::from_slice(&output.stdout).expect("report JSON");
@@ -128,26 +128,34 @@ fn the_python_mcp_sdk_lists_one_browser_tool_and_drives_a_fixture_page() {
     let opened = text_json(&steps["open_tab"]);
     let tab_id = opened["tabId"].as_i64().expect("tabId");
     assert_eq!(opened["domain"], "127.0.0.1");
-    // extract is text for a model: header, markdown, one line per element; by default no
+    // extract is text for a model: header, markdown with the links' uids (the path only on the
+    // page's own origin), then one line per element the markdown does not name; by default no
     // innerText (the agent asks with include:["text"]).
     let extracted = text_of(&steps["extract"]);
     let uid = report["clicked_uid"].as_str().expect("uid");
+    assert_eq!(uid, "e0");
+    assert_eq!(report["link_uid"], "e2");
     assert!(
         extracted.starts_with(&format!(
-            "url: {page}\ntitle: BUA MCP fixture\nelements: 2\nin viewport: e0-e1\n=== markdown ===\n# Counter\n"
+            "url: {page}\ntitle: BUA MCP fixture\nelements: 4\nin viewport: e0-e3\n=== markdown ===\n# Counter\n"
         )),
         "{extracted}"
     );
     assert!(
-        extracted.ends_with(&format!(
-            "=== elements ===\n[{uid}] button \"Count\"\n[e1] textbox \"Name\""
-        )),
+        extracted
+            .contains("Next: [page two](e2 /clients/mcp.html?page=2), or [another site](e3).\n"),
+        "{extracted}"
+    );
+    assert!(
+        extracted.ends_with("=== elements ===\ne0 button \"Count\"\ne1 textbox \"Name\""),
         "{extracted}"
     );
     assert!(!extracted.contains("=== text ==="), "{extracted}");
     let text_only = text_of(&steps["extract_text"]);
     assert!(
-        text_only.ends_with("=== text ===\nCounter\n\nClicks so far: 0\n\nCount Name"),
+        text_only.ends_with(
+            "=== text ===\nCounter\n\nClicks so far: 0\n\nCount Name \n\nNext: page two, or another site."
+        ),
         "{text_only}"
     );
     assert!(!text_only.contains("=== markdown ==="), "{text_only}");
@@ -159,6 +167,16 @@ fn the_python_mcp_sdk_lists_one_browser_tool_and_drives_a_fixture_page() {
     assert_eq!(
         text_json(&steps["evaluate"]),
         json!({"type": "string", "value": "1"})
+    );
+    // The link's uid from the markdown clicks the link: the page navigated to its href.
+    assert_eq!(
+        steps["click_link"]["isError"], false,
+        "{}",
+        steps["click_link"]
+    );
+    assert_eq!(
+        text_json(&steps["evaluate_link"]),
+        json!({"type": "string", "value": "?page=2"})
     );
     // screenshot: an image block (real PNG bytes) plus its metadata as text.
     let shot = steps["screenshot"]["content"].as_array().expect("content");

@@ -65,11 +65,14 @@ async def main():
 
             opened = first_json(await call("open_tab", {"type": "open_tab", "url": fixture}))
             tab_id = opened["tabId"]
-            # extract answers in text: the uid is on the element's line, `[e1] button "Count"`.
+            # extract answers in text: the uid is on the element's line, `e0 button "Count"`; a link
+            # the markdown shows carries its uid there, `[page two](e2 /clients/mcp.html?page=2)`.
             page = await call("extract", {"type": "extract", "tabId": tab_id})
             lines = page["content"][0]["text"].splitlines()
-            uid = next(m.group(1) for m in map(re.compile(r'^\[(e\d+)\] button "Count"').match, lines) if m)
+            uid = next(m.group(1) for m in map(re.compile(r'^(e\d+) button "Count"').match, lines) if m)
             report["clicked_uid"] = uid
+            link = re.search(r"\[page two\]\((e\d+) ", page["content"][0]["text"]).group(1)
+            report["link_uid"] = link
             await call("extract_text", {"type": "extract", "tabId": tab_id, "include": ["text"]})
             await call("click", {"type": "click", "uid": uid, "tabId": tab_id})
             await call(
@@ -77,6 +80,11 @@ async def main():
                 {"type": "evaluate", "expression": "return document.querySelector('#count').textContent", "tabId": tab_id},
             )
             await call("screenshot", {"type": "screenshot", "tabId": tab_id})
+            await call("click_link", {"type": "click", "uid": link, "tabId": tab_id})
+            await call(
+                "evaluate_link",
+                {"type": "evaluate", "expression": "return location.search", "tabId": tab_id},
+            )
             await call("invalid", {"type": "click", "uid": "e1", "index": 2, "tabId": tab_id})
             await call("untyped", {"uid": "e1"})
             await call("close_agent_tabs", {"type": "close_agent_tabs"})

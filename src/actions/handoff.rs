@@ -233,6 +233,7 @@ async fn classify(tab_id: i64) -> Result<Page> {
     let params = Extract {
         tab_id: Some(tab_id),
         include: vec![ExtractPart::Markdown],
+        ..Default::default()
     };
     let r = extract::extract(tab_id, &params).await?;
     Ok(Page {

@@ -12,6 +12,7 @@
 
 use super::snapshot::{Dom, DomNode, NodeKind};
 use super::text::cap_utf8;
+use std::collections::HashMap;
 
 /// Largest markdown returned by `extract`, in bytes of UTF-8 (SPEC §5: ≤ 30 KB).
 pub const MARKDOWN_MAX_BYTES: usize = 30 * 1024;
@@ -23,12 +24,25 @@ pub enum Inline {
     Text(String),
     /// A hard line break (`<br>`).
     Break,
-    /// `[content](href)`; `href` is absolute.
+    /// `[content](href)`; `href` is absolute. A link without `href` (to a place in the same document,
+    /// or a `javascript:` one) is written as its text, but [`with_refs`] can still name its element.
     Link {
         /// The link's text (and images).
         content: Vec<Inline>,
         /// Absolute URL.
-        href: String,
+        href: Option<String>,
+        /// The `<a>`'s `backendNodeId`: the element a uid may name ([`with_refs`]).
+        backend: i64,
+    },
+    /// A link written with the uid of its element (SPEC §5 `refs`): `[content](e5 /path)`, the path
+    /// only for a link to the page's own origin.
+    Ref {
+        /// The link's text.
+        content: Vec<Inline>,
+        /// The uid, `e5`.
+        uid: String,
+        /// Path, query and fragment of a same-origin link (`/a?b`); `None` for another origin.
+        path: Option<String>,
     },
     /// `![alt](src)`; only built when `alt` is not empty. `src` is absolute.
     Image {
@@ -95,11 +109,112 @@ pub struct Markdown {
 
 /// Converts the page to markdown capped at [`MARKDOWN_MAX_BYTES`] (SPEC §5).
 pub fn to_markdown(dom: &Dom) -> Markdown {
-    let full = render(&build(dom));
+    capped(&build(dom))
+}
+
+/// The blocks rendered and capped at [`MARKDOWN_MAX_BYTES`].
+pub fn capped(blocks: &[Block]) -> Markdown {
+    let full = render(blocks);
     let (text, truncated) = cap_utf8(&full, MARKDOWN_MAX_BYTES);
     Markdown {
         text: text.to_string(),
         truncated,
+    }
+}
+
+/// [`to_markdown`] for an agent that also gets the element list (SPEC §5 `refs`): every link whose `<a>`
+/// is a listed element is written with its uid, `[text](e5 /path)` — the path only when the link stays on
+/// `page_url`'s origin (other origins' URLs, mostly share and tracking links, are the bulk of a page's
+/// link bytes; the uid is what the agent acts on) — so the element list need not repeat it.
+/// `uids` maps an element's `backendNodeId` to its uid. Returns the markdown (capped like
+/// [`to_markdown`]) and the uids it names, in order of first appearance.
+pub fn with_refs(
+    blocks: &[Block],
+    uids: &HashMap<i64, String>,
+    page_url: &str,
+) -> (Markdown, Vec<String>) {
+    let origin = url::Url::parse(page_url).ok().map(|u| u.origin());
+    let mut named = Vec::new();
+    let mut rewritten = blocks.to_vec();
+    for b in &mut rewritten {
+        refs_in_block(b, &mut |content, href, backend| {
+            let uid = uids.get(&backend)?;
+            named.push(uid.clone());
+            let target = href.and_then(|h| url::Url::parse(h).ok());
+            let path = target
+                .filter(|t| {
+                    origin
+                        .as_ref()
+                        .is_some_and(|o| o.is_tuple() && &t.origin() == o)
+                })
+                .map(|t| t[url::Position::BeforePath..].to_string());
+            Some(Inline::Ref {
+                content: std::mem::take(content),
+                uid: uid.clone(),
+                path,
+            })
+        });
+    }
+    let full = render(&rewritten);
+    let (text, truncated) = cap_utf8(&full, MARKDOWN_MAX_BYTES);
+    if truncated {
+        // A uid cut off with the end of the markdown is not in it.
+        named.retain(|u| text.contains(&format!("]({u})")) || text.contains(&format!("]({u} ")));
+    }
+    (
+        Markdown {
+            text: text.to_string(),
+            truncated,
+        },
+        named,
+    )
+}
+
+/// Calls `f` on every [`Inline::Link`] of `block` (nested ones too) and replaces the link with what
+/// it returns, if anything.
+fn refs_in_block(
+    block: &mut Block,
+    f: &mut impl FnMut(&mut Vec<Inline>, Option<&str>, i64) -> Option<Inline>,
+) {
+    match block {
+        Block::Heading { content, .. } | Block::Paragraph(content) => refs_in_inlines(content, f),
+        Block::List { items, .. } => {
+            for b in items.iter_mut().flatten() {
+                refs_in_block(b, f);
+            }
+        }
+        Block::Table { rows } => {
+            for cell in rows.iter_mut().flatten() {
+                refs_in_inlines(cell, f);
+            }
+        }
+        Block::Quote(blocks) => {
+            for b in blocks {
+                refs_in_block(b, f);
+            }
+        }
+        Block::Code { .. } | Block::Rule => {}
+    }
+}
+
+fn refs_in_inlines(
+    inlines: &mut [Inline],
+    f: &mut impl FnMut(&mut Vec<Inline>, Option<&str>, i64) -> Option<Inline>,
+) {
+    for i in inlines {
+        match i {
+            Inline::Link {
+                content,
+                href,
+                backend,
+            } => {
+                if let Some(r) = f(content, href.as_deref(), *backend) {
+                    *i = r;
+                }
+            }
+            Inline::Strong(content) | Inline::Emphasis(content) => refs_in_inlines(content, f),
+            _ => {}
+        }
     }
 }
 
@@ -242,9 +357,10 @@ fn has_content(inline: &[Inline]) -> bool {
     inline.iter().any(|i| match i {
         Inline::Text(t) => !t.trim().is_empty(),
         Inline::Break => false,
-        Inline::Link { content, .. } | Inline::Strong(content) | Inline::Emphasis(content) => {
-            has_content(content)
-        }
+        Inline::Link { content, .. }
+        | Inline::Ref { content, .. }
+        | Inline::Strong(content)
+        | Inline::Emphasis(content) => has_content(content),
         Inline::Image { .. } => true,
         Inline::Code(c) => !c.trim().is_empty(),
     })
@@ -608,13 +724,17 @@ impl<'a> Converter<'a> {
             .get(node.document)
             .map(|d| d.url.as_str())
             .unwrap_or("");
-        match href {
-            // Links within the same document (tables of contents, footnotes) are just their text.
-            Some(h) if !same_document(&h, doc_url) && has_content(&content) => {
-                sink.inline.push(Inline::Link { content, href: h })
-            }
-            _ => sink.inline.extend(content),
+        if !has_content(&content) {
+            sink.inline.extend(content);
+            return;
         }
+        // Links within the same document (tables of contents, footnotes) are just their text.
+        let href = href.filter(|h| !same_document(h, doc_url));
+        sink.inline.push(Inline::Link {
+            content,
+            href,
+            backend: node.backend_node_id,
+        })
     }
 
     fn image(&self, id: usize) -> Option<Inline> {
@@ -1079,28 +1199,26 @@ fn push_inline(content: &[Inline], out: &mut String) {
                 }
             }
             Inline::Break => out.push('\n'),
-            Inline::Link { content, href } => {
-                let text = one_line(content);
-                if text.is_empty() {
-                    continue;
-                }
-                if starts_with_space(content) {
-                    out.push(' ');
-                }
-                out.push('[');
-                out.push_str(&text);
-                out.push_str("](");
-                out.push_str(&href.replace(' ', "%20").replace(')', "%29"));
-                out.push(')');
-                if ends_with_space(content) {
-                    out.push(' ');
-                }
+            Inline::Link {
+                content,
+                href: Some(href),
+                ..
+            } => {
+                push_link(content, &escape_target(href), out);
+            }
+            Inline::Link { content, .. } => push_inline(content, out),
+            Inline::Ref { content, uid, path } => {
+                let target = match path {
+                    Some(p) => format!("{uid} {}", escape_target(p)),
+                    None => uid.clone(),
+                };
+                push_link(content, &target, out);
             }
             Inline::Image { alt, src } => {
                 out.push_str("![");
                 out.push_str(&alt.replace(['[', ']'], ""));
                 out.push_str("](");
-                out.push_str(&src.replace(' ', "%20").replace(')', "%29"));
+                out.push_str(&escape_target(src));
                 out.push(')');
             }
             Inline::Code(code) => {
@@ -1134,6 +1252,31 @@ fn push_inline(content: &[Inline], out: &mut String) {
             }
         }
     }
+}
+
+/// `[text](target)`, with the spaces around the link's text kept outside it; nothing for a link
+/// without text.
+fn push_link(content: &[Inline], target: &str, out: &mut String) {
+    let text = one_line(content);
+    if text.is_empty() {
+        return;
+    }
+    if starts_with_space(content) {
+        out.push(' ');
+    }
+    out.push('[');
+    out.push_str(&text);
+    out.push_str("](");
+    out.push_str(target);
+    out.push(')');
+    if ends_with_space(content) {
+        out.push(' ');
+    }
+}
+
+/// A URL made safe inside `(…)`.
+fn escape_target(url: &str) -> String {
+    url.replace(' ', "%20").replace(')', "%29")
 }
 
 fn one_line(content: &[Inline]) -> String {
@@ -1171,6 +1314,54 @@ mod tests {
             e("h3", &[], vec![t("Sub")]),
         ]);
         assert_eq!(got, "# The title\n\nFirst line\nsecond line\n\n### Sub");
+    }
+
+    #[test]
+    fn with_refs_links_of_the_list_carry_their_uid_and_only_same_origin_links_their_path() {
+        let page = dom(
+            URL,
+            vec![e(
+                "p",
+                &[],
+                vec![
+                    e("a", &[("href", "/shop?item=2#top")], vec![t("Shop")]),
+                    t(", "),
+                    e("a", &[("href", "https://ads.test/c?id=9")], vec![t("Ad")]),
+                    t(" and "),
+                    e(
+                        "a",
+                        &[("href", "https://news.test:8443/x")],
+                        vec![t("other port")],
+                    ),
+                    t(" and "),
+                    e("a", &[("href", "/unlisted")], vec![t("unlisted")]),
+                    t(", "),
+                    e("a", &[("href", "#top")], vec![t("Top")]),
+                ],
+            )],
+        );
+        let anchors: Vec<i64> = page
+            .nodes
+            .iter()
+            .filter(|n| n.tag() == Some("a"))
+            .map(|n| n.backend_node_id)
+            .collect();
+        let uids: HashMap<i64, String> = [0, 1, 2, 4]
+            .iter()
+            .map(|&i| (anchors[i], format!("e{}", i + 4)))
+            .collect();
+        let (got, named) = with_refs(&build(&page), &uids, URL);
+        assert_eq!(
+            got.text,
+            "[Shop](e4 /shop?item=2#top), [Ad](e5) and [other port](e6) and \
+             [unlisted](https://news.test/unlisted), [Top](e8)"
+        );
+        assert!(!got.truncated);
+        assert_eq!(named, ["e4", "e5", "e6", "e8"]);
+        // The plain markdown of the same blocks keeps every URL.
+        assert!(to_markdown(&page).text.starts_with(
+            "[Shop](https://news.test/shop?item=2#top), [Ad](https://ads.test/c?id=9)"
+        ));
     }
 
     #[test]

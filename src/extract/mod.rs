@@ -53,6 +53,7 @@ const SNAPSHOT_TIMEOUT_MS: u32 = 15_000;
 pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
     listen_for_navigations();
     let want_text = params.wants(ExtractPart::Text);
+    let want_elements = params.wants(ExtractPart::Elements);
     // The snapshot is megabytes on big pages: fetched as JSON text and parsed straight into the
     // pure modules' types.
     let (info, snapshot, frames) = futures::future::try_join3(
@@ -77,11 +78,18 @@ pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
         .collect();
     FRAMES.with(|t| t.borrow_mut().insert(tab_id, targets.clone()));
 
-    let mut result = page::analyze_parsed(&info.url, &info.title, &info.text, info.viewport, &dom);
+    let refs = params.refs && want_elements && params.wants(ExtractPart::Markdown);
+    let mut result = page::analyze_parsed(
+        &info.url,
+        &info.title,
+        &info.text,
+        info.viewport,
+        &dom,
+        refs,
+    );
     if info.indeterminate > 0 {
         mark_mixed_checkboxes(&targets, &mut result.elements.elements).await;
     }
-    let want_elements = params.wants(ExtractPart::Elements);
     let uids = if want_elements {
         UIDS.with(|u| u.borrow_mut().replace(tab_id, &result.elements.elements))
     } else {
@@ -198,12 +206,14 @@ pub fn to_protocol(
     uids: Vec<String>,
     text_sliced: bool,
 ) -> ExtractResult {
+    let in_markdown = |i: usize| result.in_markdown.get(i).copied().unwrap_or(false);
     let elements = result
         .elements
         .elements
         .into_iter()
         .zip(uids)
-        .map(|(e, uid)| ExtractElement {
+        .enumerate()
+        .map(|(i, (e, uid))| ExtractElement {
             uid,
             role: e.role,
             name: e.name,
@@ -212,6 +222,7 @@ pub fn to_protocol(
             // a long page), which keeps the list ~20 % shorter.
             visible: e.visible.filter(|v| *v),
             checked: e.checked,
+            in_markdown: in_markdown(i),
         })
         .collect();
     ExtractResult {

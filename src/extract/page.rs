@@ -9,6 +9,7 @@ use super::markdown::{self, Markdown};
 use super::obstacle::{self, ObstacleInput, Verdict};
 use super::snapshot::{Dom, SnapshotError};
 use super::text;
+use std::collections::{HashMap, HashSet};
 
 /// `innerText` is sliced in the page to this many UTF-16 units before it crosses CDP; more than
 /// [`text::TEXT_MAX_BYTES`] bytes whatever the script, so the byte cap still decides.
@@ -60,6 +61,8 @@ pub struct PageExtract {
     pub elements: ElementList,
     /// The classifier's verdict, if any.
     pub obstacle: Option<Verdict>,
+    /// With `refs` (SPEC §5): which of `elements` the markdown names by uid (same order).
+    pub in_markdown: Vec<bool>,
 }
 
 /// Runs markdown conversion, element selection and the obstacle classifier on one page.
@@ -73,6 +76,7 @@ pub fn analyze(input: &PageInputs<'_>) -> Result<PageExtract, SnapshotError> {
         input.inner_text,
         input.viewport,
         &dom,
+        false,
     ))
 }
 
@@ -84,17 +88,22 @@ pub fn analyze(input: &PageInputs<'_>) -> Result<PageExtract, SnapshotError> {
 /// 149 ms of a 195 ms extract, against 38.8 ms for Playwright's whole `ariaSnapshot()`), and the
 /// snapshot already has what the elements need: roles from the HTML and ARIA attributes, names,
 /// live values and checked states, boxes, and the `backendNodeId` the uid cache stores.
+///
+/// `refs`: the markdown returned names listed links by uid ([`markdown::with_refs`]); the classifier
+/// still reads the plain markdown, whose links keep their URLs.
 pub fn analyze_parsed(
     url: &str,
     title: &str,
     inner_text: &str,
     viewport: (f64, f64),
     dom: &Dom,
+    refs: bool,
 ) -> PageExtract {
     let viewport = dom.viewport_rect(viewport.0, viewport.1);
     let all = ax::dom_elements(dom, viewport);
     let elements = ax::select(&all, ax::MAX_ELEMENTS);
-    let markdown = markdown::to_markdown(dom);
+    let blocks = markdown::build(dom);
+    let markdown = markdown::capped(&blocks);
     // The classifier reads every interactive element, not only the capped list: a sign-in form below
     // 300 links is still a sign-in form.
     let obstacle = obstacle::classify(&ObstacleInput {
@@ -109,12 +118,30 @@ pub fn analyze_parsed(
             .any(|a| obstacle::is_interstitial_url(a)),
     });
     let (text, text_truncated) = text::cap_text(inner_text);
+    let (markdown, in_markdown) = if refs {
+        // uids are the list's indices (`ax::uid`), as the tab's uid cache gives them.
+        let uids: HashMap<i64, String> = elements
+            .elements
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.backend_node_id, ax::uid(i)))
+            .collect();
+        let (agent, named) = markdown::with_refs(&blocks, &uids, url);
+        let named: HashSet<String> = named.into_iter().collect();
+        let flags = (0..elements.elements.len())
+            .map(|i| named.contains(&ax::uid(i)))
+            .collect();
+        (agent, flags)
+    } else {
+        (markdown, Vec::new())
+    };
     PageExtract {
         text,
         text_truncated,
         markdown,
         elements,
         obstacle,
+        in_markdown,
     }
 }
 
@@ -148,6 +175,31 @@ mod tests {
         );
         assert!(page_info_expression_of(false).ends_with(", false)"));
         assert!(PAGE_INFO_JS.contains("(sliceUnits, withText) => {"));
+    }
+
+    #[test]
+    fn with_refs_the_flagged_elements_are_exactly_the_uids_the_markdown_names() {
+        let page: serde_json::Value = serde_json::from_str(DUMP).unwrap();
+        let dom = Dom::from_snapshot(&page["snapshot"]).unwrap();
+        let url = page["url"].as_str().unwrap();
+        let r = analyze_parsed(url, "t", "", (1280.0, 713.0), &dom, true);
+        assert_eq!(r.in_markdown.len(), r.elements.elements.len());
+        assert!(r.in_markdown.iter().any(|f| *f), "{}", r.markdown.text);
+        for (i, flagged) in r.in_markdown.iter().enumerate() {
+            let uid = ax::uid(i);
+            let named = r.markdown.text.contains(&format!("]({uid} "))
+                || r.markdown.text.contains(&format!("]({uid})"));
+            assert_eq!(*flagged, named, "{uid} in {}", r.markdown.text);
+        }
+        assert!(
+            r.markdown.text.contains("[Frame link](e"),
+            "{}",
+            r.markdown.text
+        );
+        // The classifier and a result without refs keep the URLs.
+        let plain = analyze_parsed(url, "t", "", (1280.0, 713.0), &dom, false);
+        assert!(plain.in_markdown.is_empty());
+        assert!(plain.markdown.text.contains("[Frame link](http://"));
     }
 
     #[test]

@@ -396,6 +396,9 @@ impl BrowserMcp {
             if input.get("include").is_none() {
                 extract.include = AGENT_EXTRACT_PARTS.to_vec();
             }
+            // The text rendering lists only the elements the markdown does not name (SPEC §5 `refs`).
+            extract.refs =
+                extract.wants(ExtractPart::Markdown) && extract.wants(ExtractPart::Elements);
         }
         // A server that had a bridge and lost it between calls waits for the takeover (SPEC §9), as a call
         // that loses it does.

@@ -1,8 +1,8 @@
 //! Results as text made for a model: what the MCP server (and `bua-bridge extract --agent`) hands an
 //! agent instead of JSON. Pure code over the protocol's result types, apart from the MCP plumbing.
 //!
-//! An `extract` result (SPEC §5) becomes a short header, the markdown as is, then the elements one
-//! per line:
+//! An `extract` result (SPEC §5) becomes a short header, the markdown as is, then the elements the
+//! markdown does not name, one per line:
 //!
 //! ```text
 //! url: https://shop.test/checkout
@@ -13,20 +13,24 @@
 //! truncated: markdown
 //! === markdown ===
 //! # Checkout
-//! [Terms](/legal/terms)
+//! [Terms](e4 /legal/terms) · [Help](e5)
 //! …
 //! === elements ===
-//! [e3] button "Place order"
-//! [e7] textbox "Email" = "ada@example.com"
-//! [e9] checkbox "Gift wrap" checked
+//! e2 "Skip to content"
+//! e3 button "Place order"
+//! e7 textbox "Email" = "ada@example.com"
+//! e9 checkbox "Gift wrap" checked
 //! ```
 //!
 //! JSON escaping of every newline and quote is what made the JSON result as big as a full
 //! accessibility dump; here only names and values are quoted (JSON string syntax, so a name with
-//! a quote or a newline stays on its line). Flags appear only when they hold: `checked`, `mixed`.
-//! Which elements are in the viewport (SPEC §5 `visible`) is one header line of uid ranges, not a
-//! flag on each of the (mostly off-screen) lines, and links to the page's own origin are written
-//! from their path (`/legal/terms`): the `url:` line above says the origin.
+//! a quote or a newline stays on its line). The MCP server asks for `refs` (SPEC §5): a link of the
+//! list is written in the markdown with its uid (`[Terms](e4 /legal/terms)`, the path only on the
+//! page's own origin) and not repeated below, where a line without a role is a link. Flags appear
+//! only when they hold: `checked`, `mixed`. Which elements are in the viewport (SPEC §5 `visible`)
+//! is one header line of uid ranges, not a flag on each of the (mostly off-screen) lines. Without
+//! `refs`, links to the page's own origin are written from their path (`/legal/terms`): the `url:`
+//! line above says the origin.
 
 use bua_protocol::{
     Checked, Confidence, DialogAnswered, ExtractElement, ExtractResult, ObstacleType,
@@ -107,10 +111,13 @@ pub fn extract_text(r: &ExtractResult) -> String {
         push_block(&mut out, &same_origin_paths(markdown, &r.url));
     }
     if let Some(elements) = &r.elements {
-        out.push_str("=== elements ===\n");
-        for e in elements {
-            out.push_str(&element_line(e));
-            out.push('\n');
+        let rest: Vec<&ExtractElement> = elements.iter().filter(|e| !e.in_markdown).collect();
+        if !rest.is_empty() {
+            out.push_str("=== elements ===\n");
+            for e in rest {
+                out.push_str(&element_line(e));
+                out.push('\n');
+            }
         }
     }
     if let Some(text) = &r.text {
@@ -121,9 +128,14 @@ pub fn extract_text(r: &ExtractResult) -> String {
     out
 }
 
-/// One element: `[e7] textbox "Email" = "ada@example.com" checked`.
+/// One element: `e7 textbox "Email" = "ada@example.com" checked`; a link, the most common role by
+/// far, is written without its role: `e2 "Skip to content"`.
 pub fn element_line(e: &ExtractElement) -> String {
-    let mut line = format!("[{}] {}", e.uid, e.role);
+    let mut line = e.uid.clone();
+    if e.role != "link" {
+        line.push(' ');
+        line.push_str(&e.role);
+    }
     if let Some(name) = e.name.as_deref().filter(|n| !n.is_empty()) {
         line.push(' ');
         line.push_str(&quoted(name, NAME_MAX_CHARS));
@@ -336,6 +348,7 @@ mod tests {
             value: None,
             visible: Some(true),
             checked: None,
+            in_markdown: false,
         }
     }
 
@@ -382,12 +395,32 @@ mod tests {
              === markdown ===\n\
              # Checkout\n\nYour cart: 2 items, [terms](/terms) and [help](https://help.test/).\n\
              === elements ===\n\
-             [e0] button \"Place order\"\n\
-             [e1] textbox \"Email\" = \"ada@example.com\"\n\
-             [e2] checkbox \"Gift \\\"wrap\\\"\" checked\n\
-             [e3] checkbox \"Newsletter\"\n\
-             [e4] link"
+             e0 button \"Place order\"\n\
+             e1 textbox \"Email\" = \"ada@example.com\"\n\
+             e2 checkbox \"Gift \\\"wrap\\\"\" checked\n\
+             e3 checkbox \"Newsletter\"\n\
+             e4"
         );
+    }
+
+    #[test]
+    fn elements_the_markdown_names_by_uid_are_not_listed_again() {
+        let mut r = result();
+        r.markdown = Some("Read the [terms](e4 /terms).".into());
+        let elements = r.elements.as_mut().unwrap();
+        elements[4].name = Some("terms".into());
+        elements[4].in_markdown = true;
+        let got = extract_text(&r);
+        assert!(
+            got.contains("=== markdown ===\nRead the [terms](e4 /terms).\n"),
+            "{got}"
+        );
+        assert!(got.ends_with("e3 checkbox \"Newsletter\""), "{got}");
+        assert!(got.contains("elements: 5\n"), "{got}");
+        for e in r.elements.as_mut().unwrap() {
+            e.in_markdown = true;
+        }
+        assert!(!extract_text(&r).contains("=== elements ==="));
     }
 
     #[test]
@@ -458,10 +491,7 @@ mod tests {
         e.value = Some("x".repeat(VALUE_MAX_CHARS + 5));
         let line = element_line(&e);
         assert!(!line.contains('\n'), "{line}");
-        assert!(
-            line.starts_with("[e9] link \"line one\\nline two word"),
-            "{line}"
-        );
+        assert!(line.starts_with("e9 \"line one\\nline two word"), "{line}");
         assert!(
             line.ends_with(&format!("\" = \"{}…\"", "x".repeat(VALUE_MAX_CHARS))),
             "{line}"

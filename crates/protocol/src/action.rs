@@ -15,7 +15,7 @@ use crate::field::doc_text;
 use crate::field::{
     int, BridgeOnly, Codec, Cx, Dialog, DropAt, Element, FieldMap, Flag, FrameRef, Keyword,
     LoadWait, NestedElement, OptElement, OptText, OptWord, Owner, Paths, Px, ReqPx, ReqTab, Tab,
-    Text, Url, Wait, Word, Words,
+    Text, Unlisted, Url, Wait, Word, Words,
 };
 #[cfg(feature = "schema")]
 use crate::locator::required;
@@ -734,6 +734,9 @@ params! {
         pub tab_id: Option<TabId> = "tabId" => Tab,
         /// The parts to compute and send; omitted: all.
         pub include: Vec<ExtractPart> = "include" => Words::<ExtractPart>(PhantomData),
+        /// Write listed links in the markdown with their uids and flag those elements `inMarkdown`
+        /// (SPEC §5); set by the MCP server for its text rendering.
+        pub refs: bool = "refs" => Unlisted(Flag(false)),
     }
 
     /// Parameters of the actions that only take an optional `tabId`

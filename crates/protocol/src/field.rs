@@ -1007,6 +1007,28 @@ impl Codec for Paths {
     }
 }
 
+/// A field read and written as its codec `C` but left out of the JSON Schema agents see: the MCP server
+/// sets it itself (`extract`'s `refs`).
+pub(crate) struct Unlisted<C>(pub(crate) C);
+
+impl<C: Codec> Codec for Unlisted<C> {
+    type T = C::T;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<C::T> {
+        self.0.read(f, key, cx)
+    }
+    fn write(&self, v: &C::T, m: &mut Map<String, Value>, key: &'static str, cx: &Cx) {
+        self.0.write(v, m, key, cx)
+    }
+    #[cfg(feature = "schema")]
+    fn schema(&self) -> Value {
+        self.0.schema()
+    }
+    #[cfg(feature = "schema")]
+    fn properties(&self, _key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
+        Vec::new()
+    }
+}
+
 /// A field the bridge sets on the request it forwards and clients never send (`upload`'s `staged`):
 /// an optional non-empty string, absent from the JSON Schema.
 pub(crate) struct BridgeOnly;

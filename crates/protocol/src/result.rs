@@ -410,6 +410,10 @@ pub struct ExtractElement {
     /// (`true`, `false` or `"mixed"`); omitted for every other role.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checked: Option<Checked>,
+    /// `true` when the markdown names this element by its uid (`extract {refs: true}`, SPEC §5);
+    /// omitted otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_markdown: bool,
 }
 
 /// The checked state of a checkbox-like element: `true` / `false` on the wire, or the string
@@ -470,6 +474,7 @@ mod extract_element_tests {
             value: None,
             visible,
             checked,
+            in_markdown: false,
         };
         for (checked, wire) in [
             (Checked::True, serde_json::json!(true)),

@@ -465,6 +465,7 @@ fn results_serialize_in_camel_case() {
             value: None,
             visible: Some(true),
             checked: None,
+            in_markdown: false,
         }]),
         obstacle: Some(Obstacle {
             r#type: ObstacleType::AuthWall,

@@ -283,8 +283,13 @@ fn reading() -> BoxedStrategy<Action> {
                     tab_id
                 })
             ),
-        (tab_id(), extract_parts())
-            .prop_map(|(tab_id, include)| Action::Extract(Extract { tab_id, include })),
+        (tab_id(), extract_parts(), any::<bool>()).prop_map(|(tab_id, include, refs)| {
+            Action::Extract(Extract {
+                tab_id,
+                include,
+                refs,
+            })
+        }),
         (
             word(),
             tab_id(),
