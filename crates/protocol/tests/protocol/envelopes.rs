@@ -612,4 +612,10 @@ fn a_file_chunk_round_trips_and_an_upload_request_names_its_staged_bytes() {
     assert_eq!(req.action.to_value(), upload);
     // `staged` is the bridge's: it is not part of the schema agents see.
     assert!(!json_schema().to_string().contains("staged"));
+    let extract = json!({"type": "extract", "include": ["markdown", "elements"], "refs": true});
+    match Action::from_value(&extract).expect("extract with refs") {
+        Action::Extract(e) => assert!(e.refs),
+        other => panic!("{other:?}"),
+    }
+    assert!(!json_schema().to_string().contains("\"refs\""));
 }

@@ -283,11 +283,12 @@ fn reading() -> BoxedStrategy<Action> {
                     tab_id
                 })
             ),
-        (tab_id(), extract_parts(), any::<bool>()).prop_map(|(tab_id, include, refs)| {
+        // `refs` is set by the MCP server, not part of the schema agents see (as `staged` below).
+        (tab_id(), extract_parts()).prop_map(|(tab_id, include)| {
             Action::Extract(Extract {
                 tab_id,
                 include,
-                refs,
+                refs: false,
             })
         }),
         (
