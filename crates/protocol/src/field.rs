@@ -333,13 +333,12 @@ pub(crate) struct Tab;
 /// A required tab (`activate_tab`).
 pub(crate) struct ReqTab;
 
-const TAB_IDS: Int<TabId> = int::<TabId>(0, MAX_TAB_ID).shown();
+const TAB_IDS: Int<TabId> = int::<TabId>(0, MAX_TAB_ID);
 
 /// The description of every action's `tabId`, written once: the flattened tool schema merges the actions'
 /// `tabId`s into one property, and differing texts would be run together there.
 #[cfg(feature = "schema")]
-const TAB_DOC: &str =
-    "The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).";
+const TAB_DOC: &str = "From open_tab or get_tabs. Omitted: the agent's own tab.";
 
 impl Codec for Tab {
     type T = Option<TabId>;
@@ -412,7 +411,8 @@ const LOAD_WAITS: Int<u32> = int::<u32>(0, MAX_LOAD_WAIT_MS).shown();
 /// The description of every navigating action's `loadWaitMs`, written once (as [`TAB_DOC`]: the flattened tool
 /// schema merges the actions' fields into one property).
 #[cfg(feature = "schema")]
-const LOAD_WAIT_DOC: &str = "After DOMContentLoaded, wait at most this long for the load event, ms (default 5000;     the result's loaded tells whether it came).";
+const LOAD_WAIT_DOC: &str =
+    "ms to wait for load after DOMContentLoaded (default 5000); the result's loaded says if it came.";
 
 impl Codec for LoadWait {
     type T = Option<u32>;
@@ -1206,7 +1206,7 @@ impl DialogPolicy {
 /// actions' fields into one property each.
 #[cfg(feature = "schema")]
 const DIALOG_DOC: &str =
-    "Answer to JS dialogs the action triggers. Default: alert accepted, confirm/prompt dismissed.";
+    "Answer to JS dialogs it triggers. Default: alert accepted, confirm/prompt dismissed.";
 #[cfg(feature = "schema")]
 const PROMPT_DOC: &str = "Text for a prompt() (accepts it).";
 
