@@ -13,8 +13,8 @@ use crate::error::ErrorBody;
 #[cfg(feature = "schema")]
 use crate::field::doc_text;
 use crate::field::{
-    int, BridgeOnly, Codec, Cx, Dialog, DropAt, Element, FieldMap, Flag, FrameRef, Keyword,
-    LoadWait, NestedElement, OptElement, OptText, OptWord, Owner, Paths, Px, ReqPx, ReqTab, Tab,
+    int, keyword, BridgeOnly, Codec, Cx, Dialog, DropAt, Element, FieldMap, Flag, FrameRef,
+    Keyword, LoadWait, NestedElement, OptElement, OptText, Owner, Paths, Px, ReqPx, ReqTab, Tab,
     Text, Url, Wait, Word, Words,
 };
 #[cfg(feature = "schema")]
@@ -225,17 +225,13 @@ pub enum Modifier {
     Meta,
 }
 
-impl Modifier {
-    /// The wire spelling.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Modifier::Alt => "alt",
-            Modifier::Ctrl => "ctrl",
-            Modifier::Shift => "shift",
-            Modifier::Meta => "meta",
-        }
-    }
+keyword! {
+    Modifier: "modifier", "alt, ctrl, shift, meta", any case;
+    Alt = "alt", Ctrl = "ctrl", Shift = "shift", Meta = "meta";
+    aliases "option" => Alt, "control" => Ctrl, "cmd" => Meta, "command" => Meta
+}
 
+impl Modifier {
     /// The CDP `Input.dispatchKeyEvent` `modifiers` bit (Alt=1, Ctrl=2, Meta=4, Shift=8).
     pub fn cdp_bit(&self) -> u32 {
         match self {
@@ -249,13 +245,7 @@ impl Modifier {
     /// Parses a modifier name, case-insensitively, with the usual aliases
     /// (`control`, `option`, `cmd`, `command`).
     pub fn parse(s: &str) -> Option<Modifier> {
-        match s.to_ascii_lowercase().as_str() {
-            "alt" | "option" => Some(Modifier::Alt),
-            "ctrl" | "control" => Some(Modifier::Ctrl),
-            "shift" => Some(Modifier::Shift),
-            "meta" | "cmd" | "command" => Some(Modifier::Meta),
-            _ => None,
-        }
+        Modifier::parse_word(s)
     }
 }
 
@@ -331,15 +321,9 @@ pub enum WaitState {
     Hidden,
 }
 
-impl WaitState {
-    /// The wire spelling.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            WaitState::Visible => "visible",
-            WaitState::Attached => "attached",
-            WaitState::Hidden => "hidden",
-        }
-    }
+keyword! {
+    WaitState: "state", "visible, attached or hidden";
+    Visible = "visible", Attached = "attached", Hidden = "hidden"
 }
 
 /// Splits a scrape field spec `"selector[@attr]"` into the selector and the attribute:
@@ -374,15 +358,14 @@ pub enum ImageFormat {
     Jpeg,
 }
 
-impl ImageFormat {
-    /// The wire spelling (also the CDP `Page.captureScreenshot` `format`).
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            ImageFormat::Png => "png",
-            ImageFormat::Jpeg => "jpeg",
-        }
-    }
+keyword! {
+    /// Also the CDP `Page.captureScreenshot` `format`.
+    ImageFormat: "format", "png or jpeg";
+    Png = "png", Jpeg = "jpeg";
+    aliases "jpg" => Jpeg
+}
 
+impl ImageFormat {
     /// The MIME type of the result.
     pub fn mime(&self) -> &'static str {
         match self {
@@ -405,15 +388,10 @@ pub enum ExtractPart {
     Text,
 }
 
-impl ExtractPart {
-    /// The wire spelling (also the result's key).
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            ExtractPart::Markdown => "markdown",
-            ExtractPart::Elements => "elements",
-            ExtractPart::Text => "text",
-        }
-    }
+keyword! {
+    /// Also the result's key.
+    ExtractPart: "part", "markdown, elements or text";
+    Markdown = "markdown", Elements = "elements", Text = "text"
 }
 
 /// A console message's level (`console`'s `level`: that level and the more severe ones).
@@ -431,17 +409,13 @@ pub enum ConsoleLevel {
     Error,
 }
 
-impl ConsoleLevel {
-    /// The wire spelling.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            ConsoleLevel::Debug => "debug",
-            ConsoleLevel::Log => "log",
-            ConsoleLevel::Warning => "warning",
-            ConsoleLevel::Error => "error",
-        }
-    }
+keyword! {
+    ConsoleLevel: "level", "debug, log, warning or error";
+    Debug = "debug", Log = "log", Warning = "warning", Error = "error";
+    aliases "warn" => Warning, "info" => Log
+}
 
+impl ConsoleLevel {
     /// The level of a `Runtime.consoleAPICalled` `type` or a `Log.entryAdded` `level`
     /// (`warn` and `warning`, `assert` as error, `verbose` as debug, anything else as log).
     pub fn from_cdp(kind: &str) -> ConsoleLevel {
@@ -450,27 +424,6 @@ impl ConsoleLevel {
             "warning" | "warn" => ConsoleLevel::Warning,
             "debug" | "verbose" => ConsoleLevel::Debug,
             _ => ConsoleLevel::Log,
-        }
-    }
-}
-
-impl Keyword for ConsoleLevel {
-    const ALL: &'static [Self] = &[
-        ConsoleLevel::Debug,
-        ConsoleLevel::Log,
-        ConsoleLevel::Warning,
-        ConsoleLevel::Error,
-    ];
-    const NOUN: &'static str = "level";
-    const CHOICES: &'static str = "debug, log, warning or error";
-    fn word(&self) -> &'static str {
-        self.as_str()
-    }
-    fn parse_word(s: &str) -> Option<Self> {
-        match s {
-            "warn" => Some(ConsoleLevel::Warning),
-            "info" => Some(ConsoleLevel::Log),
-            other => Self::ALL.iter().copied().find(|k| k.word() == other),
         }
     }
 }
@@ -627,65 +580,11 @@ impl Codec for Target {
     }
 }
 
-impl Keyword for Modifier {
-    const ALL: &'static [Self] = &[
-        Modifier::Alt,
-        Modifier::Ctrl,
-        Modifier::Shift,
-        Modifier::Meta,
-    ];
-    const NOUN: &'static str = "modifier";
-    const CHOICES: &'static str = "alt, ctrl, shift, meta";
-    fn word(&self) -> &'static str {
-        self.as_str()
-    }
-    fn parse_word(s: &str) -> Option<Self> {
-        Modifier::parse(s)
-    }
-}
-
-impl Keyword for WaitState {
-    const ALL: &'static [Self] = &[WaitState::Visible, WaitState::Attached, WaitState::Hidden];
-    const NOUN: &'static str = "state";
-    const CHOICES: &'static str = "visible, attached or hidden";
-    fn word(&self) -> &'static str {
-        self.as_str()
-    }
-}
-
 impl Extract {
     /// Whether the result carries `part`: `include` names it, or `include` is empty (the whole
     /// result, as before `include` existed).
     pub fn wants(&self, part: ExtractPart) -> bool {
         self.include.is_empty() || self.include.contains(&part)
-    }
-}
-
-impl Keyword for ExtractPart {
-    const ALL: &'static [Self] = &[
-        ExtractPart::Markdown,
-        ExtractPart::Elements,
-        ExtractPart::Text,
-    ];
-    const NOUN: &'static str = "part";
-    const CHOICES: &'static str = "markdown, elements or text";
-    fn word(&self) -> &'static str {
-        self.as_str()
-    }
-}
-
-impl Keyword for ImageFormat {
-    const ALL: &'static [Self] = &[ImageFormat::Png, ImageFormat::Jpeg];
-    const NOUN: &'static str = "format";
-    const CHOICES: &'static str = "png or jpeg";
-    fn word(&self) -> &'static str {
-        self.as_str()
-    }
-    fn parse_word(s: &str) -> Option<Self> {
-        match s {
-            "jpg" => Some(ImageFormat::Jpeg),
-            other => Self::ALL.iter().copied().find(|k| k.word() == other),
-        }
     }
 }
 
@@ -1017,7 +916,7 @@ params! {
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
         /// This level and more severe.
-        pub level: Option<ConsoleLevel> = "level" => OptWord::<ConsoleLevel>(PhantomData),
+        pub level: Option<ConsoleLevel> = "level" => Word(None::<ConsoleLevel>),
         /// Only entries after this cursor: an earlier result's `next since`.
         pub since: Option<u64> = "since" => int::<u64>(0, i64::MAX),
     }
