@@ -153,44 +153,38 @@ pub fn in_process_bridge_hint(port: u16) -> String {
 /// [`ErrorCode::advice`], and the client-side [`BRIDGE_UNREACHABLE`].
 pub fn tool_description() -> String {
     let mut text = String::from(
-        "Drive the user's own Chrome (logged-in sessions, real input through chrome.debugger). \
-The input is ONE action object, e.g. {\"type\":\"open_tab\",\"url\":\"https://example.com\"} or \
+        "Drive the user's own Chrome (logged-in sessions, real input). The input is ONE action object, e.g. \
 {\"type\":\"click\",\"uid\":\"e3\",\"tabId\":12}.\n\
-Contract:\n\
-- One action per call; multi-step work is several calls. Read each result before the next call.\n\
-- Start with open_tab (it opens in the agent's own minimized window) and keep the tabId it returns; \
-pass that tabId to EVERY later action on that page. Other agents may share this browser: an action \
-without tabId may fall back to another agent's tab.\n\
-- Call extract to read a page. It answers in text: a header (url, title, obstacle, element count, what \
-was truncated), `=== markdown ===` the page, `=== elements ===` one per line: `[e3] button \"Place order\"`, \
-`[e7] textbox \"Email\" = \"value\"`, flags checked/mixed; the header's `in viewport:` lists on-screen uids \
-(the others are still clickable); same-origin links show their path. \
-include:[\"text\"] adds the innerText (verbatim quotes).\n\
-- uids are fresh on every extract: use uids from the LATEST extract (click, type, select_option, check, …), \
-and extract again after the page changes (navigation, a submitted form, new content): a uid from an \
-older extract may now name another element. selector/text/xpath are fallbacks.\n\
-- obstacle {type: auth_wall|captcha|access_denied, confidence}: high = stop the plan and tell the user \
-(do not try to get around it); low = a hint: try one alternative, then stop.\n\
-- When the page needs the person (obstacle confidence high, a password, a payment confirmation, a 2FA code), \
-call handoff {tabId, reason: one line} and continue from its result; never type the person's secrets.\n\
-- evaluate runs a function body: use `return` (a bare expression gives undefined).\n\
-- Frames from other sites are in extract after a line `frame f1: <origin>`; their uids work; \
-evaluate {frame:\"f1\"} runs in one.\n\
-- console / network answer one line per message / request; pass their `next since` as since for only newer ones.\n\
-- screenshot returns an image. wait_for waits for an element or text (timeoutMs ≤ 30000).\n\
-- Results also say what the action caused: dialogs (JS dialogs answered: alert accepted, confirm/prompt \
-dismissed unless dialog:\"accept\" or promptText), navigated {url,title}, openedTab {tabId} (a new tab), downloads.
-- When done, close_agent_tabs (or close_agent_window) closes only the tabs this agent opened.\n\
-- Errors come back as tool errors {\"code\",\"message\"}; the message says what to do next. \
-Never resend the same failing action unchanged.\n\
+- One action per call; read each result before the next.\n\
+- open_tab opens in the agent's own minimized window: pass that tabId to EVERY later action on that page. \
+Other agents may share this browser: an action without tabId may fall back to another agent's tab.\n\
+- extract answers in text: a header (url, title, obstacle, element count, what was truncated), \
+`=== markdown ===` the page, links with their uid: `[Terms](e4 /terms)` (path only on the same origin); \
+`=== elements ===` the rest, one per line: `e3 button \"Place order\"`, `e7 textbox \"Email\" = \"value\"`, \
+`e9 \"Help\"` (no role: a link), flags checked/mixed; the header's `in viewport:` lists on-screen uids (the \
+others are still clickable). include:[\"text\"] gives the innerText (verbatim quotes) instead; \
+include:[\"markdown\"] full URLs.\n\
+- uids are fresh on every extract: act with uids from the LATEST extract, and extract again after the page \
+changes (navigation, a submitted form, new content): a uid from an older extract may now name another element. \
+selector/text/xpath are fallbacks.\n\
+- obstacle {type: auth_wall|captcha|access_denied, confidence}: high = stop and tell the user (do not try to get \
+around it); low = try one alternative, then stop.\n\
+- When the page needs the person (a high obstacle, a password, a payment confirmation, a 2FA code), call handoff \
+and continue from its result; never type the person's secrets.\n\
+- Frames from other sites follow a line `frame f1: <origin>` in extract; their uids work.\n\
+- Results also say what the action caused: dialogs, navigated {url,title}, openedTab {tabId}, downloads.\n\
+- When done, close_agent_tabs (or close_agent_window) closes only this agent's tabs.\n\
+- Errors are tool errors {\"code\",\"message\"}; the message says what to do next. Never resend a failing \
+action unchanged. A message saying the user stopped the session, is away or blocked the site means: stop and \
+tell the user; do not reopen.\n\
 Error codes:\n",
     );
     for code in ErrorCode::all() {
         text.push_str(&format!("- {}: {}\n", code.as_str(), code.advice()));
     }
     text.push_str(&format!(
-        "- {BRIDGE_UNREACHABLE}: This MCP server cannot reach the bua-bridge it is configured for: \
-ask the user to start it (`bua-bridge serve`) or fix the MCP server's --port/--url.\n"
+        "- {BRIDGE_UNREACHABLE}: This MCP server cannot reach its bua-bridge: ask the user to start it \
+(`bua-bridge serve`) or fix --port/--url.\n"
     ));
     text
 }
@@ -644,9 +638,10 @@ mod tests {
             "\n- unauthorized: ",
             "\n- protocol_version_mismatch: ",
             "\n- bridge_unreachable: ",
-            "`=== elements ===` one per line: `[e3] button \"Place order\"`",
+            "links with their uid: `[Terms](e4 /terms)`",
+            "`=== elements ===` the rest, one per line: `e3 button \"Place order\"`",
             "flags checked/mixed; the header's `in viewport:` lists on-screen uids",
-            "include:[\"text\"] adds the innerText",
+            "include:[\"text\"] gives the innerText",
             "uids are fresh on every extract",
             "a uid from an older extract may now name another element",
             "pass that tabId to EVERY later action",
@@ -698,6 +693,22 @@ mod tests {
             blocks[1]["text"].as_str().unwrap().contains("\"bytes\":6"),
             "{blocks}"
         );
+    }
+
+    /// The tool definition is context every agent pays in every session: it stays within a budget
+    /// (13,763 bytes of compact JSON as the server sends it when this was written; Playwright MCP's 25
+    /// tools take about 18.4 KB). A new action costs a line, not a paragraph.
+    #[test]
+    fn the_tool_definition_stays_within_its_budget() {
+        const BUDGET: usize = 14_500;
+        let tool = serde_json::to_string(&browser_tool()).unwrap_or_default();
+        assert!(
+            tool.len() <= BUDGET,
+            "the browser tool definition is {} bytes, over its budget of {BUDGET}: shorten descriptions \
+             (one short line per action, shared field texts) instead of raising it",
+            tool.len()
+        );
+        assert!(tool.len() > 5_000, "{tool}");
     }
 
     #[test]

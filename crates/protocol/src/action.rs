@@ -13,8 +13,8 @@ use crate::error::ErrorBody;
 #[cfg(feature = "schema")]
 use crate::field::doc_text;
 use crate::field::{
-    int, BridgeOnly, Codec, Cx, Dialog, DropAt, Element, FieldMap, Flag, FrameRef, Keyword,
-    LoadWait, NestedElement, OptElement, OptText, OptWord, Owner, Paths, Px, ReqPx, ReqTab, Tab,
+    int, keyword, BridgeOnly, Codec, Cx, Dialog, DropAt, Element, FieldMap, Flag, FrameRef,
+    Keyword, LoadWait, NestedElement, OptElement, OptText, Owner, Paths, Px, ReqPx, ReqTab, Tab,
     Text, Unlisted, Url, Wait, Word, Words,
 };
 #[cfg(feature = "schema")]
@@ -225,17 +225,13 @@ pub enum Modifier {
     Meta,
 }
 
-impl Modifier {
-    /// The wire spelling.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Modifier::Alt => "alt",
-            Modifier::Ctrl => "ctrl",
-            Modifier::Shift => "shift",
-            Modifier::Meta => "meta",
-        }
-    }
+keyword! {
+    Modifier: "modifier", "alt, ctrl, shift, meta", any case;
+    Alt = "alt", Ctrl = "ctrl", Shift = "shift", Meta = "meta";
+    aliases "option" => Alt, "control" => Ctrl, "cmd" => Meta, "command" => Meta
+}
 
+impl Modifier {
     /// The CDP `Input.dispatchKeyEvent` `modifiers` bit (Alt=1, Ctrl=2, Meta=4, Shift=8).
     pub fn cdp_bit(&self) -> u32 {
         match self {
@@ -249,13 +245,7 @@ impl Modifier {
     /// Parses a modifier name, case-insensitively, with the usual aliases
     /// (`control`, `option`, `cmd`, `command`).
     pub fn parse(s: &str) -> Option<Modifier> {
-        match s.to_ascii_lowercase().as_str() {
-            "alt" | "option" => Some(Modifier::Alt),
-            "ctrl" | "control" => Some(Modifier::Ctrl),
-            "shift" => Some(Modifier::Shift),
-            "meta" | "cmd" | "command" => Some(Modifier::Meta),
-            _ => None,
-        }
+        Modifier::parse_word(s)
     }
 }
 
@@ -331,15 +321,9 @@ pub enum WaitState {
     Hidden,
 }
 
-impl WaitState {
-    /// The wire spelling.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            WaitState::Visible => "visible",
-            WaitState::Attached => "attached",
-            WaitState::Hidden => "hidden",
-        }
-    }
+keyword! {
+    WaitState: "state", "visible, attached or hidden";
+    Visible = "visible", Attached = "attached", Hidden = "hidden"
 }
 
 /// Splits a scrape field spec `"selector[@attr]"` into the selector and the attribute:
@@ -374,15 +358,14 @@ pub enum ImageFormat {
     Jpeg,
 }
 
-impl ImageFormat {
-    /// The wire spelling (also the CDP `Page.captureScreenshot` `format`).
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            ImageFormat::Png => "png",
-            ImageFormat::Jpeg => "jpeg",
-        }
-    }
+keyword! {
+    /// Also the CDP `Page.captureScreenshot` `format`.
+    ImageFormat: "format", "png or jpeg";
+    Png = "png", Jpeg = "jpeg";
+    aliases "jpg" => Jpeg
+}
 
+impl ImageFormat {
     /// The MIME type of the result.
     pub fn mime(&self) -> &'static str {
         match self {
@@ -405,15 +388,10 @@ pub enum ExtractPart {
     Text,
 }
 
-impl ExtractPart {
-    /// The wire spelling (also the result's key).
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            ExtractPart::Markdown => "markdown",
-            ExtractPart::Elements => "elements",
-            ExtractPart::Text => "text",
-        }
-    }
+keyword! {
+    /// Also the result's key.
+    ExtractPart: "part", "markdown, elements or text";
+    Markdown = "markdown", Elements = "elements", Text = "text"
 }
 
 /// A console message's level (`console`'s `level`: that level and the more severe ones).
@@ -431,17 +409,13 @@ pub enum ConsoleLevel {
     Error,
 }
 
-impl ConsoleLevel {
-    /// The wire spelling.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            ConsoleLevel::Debug => "debug",
-            ConsoleLevel::Log => "log",
-            ConsoleLevel::Warning => "warning",
-            ConsoleLevel::Error => "error",
-        }
-    }
+keyword! {
+    ConsoleLevel: "level", "debug, log, warning or error";
+    Debug = "debug", Log = "log", Warning = "warning", Error = "error";
+    aliases "warn" => Warning, "info" => Log
+}
 
+impl ConsoleLevel {
     /// The level of a `Runtime.consoleAPICalled` `type` or a `Log.entryAdded` `level`
     /// (`warn` and `warning`, `assert` as error, `verbose` as debug, anything else as log).
     pub fn from_cdp(kind: &str) -> ConsoleLevel {
@@ -450,27 +424,6 @@ impl ConsoleLevel {
             "warning" | "warn" => ConsoleLevel::Warning,
             "debug" | "verbose" => ConsoleLevel::Debug,
             _ => ConsoleLevel::Log,
-        }
-    }
-}
-
-impl Keyword for ConsoleLevel {
-    const ALL: &'static [Self] = &[
-        ConsoleLevel::Debug,
-        ConsoleLevel::Log,
-        ConsoleLevel::Warning,
-        ConsoleLevel::Error,
-    ];
-    const NOUN: &'static str = "level";
-    const CHOICES: &'static str = "debug, log, warning or error";
-    fn word(&self) -> &'static str {
-        self.as_str()
-    }
-    fn parse_word(s: &str) -> Option<Self> {
-        match s {
-            "warn" => Some(ConsoleLevel::Warning),
-            "info" => Some(ConsoleLevel::Log),
-            other => Self::ALL.iter().copied().find(|k| k.word() == other),
         }
     }
 }
@@ -563,7 +516,7 @@ impl Codec for Choice {
             ),
             (
                 "index",
-                json!({"description": "0-based option index(es) (not the element's index).",
+                json!({"description": "The option index(es), 0-based.",
                        "anyOf": one_or_many(json!({"type": "integer", "minimum": 0}))}),
             ),
         ]
@@ -612,7 +565,7 @@ impl Codec for Target {
     #[cfg(feature = "schema")]
     fn properties(&self, key: &'static str, _doc: &str, cx: &Cx) -> Vec<(&'static str, Value)> {
         let mut props = Element.properties(key, "", cx);
-        let doc = "Visible text to wait for (instead of a locator).";
+        let doc = "Visible text to wait for (not with a locator).";
         props.push((key, crate::field::described(self.schema(), doc)));
         props
     }
@@ -627,65 +580,11 @@ impl Codec for Target {
     }
 }
 
-impl Keyword for Modifier {
-    const ALL: &'static [Self] = &[
-        Modifier::Alt,
-        Modifier::Ctrl,
-        Modifier::Shift,
-        Modifier::Meta,
-    ];
-    const NOUN: &'static str = "modifier";
-    const CHOICES: &'static str = "alt, ctrl, shift, meta";
-    fn word(&self) -> &'static str {
-        self.as_str()
-    }
-    fn parse_word(s: &str) -> Option<Self> {
-        Modifier::parse(s)
-    }
-}
-
-impl Keyword for WaitState {
-    const ALL: &'static [Self] = &[WaitState::Visible, WaitState::Attached, WaitState::Hidden];
-    const NOUN: &'static str = "state";
-    const CHOICES: &'static str = "visible, attached or hidden";
-    fn word(&self) -> &'static str {
-        self.as_str()
-    }
-}
-
 impl Extract {
     /// Whether the result carries `part`: `include` names it, or `include` is empty (the whole
     /// result, as before `include` existed).
     pub fn wants(&self, part: ExtractPart) -> bool {
         self.include.is_empty() || self.include.contains(&part)
-    }
-}
-
-impl Keyword for ExtractPart {
-    const ALL: &'static [Self] = &[
-        ExtractPart::Markdown,
-        ExtractPart::Elements,
-        ExtractPart::Text,
-    ];
-    const NOUN: &'static str = "part";
-    const CHOICES: &'static str = "markdown, elements or text";
-    fn word(&self) -> &'static str {
-        self.as_str()
-    }
-}
-
-impl Keyword for ImageFormat {
-    const ALL: &'static [Self] = &[ImageFormat::Png, ImageFormat::Jpeg];
-    const NOUN: &'static str = "format";
-    const CHOICES: &'static str = "png or jpeg";
-    fn word(&self) -> &'static str {
-        self.as_str()
-    }
-    fn parse_word(s: &str) -> Option<Self> {
-        match s {
-            "jpg" => Some(ImageFormat::Jpeg),
-            other => Self::ALL.iter().copied().find(|k| k.word() == other),
-        }
     }
 }
 
@@ -696,7 +595,7 @@ params! {
     pub struct OpenTab {
         /// Absolute URL (http, https, file, about or data).
         pub url: String = "url" => Url,
-        /// Open in the user's focused window instead of the agent window. Only when the user asked to see it. Default false.
+        /// Open in the user's window, not the agent's: only when the user asked to see it.
         pub focus: bool = "focus" => Flag(false),
         /// The `load` wait (schema text: the codec's).
         pub load_wait_ms: Option<u32> = "loadWaitMs" => LoadWait,
@@ -732,7 +631,7 @@ params! {
     pub struct Extract {
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
-        /// The parts to compute and send; omitted: all.
+        /// The parts to send; omitted: all (MCP: markdown, elements).
         pub include: Vec<ExtractPart> = "include" => Words::<ExtractPart>(PhantomData),
         /// Write listed links in the markdown with their uids and flag those elements `inMarkdown`
         /// (SPEC §5); set by the MCP server for its text rendering.
@@ -760,7 +659,7 @@ params! {
     /// given; otherwise the requesting client's (the bridge stamps the request's `owner`).
     #[derive(Clone, Debug, Default, PartialEq, Eq)]
     pub struct OwnerOnly {
-        /// Only this agent owner's tabs/window (a bridge client id). Omitted: the caller's own.
+        /// Another agent owner (a bridge client id). Omitted: the caller.
         pub owner: Option<String> = "owner" => Owner,
     }
 
@@ -775,7 +674,7 @@ params! {
         pub locator: Locator = "locator" => Element,
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
-        /// Open a clicked link in a new agent tab (the result's tabId is the new tab). Default false: same tab.
+        /// Open the clicked link in a new agent tab (the result's tabId).
         pub new_tab: bool = "newTab" => Flag(false),
         /// How to answer the dialogs it triggers (schema text: the dialog codec's).
         pub dialog: DialogPolicy = "dialog" => Dialog,
@@ -817,7 +716,7 @@ params! {
         pub text: String = "text" => Text { nonempty: false },
         /// Select all and delete first. Default true.
         pub clear: bool = "clear" => Flag(true),
-        /// Press Enter after typing. Default false.
+        /// Press Enter after typing.
         pub submit: bool = "submit" => Flag(false),
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
@@ -828,13 +727,13 @@ params! {
     /// `press_key {key, modifiers?, locator?, waitLoad?, tabId?}` → `{key, modifiers, element?, tabId}`.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct PressKey {
-        /// KeyboardEvent.key: "Enter", "Escape", "Tab", "ArrowDown", "a", …
+        /// KeyboardEvent.key: "Enter", "Escape", "ArrowDown", "a", …
         pub key: String = "key" => Text { nonempty: true },
         /// Held modifiers.
         pub modifiers: Vec<Modifier> = "modifiers" => Words::<Modifier>(PhantomData),
         /// Focus this element first; otherwise the key goes to the focused element.
         pub locator: Option<Locator> = "locator" => OptElement,
-        /// Wait for the page to load after the key (e.g. Enter submits a form). Default false.
+        /// Wait for a page load after the key (Enter submitting a form).
         pub wait_load: bool = "waitLoad" => Flag(false),
         /// The `load` wait with `waitLoad` (schema text: the codec's).
         pub load_wait_ms: Option<u32> = "loadWaitMs" => LoadWait,
@@ -852,7 +751,7 @@ params! {
         pub dx: Option<f64> = "dx" => Px { min: None },
         /// Vertical px (negative: up).
         pub dy: Option<f64> = "dy" => Px { min: None },
-        /// Scroll to the end (bottom). Not with dx/dy.
+        /// To the end (bottom); not with dx/dy.
         pub to_end: bool = "toEnd" => Flag(false),
         /// The scroll container; the window when omitted.
         pub locator: Option<Locator> = "locator" => OptElement,
@@ -918,9 +817,9 @@ params! {
     pub struct WaitFor {
         /// What to wait for.
         pub target: WaitTarget = "textContains" => Target,
-        /// visible (default), attached or hidden.
+        /// Default visible.
         pub state: WaitState = "state" => Word(WaitState::Visible),
-        /// ms to wait. Default 5000, at most 30000.
+        /// ms to wait (default 5000).
         pub timeout_ms: u64 = "timeoutMs" => Wait(int::<u64>(0, WAIT_MS).shown().or(DEFAULT_WAIT_TIMEOUT_MS), DEFAULT_WAIT_TIMEOUT_MS),
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
@@ -934,7 +833,7 @@ params! {
         pub expression: String = "expression" => Text { nonempty: true },
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
-        /// Run in a frame: a uid (that element's frame) or a frame id from extract's markdown (f1, …). Default: the page.
+        /// Run in a frame: its id from extract (f1, …) or a uid in it. Default: the page.
         pub frame: Option<String> = "frame" => FrameRef,
         /// How to answer the dialogs it triggers (schema text: the dialog codec's).
         pub dialog: DialogPolicy = "dialog" => Dialog,
@@ -951,7 +850,7 @@ params! {
         pub fields: Option<BTreeMap<String, String>> = "fields" => FieldMap,
         /// At most this many items.
         pub limit: Option<u32> = "limit" => int::<u32>(1, u32::MAX as i64),
-        /// ms to wait for the first item. Default 5000, at most 30000.
+        /// ms to wait (default 5000).
         pub timeout_ms: Option<u64> = "timeoutMs" => Wait(int::<u64>(0, WAIT_MS).shown(), DEFAULT_SCRAPE_TIMEOUT_MS),
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
@@ -962,11 +861,11 @@ params! {
     pub struct Screenshot {
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
-        /// The whole page instead of the viewport. Default false.
+        /// The whole page, not the viewport.
         pub full_page: bool = "fullPage" => Flag(false),
-        /// png (default) or jpeg.
+        /// Default png.
         pub format: ImageFormat = "format" => Word(ImageFormat::Png),
-        /// JPEG quality 0–100 (jpeg only).
+        /// JPEG quality (jpeg only).
         pub quality: Option<u8> = "quality" => int::<u8>(0, 100).shown(),
         /// Scale down to at most this width, px.
         pub max_width: Option<u32> = "maxWidth" => int::<u32>(1, 100_000),
@@ -980,9 +879,9 @@ params! {
     pub struct Handoff {
         /// The tab to show the person (required).
         pub tab_id: TabId = "tabId" => ReqTab,
-        /// One line the person reads, e.g. "sign in" or "enter the 2FA code".
+        /// One line the person reads, e.g. "sign in".
         pub reason: String = "reason" => Text { nonempty: true },
-        /// ms to wait. Default 600000 (10 min), at most 3600000.
+        /// ms to wait (default 600000 = 10 min).
         pub wait_ms: u64 = "waitMs" => Wait(int::<u64>(0, MAX_HANDOFF_WAIT_MS as i64).shown().or(DEFAULT_HANDOFF_WAIT_MS), DEFAULT_HANDOFF_WAIT_MS),
     } + rules
 }
@@ -1006,9 +905,9 @@ params! {
     /// `drag {from, to, tabId?}` → `{from:{…}, to:{…}?, x, y, html5, tabId}`.
     #[derive(Clone, Debug, PartialEq)]
     pub struct Drag {
-        /// The element to drag, nested: {uid|selector|text|xpath, index?}.
+        /// The element to drag: a nested locator, as `locator`.
         pub from: Locator = "from" => NestedElement,
-        /// Where to drop: an element (nested, as from) or a viewport point {x, y}.
+        /// A nested locator (as `locator`) or a viewport point {x, y}.
         pub to: DropTarget = "to" => DropAt,
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
@@ -1019,9 +918,9 @@ params! {
     pub struct Console {
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
-        /// Only this level and more severe: debug, log, warning or error.
-        pub level: Option<ConsoleLevel> = "level" => OptWord::<ConsoleLevel>(PhantomData),
-        /// Only entries after this cursor (the `next` of an earlier console/network result).
+        /// This level and more severe.
+        pub level: Option<ConsoleLevel> = "level" => Word(None::<ConsoleLevel>),
+        /// Only entries after this cursor: an earlier result's `next since`.
         pub since: Option<u64> = "since" => int::<u64>(0, i64::MAX),
     }
 
@@ -1032,7 +931,7 @@ params! {
         pub tab_id: Option<TabId> = "tabId" => Tab,
         /// Only requests whose URL contains this text (case-insensitive).
         pub filter: Option<String> = "filter" => OptText,
-        /// Only entries after this cursor (the `next` of an earlier console/network result).
+        /// Only entries after this cursor: an earlier result's `next since`.
         pub since: Option<u64> = "since" => int::<u64>(0, i64::MAX),
     }
 
@@ -1041,9 +940,9 @@ params! {
     pub struct Pdf {
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
-        /// Landscape pages. Default false.
+        /// Landscape pages.
         pub landscape: bool = "landscape" => Flag(false),
-        /// Print background colours and images. Default false.
+        /// Print background colours and images.
         pub print_background: bool = "printBackground" => Flag(false),
     }
 
@@ -1053,7 +952,7 @@ params! {
     pub struct Downloads {
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
-        /// ms to wait for running downloads to finish. Default 0, at most 30000.
+        /// ms to wait for running downloads (default 0).
         pub wait_ms: Option<u64> = "waitMs" => Wait(int::<u64>(0, WAIT_MS).shown(), 0),
     }
 }
@@ -1277,10 +1176,9 @@ macro_rules! actions {
 }
 
 actions! {
-    /// Open a URL in a new tab. By default the tab opens in the agent's own minimized window, so the user's
-    /// browsing is not disturbed; the result's tabId is the tab to pass to every later action.
+    /// Open a URL in a new tab.
     OpenTab(OpenTab) = "open_tab", secs(30);
-    /// Navigate a tab to a URL; answers after DOMContentLoaded and the load event (see loadWaitMs). Clears the tab's uids (call extract again).
+    /// Load a URL in the tab and wait for the load (see loadWaitMs); clears its uids.
     Navigate(Navigate) = "navigate", secs(30);
     /// Go back in the tab's history and wait for the load.
     GoBack(TabLoad) = "go_back", secs(30);
@@ -1288,64 +1186,62 @@ actions! {
     GoForward(TabLoad) = "go_forward", secs(30);
     /// Reload the tab and wait for the load.
     Reload(TabLoad) = "reload", secs(30);
-    /// List every tab: tabId, windowId, windowState, url, title, active, agentOwned, agentOwner, session.
+    /// List every tab: tabId, windowId, url, title, active, agentOwner, …
     GetTabs = "get_tabs", secs(5).read();
     /// Bring a tab to the front and focus its window.
     ActivateTab(ActivateTab) = "activate_tab", secs(5);
     /// Close a tab.
     CloseTab(TabOnly) = "close_tab", secs(10);
-    /// Close the tabs the agent opened (only `owner`'s when given, else the caller's).
+    /// Close the tabs this agent (or `owner`) opened.
     CloseAgentTabs(OwnerOnly) = "close_agent_tabs", secs(10);
-    /// Close the agent's own window with its tabs; call it when the task is done.
+    /// Close the agent's window and its tabs.
     CloseAgentWindow(OwnerOnly) = "close_agent_window", secs(10);
-    /// Click an element (real mouse events at its centre, after scrolling it into view).
+    /// Click an element (real mouse events, scrolled into view).
     Click(Click) = "click", secs(10);
     /// Click at a viewport point.
     ClickAt(ClickAt) = "click_at", secs(10);
     /// Move the mouse over an element.
     Hover(Hover) = "hover", secs(10);
-    /// Type text into an element (focus, optionally clear, insert; frameworks see real input events).
-    /// Here `text` is the text to type: to find the field by its visible text use `locator: {"text": "…"}`.
+    /// Focus an element, optionally clear it, and type (real input events). `text` is what to type: find the
+    /// field by its visible text with locator:{"text":"…"}.
     Type(TypeText) = "type", secs(15);
-    /// Press a key (KeyboardEvent.key), optionally with modifiers, optionally focusing an element first.
+    /// Press a key with modifiers, on the located element or the focused one.
     PressKey(PressKey) = "press_key", secs(15);
     /// Scroll the page (or the located container) by dx/dy px, or to the end.
     Scroll(Scroll) = "scroll", secs(10);
-    /// Select option(s) of a <select> by value, label or index (arrays for multi-select); fires input + change.
-    /// Here `index` is the option index: to pick the n-th matching <select> use `locator: {"selector": "…", "index": n}`.
+    /// Select <select> option(s) by value, label or index (arrays: multi-select). `index` is the option's: the
+    /// n-th matching <select> is locator:{"selector":"…","index":n}.
     SelectOption(SelectOption) = "select_option", secs(10);
     /// Check or uncheck a checkbox, radio or switch.
     Check(Check) = "check", secs(10);
-    /// Set a control's value directly and fire input + change (for controls typing cannot reach).
+    /// Set a control's value directly, firing input + change (where type cannot).
     SetValue(SetValue) = "set_value", secs(10);
     /// Read a control's current value (select: value + label, checkbox/radio: checked).
     GetValue(GetValue) = "get_value", secs(10).read();
-    /// Wait until an element (locator) or some text (textContains) reaches a state; not found in time → timeout.
+    /// Wait until the element or textContains reaches state; else timeout.
     WaitFor(WaitFor) = "wait_for", OWN_WAIT.read();
-    /// Read the page: url, title, markdown (read this first), elements [{uid, role, name}] to act on by uid,
-    /// text (innerText), and obstacle (auth_wall / captcha / access_denied; high confidence = stop and report).
+    /// Read the page: markdown, the elements to act on by uid, obstacle; innerText on request.
     Extract(Extract) = "extract", secs(20).read();
-    /// Run JavaScript in the page: the expression is a function body, so it must `return` its value.
-    /// A thrown error comes back as invalid_action with the JS message.
+    /// Run JavaScript in the page: a function body, so `return` the value; a throw is invalid_action with its message.
     Evaluate(Evaluate) = "evaluate", secs(12);
-    /// Extract repeated items with CSS selectors only (no script): one object per `item` match.
+    /// Repeated items by CSS selectors (no script): one object per `item` match (waits for the first).
     Scrape(Scrape) = "scrape", OWN_WAIT.read();
-    /// Capture the viewport (or the full page, or one element) as a base64 image.
+    /// Capture the viewport, the full page or one element as an image.
     Screenshot(Screenshot) = "screenshot", secs(15).read();
-    /// Hand the tab to the person (shown, focused, notified) for what only they may do (sign in, CAPTCHA,
-    /// 2FA, payment); waits until the page is clear or they press Done/Cancel. Never type their secrets.
+    /// Show the tab to the person for what only they may do (sign in, CAPTCHA, 2FA, payment); waits until
+    /// the page is clear or they press Done/Cancel.
     Handoff(Handoff) = "handoff", OWN_WAIT;
-    /// Put files (paths inside the bridge's --files-dir folders) into a file input or a control that opens a file chooser.
+    /// Put files (inside the bridge's --files-dir folders) into a file input or a control that opens a chooser.
     Upload(Upload) = "upload", secs(60);
-    /// Drag an element (from) onto another element or a viewport point (to) with real mouse events.
+    /// Drag an element (from) onto an element or a viewport point (to), real mouse events.
     Drag(Drag) = "drag", secs(15);
     /// The tab's console messages and uncaught errors (newest 500).
     Console(Console) = "console", secs(5).read();
     /// The tab's requests: method, url, status, type, size, duration, failure (newest 500).
     Network(Network) = "network", secs(5).read();
-    /// Print the page to PDF (base64).
+    /// Print the page to PDF.
     Pdf(Pdf) = "pdf", secs(30);
-    /// List the downloads the agent's tabs started (filename, bytes, state, …); waitMs waits for running ones.
+    /// The downloads the agent's tabs started (filename, bytes, state, …).
     Downloads(Downloads) = "downloads", OWN_WAIT.read();
 }
 

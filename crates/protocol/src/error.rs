@@ -93,46 +93,45 @@ impl ErrorCode {
     pub fn advice(&self) -> &'static str {
         match self {
             ErrorCode::DomainBlocked => {
-                "Terminal: the user blocked this site. Do not retry on another tab or with another action; tell the user."
+                "Terminal: the user blocked this site; do not retry it at all; tell the user."
             }
             ErrorCode::SessionNotFound => {
-                "Several tabs could be meant (or the session ended): pass the tabId returned by open_tab or listed by get_tabs. \
-                 If the message says the user stopped the session, is away or blocked the domain: stop and report to the user; do not reopen."
+                "Several tabs could be meant, or the session ended: pass the tabId from open_tab or get_tabs."
             }
-            ErrorCode::TabNotFound => {
-                "The tab is gone: call get_tabs, or open_tab again. If the message says the user stopped the session, \
-                 is away or blocked the domain: stop and report to the user; do not reopen."
-            }
+            ErrorCode::TabNotFound => "The tab is gone: get_tabs, or open_tab again.",
             ErrorCode::ElementNotFound => {
-                "The locator matches nothing in the current page: call extract and pick a new target."
+                "Nothing matches the locator now: extract and pick a new target."
             }
             ErrorCode::ElementStale => {
-                "The page changed since the last extract: call extract again and use the new uid."
+                "The page changed since the last extract: extract again, use the new uid."
             }
             ErrorCode::ElementObstructed => {
-                "Another element (named in the message) covers the target: close or scroll past it first, then retry."
+                "Another element (named in the message) covers the target: close or scroll past it, then retry."
             }
             ErrorCode::Timeout => {
-                "Retry only if the cause is transient (slow load), preferably after wait_for; otherwise change the plan."
+                "Retry only if transient (slow load), best after wait_for; else change the plan."
             }
             ErrorCode::HostNotFound => {
-                "The URL's host name does not exist (DNS lookup failed): check its spelling or use another URL; do not retry it as is. If the host is surely right, the network is down: tell the user."
+                "The host does not resolve (DNS): fix the URL, do not retry it as is; if it is surely right, the \
+                 network is down: tell the user."
             }
             ErrorCode::DebuggerAttachFailed => {
-                "The tab cannot be controlled (another debugger or a browser page): use another tab or ask the user."
+                "The tab cannot be controlled (another debugger, a browser page): use another tab or ask the user."
             }
             ErrorCode::InvalidAction => {
-                "Fix the parameters (the message names the field) or, for evaluate, the expression; do not resend as is."
+                "Fix the field the message names (or evaluate's expression)."
             }
-            ErrorCode::InternalError => "Unexpected failure: report it; try a different approach at most once.",
+            ErrorCode::InternalError => "Unexpected: report it; try another approach at most once.",
             ErrorCode::ProtocolVersionMismatch => {
-                "The extension, the bridge or this client speak different protocol versions: ask the user to upgrade the older one; retrying will not help."
+                "Extension, bridge and client speak different protocol versions: ask the user to upgrade the older one."
             }
             ErrorCode::Unauthorized => {
-                "The bridge runs but refused the pairing token: the user must give the bridge's token (printed by `bua-bridge serve`, kept in ~/.config/bua/token) to this client (--token/--token-file) or to the extension (options page); retrying will not help."
+                "The bridge refused the pairing token: ask the user to give this client or the extension the \
+                 bridge's token (the message says where it is)."
             }
             ErrorCode::NoExtension => {
-                "No browser extension is connected to the bridge (the bridge already waited for a reconnect): ask the user to open Chrome with the BUA extension paired to this bridge, then try again."
+                "No extension is connected to the bridge (it already waited): ask the user to open Chrome with the \
+                 BUA extension paired to this bridge."
             }
         }
     }

@@ -333,13 +333,12 @@ pub(crate) struct Tab;
 /// A required tab (`activate_tab`).
 pub(crate) struct ReqTab;
 
-const TAB_IDS: Int<TabId> = int::<TabId>(0, MAX_TAB_ID).shown();
+const TAB_IDS: Int<TabId> = int::<TabId>(0, MAX_TAB_ID);
 
 /// The description of every action's `tabId`, written once: the flattened tool schema merges the actions'
 /// `tabId`s into one property, and differing texts would be run together there.
 #[cfg(feature = "schema")]
-const TAB_DOC: &str =
-    "The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab (activate_tab requires it).";
+const TAB_DOC: &str = "From open_tab or get_tabs. Omitted: the agent's own tab.";
 
 impl Codec for Tab {
     type T = Option<TabId>;
@@ -412,7 +411,8 @@ const LOAD_WAITS: Int<u32> = int::<u32>(0, MAX_LOAD_WAIT_MS).shown();
 /// The description of every navigating action's `loadWaitMs`, written once (as [`TAB_DOC`]: the flattened tool
 /// schema merges the actions' fields into one property).
 #[cfg(feature = "schema")]
-const LOAD_WAIT_DOC: &str = "After DOMContentLoaded, wait at most this long for the load event, ms (default 5000;     the result's loaded tells whether it came).";
+const LOAD_WAIT_DOC: &str =
+    "ms to wait for load after DOMContentLoaded (default 5000); the result's loaded says if it came.";
 
 impl Codec for LoadWait {
     type T = Option<u32>;
@@ -628,7 +628,7 @@ pub(crate) trait KeywordSchema {}
 #[cfg(not(feature = "schema"))]
 impl<T> KeywordSchema for T {}
 
-/// A fixed set of wire words (`visible` / `attached` / `hidden`, …).
+/// A fixed set of wire words (`visible` / `attached` / `hidden`, …), implemented by [`keyword!`].
 pub(crate) trait Keyword: Sized + Copy + PartialEq + KeywordSchema + 'static {
     /// Every value, in schema order.
     const ALL: &'static [Self];
@@ -638,36 +638,120 @@ pub(crate) trait Keyword: Sized + Copy + PartialEq + KeywordSchema + 'static {
     const CHOICES: &'static str;
     /// The wire spelling.
     fn word(&self) -> &'static str;
-    /// Reads a wire word; by default exactly the spellings of [`Keyword::ALL`].
-    fn parse_word(s: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|k| k.word() == s)
+    /// Reads a wire word or one of its aliases.
+    fn parse_word(s: &str) -> Option<Self>;
+}
+
+/// Gives a keyword enum its wire spelling (`as_str`) and its [`Keyword`] impl from one list, so each
+/// word, the schema order, the error text and the extra spellings accepted are written once:
+///
+/// ```text
+/// keyword! {
+///     /// More of `as_str`'s doc (optional).
+///     Enum: "noun", "a, b or c" [, any case];
+///     A = "a", B = "b", C = "c"
+///     [; aliases "alt" => A, …]
+/// }
+/// ```
+///
+/// `any case` reads a word case-insensitively; an alias is read as its variant and written as that
+/// variant's word.
+macro_rules! keyword {
+    (
+        $(#[$doc:meta])*
+        $ty:ident: $noun:literal, $choices:literal $(, any $case:ident)?;
+        $($variant:ident = $word:literal),+
+        $(; aliases $($alias:literal => $target:ident),+)?
+    ) => {
+        impl $ty {
+            /// The wire spelling.
+            $(#[$doc])*
+            pub fn as_str(&self) -> &'static str {
+                match self {
+                    $( $ty::$variant => $word, )+
+                }
+            }
+        }
+
+        impl $crate::field::Keyword for $ty {
+            const ALL: &'static [Self] = &[$( $ty::$variant ),+];
+            const NOUN: &'static str = $noun;
+            const CHOICES: &'static str = $choices;
+            fn word(&self) -> &'static str {
+                self.as_str()
+            }
+            fn parse_word(s: &str) -> Option<Self> {
+                match &*keyword!(@fold s $($case)?) {
+                    $( $word => Some($ty::$variant), )+
+                    $($( $alias => Some($ty::$target), )+)?
+                    _ => None,
+                }
+            }
+        }
+    };
+    (@fold $s:ident case) => { $s.to_ascii_lowercase() };
+    (@fold $s:ident) => { $s };
+}
+pub(crate) use keyword;
+
+/// A keyword field: `Word(default)` holds a keyword and reads an omitted field as `default`
+/// (`state`, `format`); `Word(None::<K>)` holds an `Option<K>` without a default (`console`'s
+/// `level`). Either way a field at its default is not written, and a word that is not one is
+/// `unknown <noun> `…` (use …)`.
+pub(crate) struct Word<V>(pub(crate) V);
+
+/// What a [`Word`] field holds: a keyword (with a default) or an optional one.
+pub(crate) trait WordValue: Copy + PartialEq {
+    /// The keyword.
+    type K: Keyword;
+    /// The value of a field given as `word` (`None`: omitted), where `default` is the codec's.
+    fn from_word(word: Option<Self::K>, default: Self) -> Self;
+    /// The keyword the value names, if any.
+    fn keyword(self) -> Option<Self::K>;
+}
+
+impl<K: Keyword> WordValue for K {
+    type K = K;
+    fn from_word(word: Option<K>, default: K) -> K {
+        word.unwrap_or(default)
+    }
+    fn keyword(self) -> Option<K> {
+        Some(self)
     }
 }
 
-/// A keyword field with its default: `unknown <key> `…` (use …)` when the word is not one.
-pub(crate) struct Word<K>(pub(crate) K);
+impl<K: Keyword> WordValue for Option<K> {
+    type K = K;
+    fn from_word(word: Option<K>, default: Option<K>) -> Option<K> {
+        word.or(default)
+    }
+    fn keyword(self) -> Option<K> {
+        self
+    }
+}
 
-impl<K: Keyword> Codec for Word<K> {
-    type T = K;
-    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<K> {
-        match f.opt_str(key)? {
-            None => Ok(self.0),
-            Some(s) => K::parse_word(&s).ok_or_else(|| {
+impl<V: WordValue> Codec for Word<V> {
+    type T = V;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<V> {
+        let word = match f.opt_str(key)? {
+            None => None,
+            Some(s) => Some(V::K::parse_word(&s).ok_or_else(|| {
                 f.err(
                     key,
-                    format!("unknown {} `{s}` (use {})", K::NOUN, K::CHOICES),
+                    format!("unknown {} `{s}` (use {})", V::K::NOUN, V::K::CHOICES),
                 )
-            }),
-        }
+            })?),
+        };
+        Ok(V::from_word(word, self.0))
     }
-    fn write(&self, v: &K, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
-        if *v != self.0 {
-            m.insert(key.into(), Value::String(v.word().into()));
+    fn write(&self, v: &V, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        if let (Some(word), false) = (v.keyword(), *v == self.0) {
+            m.insert(key.into(), Value::String(word.word().into()));
         }
     }
     #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
-        derived::<K>()
+        derived::<V::K>()
     }
 }
 
@@ -1071,33 +1155,6 @@ impl Codec for OptText {
     }
 }
 
-/// An optional keyword without a default (`console`'s `level`).
-pub(crate) struct OptWord<K>(pub(crate) PhantomData<K>);
-
-impl<K: Keyword> Codec for OptWord<K> {
-    type T = Option<K>;
-    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Option<K>> {
-        match f.opt_str(key)? {
-            None => Ok(None),
-            Some(s) => K::parse_word(&s).map(Some).ok_or_else(|| {
-                f.err(
-                    key,
-                    format!("unknown {} `{s}` (use {})", K::NOUN, K::CHOICES),
-                )
-            }),
-        }
-    }
-    fn write(&self, v: &Option<K>, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
-        if let Some(v) = v {
-            m.insert(key.into(), Value::String(v.word().into()));
-        }
-    }
-    #[cfg(feature = "schema")]
-    fn schema(&self) -> Value {
-        derived::<K>()
-    }
-}
-
 /// A required element given in the nested form only (`drag`'s `from`: `{"selector": "…"}`).
 pub(crate) struct NestedElement;
 
@@ -1193,14 +1250,9 @@ pub enum DialogAnswer {
     Dismiss,
 }
 
-impl DialogAnswer {
-    /// The wire spelling.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            DialogAnswer::Accept => "accept",
-            DialogAnswer::Dismiss => "dismiss",
-        }
-    }
+keyword! {
+    DialogAnswer: "dialog answer", "accept or dismiss";
+    Accept = "accept", Dismiss = "dismiss"
 }
 
 /// The `dialog` and `promptText` fields of an action that may trigger dialogs. Both omitted: the
@@ -1228,21 +1280,12 @@ impl DialogPolicy {
 /// actions' fields into one property each.
 #[cfg(feature = "schema")]
 const DIALOG_DOC: &str =
-    "Answer to JS dialogs the action triggers. Default: alert accepted, confirm/prompt dismissed.";
+    "Answer to JS dialogs it triggers. Default: alert accepted, confirm/prompt dismissed.";
 #[cfg(feature = "schema")]
 const PROMPT_DOC: &str = "Text for a prompt() (accepts it).";
 
 /// `dialog` + `promptText` (see [`DialogPolicy`]).
 pub(crate) struct Dialog;
-
-impl Keyword for DialogAnswer {
-    const ALL: &'static [Self] = &[DialogAnswer::Accept, DialogAnswer::Dismiss];
-    const NOUN: &'static str = "dialog answer";
-    const CHOICES: &'static str = "accept or dismiss";
-    fn word(&self) -> &'static str {
-        self.as_str()
-    }
-}
 
 impl Codec for Dialog {
     type T = DialogPolicy;

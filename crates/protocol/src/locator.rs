@@ -303,7 +303,7 @@ pub(crate) fn locator_props(taken: &[&str]) -> Vec<(&'static str, Value)> {
     let mut props = vec![(
         "uid",
         json!({"type": "string", "pattern": "^e[0-9]+$",
-               "description": "Element uid from the latest extract of this tab (e.g. \"e7\"); preferred. Not with index."}),
+               "description": "From the latest extract (e.g. \"e7\"); preferred."}),
     )];
     if !taken.contains(&"selector") {
         props.push((
@@ -315,7 +315,7 @@ pub(crate) fn locator_props(taken: &[&str]) -> Vec<(&'static str, Value)> {
         props.push((
             "text",
             json!({"type": "string", "minLength": 1,
-                   "description": "Visible text of the element (exact match first, then substring; deepest element first)."}),
+                   "description": "Visible text (exact match first, then substring)."}),
         ));
     }
     props.push((
@@ -326,7 +326,7 @@ pub(crate) fn locator_props(taken: &[&str]) -> Vec<(&'static str, Value)> {
         props.push((
             "index",
             json!({"type": "integer", "minimum": 0,
-                   "description": "0-based index among the matches of selector/text/xpath. Default 0."}),
+                   "description": "Which match of selector/text/xpath (0-based)."}),
         ));
     }
     // The nested form is accepted everywhere, but shown only where a flat key is taken by a
@@ -341,7 +341,7 @@ pub(crate) fn locator_props(taken: &[&str]) -> Vec<(&'static str, Value)> {
 pub(crate) fn nested_locator() -> Value {
     json!({
         "type": "object",
-        "description": "The element, nested form (exactly one of uid/selector/text/xpath, plus index): needed for a text locator in type and for the element's index in select_option.",
+        "description": "The locator nested, {uid|selector|text|xpath, index?}: for a text locator in type, an element index in select_option.",
         "properties": {
             "uid": {"type": "string", "pattern": "^e[0-9]+$"},
             "selector": {"type": "string", "minLength": 1},

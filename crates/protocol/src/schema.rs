@@ -17,6 +17,9 @@ use crate::locator::{locator_rules, Loc};
 use crate::wire::TYPE_KEY;
 use serde_json::{json, Map, Value};
 
+/// The wire key of the nested locator.
+const LOCATOR_KEY: &str = "locator";
+
 /// The wire key of an action's dialog answer (`promptText` goes with it).
 const DIALOG_KEY: &str = "dialog";
 
@@ -88,14 +91,19 @@ pub fn json_schema() -> Value {
 }
 
 /// The MCP tool's `inputSchema`: [`json_schema`] flattened into one object schema with no `oneOf`,
-/// `anyOf` or `allOf` at the top level.
+/// `anyOf` or `allOf` at the top level, and no `$ref`.
 ///
 /// Why: several MCP hosts (Anthropic's API behind Claude Desktop and Claude Code among them) refuse a tool
-/// whose `input_schema` combines schemas at the top level, so the strict union cannot be the tool's input.
-/// Here every parameter of every action is one property (a parameter whose meaning differs between actions,
-/// such as `text`, becomes a property-level `anyOf`), `type` lists the actions, and its description gives
-/// each action's parameters (`?` = optional, `locator` = exactly one of uid/selector/text/xpath). The
-/// extension still validates every action with [`crate::Action::from_value`], which names the offending field.
+/// whose `input_schema` combines schemas at the top level, so the strict union cannot be the tool's input;
+/// and several MCP clients cannot resolve a `$ref` into `$defs`/`definitions`, so the nested locator is
+/// written out where it is used. Here every parameter of every action is one property (a parameter whose
+/// shape differs between actions, such as select_option's `index`, becomes a property-level `anyOf`), `type`
+/// lists the actions, and its description gives each action's parameters (`?` = optional, `locator` =
+/// exactly one of uid/selector/text/xpath). Every agent pays for this schema in its context, so it leaves out
+/// what the text already says: descriptions below a property, `minLength: 1`, and the nested locator's
+/// exactly-one rules (see [`compact`]). It has no `$schema` either: every keyword left means the same in
+/// draft-07 and in 2020-12 (the MCP default). The extension still validates every action with
+/// [`crate::Action::from_value`], which names the offending field.
 pub fn tool_input_schema() -> Value {
     let strict = json_schema();
     let mut order: Vec<String> = Vec::new();
@@ -158,8 +166,10 @@ pub fn tool_input_schema() -> Value {
             if seen.is_empty() {
                 order.push(key.clone());
             }
-            if !seen.contains(schema) {
-                seen.push(schema.clone());
+            let mut schema = schema.clone();
+            compact(&mut schema, true);
+            if !seen.contains(&schema) {
+                seen.push(schema);
             }
         }
         let what = branch["description"].as_str().unwrap_or_default();
@@ -171,30 +181,150 @@ pub fn tool_input_schema() -> Value {
         json!({
             "type": "string",
             "enum": action_names(),
-            "description": format!("The action. Parameters per action (? = optional; locator = exactly one of uid, selector, text, xpath, plus index ≥ 0 not with uid):\n{}\nAlso dialog?, promptText? on {}.", lines.join("\n"), answering.join(", ")),
+            "description": format!("The action. Parameters (?: optional, booleans default false; locator: exactly one of uid, selector, text, xpath, plus index ≥ 0 not with uid):\n{}\nAlso dialog?, promptText? on {}.", lines.join("\n"), answering.join(", ")),
         }),
     );
     for key in order {
-        let mut schemas = variants.remove(&key).unwrap_or_default();
-        let property = if schemas.len() == 1 {
-            schemas.remove(0)
-        } else {
-            let description = schemas
-                .iter()
-                .filter_map(|s| s["description"].as_str())
-                .collect::<Vec<_>>()
-                .join(" / ");
-            json!({ "description": description, "anyOf": schemas })
-        };
+        let property = merged(variants.remove(&key).unwrap_or_default());
         properties.insert(key, property);
     }
+    // The nested locator is written out once, as `locator`; elsewhere (drag's `from` and `to`, whose
+    // descriptions say "as `locator`") it is a plain object.
+    if let Some(shape) = properties.get(LOCATOR_KEY).map(undescribed) {
+        for (key, property) in properties.iter_mut() {
+            if key != LOCATOR_KEY {
+                refer_to(property, &shape);
+            }
+        }
+    }
     json!({
-        "$schema": strict["$schema"],
-        "title": strict["title"],
-        "description": strict["description"],
         "type": "object",
         "properties": properties,
         "required": ["type"],
         "additionalProperties": false
     })
+}
+
+/// Leaves out of a property's schema what the tool schema's text already says, without refusing
+/// anything the strict schema accepts: descriptions below the property itself (`top` is the
+/// property), `minLength: 1` (no agent sends an empty selector), and a nested object's `oneOf` and
+/// `dependencies` (the nested locator's exactly-one and index-not-with-uid rules, which the `type`
+/// description states for every locator).
+fn compact(v: &mut Value, top: bool) {
+    match v {
+        Value::Object(m) => {
+            if !top {
+                m.remove("description");
+            }
+            if m.get("minLength") == Some(&json!(1)) {
+                m.remove("minLength");
+            }
+            if m.contains_key("properties") {
+                m.remove("oneOf");
+                m.remove("dependencies");
+            }
+            for (key, sub) in m.iter_mut() {
+                if key == "properties" {
+                    if let Value::Object(props) = sub {
+                        props.values_mut().for_each(|p| compact(p, false));
+                    }
+                } else {
+                    compact(sub, false);
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| compact(x, false)),
+        _ => {}
+    }
+}
+
+/// One property from the shapes it has in several actions: one shape as it is; several as an
+/// `anyOf` of the distinct shapes (an alternative that is itself only an `anyOf` gives its members)
+/// under the actions' descriptions, each said once.
+fn merged(schemas: Vec<Value>) -> Value {
+    if let [one] = schemas.as_slice() {
+        return one.clone();
+    }
+    let mut descriptions: Vec<Value> = Vec::new();
+    let mut shapes: Vec<Value> = Vec::new();
+    for mut schema in schemas {
+        if let Value::Object(m) = &mut schema {
+            if let Some(d) = m.remove("description") {
+                if !descriptions.contains(&d) {
+                    descriptions.push(d);
+                }
+            }
+        }
+        let members = match schema {
+            Value::Object(mut m) if m.len() == 1 && m.contains_key("anyOf") => {
+                match m.remove("anyOf") {
+                    Some(Value::Array(members)) => members,
+                    _ => Vec::new(),
+                }
+            }
+            other => vec![other],
+        };
+        for member in members {
+            if !shapes.contains(&member) {
+                shapes.push(member);
+            }
+        }
+    }
+    let description = descriptions
+        .iter()
+        .filter_map(Value::as_str)
+        .collect::<Vec<_>>()
+        .join(" / ");
+    let mut out = match shapes.len() {
+        1 => shapes.remove(0),
+        _ => json!({ "anyOf": shapes }),
+    };
+    if let Value::Object(m) = &mut out {
+        if !description.is_empty() {
+            m.insert("description".into(), Value::String(description));
+        }
+    }
+    out
+}
+
+/// `schema` without its description.
+fn undescribed(schema: &Value) -> Value {
+    let mut schema = schema.clone();
+    if let Value::Object(m) = &mut schema {
+        m.remove("description");
+    }
+    schema
+}
+
+/// Replaces every subschema of `v` that is `shape` (but for its description) by a plain object
+/// schema, keeping the description; an `anyOf` of objects that then holds a plain object becomes one.
+fn refer_to(v: &mut Value, shape: &Value) {
+    if undescribed(v) == *shape {
+        let description = v.get("description").cloned();
+        *v = json!({"type": "object"});
+        if let Some(d) = description {
+            v["description"] = d;
+        }
+        return;
+    }
+    match v {
+        Value::Object(m) => {
+            m.values_mut().for_each(|sub| refer_to(sub, shape));
+            // An `anyOf` of objects one of which is now any object is any object (drag's `to`: a
+            // locator or a point {x, y}, which its description names).
+            let plain = json!({"type": "object"});
+            let any_object = m
+                .get("anyOf")
+                .and_then(Value::as_array)
+                .is_some_and(|alts| {
+                    alts.contains(&plain) && alts.iter().all(|a| a["type"] == "object")
+                });
+            if any_object {
+                m.remove("anyOf");
+                m.insert("type".into(), json!("object"));
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|sub| refer_to(sub, shape)),
+        _ => {}
+    }
 }

@@ -760,3 +760,98 @@ fn downloads_waits_at_most_30_s_and_its_timeout_follows_wait_ms() {
     );
     refused_with(json!({"type":"downloads","waitMs":30001}), &["waitMs"]);
 }
+
+#[test]
+fn keyword_fields_read_their_words_and_aliases_and_write_the_canonical_word() {
+    // A keyword with a default (`state`, `format`): omitted or at the default, it is not written.
+    for (input, canonical) in [
+        (
+            json!({"type":"screenshot","format":"png"}),
+            json!({"type":"screenshot"}),
+        ),
+        (
+            json!({"type":"screenshot","format":"jpg"}),
+            json!({"type":"screenshot","format":"jpeg"}),
+        ),
+        (
+            json!({"type":"wait_for","selector":"a","state":"visible"}),
+            json!({"type":"wait_for","selector":"a"}),
+        ),
+        (
+            json!({"type":"wait_for","selector":"a","state":"hidden"}),
+            json!({"type":"wait_for","selector":"a","state":"hidden"}),
+        ),
+        // An optional keyword without a default (`level`): written whenever given.
+        (json!({"type":"console"}), json!({"type":"console"})),
+        (
+            json!({"type":"console","level":"debug"}),
+            json!({"type":"console","level":"debug"}),
+        ),
+        (
+            json!({"type":"console","level":"warn"}),
+            json!({"type":"console","level":"warning"}),
+        ),
+        (
+            json!({"type":"console","level":"info"}),
+            json!({"type":"console","level":"log"}),
+        ),
+        (
+            json!({"type":"click","uid":"e1","dialog":"accept"}),
+            json!({"type":"click","uid":"e1","dialog":"accept"}),
+        ),
+        (
+            json!({"type":"extract","include":["text","markdown"]}),
+            json!({"type":"extract","include":["text","markdown"]}),
+        ),
+    ] {
+        assert_eq!(ok(input.clone()).to_value(), canonical, "{input}");
+    }
+    // Modifiers alone are read in any case, with their aliases.
+    assert_eq!(
+        ok(json!({"type":"press_key","key":"a","modifiers":["OPTION","Cmd","CTRL"]})).to_value(),
+        json!({"type":"press_key","key":"a","modifiers":["alt","meta","ctrl"]})
+    );
+    refused_with(
+        json!({"type":"press_key","key":"a","modifiers":["cmd","Command"]}),
+        &["modifiers: `meta` given twice"],
+    );
+    assert_eq!(Modifier::parse("Control"), Some(Modifier::Ctrl));
+    assert_eq!(Modifier::parse("hyper"), None);
+    for (input, message) in [
+        (
+            json!({"type":"screenshot","format":"JPEG"}),
+            "format: unknown format `JPEG` (use png or jpeg)",
+        ),
+        (
+            json!({"type":"screenshot","format":"gif"}),
+            "format: unknown format `gif` (use png or jpeg)",
+        ),
+        (
+            json!({"type":"console","level":"Warn"}),
+            "level: unknown level `Warn` (use debug, log, warning or error)",
+        ),
+        (
+            json!({"type":"console","level":"fatal"}),
+            "level: unknown level `fatal` (use debug, log, warning or error)",
+        ),
+        (
+            json!({"type":"wait_for","selector":"a","state":"Visible"}),
+            "state: unknown state `Visible` (use visible, attached or hidden)",
+        ),
+        (
+            json!({"type":"click","uid":"e1","dialog":"ok"}),
+            "dialog: unknown dialog answer `ok` (use accept or dismiss)",
+        ),
+        (
+            json!({"type":"extract","include":["html"]}),
+            "include: unknown part `html` (use markdown, elements or text)",
+        ),
+        (
+            json!({"type":"press_key","key":"a","modifiers":["hyper"]}),
+            "modifiers: unknown modifier `hyper` (use alt, ctrl, shift, meta)",
+        ),
+        (json!({"type":"console","level":3}), "level:"),
+    ] {
+        refused_with(input, &[message]);
+    }
+}

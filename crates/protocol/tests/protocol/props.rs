@@ -1,7 +1,7 @@
 //! Property tests: valid messages round-trip; arbitrary bytes and mutated valid messages never
 //! panic and are refused with `invalid_action` (or parse to a valid message that round-trips).
 
-use crate::schema::validator;
+use crate::schema::{tool_validator, validator};
 use crate::strategies::*;
 use bua_protocol::*;
 use proptest::prelude::*;
@@ -152,6 +152,9 @@ proptest! {
         let v = a.to_value();
         let errors: Vec<String> = validator().iter_errors(&v).map(|e| format!("{} at {}", e, e.instance_path)).collect();
         prop_assert!(errors.is_empty(), "{} → {:?}", v, errors);
+        // The MCP tool's flat schema leaves rules to the validator but refuses nothing it accepts.
+        let errors: Vec<String> = tool_validator().iter_errors(&v).map(|e| format!("{} at {}", e, e.instance_path)).collect();
+        prop_assert!(errors.is_empty(), "tool schema: {} → {:?}", v, errors);
     }
 }
 

@@ -13,6 +13,15 @@ pub fn validator() -> &'static jsonschema::Validator {
     })
 }
 
+/// The MCP tool's flat schema, compiled once.
+pub fn tool_validator() -> &'static jsonschema::Validator {
+    static V: OnceLock<jsonschema::Validator> = OnceLock::new();
+    V.get_or_init(|| match jsonschema::draft7::new(&tool_input_schema()) {
+        Ok(v) => v,
+        Err(e) => panic!("the tool schema does not compile: {e}"),
+    })
+}
+
 #[test]
 fn schema_is_a_draft7_object_schema_with_one_branch_per_action() {
     let s = json_schema();
@@ -189,13 +198,46 @@ fn tool_input_schema_is_flat_and_accepts_every_spec_example() {
         described.contains("open_tab(focus?, loadWaitMs?, url)"),
         "{described}"
     );
-    let validator = jsonschema::draft7::new(&flat).expect("the tool schema compiles");
+    let validator = tool_validator();
     for ex in spec_examples() {
         let errors: Vec<String> = validator.iter_errors(&ex).map(|e| e.to_string()).collect();
         assert!(errors.is_empty(), "{ex}: {errors:?}");
     }
     assert!(!validator.is_valid(&json!({"type":"fly"})));
     assert!(!validator.is_valid(&json!({"type":"click","bogus":1})));
+    // Self-contained without `$ref` (several MCP clients cannot resolve one), so the nested locator
+    // is written out once, as `locator`; drag's `from` and `to` point to it in words.
+    let text = flat.to_string();
+    assert!(
+        !text.contains("$ref") && !text.contains("$schema"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("\"xpath\":{").count(),
+        2,
+        "flat xpath and locator's: {text}"
+    );
+    assert_eq!(
+        flat["properties"]["locator"]["properties"]["uid"]["pattern"],
+        "^e[0-9]+$"
+    );
+    for key in ["from", "to"] {
+        assert_eq!(flat["properties"][key]["type"], "object", "{key}");
+        let described = flat["properties"][key]["description"].as_str().unwrap();
+        assert!(described.contains("as `locator`"), "{key}: {described}");
+    }
+    for ex in [
+        json!({"type":"drag","from":{"uid":"e1"},"to":{"x":10,"y":20}}),
+        json!({"type":"drag","from":{"selector":"#a","index":1},"to":{"text":"Bin"}}),
+        json!({"type":"wait_for","selector":"#a","timeoutMs":30000}),
+        json!({"type":"scrape","item":"li","timeoutMs":30000}),
+        json!({"type":"downloads","waitMs":30000}),
+        json!({"type":"handoff","tabId":1,"reason":"sign in","waitMs":3600000}),
+    ] {
+        let errors: Vec<String> = validator.iter_errors(&ex).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{ex}: {errors:?}");
+        assert!(Action::from_value(&ex).is_ok(), "{ex}");
+    }
 }
 
 /// The one-line summary of `name` in the tool schema's `type` description.
@@ -251,8 +293,7 @@ fn the_tool_schema_describes_tab_id_once() {
     let tool = tool_input_schema();
     assert_eq!(
         tool["properties"]["tabId"]["description"],
-        "The tab to act on: a tabId from open_tab or get_tabs. Omitted: the agent's own tab \
-         (activate_tab requires it).",
+        "From open_tab or get_tabs. Omitted: the agent's own tab.",
         "{}",
         tool["properties"]["tabId"]
     );
