@@ -12,7 +12,6 @@
 //! The pure functions ([`normalize_entry`], [`url_host`], [`host_matches`], [`blocking_entry`]) have no
 //! `web-sys` in their signatures and are tested natively; [`load`], [`save`], [`add`] and [`remove`] use storage.
 
-use crate::chrome::storage;
 use crate::error::Result;
 
 /// Storage key of the blocklist: `string[]` of normalised entries.
@@ -142,8 +141,9 @@ pub fn normalize_list<S: AsRef<str>>(raw: &[S]) -> Vec<String> {
 /// Reads the blocklist from storage, normalising whatever is stored (a hand-edited or test-written list of raw
 /// domains works too). A missing key is an empty list.
 pub async fn load() -> Result<Vec<String>> {
-    let raw: Option<Vec<String>> = storage::get(BLOCKLIST_KEY).await?;
-    Ok(normalize_list(&raw.unwrap_or_default()))
+    // Through the session model's store, which every blocklist write goes through: read from its cache.
+    let raw: Vec<String> = crate::store::local().read(BLOCKLIST_KEY).await?;
+    Ok(normalize_list(&raw))
 }
 
 /// Replaces the blocklist (normalised, deduplicated) under the session model's storage write lock. The storage

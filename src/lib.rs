@@ -80,6 +80,12 @@ pub fn on_storage_changed(changes: JsValue, area: String) {
     if area != "local" {
         return;
     }
+    // The worker's own writes come back here too; forgetting them costs one read each.
+    for key in js_sys::Object::keys(&js_sys::Object::from(changes.clone())).iter() {
+        if let Some(key) = key.as_string() {
+            store::local().forget(&key);
+        }
+    }
     let touched =
         |key: &str| js_sys::Reflect::has(&changes, &JsValue::from_str(key)).unwrap_or(false);
     if touched(settings::BACKEND_URL_KEY) || touched(settings::TOKEN_KEY) {

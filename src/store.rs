@@ -10,6 +10,8 @@ use crate::error::Result;
 use futures::lock::Mutex;
 use serde::{de::DeserializeOwned, Serialize};
 use serde_json::Value;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::future::Future;
 use std::rc::Rc;
 
@@ -45,9 +47,22 @@ impl KvStore for ChromeLocal {
 }
 
 /// A [`KvStore`] whose read-modify-write cycles are serialised by one async mutex.
+///
+/// It also keeps what it last read or wrote of each key: every action reads the session table several
+/// times (resolve the tab, check its owner, ensure its session, count the action), and each
+/// `chrome.storage` read is a round trip to the browser process (about a millisecond of an action that
+/// takes ten). Every write of these keys in the extension goes through this one store in the worker;
+/// a write from anywhere else (a test harness, the pairing of `bua-bridge launch`) reaches the worker as
+/// `chrome.storage.onChanged` and [`LockedStore::forget`] drops the key, so the next read asks the
+/// store again.
 pub struct LockedStore<S> {
     store: S,
     lock: Mutex<()>,
+    /// Key → its JSON as last read or written (`None`: absent).
+    cache: RefCell<HashMap<String, Option<Value>>>,
+    /// Bumped by every write and every [`LockedStore::forget`]: a read that was under way meanwhile
+    /// does not fill the cache with what it read.
+    generation: Cell<u64>,
 }
 
 impl<S: KvStore> LockedStore<S> {
@@ -56,7 +71,44 @@ impl<S: KvStore> LockedStore<S> {
         LockedStore {
             store,
             lock: Mutex::new(()),
+            cache: RefCell::new(HashMap::new()),
+            generation: Cell::new(0),
         }
+    }
+
+    /// Drops `key` from the cache (it changed outside this store, or may have).
+    pub fn forget(&self, key: &str) {
+        self.cache.borrow_mut().remove(key);
+        self.generation.set(self.generation.get() + 1);
+    }
+
+    /// The JSON of `key`: from the cache, else from the store (then cached, unless a write or a
+    /// [`LockedStore::forget`] happened while it was read).
+    async fn get(&self, key: &str) -> Result<Option<Value>> {
+        if let Some(v) = self.cache.borrow().get(key) {
+            return Ok(v.clone());
+        }
+        let generation = self.generation.get();
+        let v = self.store.get(key).await?;
+        if self.generation.get() == generation {
+            self.cache.borrow_mut().insert(key.to_owned(), v.clone());
+        }
+        Ok(v)
+    }
+
+    /// Writes `key`; readers in the worker see the new value at once, while the store's write is under
+    /// way (a read sent to `chrome.storage` after the write was sent gets it too: one context's
+    /// operations are answered in order). A failed write forgets the key.
+    async fn set(&self, key: &str, value: Value) -> Result<()> {
+        self.generation.set(self.generation.get() + 1);
+        self.cache
+            .borrow_mut()
+            .insert(key.to_owned(), Some(value.clone()));
+        let written = self.store.set(key, value).await;
+        if written.is_err() {
+            self.forget(key);
+        }
+        written
     }
 
     /// Reads `key` as `T`: absent or unreadable → `T::default()`. An unreadable value (a shape this version
@@ -65,7 +117,7 @@ impl<S: KvStore> LockedStore<S> {
     ///
     /// Errors: only a failure of the store itself (`chrome.storage` rejected the read).
     pub async fn read<T: DeserializeOwned + Default>(&self, key: &str) -> Result<T> {
-        Ok(read_value(&self.store, key).await?.value)
+        Ok(parse(key, self.get(key).await?).value)
     }
 
     /// Runs `f` on the current value of `key` and writes the result back, holding the write lock from the read
@@ -94,12 +146,12 @@ impl<S: KvStore> LockedStore<S> {
         let Stored {
             mut value,
             readable,
-        }: Stored<T> = read_value(&self.store, key).await?;
+        }: Stored<T> = parse(key, self.get(key).await?);
         let before = value.clone();
         let out = f(&mut value);
         if value != before || !readable {
             let json = serde_json::to_value(&value)?;
-            self.store.set(key, json).await?;
+            self.set(key, json).await?;
         }
         Ok(out)
     }
@@ -111,17 +163,14 @@ struct Stored<T> {
     readable: bool,
 }
 
-async fn read_value<S: KvStore, T: DeserializeOwned + Default>(
-    store: &S,
-    key: &str,
-) -> Result<Stored<T>> {
-    let Some(json) = store.get(key).await? else {
-        return Ok(Stored {
+fn parse<T: DeserializeOwned + Default>(key: &str, json: Option<Value>) -> Stored<T> {
+    let Some(json) = json else {
+        return Stored {
             value: T::default(),
             readable: true,
-        });
+        };
     };
-    Ok(match serde_json::from_value(json) {
+    match serde_json::from_value(json) {
         Ok(value) => Stored {
             value,
             readable: true,
@@ -136,7 +185,7 @@ async fn read_value<S: KvStore, T: DeserializeOwned + Default>(
                 readable: false,
             }
         }
-    })
+    }
 }
 
 /// Test support for code built on [`LockedStore`]: an in-memory store that yields like a Chrome API promise.
@@ -197,6 +246,32 @@ pub(crate) mod testing {
 mod tests {
     use super::testing::{block_on, FakeAsyncStore};
     use super::*;
+
+    #[test]
+    fn reads_come_from_the_cache_until_the_key_is_forgotten() {
+        let store = LockedStore::new(FakeAsyncStore::default());
+        block_on(store.update("k", |v: &mut Vec<i64>| v.push(1))).expect("update");
+        // Written behind the store's back (another context): the cache still answers…
+        store
+            .store
+            .data
+            .borrow_mut()
+            .insert("k".into(), serde_json::json!([1, 2]));
+        let cached: Vec<i64> = block_on(store.read("k")).expect("read");
+        assert_eq!(cached, [1]);
+        // …until `chrome.storage.onChanged` makes the worker forget the key.
+        store.forget("k");
+        let fresh: Vec<i64> = block_on(store.read("k")).expect("read");
+        assert_eq!(fresh, [1, 2]);
+        // An update reads what the store holds now and writes through the cache.
+        block_on(store.update("k", |v: &mut Vec<i64>| v.push(3))).expect("update");
+        let both: Vec<i64> = block_on(store.read("k")).expect("read");
+        assert_eq!(both, [1, 2, 3]);
+        assert_eq!(
+            store.store.data.borrow().get("k"),
+            Some(&serde_json::json!([1, 2, 3]))
+        );
+    }
 
     #[test]
     fn an_update_that_changes_nothing_does_not_write() {

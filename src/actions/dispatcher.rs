@@ -250,6 +250,10 @@ async fn run_on_resolved_tab(
             }
             // A handoff shows the window to the person on purpose, and minimizes it again itself.
             Action::Handoff(_) => super::router::run(&ctx, action).await,
+            // A read sends no input: nothing restores its window (and its three `windows` calls are saved).
+            _ if bua_protocol::is_read_action(action.name()) => {
+                super::router::run(&ctx, action).await
+            }
             // A mouse press restores a minimized window in headed Chrome.
             _ => windows::keep_minimized(window_id, super::router::run(&ctx, action)).await,
         }
@@ -298,7 +302,9 @@ where
         };
         stages.mark("run");
         if steps.record {
-            session::record_action(tab_id).await;
+            // Counted in the worker at once (the session store's cache); the storage write, a round trip
+            // to the browser process, finishes after the response is sent.
+            wasm_bindgen_futures::spawn_local(session::record_action(tab_id));
             stages.mark("record");
         }
         stages.warn_if_slow(steps.name, tab_id);

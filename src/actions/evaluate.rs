@@ -110,7 +110,7 @@ async fn run(target: &Target, expression: &str) -> Result<EvaluateResult> {
     let started = page::now_ms();
     let command = RuntimeEvaluate {
         expression: wrap(expression),
-        object_group: Some(page::GROUP.to_owned()),
+        object_group: Some(page::group_of(tab_id)),
         return_by_value: Some(false),
         await_promise: Some(true),
         user_gesture: Some(true),

@@ -18,6 +18,18 @@ pub use crate::cdp::commands::RemoteObject;
 /// The `Runtime` object group of everything an action resolves; released by [`release`].
 pub const GROUP: &str = "bua-action";
 
+thread_local! {
+    /// Tabs whose page may hold objects of [`GROUP`] (see [`group_of`]).
+    static HOLDING: std::cell::RefCell<std::collections::HashSet<i64>> = Default::default();
+}
+
+/// [`GROUP`], for a command that may leave objects of it in `tab_id`'s page: [`release`] then knows it has
+/// something to release, and most reads (an `extract`, a `wait_for`) save its round trip.
+pub fn group_of(tab_id: i64) -> String {
+    HOLDING.with(|h| h.borrow_mut().insert(tab_id));
+    GROUP.to_owned()
+}
+
 /// What a page-side call produced: a value, or the exception it threw (its message).
 pub type Outcome<T> = std::result::Result<T, String>;
 
@@ -51,9 +63,10 @@ pub async fn eval_object(
     target: impl Into<Target>,
     expression: &str,
 ) -> Result<Outcome<RemoteObject>> {
+    let target = target.into();
     let params = RuntimeEvaluate {
         expression: expression.to_owned(),
-        object_group: Some(GROUP.to_owned()),
+        object_group: Some(group_of(target.tab_id)),
         silent: Some(true),
         await_promise: Some(true),
         ..Default::default()
@@ -153,16 +166,16 @@ async fn call_raw(
     args: &[Arg],
     by_value: bool,
 ) -> Result<ScriptResult> {
+    let target = target.into();
     let command = RuntimeCallFunctionOn {
         object_id: object_id.to_owned(),
         function_declaration: function.to_owned(),
         arguments: args.iter().map(Arg::to_cdp).collect(),
         return_by_value: by_value,
-        object_group: GROUP.to_owned(),
+        object_group: group_of(target.tab_id),
         silent: true,
         await_promise: true,
     };
-    let target = target.into();
     cdp::send(&target, &command).await.map_err(|e| {
         if context_gone(&e) {
             page_changed(target.tab_id)
@@ -225,23 +238,28 @@ pub async fn resolve_backend(
     target: impl Into<Target>,
     backend_node_id: i64,
 ) -> Result<Option<String>> {
+    let target = target.into();
     let command = DomResolveNode {
         backend_node_id,
-        object_group: GROUP.to_owned(),
+        object_group: group_of(target.tab_id),
     };
-    match cdp::send(target, &command).await {
+    match cdp::send(&target, &command).await {
         Ok(resolved) => Ok(resolved.object.object_id),
         Err(e) if e.failure.is_target_gone() || e.failure == Failure::Timeout => Err(e.into()),
         Err(_) => Ok(None),
     }
 }
 
-/// Releases every object the action created (best effort: the page may have navigated away).
-pub async fn release(target: impl Into<Target>) {
+/// Releases every object the action created (best effort: the page may have navigated away); nothing
+/// to send when no command of the action asked for [`group_of`].
+pub async fn release(tab_id: i64) {
+    if !HOLDING.with(|h| h.borrow_mut().remove(&tab_id)) {
+        return;
+    }
     let command = RuntimeReleaseObjectGroup {
         object_group: GROUP.to_owned(),
     };
-    let _ = cdp::send_with_timeout(target, &command, 2_000).await;
+    let _ = cdp::send_with_timeout(tab_id, &command, 2_000).await;
 }
 
 /// The id of the tab's main frame (`Page.getFrameTree`).
