@@ -208,14 +208,14 @@ impl Drop for Mcp {
     }
 }
 
-/// The uid of the element line `[eN] button "<name>"` of an agent-text extract.
+/// The uid of the element line `eN button "<name>"` of an agent-text extract.
 fn button_uid(extract: &str, name: &str) -> String {
-    let suffix = format!("] button \"{name}\"");
+    let suffix = format!(" button \"{name}\"");
     extract
         .lines()
         .find_map(|l| {
-            l.strip_prefix('[')
-                .and_then(|rest| rest.strip_suffix(suffix.as_str()))
+            l.strip_suffix(suffix.as_str())
+                .filter(|uid| uid.starts_with('e'))
         })
         .unwrap_or_else(|| panic!("no button {name:?} in:\n{extract}"))
         .to_string()
@@ -408,10 +408,17 @@ async fn agents_cannot_touch_each_others_tabs_and_a_gone_agents_tabs_close_after
         "closed before the grace: {:?}",
         exited.elapsed()
     );
-    let windows = browser.storage_get(&dt, "buaWindowId").await;
+    // The window is forgotten by the grace's `close_agent_window`, which the bridge sends after the tabs'
+    // close: a `get_tabs` may answer in between.
+    let forgotten = eventually(Duration::from_secs(5), || async {
+        let windows = browser.storage_get(&dt, "buaWindowId").await;
+        windows.get("grace-a").is_none().then_some(())
+    })
+    .await;
     assert!(
-        windows.get("grace-a").is_none(),
-        "A's agent window is still known: {windows}"
+        forgotten.is_some(),
+        "A's agent window is still known: {}",
+        browser.storage_get(&dt, "buaWindowId").await
     );
     let entries = history(browser, &dt).await;
     assert!(

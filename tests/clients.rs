@@ -652,15 +652,19 @@ async fn cli_subcommands_drive_the_launched_browser() {
     assert_eq!(code, 0);
     assert!(
         agent.starts_with(&format!(
-            "url: {counter}\ntitle: BUA MCP fixture\nelements: 2\n"
+            "url: {counter}\ntitle: BUA MCP fixture\nelements: 4\n"
         )),
         "{agent}"
     );
     assert!(
         agent.contains(&format!(
-            "\n=== elements ===\n[{count_uid}] button \"Count\"\n"
+            "\n=== elements ===\n{count_uid} button \"Count\"\n"
         )),
         "{agent}"
+    );
+    assert!(
+        agent.contains("[page two](e2 /clients/mcp.html?page=2)"),
+        "the markdown names the link by uid: {agent}"
     );
     assert!(!agent.contains("=== text ==="), "{agent}");
     // click <uid>, type <uid> <text>, eval

@@ -969,6 +969,7 @@ fn friendly_request(command: Command) -> Result<(ConnArgs, Request), (cli::Failu
             if agent {
                 let parts = bua_bridge::mcp::AGENT_EXTRACT_PARTS.map(|p| p.as_str());
                 params.insert("include".into(), json!(parts));
+                params.insert("refs".into(), json!(true));
             }
             let request = Request {
                 method: "extract".into(),
