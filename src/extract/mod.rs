@@ -391,9 +391,14 @@ async fn remote_frames(tab_id: i64) -> Vec<RemoteFrame> {
     }
     let fetched = futures::future::join_all(kept.iter().map(|s| async move {
         let target = Target::frame(tab_id, &s.session_id);
-        let owner = cdp::frames::owner(tab_id, s).await.ok()?;
-        let snapshot = send_text(&target, &snapshot::capture_params()).await.ok()?;
-        Some((snapshot, owner))
+        // At once: the owner is asked of the parent's renderer, busy with its own snapshot, while the
+        // frame's renderer builds the frame's.
+        let (owner, snapshot) = futures::future::join(
+            cdp::frames::owner(tab_id, s),
+            send_text(&target, &snapshot::capture_params()),
+        )
+        .await;
+        Some((snapshot.ok()?, owner.ok()?))
     }))
     .await;
     let mut out: Vec<RemoteFrame> = Vec::with_capacity(kept.len());
