@@ -12,7 +12,7 @@ use crate::cdp::commands::{
     PageGetNavigationHistory, PageNavigate, PageNavigateToHistoryEntry, PageReload,
     PageResetNavigationHistory, PageStopLoading, RuntimeEvaluate,
 };
-use crate::cdp::{self, events, Failure};
+use crate::cdp::{self, events};
 use crate::error::{Error, Result};
 use bua_protocol::NavResult;
 use futures::channel::oneshot;
@@ -69,24 +69,14 @@ pub async fn first_navigation(tab_id: i64, url: &str, load_wait_ms: u32) -> Resu
     wait_loaded(tab_id, deadline, load_wait_ms, true).await
 }
 
-/// `Page.resetNavigationHistory` right after the first commit of a tab opened on `about:blank`. For a few ms
-/// after the commit event the new page may not be "active" yet ("Not attached to an active page", measured:
-/// one 5 ms retry in two of five); that is retried for up to 200 ms. A failure only leaves the blank page
-/// in the history, so it is logged, not raised.
+/// `Page.resetNavigationHistory` right after the first commit of a tab opened on `about:blank` (for a few ms
+/// after the commit the new page may not be active yet: [`cdp::send`] sends it again then). A failure only
+/// leaves the blank page in the history, so it is logged, not raised.
 async fn forget_blank_entry(tab_id: i64) {
-    for attempt in 0..20 {
-        match cdp::send(tab_id, &PageResetNavigationHistory {}).await {
-            Ok(_) => return,
-            Err(e) if attempt < 19 && e.failure == Failure::PageNotActive => {
-                cdp::sleep(10).await;
-            }
-            Err(e) => {
-                crate::log::info(&format!(
-                    "tab {tab_id}: the blank first page stays in its history: {e}"
-                ));
-                return;
-            }
-        }
+    if let Err(e) = cdp::send(tab_id, &PageResetNavigationHistory {}).await {
+        crate::log::info(&format!(
+            "tab {tab_id}: the blank first page stays in its history: {e}"
+        ));
     }
 }
 

@@ -21,7 +21,7 @@ use bua_protocol::{
     ObstacleType, Truncated,
 };
 
-use crate::cdp::commands::{AccessibilityGetPartialAxTree, RuntimeEvaluate};
+use crate::cdp::commands::{AccessibilityGetPartialAxTree, PageGetLayoutMetrics, RuntimeEvaluate};
 use crate::cdp::{self, Command, Target};
 use crate::error::{Error, Result};
 
@@ -372,9 +372,29 @@ struct RemoteFrame {
     snapshot: String,
 }
 
+/// A cross-origin frame's snapshot, or `None` when it failed or the frame has no room to show anything:
+/// a frame whose `<iframe>` is `display: none` or a pixel wide (trackers, ad beacons, social widgets' message
+/// channels — a real page has a dozen) has an empty viewport, and the markdown and the elements would drop
+/// its content anyway (SPEC §5: hidden and zero-size nodes are not content). One `Page.getLayoutMetrics`
+/// in the frame's own renderer is much cheaper than its snapshot, which would also compete with the
+/// page's.
+async fn frame_snapshot(target: &Target) -> Option<String> {
+    let metrics = cdp::send(target, &PageGetLayoutMetrics {}).await.ok()?;
+    let viewport = metrics.css_layout_viewport;
+    let shows = |side: Option<f64>| side.is_some_and(|px| px >= MIN_FRAME_SIDE_PX);
+    if !shows(viewport.client_width) || !shows(viewport.client_height) {
+        return None;
+    }
+    send_text(target, &snapshot::capture_params()).await.ok()
+}
+
+/// A cross-origin frame narrower or lower than this (CSS px) is not read (see [`frame_snapshot`]).
+const MIN_FRAME_SIDE_PX: f64 = 2.0;
+
 /// The snapshots of the tab's cross-origin frame targets (at most [`MAX_REMOTE_FRAMES`]), in
 /// the order they were attached, parents before children; part `k` is the `k-1`-th of the list. A frame that
-/// fails (it navigated away meanwhile) is left out, and so are the frames inside it.
+/// fails (it navigated away meanwhile) or has no room to show anything ([`frame_snapshot`]) is left out, and
+/// so is its content.
 async fn remote_frames(tab_id: i64) -> Vec<RemoteFrame> {
     cdp::frames::settled(tab_id).await;
     let mut sessions = cdp::target::sessions(tab_id);
@@ -393,12 +413,9 @@ async fn remote_frames(tab_id: i64) -> Vec<RemoteFrame> {
         let target = Target::frame(tab_id, &s.session_id);
         // At once: the owner is asked of the parent's renderer, busy with its own snapshot, while the
         // frame's renderer builds the frame's.
-        let (owner, snapshot) = futures::future::join(
-            cdp::frames::owner(tab_id, s),
-            send_text(&target, &snapshot::capture_params()),
-        )
-        .await;
-        Some((snapshot.ok()?, owner.ok()?))
+        let (owner, snapshot) =
+            futures::future::join(cdp::frames::owner(tab_id, s), frame_snapshot(&target)).await;
+        Some((snapshot?, owner.ok()?))
     }))
     .await;
     let mut out: Vec<RemoteFrame> = Vec::with_capacity(kept.len());

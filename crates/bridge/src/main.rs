@@ -1180,7 +1180,7 @@ mod tests {
         assert_eq!(r.output, Output::AgentText);
         assert_eq!(
             r.params,
-            json!({"include": ["markdown", "elements"], "tabId": 3})
+            json!({"include": ["markdown", "elements"], "refs": true, "tabId": 3})
         );
     }
 }
