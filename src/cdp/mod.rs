@@ -153,15 +153,34 @@ pub async fn send_with_timeout<C: Command>(
     let tab_id = target.tab_id;
     let params =
         serde_json::to_value(command).map_err(|e| CdpError::malformed(C::METHOD, tab_id, &e))?;
+    let answer = answer_of(&target, C::METHOD, timeout_ms, || {
+        debugger::send_command(tab_id, target.session(), C::METHOD, &params)
+    })
+    .await?;
+    match answer {
+        // Commands without a result answer nothing at all.
+        serde_json::Value::Null => decode::<C>(tab_id, serde_json::json!({})),
+        value => decode::<C>(tab_id, value),
+    }
+}
+
+/// Runs `call` (one `chrome.debugger.sendCommand` of `method` to `target`) within `timeout_ms`, again while
+/// Chrome says the tab's new page is not active yet ([`not_active_yet`]); a refusal becomes a [`CdpError`].
+async fn answer_of<T, Fut>(
+    target: &Target,
+    method: &'static str,
+    timeout_ms: u32,
+    call: impl Fn() -> Fut,
+) -> Result<T, CdpError>
+where
+    Fut: Future<Output = std::result::Result<T, String>>,
+{
     let mut attempt = 0;
     loop {
-        let call = debugger::send_command(tab_id, target.session(), C::METHOD, &params);
-        let error = match with_timeout(timeout_ms, call).await {
-            // Commands without a result answer nothing at all.
-            Some(Ok(serde_json::Value::Null)) => return decode::<C>(tab_id, serde_json::json!({})),
-            Some(Ok(value)) => return decode::<C>(tab_id, value),
-            Some(Err(text)) => failed(&target, C::METHOD, &text),
-            None => return Err(CdpError::timeout(C::METHOD, tab_id, timeout_ms)),
+        let error = match with_timeout(timeout_ms, call()).await {
+            Some(Ok(answer)) => return Ok(answer),
+            Some(Err(text)) => failed(target, method, &text),
+            None => return Err(CdpError::timeout(method, target.tab_id, timeout_ms)),
         };
         if !not_active_yet(&error, &mut attempt).await {
             return Err(error);
@@ -196,18 +215,10 @@ pub async fn send_text<C: Command>(
     let tab_id = target.tab_id;
     let params =
         serde_json::to_value(command).map_err(|e| CdpError::malformed(C::METHOD, tab_id, &e))?;
-    let mut attempt = 0;
-    loop {
-        let call = debugger::send_command_json(tab_id, target.session(), C::METHOD, &params);
-        let error = match with_timeout(timeout_ms, call).await {
-            Some(Ok(text)) => return Ok(text),
-            Some(Err(text)) => failed(&target, C::METHOD, &text),
-            None => return Err(CdpError::timeout(C::METHOD, tab_id, timeout_ms)),
-        };
-        if !not_active_yet(&error, &mut attempt).await {
-            return Err(error);
-        }
-    }
+    answer_of(&target, C::METHOD, timeout_ms, || {
+        debugger::send_command_json(tab_id, target.session(), C::METHOD, &params)
+    })
+    .await
 }
 
 fn decode<C: Command>(tab_id: i64, value: serde_json::Value) -> Result<C::Response, CdpError> {
