@@ -13,9 +13,9 @@ use crate::error::ErrorBody;
 #[cfg(feature = "schema")]
 use crate::field::doc_text;
 use crate::field::{
-    int, keyword, BridgeOnly, Codec, Cx, Dialog, DropAt, Element, FieldMap, Flag, FrameRef,
-    Keyword, LoadWait, NestedElement, OptElement, OptText, Owner, Paths, Px, ReqPx, ReqTab, Tab,
-    Text, Unlisted, Url, Wait, Word, Words,
+    int, keyword, Codec, Cx, Dialog, DropAt, Element, FieldMap, Flag, FrameRef, Keyword, LoadWait,
+    NestedElement, OptElement, OptText, Owner, Paths, Px, ReqPx, ReqTab, Tab, Text, Unlisted, Url,
+    Wait, Word, Words,
 };
 #[cfg(feature = "schema")]
 use crate::locator::required;
@@ -897,7 +897,7 @@ params! {
         /// Paths of the files on the bridge's machine.
         pub files: Vec<String> = "files" => Paths,
         /// The id of the bytes the bridge sent ahead (set by the bridge).
-        pub staged: Option<String> = "staged" => BridgeOnly,
+        pub staged: Option<String> = "staged" => Unlisted(OptText),
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
     }

@@ -285,6 +285,22 @@ impl<T: TryFrom<i64> + Copy + PartialEq + Into<Value>> Codec for IntOr<T> {
     }
 }
 
+/// `read`, `write` and `schema` of a wrapper codec: its inner codec's (`.0`).
+macro_rules! inner_codec {
+    () => {
+        fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<Self::T> {
+            self.0.read(f, key, cx)
+        }
+        fn write(&self, v: &Self::T, m: &mut Map<String, Value>, key: &'static str, cx: &Cx) {
+            self.0.write(v, m, key, cx)
+        }
+        #[cfg(feature = "schema")]
+        fn schema(&self) -> Value {
+            self.0.schema()
+        }
+    };
+}
+
 /// How long an action waits, in ms (`.1`: the wait when the field is omitted): an integer whose
 /// value sets the bridge's timeout.
 pub(crate) struct Wait<C>(pub(crate) C, pub(crate) u64);
@@ -294,16 +310,7 @@ where
     C::T: WaitValue,
 {
     type T = C::T;
-    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<C::T> {
-        self.0.read(f, key, cx)
-    }
-    fn write(&self, v: &C::T, m: &mut Map<String, Value>, key: &'static str, cx: &Cx) {
-        self.0.write(v, m, key, cx)
-    }
-    #[cfg(feature = "schema")]
-    fn schema(&self) -> Value {
-        self.0.schema()
-    }
+    inner_codec!();
     fn wait_ms(&self, v: &C::T) -> Option<u64> {
         Some(v.ms().unwrap_or(self.1))
     }
@@ -1091,45 +1098,14 @@ impl Codec for Paths {
     }
 }
 
-/// A field read and written as its codec `C` but left out of the JSON Schema agents see: the MCP server
-/// sets it itself (`extract`'s `refs`).
+/// A field read and written as its codec `C` but left out of the JSON Schema agents see, because a front
+/// end sets it itself: the bridge `upload`'s `staged` (the bytes it sent ahead), the MCP server `extract`'s
+/// `refs`.
 pub(crate) struct Unlisted<C>(pub(crate) C);
 
 impl<C: Codec> Codec for Unlisted<C> {
     type T = C::T;
-    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<C::T> {
-        self.0.read(f, key, cx)
-    }
-    fn write(&self, v: &C::T, m: &mut Map<String, Value>, key: &'static str, cx: &Cx) {
-        self.0.write(v, m, key, cx)
-    }
-    #[cfg(feature = "schema")]
-    fn schema(&self) -> Value {
-        self.0.schema()
-    }
-    #[cfg(feature = "schema")]
-    fn properties(&self, _key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
-        Vec::new()
-    }
-}
-
-/// A field the bridge sets on the request it forwards and clients never send (`upload`'s `staged`):
-/// an optional non-empty string, absent from the JSON Schema.
-pub(crate) struct BridgeOnly;
-
-impl Codec for BridgeOnly {
-    type T = Option<String>;
-    // Read and written as [`OptText`]; only left out of the schema agents see.
-    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<Option<String>> {
-        OptText.read(f, key, cx)
-    }
-    fn write(&self, v: &Option<String>, m: &mut Map<String, Value>, key: &'static str, cx: &Cx) {
-        OptText.write(v, m, key, cx)
-    }
-    #[cfg(feature = "schema")]
-    fn schema(&self) -> Value {
-        OptText.schema()
-    }
+    inner_codec!();
     #[cfg(feature = "schema")]
     fn properties(&self, _key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
         Vec::new()
