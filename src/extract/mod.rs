@@ -379,11 +379,13 @@ struct RemoteFrame {
 /// in the frame's own renderer is much cheaper than its snapshot, which would also compete with the
 /// page's.
 async fn frame_snapshot(target: &Target) -> Option<String> {
-    let metrics = cdp::send(target, &PageGetLayoutMetrics {}).await.ok()?;
-    let viewport = metrics.css_layout_viewport;
-    let shows = |side: Option<f64>| side.is_some_and(|px| px >= MIN_FRAME_SIDE_PX);
-    if !shows(viewport.client_width) || !shows(viewport.client_height) {
-        return None;
+    // Only a viewport known to be empty skips the frame: without an answer it is read as before.
+    if let Ok(metrics) = cdp::send(target, &PageGetLayoutMetrics {}).await {
+        let viewport = metrics.css_layout_viewport;
+        let too_small = |side: Option<f64>| side.is_some_and(|px| px < MIN_FRAME_SIDE_PX);
+        if too_small(viewport.client_width) || too_small(viewport.client_height) {
+            return None;
+        }
     }
     send_text(target, &snapshot::capture_params()).await.ok()
 }
