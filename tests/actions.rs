@@ -689,6 +689,19 @@ async fn select_option_fires_change_and_refuses_a_disabled_option() {
         r["selected"],
         json!([{ "value": "1", "label": "One" }, { "value": "3", "label": "Three" }])
     );
+    // extract shows what is selected now, as each select's value (SPEC §5 `value`).
+    let page = a
+        .ok("extract", json!({ "tabId": tab, "include": ["elements"] }))
+        .await;
+    let values: Vec<&str> = page["elements"]
+        .as_array()
+        .expect("elements")
+        .iter()
+        .filter(|e| e["role"] == "combobox" || e["role"] == "listbox")
+        .filter_map(|e| e["value"].as_str())
+        .collect();
+    assert!(values.contains(&"Red"), "{page}");
+    assert!(values.contains(&"One, Three"), "{page}");
 
     let (code, message) = a
         .err(

@@ -373,13 +373,12 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
             continue;
         }
         let name = dom_name(dom, i, &ids, &labels_for).and_then(|n| label(&n));
-        let value = dom
-            .input_values
-            .get(&node.backend_node_id)
+        let value = selected_labels(dom, i)
+            .or_else(|| dom.input_values.get(&node.backend_node_id).cloned())
             .filter(|_| {
                 matches!(
                     role,
-                    "textbox" | "searchbox" | "combobox" | "spinbutton" | "slider"
+                    "textbox" | "searchbox" | "combobox" | "listbox" | "spinbutton" | "slider"
                 )
             })
             // A password field's value is masked, one `•` per character, as the AX tree shows it.
@@ -390,7 +389,7 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
                 {
                     "•".repeat(v.chars().count())
                 } else {
-                    v.clone()
+                    v
                 }
             })
             .and_then(|v| label(&v));
@@ -580,6 +579,45 @@ fn dom_name(
 }
 
 /// Rendered text of a subtree, `alt` of images included, whitespace collapsed (at most ~200 chars read).
+/// A `<select>`'s value (SPEC §5 `value`): the text of its selected options, joined by `, ` (a
+/// `multiple` one may have several); `None` for another element or when none is selected.
+fn selected_labels(dom: &Dom, id: usize) -> Option<String> {
+    if dom.nodes[id].tag() != Some("select") {
+        return None;
+    }
+    let mut labels = Vec::new();
+    let mut stack: Vec<usize> = dom.nodes[id].children.iter().rev().copied().collect();
+    while let Some(n) = stack.pop() {
+        let node = &dom.nodes[n];
+        if node.tag() == Some("option") {
+            if dom.selected_options.contains(&node.backend_node_id) {
+                labels.push(option_text(dom, n));
+            }
+        } else {
+            stack.extend(node.children.iter().rev().copied());
+        }
+    }
+    (!labels.is_empty()).then(|| labels.join(", "))
+}
+
+/// An `<option>`'s text: its text nodes, which have no layout box of their own (the browser draws a
+/// closed `<select>`'s options itself), whitespace collapsed.
+fn option_text(dom: &Dom, id: usize) -> String {
+    let mut out = String::new();
+    let mut stack = vec![id];
+    while let Some(i) = stack.pop() {
+        let n = &dom.nodes[i];
+        match &n.kind {
+            super::snapshot::NodeKind::Text(t) => {
+                out.push_str(t);
+                out.push(' ');
+            }
+            _ => stack.extend(n.children.iter().rev()),
+        }
+    }
+    super::markdown::collapse(&out)
+}
+
 fn text_of(dom: &Dom, id: usize) -> String {
     let mut out = String::new();
     let mut stack = vec![id];
@@ -1098,6 +1136,45 @@ mod tests {
         assert_eq!(got[3].input_type.as_deref(), Some("password"));
         assert_eq!(got[0].visible, Some(true));
         assert_eq!(got[9].visible, Some(false));
+        assert_eq!(got[8].value, None, "no option is selected");
+    }
+
+    #[test]
+    fn a_select_has_the_text_of_its_selected_options_as_value() {
+        let option = |text: &'static str| e("option", &[], vec![t(text)]);
+        let mut d = dom(
+            "https://x.test/",
+            vec![
+                e("select", &[], vec![option("France"), option("  Germany ")]),
+                e(
+                    "select",
+                    &[("multiple", "")],
+                    vec![e(
+                        "optgroup",
+                        &[],
+                        vec![option("S"), option("M"), option("L")],
+                    )],
+                ),
+            ],
+        );
+        let options: Vec<i64> = d
+            .nodes
+            .iter()
+            .filter(|n| n.tag() == Some("option"))
+            .map(|n| n.backend_node_id)
+            .collect();
+        // As `DOMSnapshot` reports the live selection (`optionSelected`).
+        d.selected_options
+            .extend([options[1], options[2], options[4]]);
+        let got = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+        let values: Vec<(&str, Option<&str>)> = got
+            .iter()
+            .map(|e| (e.role.as_str(), e.value.as_deref()))
+            .collect();
+        assert_eq!(
+            values,
+            [("combobox", Some("Germany")), ("listbox", Some("S, L"))]
+        );
     }
 
     #[test]

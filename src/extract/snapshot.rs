@@ -281,6 +281,8 @@ pub struct Dom {
     pub input_values: HashMap<i64, String>,
     /// `backendNodeId`s of the checkbox and radio `<input>`s that are checked now (`inputChecked`).
     pub checked_inputs: HashSet<i64>,
+    /// `backendNodeId`s of the `<option>`s that are selected now (`optionSelected`).
+    pub selected_options: HashSet<i64>,
     /// Node index of each `<iframe>` that holds a cross-origin frame target → that frame's part.
     pub remote_frames: HashMap<usize, usize>,
 }
@@ -324,6 +326,7 @@ struct RawNodes {
     input_value: RareStrings,
     text_value: RareStrings,
     input_checked: RareBooleans,
+    option_selected: RareBooleans,
 }
 
 #[derive(Deserialize, Default)]
@@ -374,6 +377,7 @@ struct DocRows {
     pseudo: Vec<bool>,
     values: HashMap<usize, String>,
     checked: HashSet<usize>,
+    selected: HashSet<usize>,
     layout: HashMap<usize, (Rect, Style)>,
 }
 
@@ -496,15 +500,18 @@ fn decode(doc: &RawDocument, strings: &[String]) -> DocRows {
             v.extend(rare_strings(&doc.nodes.text_value));
             v
         },
-        checked: doc
-            .nodes
-            .input_checked
-            .index
-            .iter()
-            .filter_map(|&i| usize::try_from(i).ok())
-            .collect(),
+        checked: indices(&doc.nodes.input_checked),
+        selected: indices(&doc.nodes.option_selected),
         layout,
     }
+}
+
+/// The node indices a rare boolean holds true.
+fn indices(b: &RareBooleans) -> HashSet<usize> {
+    b.index
+        .iter()
+        .filter_map(|&i| usize::try_from(i).ok())
+        .collect()
 }
 
 fn union(a: Rect, b: Rect) -> Rect {
@@ -623,6 +630,9 @@ impl Composer<'_> {
         }
         if row.checked.contains(&i) {
             self.dom.checked_inputs.insert(backend);
+        }
+        if row.selected.contains(&i) {
+            self.dom.selected_options.insert(backend);
         }
         let id = self.push(kind, backend, d, layout.clone());
         self.attach(parent, id);

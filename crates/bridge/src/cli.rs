@@ -508,6 +508,11 @@ pub fn render(
                     if let Some(v) = e.get("value").and_then(Value::as_str) {
                         line.push_str(&format!(" value={v:?}"));
                     }
+                    match e.get("checked") {
+                        Some(Value::Bool(true)) => line.push_str(" checked"),
+                        Some(Value::String(m)) if m == "mixed" => line.push_str(" mixed"),
+                        _ => {}
+                    }
                     // extract sends `visible` only when true (SPEC §5 elements).
                     if e.get("visible") != Some(&Value::Bool(true)) {
                         line.push_str(" (off-screen)");

@@ -164,7 +164,7 @@ Exit status 1 on failure, with {\"code\":\"…\",\"error\":\"…\"} on stdout.")
   bua-bridge extract --tab 12                      # the whole result as JSON
   bua-bridge extract --tab 12 --markdown > page.md # the page as Markdown text
   bua-bridge extract --tab 12 --elements --pretty  # uids to click: e0  button  \"Sign in\"
-  bua-bridge extract --tab 12 --agent              # what an MCP agent reads: header, markdown, [e0] button \"Sign in\"")]
+  bua-bridge extract --tab 12 --agent              # what an MCP agent reads: header, markdown, e0 button \"Sign in\"")]
     Extract {
         /// The tab.
         #[arg(long)]

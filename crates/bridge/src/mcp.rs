@@ -163,7 +163,7 @@ Other agents may share this browser: an action without tabId may fall back to an
 `=== elements ===` the rest, one per line: `e3 button \"Place order\"`, `e7 textbox \"Email\" = \"value\"`, \
 `e9 \"Help\"` (no role: a link), flags checked/mixed; the header's `in viewport:` lists on-screen uids (the \
 others are still clickable). include:[\"text\"] gives the innerText (verbatim quotes) instead; \
-include:[\"markdown\"] full URLs.\n\
+include:[\"markdown\"] links by URL, no uids.\n\
 - uids are fresh on every extract: act with uids from the LATEST extract, and extract again after the page \
 changes (navigation, a submitted form, new content): a uid from an older extract may now name another element. \
 selector/text/xpath are fallbacks.\n\
