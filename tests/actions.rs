@@ -658,6 +658,38 @@ async fn scroll_moves_the_window_or_a_container_and_reports_the_end() {
 }
 
 #[tokio::test]
+async fn a_disabled_button_is_flagged_in_extract_and_its_click_refused() {
+    let a = Agent::new().await;
+    let tab = a.open("disabled.html").await;
+    let page = a
+        .ok("extract", json!({ "tabId": tab, "include": ["elements"] }))
+        .await;
+    let elements = page["elements"].as_array().expect("elements");
+    let send = elements
+        .iter()
+        .find(|e| e["name"] == "Send")
+        .unwrap_or_else(|| panic!("{page}"));
+    assert_eq!(send["disabled"], true, "{page}");
+    let count = elements
+        .iter()
+        .find(|e| e["name"] == "Count")
+        .unwrap_or_else(|| panic!("{page}"));
+    assert!(count.get("disabled").is_none(), "{page}");
+    let (code, message) = a
+        .err("click", json!({ "tabId": tab, "uid": send["uid"] }))
+        .await;
+    assert_eq!(code, ErrorCode::InvalidAction, "{message}");
+    assert!(message.contains("disabled"), "{message}");
+    a.ok("click", json!({ "tabId": tab, "uid": count["uid"] }))
+        .await;
+    assert_eq!(
+        a.text_of(tab, "count").await,
+        "1",
+        "only the enabled button counted"
+    );
+}
+
+#[tokio::test]
 async fn select_option_fires_change_and_refuses_a_disabled_option() {
     let a = Agent::new().await;
     let tab = a.open("controls.html").await;

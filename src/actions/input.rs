@@ -49,6 +49,10 @@ const DOWNLOAD_BEGIN_MS: u32 = 3_000;
 
 /// Makes a link (or form) that would open a new tab or window open in this tab for the coming click,
 /// restoring its `target` right after the click's activation (SPEC §4: links open in the same tab).
+/// Whether `this` is a form control the browser keeps from being clicked (`:disabled`: its own `disabled`
+/// or a disabled `<fieldset>`'s): Chrome delivers no `click` to it, so the click could never be confirmed.
+const DISABLED: &str = r#"function() { return !!(this.matches && this.matches(':disabled')); }"#;
+
 const SAME_TAB: &str = r#"function() {
   const el = this.closest ? this.closest('a[href], area[href], button, input') : null;
   let t = el && (el.localName === 'a' || el.localName === 'area') ? el : (el && el.form ? el.form : null);
@@ -173,6 +177,14 @@ pub async fn click(ctx: &Ctx, locator: &Locator, new_tab: bool) -> Result<ClickR
     let tab_id = ctx.tab_id;
     let element = locator::resolve(tab_id, locator).await?;
     let clicked = element.describe().await?;
+    if element.call(DISABLED, &[]).await?.as_bool() == Some(true) {
+        return Err(Error::InvalidAction(format!(
+            "the element to click is disabled (extract lists it with the flag `disabled`), so the page \
+             takes no click on it; fill in what the form still needs, or wait_for the page to enable it, \
+             then click again (a <{}>)",
+            clicked.tag
+        )));
+    }
     if new_tab {
         if let Some(href) = element.call(LINK_HREF, &[]).await?.as_str() {
             crate::session::check_url_allowed(href, None).await?;

@@ -130,6 +130,9 @@ pub struct AxElement {
     /// The element has a box on the page that no ancestor clips away (it may be below the fold);
     /// false for collapsed menus and off-canvas panels.
     pub rendered: bool,
+    /// A form control the page disabled (its own `disabled`, a disabled `<fieldset>`'s, or
+    /// `aria-disabled="true"`): it takes no click or typing now.
+    pub disabled: bool,
 }
 
 /// The interactive elements of a page (SPEC §5).
@@ -327,6 +330,7 @@ pub fn interactive_elements(trees: &[AxTree], dom: &Dom, viewport: Rect) -> Vec<
                     .and_then(|i| dom.enclosing(i, "form"))
                     .map(|f| dom.nodes[f].backend_node_id),
                 rendered: dom_node.is_some_and(|i| dom.is_rendered(i)),
+                disabled: dom_node.is_some_and(|i| is_disabled(dom, i)),
             }
         })
         .collect()
@@ -411,9 +415,34 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
                 .enclosing(i, "form")
                 .map(|f| dom.nodes[f].backend_node_id),
             rendered: dom.is_rendered(i),
+            disabled: is_disabled(dom, i),
         });
     }
     out
+}
+
+/// Elements a `disabled` attribute disables (HTML's "actually disabled"), also through a disabled
+/// `<fieldset>` that holds them.
+const DISABLEABLE: &[&str] = &[
+    "button", "input", "select", "textarea", "option", "optgroup", "fieldset",
+];
+
+/// Whether node `id` is disabled ([`AxElement::disabled`]).
+fn is_disabled(dom: &Dom, id: usize) -> bool {
+    let node = &dom.nodes[id];
+    if node
+        .attr("aria-disabled")
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    {
+        return true;
+    }
+    if !node.tag().is_some_and(|t| DISABLEABLE.contains(&t)) {
+        return false;
+    }
+    node.attr("disabled").is_some()
+        || dom
+            .enclosing(id, "fieldset")
+            .is_some_and(|f| dom.nodes[f].attr("disabled").is_some())
 }
 
 /// The checked state the AX node reports (its `checked` property: `"true"`, `"false"`, `"mixed"`, or
@@ -1137,6 +1166,44 @@ mod tests {
         assert_eq!(got[0].visible, Some(true));
         assert_eq!(got[9].visible, Some(false));
         assert_eq!(got[8].value, None, "no option is selected");
+    }
+
+    #[test]
+    fn disabled_controls_and_those_of_a_disabled_fieldset_are_flagged() {
+        let d = dom(
+            "https://x.test/",
+            vec![
+                e("button", &[("disabled", "")], vec![t("Off")]),
+                e("button", &[], vec![t("On")]),
+                e(
+                    "fieldset",
+                    &[("disabled", "")],
+                    vec![e("input", &[("aria-label", "Inside")], vec![])],
+                ),
+                e(
+                    "div",
+                    &[("role", "button"), ("aria-disabled", "true")],
+                    vec![t("Aria off")],
+                ),
+                e("a", &[("href", "/x"), ("disabled", "")], vec![t("A link")]),
+            ],
+        );
+        let got = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+        let flags: Vec<(&str, bool)> = got
+            .iter()
+            .map(|e| (e.name.as_deref().unwrap_or(""), e.disabled))
+            .collect();
+        assert_eq!(
+            flags,
+            [
+                ("Off", true),
+                ("On", false),
+                ("Inside", true),
+                ("Aria off", true),
+                // `disabled` means nothing on a link.
+                ("A link", false),
+            ]
+        );
     }
 
     #[test]

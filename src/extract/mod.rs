@@ -223,6 +223,7 @@ pub fn to_protocol(
             visible: e.visible.filter(|v| *v),
             checked: e.checked,
             in_markdown: in_markdown(i),
+            disabled: e.disabled,
         })
         .collect();
     ExtractResult {

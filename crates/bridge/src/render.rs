@@ -27,8 +27,8 @@
 //! a quote or a newline stays on its line). The MCP server asks for `refs` (SPEC §5): a link of the
 //! list is written in the markdown with its uid (`[Terms](e4 /legal/terms)`, the path only on the
 //! page's own origin) and not repeated below, where a line without a role is a link. Flags appear
-//! only when they hold: `checked`, `mixed`. Which elements are in the viewport (SPEC §5 `visible`)
-//! is one header line of uid ranges, not a flag on each of the (mostly off-screen) lines. Without
+//! only when they hold: `checked`, `mixed`, `disabled`. Which elements are in the viewport (SPEC §5
+//! `visible`) is one header line of uid ranges, not a flag on each of the (mostly off-screen) lines. Without
 //! `refs`, links to the page's own origin are written from their path (`/legal/terms`): the `url:`
 //! line above says the origin.
 
@@ -128,7 +128,7 @@ pub fn extract_text(r: &ExtractResult) -> String {
     out
 }
 
-/// One element: `e7 textbox "Email" = "ada@example.com" checked`; a link, the most common role by
+/// One element: `e7 textbox "Email" = "ada@example.com"`, then its flags (`checked`, `mixed`, `disabled`); a link, the most common role by
 /// far, is written without its role: `e2 "Skip to content"`.
 pub fn element_line(e: &ExtractElement) -> String {
     let mut line = e.uid.clone();
@@ -148,6 +148,9 @@ pub fn element_line(e: &ExtractElement) -> String {
         Some(Checked::True) => line.push_str(" checked"),
         Some(Checked::Mixed) => line.push_str(" mixed"),
         _ => {}
+    }
+    if e.disabled {
+        line.push_str(" disabled");
     }
     line
 }
@@ -349,6 +352,7 @@ mod tests {
             visible: Some(true),
             checked: None,
             in_markdown: false,
+            disabled: false,
         }
     }
 
@@ -360,6 +364,7 @@ mod tests {
         gift.visible = None;
         let mut news = el("e3", "checkbox", Some("Newsletter"));
         news.checked = Some(Checked::False);
+        news.disabled = true;
         ExtractResult {
             url: "https://shop.test/checkout".into(),
             title: "Checkout\n  step 2".into(),
@@ -398,7 +403,7 @@ mod tests {
              e0 button \"Place order\"\n\
              e1 textbox \"Email\" = \"ada@example.com\"\n\
              e2 checkbox \"Gift \\\"wrap\\\"\" checked\n\
-             e3 checkbox \"Newsletter\"\n\
+             e3 checkbox \"Newsletter\" disabled\n\
              e4"
         );
     }
@@ -415,7 +420,10 @@ mod tests {
             got.contains("=== markdown ===\nRead the [terms](e4 /terms).\n"),
             "{got}"
         );
-        assert!(got.ends_with("e3 checkbox \"Newsletter\""), "{got}");
+        assert!(
+            got.ends_with("e3 checkbox \"Newsletter\" disabled"),
+            "{got}"
+        );
         assert!(got.contains("elements: 5\n"), "{got}");
         for e in r.elements.as_mut().unwrap() {
             e.in_markdown = true;

@@ -414,6 +414,9 @@ pub struct ExtractElement {
     /// omitted otherwise.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub in_markdown: bool,
+    /// `true` for a form control the page disabled (it takes no click or typing now); omitted otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub disabled: bool,
 }
 
 /// The checked state of a checkbox-like element: `true` / `false` on the wire, or the string
@@ -475,6 +478,7 @@ mod extract_element_tests {
             visible,
             checked,
             in_markdown: false,
+            disabled: false,
         };
         for (checked, wire) in [
             (Checked::True, serde_json::json!(true)),

@@ -466,6 +466,7 @@ fn results_serialize_in_camel_case() {
             visible: Some(true),
             checked: None,
             in_markdown: false,
+            disabled: false,
         }]),
         obstacle: Some(Obstacle {
             r#type: ObstacleType::AuthWall,
