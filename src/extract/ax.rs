@@ -620,7 +620,9 @@ fn selected_labels(dom: &Dom, id: usize) -> Option<String> {
         let node = &dom.nodes[n];
         if node.tag() == Some("option") {
             if dom.selected_options.contains(&node.backend_node_id) {
-                labels.push(option_text(dom, n));
+                // An option's text has no layout box of its own: the browser draws a closed
+                // `<select>`'s options itself.
+                labels.push(subtree_text(dom, n, false));
             }
         } else {
             stack.extend(node.children.iter().rev().copied());
@@ -629,25 +631,14 @@ fn selected_labels(dom: &Dom, id: usize) -> Option<String> {
     (!labels.is_empty()).then(|| labels.join(", "))
 }
 
-/// An `<option>`'s text: its text nodes, which have no layout box of their own (the browser draws a
-/// closed `<select>`'s options itself), whitespace collapsed.
-fn option_text(dom: &Dom, id: usize) -> String {
-    let mut out = String::new();
-    let mut stack = vec![id];
-    while let Some(i) = stack.pop() {
-        let n = &dom.nodes[i];
-        match &n.kind {
-            super::snapshot::NodeKind::Text(t) => {
-                out.push_str(t);
-                out.push(' ');
-            }
-            _ => stack.extend(n.children.iter().rev()),
-        }
-    }
-    super::markdown::collapse(&out)
+/// The rendered text of node `id`'s subtree ([`subtree_text`] of what has a layout box).
+fn text_of(dom: &Dom, id: usize) -> String {
+    subtree_text(dom, id, true)
 }
 
-fn text_of(dom: &Dom, id: usize) -> String {
+/// The text of node `id`'s subtree (with the `alt` of its images, without scripts and styles),
+/// whitespace collapsed; `laid_out`: only text that has a layout box.
+fn subtree_text(dom: &Dom, id: usize, laid_out: bool) -> String {
     let mut out = String::new();
     let mut stack = vec![id];
     while let Some(i) = stack.pop() {
@@ -656,7 +647,7 @@ fn text_of(dom: &Dom, id: usize) -> String {
         }
         let n = &dom.nodes[i];
         match &n.kind {
-            super::snapshot::NodeKind::Text(t) if n.layout.is_some() => {
+            super::snapshot::NodeKind::Text(t) if !laid_out || n.layout.is_some() => {
                 out.push_str(t);
                 out.push(' ');
             }

@@ -9,7 +9,7 @@ use super::markdown::{self, Markdown};
 use super::obstacle::{self, ObstacleInput, Verdict};
 use super::snapshot::{Dom, SnapshotError};
 use super::text;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// `innerText` is sliced in the page to this many UTF-16 units before it crosses CDP; more than
 /// [`text::TEXT_MAX_BYTES`] bytes whatever the script, so the byte cap still decides.
@@ -127,10 +127,10 @@ pub fn analyze_parsed(
             .map(|(i, e)| (e.backend_node_id, ax::uid(i)))
             .collect();
         let (agent, named) = markdown::with_refs(&blocks, &uids, url);
-        let named: HashSet<String> = named.into_iter().collect();
-        let flags = (0..elements.elements.len())
-            .map(|i| named.contains(&ax::uid(i)))
-            .collect();
+        let mut flags = vec![false; elements.elements.len()];
+        for i in named.iter().filter_map(|u| ax::parse_uid(u)) {
+            flags[i] = true;
+        }
         (agent, flags)
     } else {
         (markdown, Vec::new())
