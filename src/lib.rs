@@ -80,10 +80,23 @@ pub fn on_storage_changed(changes: JsValue, area: String) {
     if area != "local" {
         return;
     }
-    // The worker's own writes come back here too; forgetting them costs one read each.
+    // The worker's own writes come back here too: `changed` keeps a value the store already holds.
     for key in js_sys::Object::keys(&js_sys::Object::from(changes.clone())).iter() {
         if let Some(key) = key.as_string() {
-            store::local().forget(&key);
+            if !store::local().holds(&key) {
+                store::local().forget(&key);
+                continue;
+            }
+            let change =
+                js_sys::Reflect::get(&changes, &JsValue::from_str(&key)).unwrap_or_default();
+            let new = js_sys::Reflect::get(&change, &JsValue::from_str("newValue"))
+                .ok()
+                .filter(|v| !v.is_undefined());
+            match new.map(|v| chrome::from_js::<serde_json::Value>(&v)) {
+                Some(Ok(v)) => store::local().changed(&key, Some(v)),
+                None => store::local().changed(&key, None),
+                Some(Err(_)) => store::local().forget(&key),
+            }
         }
     }
     let touched =

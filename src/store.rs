@@ -53,8 +53,8 @@ impl KvStore for ChromeLocal {
 /// `chrome.storage` read is a round trip to the browser process (about a millisecond of an action that
 /// takes ten). Every write of these keys in the extension goes through this one store in the worker;
 /// a write from anywhere else (a test harness, the pairing of `bua-bridge launch`) reaches the worker as
-/// `chrome.storage.onChanged` and [`LockedStore::forget`] drops the key, so the next read asks the
-/// store again.
+/// `chrome.storage.onChanged` and [`LockedStore::changed`] drops the key, so the next read asks the
+/// store again (the echo of the store's own write, a value it already holds, keeps it).
 pub struct LockedStore<S> {
     store: S,
     lock: Mutex<()>,
@@ -74,6 +74,24 @@ impl<S: KvStore> LockedStore<S> {
             cache: RefCell::new(HashMap::new()),
             generation: Cell::new(0),
         }
+    }
+
+    /// `chrome.storage.onChanged` said `key` now holds `new` (`None`: removed): the echo of this store's
+    /// own write (the value it already holds) keeps the cache; anything else drops the key.
+    pub fn changed(&self, key: &str, new: Option<Value>) {
+        let same = match (self.cache.borrow().get(key), &new) {
+            (Some(Some(held)), Some(new)) => same_json(held, new),
+            (Some(None), None) => true,
+            _ => false,
+        };
+        if !same {
+            self.forget(key);
+        }
+    }
+
+    /// Whether the cache holds `key` (what [`LockedStore::changed`] compares with).
+    pub fn holds(&self, key: &str) -> bool {
+        self.cache.borrow().contains_key(key)
     }
 
     /// Drops `key` from the cache (it changed outside this store, or may have).
@@ -154,6 +172,23 @@ impl<S: KvStore> LockedStore<S> {
             self.set(key, json).await?;
         }
         Ok(out)
+    }
+}
+
+/// JSON equality with numbers compared by value: what Rust wrote as `1.0` comes back from JavaScript
+/// as the integer `1`.
+fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_json(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, a)| y.get(k).is_some_and(|b| same_json(a, b)))
+        }
+        _ => a == b,
     }
 }
 
@@ -322,5 +357,37 @@ mod tests {
             update.expect_err("the update failed").to_string(),
             "storage is unavailable"
         );
+    }
+
+    #[test]
+    fn the_echo_of_an_own_write_keeps_the_cache_and_another_value_drops_it() {
+        let store = LockedStore::new(FakeAsyncStore::default());
+        block_on(store.update("k", |v: &mut Vec<f64>| v.push(1.0))).expect("update");
+        store
+            .store
+            .data
+            .borrow_mut()
+            .insert("k".into(), serde_json::json!([9.0]));
+        // `onChanged` of the store's own write: JavaScript gives `1.0` back as the integer 1.
+        store.changed("k", Some(serde_json::json!([1])));
+        let kept: Vec<f64> = block_on(store.read("k")).expect("read");
+        assert_eq!(kept, [1.0], "the echo keeps the cache (no read)");
+        // A value the store did not write (another context's) is read again.
+        store.changed("k", Some(serde_json::json!([9])));
+        let fresh: Vec<f64> = block_on(store.read("k")).expect("read");
+        assert_eq!(fresh, [9.0]);
+        // So is a removal of a key the cache holds.
+        store.store.data.borrow_mut().remove("k");
+        store.changed("k", None);
+        let gone: Vec<f64> = block_on(store.read("k")).expect("read");
+        assert!(gone.is_empty());
+        assert!(same_json(
+            &serde_json::json!({"a": [1.0, "x"], "b": null}),
+            &serde_json::json!({"b": null, "a": [1, "x"]})
+        ));
+        assert!(!same_json(
+            &serde_json::json!({"a": 1}),
+            &serde_json::json!({"a": 1, "b": 2})
+        ));
     }
 }

@@ -475,3 +475,67 @@ async fn include_sends_only_the_parts_asked_for_and_without_it_everything() {
     assert_eq!(text_only["title"], full["title"]);
     assert_eq!(text_only["totalElements"], full["totalElements"]);
 }
+
+#[tokio::test]
+async fn what_no_click_can_reach_is_hidden_and_a_link_to_a_url_shown_before_is_the_same_as_it() {
+    let _serial = SERIAL.lock().await;
+    let client = Browser::shared().client().await;
+    let tab = open(&client, "/extract/reach.html").await;
+    let r = client
+        .call(
+            "extract",
+            json!({ "tabId": tab, "include": ["markdown", "elements"], "refs": true }),
+        )
+        .await
+        .expect("extract with refs");
+    let els = r["elements"].as_array().expect("elements").clone();
+    let named = |name: &str| -> Vec<&Value> { els.iter().filter(|e| e["name"] == name).collect() };
+    let one = |name: &str| -> &Value {
+        let found = named(name);
+        assert_eq!(found.len(), 1, "{name}: {els:#?}");
+        found[0]
+    };
+    // Hidden: a closed menu's item, a zero-size icon link, a carousel's clipped slide.
+    for name in ["Closed menu item", "Empty icon", "Slide two"] {
+        assert_eq!(one(name)["hidden"], true, "{name}: {:#}", one(name));
+    }
+    // Reachable: the shown slide, an inline link around a block, a button.
+    for name in ["Slide one", "Block card", "Menu"] {
+        assert!(one(name).get("hidden").is_none(), "{name}: {:#}", one(name));
+    }
+    // The footer's World goes where the nav's does; both Politics links of the nav and the footer go
+    // where the markdown's `politics` goes.
+    let worlds = named("World");
+    assert_eq!(worlds.len(), 2, "{els:#?}");
+    assert!(worlds[0].get("sameAs").is_none());
+    assert_eq!(worlds[1]["sameAs"], worlds[0]["uid"]);
+    let in_text = one("politics");
+    assert_eq!(in_text["inMarkdown"], true);
+    assert_eq!(one("Politics")["sameAs"], in_text["uid"]);
+    assert_eq!(one("Politics again")["sameAs"], in_text["uid"]);
+    // Script links are told apart by their scripts, never by their URL.
+    for e in named("Script link") {
+        assert!(e.get("sameAs").is_none(), "{e}");
+    }
+    // What the flags say holds for a click: the hidden item cannot be clicked, the block card can.
+    let closed = one("Closed menu item")["uid"].as_str().unwrap().to_owned();
+    let card = one("Block card")["uid"].as_str().unwrap().to_owned();
+    let refused = client
+        .call("click", json!({ "tabId": tab, "uid": closed }))
+        .await;
+    assert!(
+        refused.is_err(),
+        "a click reached the closed menu: {refused:?}"
+    );
+    client
+        .call("click", json!({ "tabId": tab, "uid": card }))
+        .await
+        .expect("click on the block card");
+    let path = eventually(Duration::from_secs(5), || async {
+        let p = eval(&client, tab, "return location.pathname").await;
+        (p == "/extract/card.html").then_some(p)
+    })
+    .await;
+    close(&client, tab).await;
+    assert_eq!(path, Some(json!("/extract/card.html")));
+}

@@ -23,35 +23,8 @@ pub const MAX_ELEMENTS: usize = 200;
 pub const MAX_LABEL_CHARS: usize = 120;
 
 /// AX roles that are interactive by themselves (ARIA roles and Chrome's internal names for native
-/// controls), compared case-insensitively.
-const INTERACTIVE_ROLES: &[&str] = &[
-    "button",
-    "link",
-    "textbox",
-    "searchbox",
-    "combobox",
-    "checkbox",
-    "radio",
-    "switch",
-    "slider",
-    "spinbutton",
-    "tab",
-    "menuitem",
-    "menuitemcheckbox",
-    "menuitemradio",
-    "option",
-    "listbox",
-    "treeitem",
-    "togglebutton",
-    "popupbutton",
-    "disclosuretriangle",
-    "colorwell",
-    "date",
-    "datetime",
-    "inputtime",
-    "textfieldwithcombobox",
-    "scrollbar",
-];
+/// controls), compared case-insensitively: the protocol's list, which the agent text also reads.
+const INTERACTIVE_ROLES: &[&str] = bua_protocol::INTERACTIVE_ROLES;
 
 /// Roles that carry a checked state (`checked` of SPEC §5's elements), compared lowercase.
 const CHECKABLE_ROLES: &[&str] = &[
@@ -127,12 +100,15 @@ pub struct AxElement {
     pub autocomplete: Option<String>,
     /// `backendNodeId` of the `<form>` the element is in, if any (groups sign-in vs sign-up fields).
     pub form: Option<i64>,
-    /// The element has a box on the page that no ancestor clips away (it may be below the fold);
-    /// false for collapsed menus and off-canvas panels.
+    /// The element (or, when it has no box of its own, a descendant) has a box on the page that no
+    /// ancestor clips away (it may be below the fold): false for a zero-size link, a closed menu's items,
+    /// a carousel's off-screen slides and off-canvas panels ([`Dom::is_reachable`]).
     pub rendered: bool,
     /// A form control the page disabled (its own `disabled`, a disabled `<fieldset>`'s, or
     /// `aria-disabled="true"`): it takes no click or typing now.
     pub disabled: bool,
+    /// A link's `href`, resolved against its document's base URL.
+    pub href: Option<String>,
 }
 
 /// The interactive elements of a page (SPEC §5).
@@ -329,8 +305,9 @@ pub fn interactive_elements(trees: &[AxTree], dom: &Dom, viewport: Rect) -> Vec<
                 form: dom_node
                     .and_then(|i| dom.enclosing(i, "form"))
                     .map(|f| dom.nodes[f].backend_node_id),
-                rendered: dom_node.is_some_and(|i| dom.is_rendered(i)),
+                rendered: dom_node.is_some_and(|i| dom.is_reachable(i)),
                 disabled: dom_node.is_some_and(|i| is_disabled(dom, i)),
+                href: None,
             }
         })
         .collect()
@@ -414,11 +391,56 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
             form: dom
                 .enclosing(i, "form")
                 .map(|f| dom.nodes[f].backend_node_id),
-            rendered: dom.is_rendered(i),
+            rendered: dom.is_reachable(i),
             disabled: is_disabled(dom, i),
+            href: node
+                .attr("href")
+                .filter(|_| role == "link")
+                .map(|h| super::snapshot::resolve_url(dom.base_url_of(i), h.trim())),
         });
     }
     out
+}
+
+/// For each of `elements`, the index of the element that goes to the same URL and is shown before it: one
+/// the markdown names (`in_markdown`, same order as `elements`) or, failing that, the first of the list.
+/// `None` for the one shown, for elements that are not links, and for links whose target is not a plain
+/// URL: `javascript:`, and `page_url` itself or a fragment of it (`href="#"` links are told apart by their
+/// scripts, not their URL).
+pub fn repeats<'a>(
+    elements: &'a [AxElement],
+    in_markdown: &[bool],
+    page_url: &str,
+) -> Vec<Option<usize>> {
+    let document = |u: &str| u.split('#').next().unwrap_or("").to_owned();
+    let page = document(page_url);
+    let target = |e: &'a AxElement| -> Option<&'a str> {
+        e.href.as_deref().filter(|h| {
+            let scheme = h.split(':').next().unwrap_or("").to_ascii_lowercase();
+            scheme != "javascript" && document(h) != page
+        })
+    };
+    let named = |i: usize| in_markdown.get(i).copied().unwrap_or(false);
+    let mut shown: HashMap<&str, usize> = HashMap::new();
+    for (i, e) in elements.iter().enumerate().filter(|(i, _)| named(*i)) {
+        if let Some(t) = target(e) {
+            shown.entry(t).or_insert(i);
+        }
+    }
+    elements
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let t = target(e).filter(|_| !named(i))?;
+            match shown.get(t) {
+                Some(&j) => Some(j),
+                None => {
+                    shown.insert(t, i);
+                    None
+                }
+            }
+        })
+        .collect()
 }
 
 /// Elements a `disabled` attribute disables (HTML's "actually disabled"), also through a disabled
@@ -1396,5 +1418,32 @@ mod tests {
         assert_eq!(one.len(), 3);
         one.clear();
         assert!(one.is_empty());
+    }
+
+    #[test]
+    fn a_link_to_a_url_already_shown_repeats_the_first_one_and_script_links_never_do() {
+        let link = |href: Option<&str>| AxElement {
+            role: "link".into(),
+            href: href.map(Into::into),
+            ..AxElement::default()
+        };
+        let page = "https://news.test/story";
+        let elements = [
+            link(Some("https://news.test/world")),    // 0: listed
+            link(Some("https://news.test/politics")), // 1: the markdown names it
+            link(Some("https://news.test/world")),    // 2: repeats 0
+            link(Some("https://news.test/politics")), // 3: repeats 1, named further down
+            link(Some("javascript:void(0)")),         // 4, 5: scripts tell them apart
+            link(Some("javascript:void(0)")),
+            link(Some("https://news.test/story#")), // 6, 7: the page itself
+            link(Some("https://news.test/story#top")),
+            link(None), // 8: no href
+        ];
+        let in_markdown = [false, true, false, false, false, false, false, false, false];
+        let got = repeats(&elements, &in_markdown, page);
+        assert_eq!(
+            got,
+            [None, None, Some(0), Some(1), None, None, None, None, None]
+        );
     }
 }

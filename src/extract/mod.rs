@@ -207,6 +207,12 @@ pub fn to_protocol(
     text_sliced: bool,
 ) -> ExtractResult {
     let in_markdown = |i: usize| result.in_markdown.get(i).copied().unwrap_or(false);
+    let same_as: Vec<Option<String>> = (0..result.elements.elements.len())
+        .map(|i| {
+            let j = result.same_as.get(i).copied().flatten()?;
+            uids.get(j).cloned()
+        })
+        .collect();
     let elements = result
         .elements
         .elements
@@ -224,6 +230,8 @@ pub fn to_protocol(
             checked: e.checked,
             in_markdown: in_markdown(i),
             disabled: e.disabled,
+            hidden: !e.rendered,
+            same_as: same_as.get(i).cloned().flatten(),
         })
         .collect();
     ExtractResult {

@@ -63,6 +63,9 @@ pub struct PageExtract {
     pub obstacle: Option<Verdict>,
     /// With `refs` (SPEC §5): which of `elements` the markdown names by uid (same order).
     pub in_markdown: Vec<bool>,
+    /// With `refs`: for each of `elements`, the one shown before it that goes to the same URL
+    /// ([`ax::repeats`]).
+    pub same_as: Vec<Option<usize>>,
 }
 
 /// Runs markdown conversion, element selection and the obstacle classifier on one page.
@@ -135,6 +138,11 @@ pub fn analyze_parsed(
     } else {
         (markdown, Vec::new())
     };
+    let same_as = if refs {
+        ax::repeats(&elements.elements, &in_markdown, url)
+    } else {
+        Vec::new()
+    };
     PageExtract {
         text,
         text_truncated,
@@ -142,6 +150,7 @@ pub fn analyze_parsed(
         elements,
         obstacle,
         in_markdown,
+        same_as,
     }
 }
 

@@ -34,6 +34,9 @@ pub fn capture_params() -> DomSnapshotCaptureSnapshot {
     }
 }
 
+/// Descendants [`Dom::is_reachable`] looks at for a box when the node has none of its own.
+const REACH_SEARCH_NODES: usize = 64;
+
 /// Deepest nesting followed when composing the tree; deeper subtrees are cut (pathological pages only),
 /// which keeps the recursion well inside a wasm stack.
 const MAX_DEPTH: usize = 512;
@@ -905,6 +908,31 @@ impl Dom {
             cur = self.nodes[p].parent;
         }
         None
+    }
+
+    /// Node `id`, or failing its own box one of its descendants (an inline `<a>` around a block, an icon
+    /// link whose only box is its `<svg>`), has a box [`Dom::is_rendered`] accepts: a click can reach it.
+    /// At most [`REACH_SEARCH_NODES`] descendants are looked at.
+    pub fn is_reachable(&self, id: usize) -> bool {
+        if self.is_rendered(id) {
+            return true;
+        }
+        let mut stack: Vec<usize> = self
+            .nodes
+            .get(id)
+            .map_or(Vec::new(), |n| n.children.clone());
+        let mut seen = 0;
+        while let Some(c) = stack.pop() {
+            seen += 1;
+            if seen > REACH_SEARCH_NODES {
+                return false;
+            }
+            if self.is_rendered(c) {
+                return true;
+            }
+            stack.extend(self.nodes[c].children.iter().copied());
+        }
+        false
     }
 
     /// Node `id` has a non-empty box on the page (not pushed off to the left or top) that every

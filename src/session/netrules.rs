@@ -6,16 +6,19 @@
 //! every session start and end (a bus subscriber), on a blocklist change, on a new tab, on a URL change of an
 //! agent tab, and at worker start (session rules do not survive a browser restart; they do survive a worker
 //! restart, and rebuilding them then is harmless). Calls that arrive while an update runs coalesce into one more.
+//! Rules equal to the last ones Chrome accepted from this worker are not sent again.
 
 use super::bus::{self, SessionEvent};
 use crate::blocklist;
 use crate::chrome::{dnr, tabs};
 use crate::windows;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 thread_local! {
     /// (an update is running, another was asked for meanwhile).
     static SYNC: Cell<(bool, bool)> = const { Cell::new((false, false)) };
+    /// The rules of the last update Chrome accepted: the same rules again are not sent.
+    static APPLIED: RefCell<Option<Vec<serde_json::Value>>> = const { RefCell::new(None) };
 }
 
 /// Subscribes [`request_sync`] to session starts and ends and builds the rules once.
@@ -81,5 +84,13 @@ async fn sync_once() -> crate::Result<()> {
         .filter_map(|t| t.id)
         .collect();
     let rules = blocklist::browser_rules(&list, &agent_ids, &domains, &user_ids);
-    dnr::update_session_rules(&blocklist::BROWSER_RULE_IDS, &rules).await
+    // Most syncs (an agent tab moving to another page of the same site) change nothing, and an update
+    // makes Chrome rebuild its rule index, which delays the next few calls into the browser (docs/BENCHMARKS.md).
+    if APPLIED.with(|a| a.borrow().as_ref() == Some(&rules)) {
+        return Ok(());
+    }
+    APPLIED.with(|a| *a.borrow_mut() = None);
+    dnr::update_session_rules(&blocklist::BROWSER_RULE_IDS, &rules).await?;
+    APPLIED.with(|a| *a.borrow_mut() = Some(rules));
+    Ok(())
 }

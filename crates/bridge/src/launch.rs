@@ -271,7 +271,23 @@ pub fn extension_id_of(extension_dir: &Path) -> Result<Option<String>> {
     }
 }
 
-/// The Chromium command line of a launch (without the binary).
+/// Chromium features a launch turns off. The first is required: Chromium ≥ 137 ignores `--load-extension`
+/// unless it is off. The others are browser UI drawn as web pages (the reload button, the omnibox popup and
+/// its AI-mode variant): in a headless or agent-driven window nobody sees them, yet every navigation re-renders
+/// them in a renderer of their own and keeps the browser's main thread busy for a few hundred ms, the thread every
+/// `chrome.*` call of the extension goes through (docs/BENCHMARKS.md). Puppeteer and Playwright turn the same
+/// ones off.
+pub const DISABLED_FEATURES: [&str; 5] = [
+    "DisableLoadExtensionCommandLineSwitch",
+    "WebUIReloadButton",
+    "WebUIOmniboxPopup",
+    "WebUIOmniboxAimPopup",
+    "AimEnabled",
+];
+
+/// The Chromium command line of a launch (without the binary). A `--disable-features=` among the extra
+/// arguments is merged into the launch's own (Chromium reads only the last one, which would drop
+/// [`DISABLED_FEATURES`], the extension's load among them).
 pub fn chrome_args(opts: &LaunchOptions, profile: &Path, extension_dir: &Path) -> Vec<String> {
     let ext = extension_dir.display().to_string();
     let mut args = Vec::new();
@@ -290,15 +306,30 @@ pub fn chrome_args(opts: &LaunchOptions, profile: &Path, extension_dir: &Path) -
             "--disable-dev-shm-usage",
             "--remote-debugging-address=127.0.0.1",
             "--remote-debugging-port=0",
-            // Chromium ≥ 137 ignores --load-extension unless this feature is off.
-            "--disable-features=DisableLoadExtensionCommandLineSwitch",
         ]
         .map(String::from),
     );
+    const FLAG: &str = "--disable-features=";
+    let mut features: Vec<String> = DISABLED_FEATURES.map(String::from).to_vec();
+    for extra in &opts.extra_args {
+        if let Some(list) = extra.strip_prefix(FLAG) {
+            for f in list.split(',').map(str::trim).filter(|f| !f.is_empty()) {
+                if !features.iter().any(|x| x == f) {
+                    features.push(f.to_string());
+                }
+            }
+        }
+    }
+    args.push(format!("{FLAG}{}", features.join(",")));
     args.push(format!("--user-data-dir={}", profile.display()));
     args.push(format!("--load-extension={ext}"));
     args.push(format!("--disable-extensions-except={ext}"));
-    args.extend(opts.extra_args.iter().cloned());
+    args.extend(
+        opts.extra_args
+            .iter()
+            .filter(|a| !a.starts_with(FLAG))
+            .cloned(),
+    );
     args.push("about:blank".to_string());
     args
 }
@@ -586,6 +617,34 @@ async fn wait_stdin(rx: Option<tokio::sync::oneshot::Receiver<()>>) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_disable_features_of_the_caller_is_merged_into_the_launchs_own() {
+        let mut opts = super::LaunchOptions::new("/ext");
+        opts.extra_args = vec![
+            "--disable-features=Translate,WebUIReloadButton".into(),
+            "--mute-audio".into(),
+        ];
+        let args = super::chrome_args(
+            &opts,
+            std::path::Path::new("/p"),
+            std::path::Path::new("/ext"),
+        );
+        let features: Vec<&String> = args
+            .iter()
+            .filter(|a| a.starts_with("--disable-features="))
+            .collect();
+        assert_eq!(
+            features,
+            [
+                "--disable-features=DisableLoadExtensionCommandLineSwitch,WebUIReloadButton,\
+              WebUIOmniboxPopup,WebUIOmniboxAimPopup,AimEnabled,Translate"
+            ],
+            "one list, the extension's load still on it: {args:?}"
+        );
+        assert!(args.contains(&"--mute-audio".to_string()));
+        assert_eq!(args.last().map(String::as_str), Some("about:blank"));
+    }
+
     #[test]
     fn the_env_hint_is_a_shell_line_for_later_commands() {
         assert_eq!(

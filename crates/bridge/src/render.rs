@@ -111,7 +111,12 @@ pub fn extract_text(r: &ExtractResult) -> String {
         push_block(&mut out, &same_origin_paths(markdown, &r.url));
     }
     if let Some(elements) = &r.elements {
-        let rest: Vec<&ExtractElement> = elements.iter().filter(|e| !e.in_markdown).collect();
+        // A link the markdown names, or one to a URL already listed (`sameAs`), is not repeated, and
+        // what no click can reach now (`hidden`) is not offered.
+        let rest: Vec<&ExtractElement> = elements
+            .iter()
+            .filter(|e| !e.in_markdown && e.same_as.is_none() && !e.hidden)
+            .collect();
         if !rest.is_empty() {
             out.push_str("=== elements ===\n");
             for e in rest {
@@ -128,17 +133,24 @@ pub fn extract_text(r: &ExtractResult) -> String {
     out
 }
 
-/// One element: `e7 textbox "Email" = "ada@example.com"`, then its flags (`checked`, `mixed`, `disabled`); a link, the most common role by
-/// far, is written without its role: `e2 "Skip to content"`.
+/// One element: `e7 textbox "Email" = "ada@example.com"`, then its flags (`checked`, `mixed`, `disabled`). A link,
+/// the most common role by far, is written without its role, and its name without quotes when nothing
+/// follows it and it cannot be read as a role: `e2 Skip to content` (see [`bare_name`]).
 pub fn element_line(e: &ExtractElement) -> String {
     let mut line = e.uid.clone();
-    if e.role != "link" {
+    let link = e.role == "link";
+    if !link {
         line.push(' ');
         line.push_str(&e.role);
     }
+    let flagged = e.disabled || matches!(e.checked, Some(Checked::True | Checked::Mixed));
+    let has_value = e.value.as_deref().is_some_and(|v| !v.is_empty());
     if let Some(name) = e.name.as_deref().filter(|n| !n.is_empty()) {
         line.push(' ');
-        line.push_str(&quoted(name, NAME_MAX_CHARS));
+        match bare_name(name).filter(|_| link && !flagged && !has_value) {
+            Some(bare) => line.push_str(&bare),
+            None => line.push_str(&quoted(name, NAME_MAX_CHARS)),
+        }
     }
     if let Some(value) = e.value.as_deref().filter(|v| !v.is_empty()) {
         line.push_str(" = ");
@@ -153,6 +165,32 @@ pub fn element_line(e: &ExtractElement) -> String {
         line.push_str(" disabled");
     }
     line
+}
+
+/// `name` as it may stand unquoted at the end of a link's line, cut like [`quoted`]'s: only a name that
+/// does not start with a quote or with a role's word (`e5 button styles` would read as a button), without
+/// line breaks, control characters or edge spaces.
+fn bare_name(name: &str) -> Option<String> {
+    let first_word = name.split(' ').next()?;
+    let role_word = first_word == "generic"
+        || bua_protocol::INTERACTIVE_ROLES
+            .iter()
+            .any(|r| r.eq_ignore_ascii_case(first_word));
+    let plain = !name.starts_with('"')
+        && !role_word
+        && !name.is_empty()
+        && name.trim() == name
+        && !name.chars().any(char::is_control);
+    plain.then(|| {
+        if name.chars().count() > NAME_MAX_CHARS {
+            name.chars()
+                .take(NAME_MAX_CHARS)
+                .chain(std::iter::once('…'))
+                .collect()
+        } else {
+            name.to_string()
+        }
+    })
 }
 
 /// The uids of `elements` as ranges of consecutive numbers: `e0-e14, e40, e52-e53`. A uid that is
@@ -353,7 +391,43 @@ mod tests {
             checked: None,
             in_markdown: false,
             disabled: false,
+            hidden: false,
+            same_as: None,
         }
+    }
+
+    #[test]
+    fn a_link_line_has_its_name_bare_when_it_cannot_be_misread_and_a_repeated_link_is_left_out() {
+        let mut r = result();
+        let mut more = vec![
+            el("e5", "link", Some("Log In")),
+            el("e6", "link", Some("Button styles")),
+            el("e7", "link", Some("\"Quoted\" story")),
+            el("e8", "link", Some(" Padded")),
+            el("e9", "link", Some("Log In")),
+            el("e10", "link", Some("Archive")),
+            el("e11", "link", Some("accounting")),
+            el("e12", "link", Some("Hidden")),
+        ];
+        more[4].same_as = Some("e5".into());
+        more[5].disabled = true;
+        more[7].hidden = true;
+        r.elements.as_mut().unwrap().extend(more);
+        let got = extract_text(&r);
+        let list = got.split("=== elements ===\n").nth(1).unwrap();
+        assert!(list.ends_with(
+            "e4\ne5 Log In\ne6 \"Button styles\"\ne7 \"\\\"Quoted\\\" story\"\ne8 \" Padded\"\ne10 \"Archive\" disabled\ne11 accounting"
+        ), "{list}");
+        assert!(!list.contains("e9"), "{list}");
+        assert!(
+            !list.contains("e12"),
+            "a hidden element is not offered: {list}"
+        );
+        assert_eq!(
+            bare_name(&"Ä".repeat(150)).unwrap().chars().count(),
+            NAME_MAX_CHARS + 1
+        );
+        assert_eq!(bare_name("Two\nlines"), None);
     }
 
     fn result() -> ExtractResult {

@@ -388,6 +388,37 @@ pub struct Obstacle {
     pub message: String,
 }
 
+/// The roles an `extract` element can have (ARIA's interactive roles and Chrome's names for native
+/// controls), besides `generic` for an element the page made focusable with `tabindex`.
+pub const INTERACTIVE_ROLES: &[&str] = &[
+    "button",
+    "link",
+    "textbox",
+    "searchbox",
+    "combobox",
+    "checkbox",
+    "radio",
+    "switch",
+    "slider",
+    "spinbutton",
+    "tab",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "option",
+    "listbox",
+    "treeitem",
+    "togglebutton",
+    "popupbutton",
+    "disclosuretriangle",
+    "colorwell",
+    "date",
+    "datetime",
+    "inputtime",
+    "textfieldwithcombobox",
+    "scrollbar",
+];
+
 /// One interactive AX node of `extract` (SPEC §5): `{uid, role, name?, value?, visible?, checked?}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -417,6 +448,16 @@ pub struct ExtractElement {
     /// `true` for a form control the page disabled (it takes no click or typing now); omitted otherwise.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub disabled: bool,
+    /// `true` when no click can reach the element now: it has no box (zero size) or a container clips it
+    /// away (a closed menu, a carousel's off-screen slide, an off-canvas panel). The agent text leaves it
+    /// out. Omitted otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
+    /// With `refs` (SPEC §5): the uid of an element the markdown names, or an earlier one of the list,
+    /// whose link goes to the same URL. Clicking either goes to the same page, so the agent text leaves
+    /// this one out. Omitted otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_as: Option<String>,
 }
 
 /// The checked state of a checkbox-like element: `true` / `false` on the wire, or the string
@@ -479,6 +520,8 @@ mod extract_element_tests {
             checked,
             in_markdown: false,
             disabled: false,
+            hidden: false,
+            same_as: None,
         };
         for (checked, wire) in [
             (Checked::True, serde_json::json!(true)),

@@ -467,6 +467,8 @@ fn results_serialize_in_camel_case() {
             checked: None,
             in_markdown: false,
             disabled: false,
+            hidden: false,
+            same_as: None,
         }]),
         obstacle: Some(Obstacle {
             r#type: ObstacleType::AuthWall,
