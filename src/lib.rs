@@ -122,6 +122,7 @@ pub fn on_storage_changed(changes: JsValue, area: String) {
 #[wasm_bindgen]
 pub async fn on_tab_removed(tab_id: f64, _info: JsValue) {
     let tab_id = tab_id as i64;
+    chrome::tabs::forget(tab_id);
     session::forget_tab(tab_id);
     session::ready().await;
     session::on_tab_removed(tab_id).await;
@@ -130,7 +131,11 @@ pub async fn on_tab_removed(tab_id: f64, _info: JsValue) {
 /// `chrome.tabs.onUpdated(tabId, changeInfo, tab)`: a session tab whose URL changed onto a blocked domain
 /// (redirects included) ends as `domain_blocked`.
 #[wasm_bindgen]
-pub async fn on_tab_updated(tab_id: f64, change: JsValue, _tab: JsValue) {
+pub async fn on_tab_updated(tab_id: f64, change: JsValue, tab: JsValue) {
+    match chrome::from_js::<chrome::tabs::Tab>(&tab) {
+        Ok(tab) => chrome::tabs::learn(tab),
+        Err(_) => chrome::tabs::forget(tab_id as i64),
+    }
     let url = js_sys::Reflect::get(&change, &JsValue::from_str("url"))
         .ok()
         .and_then(|u| u.as_string());
@@ -152,9 +157,23 @@ pub async fn on_tab_created(tab: JsValue) {
     let Ok(tab) = chrome::from_js::<chrome::tabs::Tab>(&tab) else {
         return;
     };
+    chrome::tabs::learn(tab.clone());
     session::ready().await;
     actions::outcomes::on_tab_created(tab).await;
     session::netrules::request_sync();
+}
+
+/// `chrome.tabs.onAttached` / `onDetached(tabId, info)`: the tab moved to another window.
+#[wasm_bindgen]
+pub fn on_tab_moved_window(tab_id: f64, _info: JsValue) {
+    chrome::tabs::forget(tab_id as i64);
+}
+
+/// `chrome.tabs.onReplaced(addedTabId, removedTabId)`: a prerendered or discarded tab took another's place.
+#[wasm_bindgen]
+pub fn on_tab_replaced(added: f64, removed: f64) {
+    chrome::tabs::forget(added as i64);
+    chrome::tabs::forget(removed as i64);
 }
 
 /// `chrome.downloads.onCreated(item)`: paired with the tab it came from ([`actions::downloads`]).

@@ -226,7 +226,7 @@ async fn run_on_resolved_tab(
     tab_id: i64,
     action: Action,
 ) -> Result<serde_json::Value> {
-    let tab = crate::chrome::tabs::get(tab_id).await?;
+    let tab = crate::chrome::tabs::known(tab_id).await?;
     let url = page_url(&tab);
     session::check_tab_allowed(tab_id, url).await?;
     if let Some(target) = action.target_url() {

@@ -1,4 +1,5 @@
-//! `chrome.tabs`: query, get, create, update, remove.
+//! `chrome.tabs`: query, get, create, update, remove, and the worker's copy of what the tab events said
+//! ([`known`]).
 
 use super::{guard, settle, settle_unit, to_js};
 use crate::error::{Error, Result};
@@ -67,6 +68,42 @@ pub async fn get(tab_id: i64) -> Result<Tab> {
     settle("chrome.tabs.get", promise)
         .await
         .map_err(|_| not_found(tab_id))
+}
+
+thread_local! {
+    /// Per tab, the `Tab` of the latest `tabs.get` or tab event (see [`known`]).
+    static KNOWN: std::cell::RefCell<std::collections::HashMap<i64, Tab>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// The tab as Chrome last described it to the worker: the `Tab` of its latest `tabs.onCreated` /
+/// `tabs.onUpdated` event or `tabs.get`, else a `tabs.get` now. Its `url`, `pendingUrl`, `title`, `status`
+/// and `windowId` are current (every change of them is an event: [`learn`], [`forget`]); `active` may not be.
+///
+/// Every action reads its tab first, and after a navigation a call into the browser waits behind the
+/// browser's own work for several ms (docs/BENCHMARKS.md); the events have already said what it would say.
+///
+/// Errors: as [`get`].
+pub async fn known(tab_id: i64) -> Result<Tab> {
+    if let Some(tab) = KNOWN.with(|k| k.borrow().get(&tab_id).cloned()) {
+        return Ok(tab);
+    }
+    let tab = get(tab_id).await?;
+    learn(tab.clone());
+    Ok(tab)
+}
+
+/// A `tabs.onCreated` / `tabs.onUpdated` event's `Tab` (or a `tabs.get` answer): what [`known`] answers.
+pub fn learn(tab: Tab) {
+    if let Some(id) = tab.id {
+        KNOWN.with(|k| k.borrow_mut().insert(id, tab));
+    }
+}
+
+/// The tab closed, was replaced (prerendering, discarding) or moved to another window: [`known`] asks
+/// Chrome again.
+pub fn forget(tab_id: i64) {
+    KNOWN.with(|k| k.borrow_mut().remove(&tab_id));
 }
 
 /// `chrome.tabs.create(props)`.

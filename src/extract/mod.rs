@@ -38,15 +38,15 @@ const MAX_REMOTE_FRAMES: usize = 20;
 /// Time allowed for `DOMSnapshot.captureSnapshot` on a big page, ms.
 const SNAPSHOT_TIMEOUT_MS: u32 = 15_000;
 
-/// Runs `extract` on `tab_id` (SPEC §5): fetches URL, title, viewport and `innerText`, and the DOM
-/// snapshot (main frame and same-origin frames), converts them with [`page::analyze_parsed`], and
-/// replaces the tab's uid cache with the new elements (`e0`, `e1`, … in document order).
+/// Runs `extract` on `tab_id` (SPEC §5): fetches the DOM snapshot (main frame and same-origin frames;
+/// it also says the URL, title and viewport) and the cross-origin frames' snapshots, converts them with
+/// [`page::analyze_parsed`], and replaces the tab's uid cache with the new elements (`e0`, `e1`, … in
+/// document order).
 ///
 /// `params.include` selects the parts sent: `innerText` is read from the page only when `text` is
-/// wanted. Markdown and elements are computed either way (the obstacle classifier reads both), but a
+/// wanted, by a `Runtime.evaluate` sent together with the snapshot (Chrome builds the snapshot while it
+/// evaluates). Markdown and elements are computed either way (the obstacle classifier reads both), but a
 /// result without `elements` leaves the tab's uid cache as the last extract that listed them.
-///
-/// The two commands go at once, so Chrome builds the snapshot while it evaluates the page info.
 ///
 /// Errors: whatever a CDP command gives ([`Error::Timeout`], [`Error::SessionNotFound`], …), and
 /// [`Error::Internal`] when a CDP response does not have the documented shape.
@@ -56,8 +56,15 @@ pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
     let want_elements = params.wants(ExtractPart::Elements);
     // The snapshot is megabytes on big pages: fetched as JSON text and parsed straight into the
     // pure modules' types.
-    let (info, snapshot, frames) = futures::future::try_join3(
-        page_info(tab_id, want_text),
+    // The page is asked only for its `innerText`: URL, title and viewport are in the snapshot, and one
+    // command fewer is one wait fewer behind the browser's own work after a navigation.
+    let (text_info, snapshot, frames) = futures::future::try_join3(
+        async {
+            match want_text {
+                true => page_info(tab_id, true).await.map(Some),
+                false => Ok(None),
+            }
+        },
         send_text(tab_id, &snapshot::capture_params()),
         async { Ok(remote_frames(tab_id).await) },
     )
@@ -77,6 +84,21 @@ pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
         .chain(frames.iter().map(|f| f.target.clone()))
         .collect();
     FRAMES.with(|t| t.borrow_mut().insert(tab_id, targets.clone()));
+    let info = match text_info {
+        Some(info) => info,
+        None => match dom.page() {
+            (url, title, Some(viewport)) => PageInfo {
+                url: url.to_owned(),
+                title: title.to_owned(),
+                text: String::new(),
+                text_length: 0,
+                viewport,
+                indeterminate: None,
+            },
+            // A document without a box of its own (no layout yet): the page says it.
+            (_, _, None) => page_info(tab_id, false).await?,
+        },
+    };
 
     let refs = params.refs && want_elements && params.wants(ExtractPart::Markdown);
     let mut result = page::analyze_parsed(
@@ -87,9 +109,13 @@ pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
         &dom,
         refs,
     );
-    if info.indeterminate > 0 {
-        mark_mixed_checkboxes(&targets, &mut result.elements.elements).await;
-    }
+    mark_mixed_checkboxes(
+        tab_id,
+        info.indeterminate,
+        &targets,
+        &mut result.elements.elements,
+    )
+    .await;
     let uids = if want_elements {
         UIDS.with(|u| u.borrow_mut().replace(tab_id, &result.elements.elements))
     } else {
@@ -124,8 +150,8 @@ struct PageInfo {
     text_length: u64,
     /// `innerWidth` × `innerHeight`, CSS px.
     viewport: (f64, f64),
-    /// Checkboxes of the main document in the `indeterminate` state.
-    indeterminate: u64,
+    /// Checkboxes of the main document in the `indeterminate` state; `None` when the page was not asked.
+    indeterminate: Option<u64>,
 }
 
 /// URL, title, viewport, `innerText` (when `with_text`; it walks the whole rendered page and is the biggest
@@ -155,21 +181,29 @@ async fn page_info(tab_id: i64, with_text: bool) -> Result<PageInfo> {
             .and_then(|v| v.as_u64())
             .unwrap_or(0),
         viewport: (num("width"), num("height")),
-        indeterminate: value
-            .get("indeterminate")
-            .and_then(|v| v.as_u64())
-            .unwrap_or(0),
+        indeterminate: Some(
+            value
+                .get("indeterminate")
+                .and_then(|v| v.as_u64())
+                .unwrap_or(0),
+        ),
     })
 }
 
 /// Gives the native checkboxes among `elements` that the snapshot calls unchecked their AX state,
 /// which is `mixed` for an `indeterminate` one (SPEC §5 `checked`): the DOM snapshot does not carry
 /// that state, and one `Accessibility.getPartialAXTree` per such box costs far less than the full
-/// AX tree. Called only when the page reported an indeterminate box; a box whose AX node cannot be
-/// read keeps `false`.
+/// AX tree. Only when the page has an indeterminate box: `indeterminate` is the count the page script
+/// gave, or `None` when it did not run, and then the page is asked for it (once, and only when there
+/// is an unchecked box to ask about). A box whose AX node cannot be read keeps `false`.
 /// `targets` are the parts' targets of this extract (an element's `backendNodeId` names its part,
 /// [`snapshot::split_backend`]).
-async fn mark_mixed_checkboxes(targets: &[Target], elements: &mut [ax::AxElement]) {
+async fn mark_mixed_checkboxes(
+    tab_id: i64,
+    indeterminate: Option<u64>,
+    targets: &[Target],
+    elements: &mut [ax::AxElement],
+) {
     let candidates: Vec<usize> = elements
         .iter()
         .enumerate()
@@ -178,6 +212,20 @@ async fn mark_mixed_checkboxes(targets: &[Target], elements: &mut [ax::AxElement
         })
         .map(|(i, _)| i)
         .collect();
+    if candidates.is_empty() {
+        return;
+    }
+    let indeterminate = match indeterminate {
+        Some(n) => n,
+        None => page_info(tab_id, false)
+            .await
+            .ok()
+            .and_then(|i| i.indeterminate)
+            .unwrap_or(0),
+    };
+    if indeterminate == 0 {
+        return;
+    }
     let states = futures::future::join_all(candidates.iter().map(|&i| {
         let (part, backend_node_id) = snapshot::split_backend(elements[i].backend_node_id);
         let command = AccessibilityGetPartialAxTree {

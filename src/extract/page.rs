@@ -1,6 +1,7 @@
 //! The whole of `extract` as one pure step (SPEC §5): CDP responses in, the result's parts out.
 //!
-//! The wasm side only fetches (`DOMSnapshot.captureSnapshot`, `innerText`, URL, title, viewport) and
+//! The wasm side only fetches (`DOMSnapshot.captureSnapshot`, which also gives URL, title and viewport
+//! ([`super::snapshot::Dom::page`]), and `innerText` when asked) and
 //! stores uids; every decision is made here, so the same code runs natively on dumped responses
 //! (`tests/corpus.rs`) and in the extension.
 
@@ -184,6 +185,20 @@ mod tests {
         );
         assert!(page_info_expression_of(false).ends_with(", false)"));
         assert!(PAGE_INFO_JS.contains("(sliceUnits, withText) => {"));
+    }
+
+    #[test]
+    fn the_snapshot_says_the_pages_url_title_and_viewport_as_the_page_script_did() {
+        let page: serde_json::Value = serde_json::from_str(DUMP).unwrap();
+        let dom = Dom::from_snapshot(&page["snapshot"]).unwrap();
+        let (url, title, viewport) = dom.page();
+        assert_eq!(url, page["url"].as_str().unwrap());
+        assert_eq!(title, page["title"].as_str().unwrap());
+        let inner = (
+            page["viewport"]["width"].as_f64().unwrap(),
+            page["viewport"]["height"].as_f64().unwrap(),
+        );
+        assert_eq!(viewport, Some(inner));
     }
 
     #[test]

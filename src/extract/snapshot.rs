@@ -34,6 +34,9 @@ pub fn capture_params() -> DomSnapshotCaptureSnapshot {
     }
 }
 
+/// The smallest width and height (CSS px) of a box [`Dom::is_reachable`] takes for one a pointer can hit.
+const MIN_HIT_PX: f64 = 2.0;
+
 /// Descendants [`Dom::is_reachable`] looks at for a box when the node has none of its own.
 const REACH_SEARCH_NODES: usize = 64;
 
@@ -200,6 +203,11 @@ impl DomNode {
 pub struct DocumentInfo {
     /// `documentURL`.
     pub url: String,
+    /// `document.title`.
+    pub title: String,
+    /// The size of the document's own box (its layout view), CSS px: the viewport (`innerWidth` ×
+    /// `innerHeight`) of the frame; `None` when the snapshot has no box for it.
+    pub viewport: Option<(f64, f64)>,
     /// `baseURL`: what relative links of this document resolve against.
     pub base_url: String,
     /// CDP frame id.
@@ -305,6 +313,9 @@ struct RawSnapshot {
 struct RawDocument {
     #[serde(rename = "documentURL")]
     document_url: i64,
+    /// `document.title` (string index; absent or -1 without a title).
+    #[serde(default = "no_string")]
+    title: i64,
     #[serde(rename = "baseURL")]
     base_url: i64,
     frame_id: i64,
@@ -382,6 +393,10 @@ struct DocRows {
     checked: HashSet<usize>,
     selected: HashSet<usize>,
     layout: HashMap<usize, (Rect, Style)>,
+}
+
+fn no_string() -> i64 {
+    -1
 }
 
 fn string_at(strings: &[String], i: i64) -> String {
@@ -832,9 +847,12 @@ impl Dom {
                         *v += base;
                     }
                 }
+                let viewport = rows.layout.get(&0).map(|(r, _)| (r.width, r.height));
                 docs.push(rows);
                 documents.push(DocumentInfo {
                     url: string_at(&raw.strings, d.document_url),
+                    title: string_at(&raw.strings, d.title),
+                    viewport,
                     base_url: string_at(&raw.strings, d.base_url),
                     frame_id: string_at(&raw.strings, d.frame_id),
                     scroll_x: d.scroll_offset_x.unwrap_or(0.0),
@@ -914,7 +932,19 @@ impl Dom {
     /// link whose only box is its `<svg>`), has a box [`Dom::is_rendered`] accepts: a click can reach it.
     /// At most [`REACH_SEARCH_NODES`] descendants are looked at.
     pub fn is_reachable(&self, id: usize) -> bool {
-        if self.is_rendered(id) {
+        // A pointer needs a few pixels: screen-reader-only text (a 1 px box clipped to nothing) and
+        // tracking pixels do not count.
+        let hittable = |i: usize| {
+            self.nodes[i]
+                .layout
+                .as_ref()
+                .is_some_and(|l| l.bounds.width >= MIN_HIT_PX && l.bounds.height >= MIN_HIT_PX)
+                && self.is_rendered(i)
+        };
+        if id >= self.nodes.len() {
+            return false;
+        }
+        if hittable(id) {
             return true;
         }
         let mut stack: Vec<usize> = self
@@ -927,7 +957,7 @@ impl Dom {
             if seen > REACH_SEARCH_NODES {
                 return false;
             }
-            if self.is_rendered(c) {
+            if hittable(c) {
                 return true;
             }
             stack.extend(self.nodes[c].children.iter().copied());
@@ -983,6 +1013,15 @@ impl Dom {
             .and_then(|n| self.documents.get(n.document))
             .map(|d| d.base_url.as_str())
             .unwrap_or("")
+    }
+
+    /// The main document's URL, title and viewport size (CSS px), as the snapshot gives them: what
+    /// `location.href`, `document.title` and `innerWidth` × `innerHeight` say. The viewport is `None`
+    /// when the snapshot has no box for the document.
+    pub fn page(&self) -> (&str, &str, Option<(f64, f64)>) {
+        self.documents.first().map_or(("", "", None), |d| {
+            (d.url.as_str(), d.title.as_str(), d.viewport)
+        })
     }
 
     /// The viewport in main-document coordinates, for a viewport of `width` × `height` CSS px.
