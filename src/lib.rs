@@ -132,6 +132,7 @@ pub async fn on_tab_removed(tab_id: f64, _info: JsValue) {
 /// (redirects included) ends as `domain_blocked`.
 #[wasm_bindgen]
 pub async fn on_tab_updated(tab_id: f64, change: JsValue, tab: JsValue) {
+    let before = chrome::tabs::known_url(tab_id as i64);
     match chrome::from_js::<chrome::tabs::Tab>(&tab) {
         Ok(tab) => chrome::tabs::learn(tab),
         Err(_) => chrome::tabs::forget(tab_id as i64),
@@ -141,8 +142,13 @@ pub async fn on_tab_updated(tab_id: f64, change: JsValue, tab: JsValue) {
         .and_then(|u| u.as_string());
     if let Some(url) = url {
         session::ready().await;
-        if windows::owner_of(tab_id as i64).await.is_some() {
-            // The browser-level blocklist covers what this agent page opens by its host (SPEC §6).
+        // The browser-level rules name agent pages by their host (SPEC §6): another page of the same host
+        // changes nothing in them.
+        let same_host = before
+            .as_deref()
+            .and_then(blocklist::url_host)
+            .is_some_and(|h| blocklist::url_host(&url).as_deref() == Some(h.as_str()));
+        if !same_host && windows::owner_of(tab_id as i64).await.is_some() {
             session::netrules::request_sync();
         }
         session::on_navigated(tab_id as i64, &url).await;

@@ -93,6 +93,19 @@ pub async fn known(tab_id: i64) -> Result<Tab> {
     Ok(tab)
 }
 
+/// The URL (or, while a navigation is pending, the pending URL) [`known`] holds for `tab_id`, without asking
+/// Chrome; `None` for a tab not seen yet.
+pub fn known_url(tab_id: i64) -> Option<String> {
+    KNOWN.with(|k| {
+        let k = k.borrow();
+        let tab = k.get(&tab_id)?;
+        tab.pending_url
+            .clone()
+            .filter(|u| !u.is_empty())
+            .or_else(|| tab.url.clone())
+    })
+}
+
 /// A `tabs.onCreated` / `tabs.onUpdated` event's `Tab` (or a `tabs.get` answer): what [`known`] answers.
 pub fn learn(tab: Tab) {
     if let Some(id) = tab.id {
