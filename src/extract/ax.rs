@@ -109,6 +109,10 @@ pub struct AxElement {
     pub disabled: bool,
     /// A link's `href`, resolved against its document's base URL.
     pub href: Option<String>,
+    /// No click can reach it (not [`AxElement::rendered`]) and it is not a native form field: an `<input>`,
+    /// `<select>` or `<textarea>` hidden for its looks (a styled checkbox behind its `<label>`, a file input
+    /// behind a button) still takes typing, `select_option` and `upload`, so it is not called hidden.
+    pub hidden: bool,
 }
 
 /// The interactive elements of a page (SPEC §5).
@@ -308,6 +312,7 @@ pub fn interactive_elements(trees: &[AxTree], dom: &Dom, viewport: Rect) -> Vec<
                 rendered: dom_node.is_some_and(|i| dom.is_reachable(i)),
                 disabled: dom_node.is_some_and(|i| is_disabled(dom, i)),
                 href: None,
+                hidden: false,
             }
         })
         .collect()
@@ -392,6 +397,10 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
                 .enclosing(i, "form")
                 .map(|f| dom.nodes[f].backend_node_id),
             rendered: dom.is_reachable(i),
+            hidden: !dom.is_reachable(i)
+                && !node
+                    .tag()
+                    .is_some_and(|t| matches!(t, "input" | "select" | "textarea")),
             disabled: is_disabled(dom, i),
             href: node
                 .attr("href")

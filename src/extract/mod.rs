@@ -278,7 +278,7 @@ pub fn to_protocol(
             checked: e.checked,
             in_markdown: in_markdown(i),
             disabled: e.disabled,
-            hidden: !e.rendered,
+            hidden: e.hidden,
             same_as: same_as.get(i).cloned().flatten(),
         })
         .collect();
