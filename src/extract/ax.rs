@@ -384,6 +384,7 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
                 .map(|v| v.trim().to_ascii_lowercase())
                 .filter(|v| !v.is_empty())
         };
+        let reachable = dom.is_reachable(i);
         out.push(AxElement {
             role: role.to_string(),
             checked: dom_checked(dom, node, role),
@@ -396,8 +397,8 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
             form: dom
                 .enclosing(i, "form")
                 .map(|f| dom.nodes[f].backend_node_id),
-            rendered: dom.is_reachable(i),
-            hidden: !dom.is_reachable(i)
+            rendered: reachable,
+            hidden: !reachable
                 && !node
                     .tag()
                     .is_some_and(|t| matches!(t, "input" | "select" | "textarea")),
@@ -421,7 +422,9 @@ pub fn repeats<'a>(
     in_markdown: &[bool],
     page_url: &str,
 ) -> Vec<Option<usize>> {
-    let document = |u: &str| u.split('#').next().unwrap_or("").to_owned();
+    fn document(url: &str) -> &str {
+        url.split('#').next().unwrap_or("")
+    }
     let page = document(page_url);
     let target = |e: &'a AxElement| -> Option<&'a str> {
         e.href.as_deref().filter(|h| {
