@@ -181,16 +181,7 @@ fn bare_name(name: &str) -> Option<String> {
         && !name.is_empty()
         && name.trim() == name
         && !name.chars().any(char::is_control);
-    plain.then(|| {
-        if name.chars().count() > NAME_MAX_CHARS {
-            name.chars()
-                .take(NAME_MAX_CHARS)
-                .chain(std::iter::once('…'))
-                .collect()
-        } else {
-            name.to_string()
-        }
-    })
+    plain.then(|| cut(name, NAME_MAX_CHARS))
 }
 
 /// The uids of `elements` as ranges of consecutive numbers: `e0-e14, e40, e52-e53`. A uid that is
@@ -249,12 +240,16 @@ fn same_origin_paths(markdown: &str, page_url: &str) -> String {
 
 /// `s` cut to `max` chars (with `…`) as a JSON string literal.
 fn quoted(s: &str, max: usize) -> String {
-    let cut: String = if s.chars().count() > max {
+    serde_json::to_string(&cut(s, max)).unwrap_or_default()
+}
+
+/// `s` cut to `max` chars, with `…` when something was cut.
+fn cut(s: &str, max: usize) -> String {
+    if s.chars().count() > max {
         s.chars().take(max).chain(std::iter::once('…')).collect()
     } else {
         s.to_string()
-    };
-    serde_json::to_string(&cut).unwrap_or_default()
+    }
 }
 
 fn one_line(s: &str) -> String {
