@@ -495,15 +495,42 @@ async fn what_no_click_can_reach_is_hidden_and_a_link_to_a_url_shown_before_is_t
         assert_eq!(found.len(), 1, "{name}: {els:#?}");
         found[0]
     };
-    // Hidden: a closed menu's item, a zero-size icon link, a carousel's clipped slide.
-    for name in ["Closed menu item", "Empty icon", "Slide two"] {
+    // Hidden: a closed menu's items, a zero-size icon link, screen-reader-only text.
+    for name in [
+        "Closed menu item",
+        "Pricing",
+        "Empty icon",
+        "Screen reader only",
+    ] {
         assert_eq!(one(name)["hidden"], true, "{name}: {:#}", one(name));
+        assert!(
+            one(name).get("visible").is_none(),
+            "{name}: {:#}",
+            one(name)
+        );
     }
-    // Reachable: the shown slide, an inline link around a block, a button; and a checkbox hidden for its
-    // looks behind its label is still offered (it takes a click through the label, and `check` by uid).
-    for name in ["Slide one", "Block card", "Menu", "Remember me"] {
+    // Reachable: both slides (scrolling the carousel brings the second), a button a scroller scrolled out
+    // of view, a link positioned out of a clipping box that does not contain it, an inline link around a
+    // block, a button; and a checkbox hidden for its looks behind its label is still offered.
+    for name in [
+        "Slide one",
+        "Slide two",
+        "Scrolled button",
+        "Escapes the clip",
+        "Block card",
+        "Menu",
+        "Remember me",
+    ] {
         assert!(one(name).get("hidden").is_none(), "{name}: {:#}", one(name));
     }
+    // A link to the URL of a hidden one is not the same as it (it would vanish from the text), and links
+    // with scripts of their own are never the same as each other.
+    assert!(
+        one("Pricing plans").get("sameAs").is_none(),
+        "{:#}",
+        one("Pricing plans")
+    );
+    assert!(one("Add B").get("sameAs").is_none(), "{:#}", one("Add B"));
     // The footer's World goes where the nav's does; both Politics links of the nav and the footer go
     // where the markdown's `politics` goes.
     let worlds = named("World");
@@ -518,16 +545,27 @@ async fn what_no_click_can_reach_is_hidden_and_a_link_to_a_url_shown_before_is_t
     for e in named("Script link") {
         assert!(e.get("sameAs").is_none(), "{e}");
     }
-    // What the flags say holds for a click: the hidden item cannot be clicked, the block card can.
-    let closed = one("Closed menu item")["uid"].as_str().unwrap().to_owned();
-    let card = one("Block card")["uid"].as_str().unwrap().to_owned();
-    let refused = client
-        .call("click", json!({ "tabId": tab, "uid": closed }))
-        .await;
-    assert!(
-        refused.is_err(),
-        "a click reached the closed menu: {refused:?}"
-    );
+    // What the flags say holds for a click: the hidden items cannot be clicked; the scrolled-away
+    // button, the second slide and the second script link can, and the block card navigates.
+    let uid = |name: &str| one(name)["uid"].as_str().unwrap().to_owned();
+    for name in ["Closed menu item", "Screen reader only"] {
+        let refused = client
+            .call("click", json!({ "tabId": tab, "uid": uid(name) }))
+            .await;
+        assert!(refused.is_err(), "a click reached {name}: {refused:?}");
+    }
+    for (name, check, want) in [
+        ("Scrolled button", "return window.scrolled", json!(1)),
+        ("Slide two", "return window.slid", json!(2)),
+        ("Add B", "return window.added", json!("B")),
+    ] {
+        client
+            .call("click", json!({ "tabId": tab, "uid": uid(name) }))
+            .await
+            .unwrap_or_else(|e| panic!("click on {name}: {e}"));
+        assert_eq!(eval(&client, tab, check).await, want, "{name}");
+    }
+    let card = uid("Block card");
     client
         .call("click", json!({ "tabId": tab, "uid": card }))
         .await

@@ -100,16 +100,16 @@ pub struct AxElement {
     pub autocomplete: Option<String>,
     /// `backendNodeId` of the `<form>` the element is in, if any (groups sign-in vs sign-up fields).
     pub form: Option<i64>,
-    /// The element (or, when it has no box of its own, a descendant) has a box on the page that no
-    /// ancestor clips away (it may be below the fold): false for a zero-size link, a closed menu's items,
-    /// a carousel's off-screen slides and off-canvas panels ([`Dom::is_reachable`]).
+    /// The element has a box on the page that no ancestor clips away (it may be below the fold);
+    /// false for collapsed menus and off-canvas panels.
     pub rendered: bool,
     /// A form control the page disabled (its own `disabled`, a disabled `<fieldset>`'s, or
     /// `aria-disabled="true"`): it takes no click or typing now.
     pub disabled: bool,
-    /// A link's `href`, resolved against its document's base URL.
+    /// A link's `href`, resolved against its document's base URL; `None` for a link with an `onclick` or
+    /// a `download` attribute, which does something its URL does not say ([`repeats`]).
     pub href: Option<String>,
-    /// No click can reach it (not [`AxElement::rendered`]) and it is not a native form field: an `<input>`,
+    /// No click can reach it ([`Dom::is_reachable`]) and it is not a native form field: an `<input>`,
     /// `<select>` or `<textarea>` hidden for its looks (a styled checkbox behind its `<label>`, a file input
     /// behind a button) still takes typing, `select_option` and `upload`, so it is not called hidden.
     pub hidden: bool,
@@ -309,7 +309,7 @@ pub fn interactive_elements(trees: &[AxTree], dom: &Dom, viewport: Rect) -> Vec<
                 form: dom_node
                     .and_then(|i| dom.enclosing(i, "form"))
                     .map(|f| dom.nodes[f].backend_node_id),
-                rendered: dom_node.is_some_and(|i| dom.is_reachable(i)),
+                rendered: dom_node.is_some_and(|i| dom.is_rendered(i)),
                 disabled: dom_node.is_some_and(|i| is_disabled(dom, i)),
                 href: None,
                 hidden: false,
@@ -397,15 +397,20 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
             form: dom
                 .enclosing(i, "form")
                 .map(|f| dom.nodes[f].backend_node_id),
-            rendered: reachable,
+            rendered: dom.is_rendered(i),
             hidden: !reachable
                 && !node
                     .tag()
                     .is_some_and(|t| matches!(t, "input" | "select" | "textarea")),
             disabled: is_disabled(dom, i),
+            // A link with a script of its own or a `download` does something its URL does not say.
             href: node
                 .attr("href")
-                .filter(|_| role == "link")
+                .filter(|_| {
+                    role == "link"
+                        && node.attr("onclick").is_none()
+                        && node.attr("download").is_none()
+                })
                 .map(|h| super::snapshot::resolve_url(dom.base_url_of(i), h.trim())),
         });
     }
@@ -433,6 +438,8 @@ pub fn repeats<'a>(
         })
     };
     let named = |i: usize| in_markdown.get(i).copied().unwrap_or(false);
+    // A hidden element cannot stand for another: a click on it would fail.
+    let target = |e: &'a AxElement| target(e).filter(|_| !e.hidden);
     let mut shown: HashMap<&str, usize> = HashMap::new();
     for (i, e) in elements.iter().enumerate().filter(|(i, _)| named(*i)) {
         if let Some(t) = target(e) {

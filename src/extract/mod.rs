@@ -274,7 +274,7 @@ pub fn to_protocol(
             value: e.value,
             // Only `true` goes on the wire: absence means "not in the viewport" (most elements of
             // a long page), which keeps the list ~20 % shorter.
-            visible: e.visible.filter(|v| *v),
+            visible: e.visible.filter(|v| *v && !e.hidden),
             checked: e.checked,
             in_markdown: in_markdown(i),
             disabled: e.disabled,

@@ -124,10 +124,12 @@ pub fn analyze_parsed(
     let (text, text_truncated) = text::cap_text(inner_text);
     let (markdown, in_markdown) = if refs {
         // uids are the list's indices (`ax::uid`), as the tab's uid cache gives them.
+        // A hidden link keeps its URL: its uid would offer a click that cannot land.
         let uids: HashMap<i64, String> = elements
             .elements
             .iter()
             .enumerate()
+            .filter(|(_, e)| !e.hidden)
             .map(|(i, e)| (e.backend_node_id, ax::uid(i)))
             .collect();
         let (agent, named) = markdown::with_refs(&blocks, &uids, url);

@@ -929,38 +929,86 @@ impl Dom {
     }
 
     /// Node `id`, or failing its own box one of its descendants (an inline `<a>` around a block, an icon
-    /// link whose only box is its `<svg>`), has a box [`Dom::is_rendered`] accepts: a click can reach it.
-    /// At most [`REACH_SEARCH_NODES`] descendants are looked at.
+    /// link whose only box is its `<svg>`), has a box a pointer can hit once the page is scrolled to it: at
+    /// least [`MIN_HIT_PX`] on each side, not pushed off to the left or top, and not inside a clipping
+    /// container (`overflow` other than visible) that is itself thinner than that — a closed menu
+    /// (`height: 0; overflow: hidden`), screen-reader-only text (a 1 px box that clips). A container that
+    /// merely scrolls its content out of view does not count: scrolling brings it back. At most
+    /// [`REACH_SEARCH_NODES`] descendants are looked at.
     pub fn is_reachable(&self, id: usize) -> bool {
-        // A pointer needs a few pixels: screen-reader-only text (a 1 px box clipped to nothing) and
-        // tracking pixels do not count.
-        let hittable = |i: usize| {
-            self.nodes[i]
-                .layout
-                .as_ref()
-                .is_some_and(|l| l.bounds.width >= MIN_HIT_PX && l.bounds.height >= MIN_HIT_PX)
-                && self.is_rendered(i)
-        };
         if id >= self.nodes.len() {
             return false;
         }
-        if hittable(id) {
+        if self.hittable(id) {
             return true;
         }
-        let mut stack: Vec<usize> = self
-            .nodes
-            .get(id)
-            .map_or(Vec::new(), |n| n.children.clone());
+        let mut stack: Vec<usize> = self.nodes[id].children.clone();
         let mut seen = 0;
         while let Some(c) = stack.pop() {
             seen += 1;
             if seen > REACH_SEARCH_NODES {
                 return false;
             }
-            if hittable(c) {
+            if self.hittable(c) {
                 return true;
             }
             stack.extend(self.nodes[c].children.iter().copied());
+        }
+        false
+    }
+
+    /// Node `id`'s own box qualifies for [`Dom::is_reachable`].
+    fn hittable(&self, id: usize) -> bool {
+        let Some(layout) = self.nodes[id].layout.as_ref() else {
+            return false;
+        };
+        let r = layout.bounds;
+        r.width >= MIN_HIT_PX
+            && r.height >= MIN_HIT_PX
+            && r.x + r.width > 0.0
+            && r.y + r.height > 0.0
+            && !self.clipped_to_nothing(id)
+    }
+
+    /// A clipping container thinner than [`MIN_HIT_PX`] holds node `id`. Only the containers that clip it
+    /// count: an absolutely positioned box escapes those between it and its positioned containing block,
+    /// a fixed one escapes all. `html` and `body` clip to the viewport, which scrolls.
+    fn clipped_to_nothing(&self, id: usize) -> bool {
+        #[derive(PartialEq)]
+        enum Escape {
+            None,
+            ToPositioned,
+            All,
+        }
+        let escape_of = |i: usize| match self.nodes[i]
+            .layout
+            .as_ref()
+            .map(|l| l.style.position.as_str())
+        {
+            Some("fixed") => Escape::All,
+            Some("absolute") => Escape::ToPositioned,
+            _ => Escape::None,
+        };
+        let mut escape = escape_of(id);
+        let mut cur = self.nodes[id].parent;
+        while let Some(p) = cur {
+            let layout = self.nodes[p].layout.as_ref();
+            let positioned = layout.is_some_and(|l| l.style.position != "static");
+            if escape == Escape::ToPositioned && positioned {
+                // `p` is the containing block: its clip applies again.
+                escape = Escape::None;
+            }
+            let root = matches!(self.nodes[p].tag(), Some("html" | "body"));
+            if let Some(l) = layout.filter(|_| escape == Escape::None && !root) {
+                if l.style.clips() && (l.bounds.width < MIN_HIT_PX || l.bounds.height < MIN_HIT_PX)
+                {
+                    return true;
+                }
+            }
+            if escape == Escape::None {
+                escape = escape_of(p);
+            }
+            cur = self.nodes[p].parent;
         }
         false
     }

@@ -168,18 +168,26 @@ pub fn element_line(e: &ExtractElement) -> String {
 }
 
 /// `name` as it may stand unquoted at the end of a link's line, cut like [`quoted`]'s: only a name that
-/// does not start with a quote or with a role's word (`e5 button styles` would read as a button), without
-/// line breaks, control characters or edge spaces.
+/// cannot be read as something else — it does not start with a role's word (`e5 button styles` would
+/// read as a button) or a uid, does not end with a flag's word (`Terms disabled`), and has no quote, `=`,
+/// line break, control character or edge space.
 fn bare_name(name: &str) -> Option<String> {
     let first_word = name.split(' ').next()?;
+    let last_word = name.rsplit(' ').next()?;
     let role_word = first_word == "generic"
         || bua_protocol::INTERACTIVE_ROLES
             .iter()
             .any(|r| r.eq_ignore_ascii_case(first_word));
-    let plain = !name.starts_with('"')
-        && !role_word
+    let uid_like = first_word
+        .strip_prefix('e')
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    let flag_like = matches!(last_word, "checked" | "mixed" | "disabled");
+    let plain = !role_word
+        && !uid_like
+        && !flag_like
         && !name.is_empty()
         && name.trim() == name
+        && !name.contains(['"', '='])
         && !name.chars().any(char::is_control);
     plain.then(|| cut(name, NAME_MAX_CHARS))
 }
@@ -403,6 +411,10 @@ mod tests {
             el("e10", "link", Some("Archive")),
             el("e11", "link", Some("accounting")),
             el("e12", "link", Some("Hidden")),
+            el("e13", "link", Some("Terms disabled")),
+            el("e14", "link", Some("e3 Home")),
+            el("e15", "link", Some("Name = x")),
+            el("e16", "link", Some("Say \"hi\"")),
         ];
         more[4].same_as = Some("e5".into());
         more[5].disabled = true;
@@ -411,7 +423,7 @@ mod tests {
         let got = extract_text(&r);
         let list = got.split("=== elements ===\n").nth(1).unwrap();
         assert!(list.ends_with(
-            "e4\ne5 Log In\ne6 \"Button styles\"\ne7 \"\\\"Quoted\\\" story\"\ne8 \" Padded\"\ne10 \"Archive\" disabled\ne11 accounting"
+            "e4\ne5 Log In\ne6 \"Button styles\"\ne7 \"\\\"Quoted\\\" story\"\ne8 \" Padded\"\ne10 \"Archive\" disabled\ne11 accounting\ne13 \"Terms disabled\"\ne14 \"e3 Home\"\ne15 \"Name = x\"\ne16 \"Say \\\"hi\\\"\""
         ), "{list}");
         assert!(!list.contains("e9"), "{list}");
         assert!(
