@@ -227,7 +227,7 @@ async fn run_on_resolved_tab(
     action: Action,
 ) -> Result<serde_json::Value> {
     let tab = crate::chrome::tabs::known(tab_id).await?;
-    let url = page_url(&tab);
+    let url = tab.page_url();
     session::check_tab_allowed(tab_id, url).await?;
     if let Some(target) = action.target_url() {
         session::check_url_allowed(target, Some(tab_id)).await?;
@@ -383,15 +383,6 @@ impl Stages {
             ));
         }
     }
-}
-
-/// The page a tab is on or loading: `pendingUrl` while a navigation is pending (a fresh `open_tab` tab),
-/// else the committed `url`.
-fn page_url(tab: &crate::chrome::tabs::Tab) -> &str {
-    tab.pending_url
-        .as_deref()
-        .filter(|u| !u.is_empty())
-        .unwrap_or(tab.url())
 }
 
 fn json<T: Serialize>(value: T) -> Result<serde_json::Value> {

@@ -49,6 +49,14 @@ impl Tab {
     pub fn url(&self) -> &str {
         self.url.as_deref().unwrap_or("")
     }
+    /// The page the tab is on or loading: `pendingUrl` while a navigation is pending (a fresh `open_tab`
+    /// tab), else the committed `url`.
+    pub fn page_url(&self) -> &str {
+        self.pending_url
+            .as_deref()
+            .filter(|u| !u.is_empty())
+            .unwrap_or(self.url())
+    }
 }
 
 /// `chrome.tabs.query(info)`.
@@ -96,14 +104,7 @@ pub async fn known(tab_id: i64) -> Result<Tab> {
 /// The URL (or, while a navigation is pending, the pending URL) [`known`] holds for `tab_id`, without asking
 /// Chrome; `None` for a tab not seen yet.
 pub fn known_url(tab_id: i64) -> Option<String> {
-    KNOWN.with(|k| {
-        let k = k.borrow();
-        let tab = k.get(&tab_id)?;
-        tab.pending_url
-            .clone()
-            .filter(|u| !u.is_empty())
-            .or_else(|| tab.url.clone())
-    })
+    KNOWN.with(|k| k.borrow().get(&tab_id).map(|t| t.page_url().to_owned()))
 }
 
 /// A `tabs.onCreated` / `tabs.onUpdated` event's `Tab` (or a `tabs.get` answer): what [`known`] answers.
