@@ -1361,29 +1361,36 @@ fn strip_markdown(md: &str) -> String {
 /// `needle` occurs in `hay` with no letter or digit right before or after it (whole words). For
 /// scripts without spaces (CJK) any occurrence counts.
 fn contains_phrase(hay: &str, needle: &str) -> bool {
-    !phrase_positions(hay, needle).is_empty()
+    phrases(hay, needle).next().is_some()
 }
 
 /// Byte offsets of the whole-word occurrences of `needle` in `hay` (see [`contains_phrase`]).
 fn phrase_positions(hay: &str, needle: &str) -> Vec<usize> {
-    let mut found = Vec::new();
-    if needle.is_empty() {
-        return found;
-    }
+    phrases(hay, needle).collect()
+}
+
+/// The whole-word occurrences of `needle` in `hay`, as byte offsets, found lazily: most callers only ask
+/// whether there is one, on a page's whole text.
+fn phrases<'a>(hay: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
     let cjk = needle.chars().any(|c| (c as u32) >= 0x2E80);
     let mut start = 0;
-    while let Some(pos) = hay[start..].find(needle) {
-        let at = start + pos;
-        let end = at + needle.len();
-        let before = hay[..at].chars().next_back();
-        let after = hay[end..].chars().next();
-        let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
-        if cjk || (boundary(before) && boundary(after)) {
-            found.push(at);
+    std::iter::from_fn(move || {
+        if needle.is_empty() {
+            return None;
         }
-        start = at + hay[at..].chars().next().map_or(1, char::len_utf8);
-    }
-    found
+        while let Some(pos) = hay.get(start..)?.find(needle) {
+            let at = start + pos;
+            let end = at + needle.len();
+            start = at + hay[at..].chars().next().map_or(1, char::len_utf8);
+            let before = hay[..at].chars().next_back();
+            let after = hay[end..].chars().next();
+            let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+            if cjk || (boundary(before) && boundary(after)) {
+                return Some(at);
+            }
+        }
+        None
+    })
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 //! further CDP round trips.
 
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use serde::Deserialize;
 
@@ -87,29 +88,32 @@ impl Rect {
 }
 
 /// The computed style values of [`COMPUTED_STYLES`] for one rendered node (empty when unknown).
+///
+/// The values are shared (`Rc<str>`): a page has a handful of distinct ones (`block`, `visible`, …) for
+/// thousands of boxes, and one allocation per box and property was a tenth of an extract's own work.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Style {
     /// CSS `display`, e.g. `block`, `inline`, `flex`, `list-item`, `table-cell`.
-    pub display: String,
+    pub display: Rc<str>,
     /// CSS `visibility`: `visible`, `hidden` or `collapse`.
-    pub visibility: String,
+    pub visibility: Rc<str>,
     /// CSS `position`: `static`, `relative`, `absolute`, `fixed` or `sticky`.
-    pub position: String,
+    pub position: Rc<str>,
     /// CSS `overflow-x`.
-    pub overflow_x: String,
+    pub overflow_x: Rc<str>,
     /// CSS `overflow-y`.
-    pub overflow_y: String,
+    pub overflow_y: Rc<str>,
 }
 
 impl Style {
     /// `visibility: hidden | collapse`.
     pub fn is_invisible(&self) -> bool {
-        self.visibility == "hidden" || self.visibility == "collapse"
+        matches!(&*self.visibility, "hidden" | "collapse")
     }
 
     /// `position: fixed | sticky` (overlays, cookie banners, sticky bars).
     pub fn is_fixed_or_sticky(&self) -> bool {
-        self.position == "fixed" || self.position == "sticky"
+        matches!(&*self.position, "fixed" | "sticky")
     }
 
     /// Overflow is clipped on either axis, so a zero-size box hides its content.
@@ -120,9 +124,10 @@ impl Style {
 
     /// The box is laid out inline (text flow continues around it).
     pub fn is_inline(&self) -> bool {
-        (self.display.starts_with("inline") && self.display != "inline-table")
-            || self.display == "ruby"
-            || self.display.is_empty()
+        let display = &*self.display;
+        (display.starts_with("inline") && display != "inline-table")
+            || display == "ruby"
+            || display.is_empty()
     }
 }
 
@@ -377,22 +382,33 @@ const CDATA_NODE: i64 = 4;
 const DOCUMENT_NODE: i64 = 9;
 const FRAGMENT_NODE: i64 = 11;
 
-/// One document, decoded into per-node rows.
+/// One document, decoded into per-node rows: the tree's shape, read while composing.
 struct DocRows {
     parent: Vec<Option<usize>>,
     children: Vec<Vec<usize>>,
     node_type: Vec<i64>,
-    name: Vec<String>,
-    value: Vec<String>,
     backend: Vec<i64>,
-    attrs: Vec<Vec<(String, String)>>,
     shadow_type: HashMap<usize, String>,
     content_doc: HashMap<usize, usize>,
     pseudo: Vec<bool>,
     values: HashMap<usize, String>,
     checked: HashSet<usize>,
     selected: HashSet<usize>,
-    layout: HashMap<usize, (Rect, Style)>,
+}
+
+/// What each node of a [`DocRows`] document carries into the composed tree. The composer moves it out
+/// ([`std::mem::take`]) instead of copying it: a node is composed once (a second visit, possible only in a
+/// malformed snapshot, finds it empty and unrendered).
+#[derive(Default)]
+struct DocPayload {
+    /// Node names (tag names as CDP gives them, uppercase for HTML).
+    name: Vec<String>,
+    /// Text nodes' `nodeValue`; empty for other nodes.
+    value: Vec<String>,
+    /// Attributes, names lowercase.
+    attrs: Vec<Vec<(String, String)>>,
+    /// Box and style of the rendered nodes.
+    layout: Vec<Option<(Rect, Style)>>,
 }
 
 fn no_string() -> i64 {
@@ -407,7 +423,7 @@ fn string_at(strings: &[String], i: i64) -> String {
         .unwrap_or_default()
 }
 
-fn decode(doc: &RawDocument, strings: &[String]) -> DocRows {
+fn decode(doc: &RawDocument, strings: &[String]) -> (DocRows, DocPayload) {
     let n = doc.nodes.node_type.len();
     let s = |i: i64| string_at(strings, i);
     let parent: Vec<Option<usize>> = (0..n)
@@ -434,7 +450,11 @@ fn decode(doc: &RawDocument, strings: &[String]) -> DocRows {
                     pairs
                         .chunks(2)
                         .filter(|c| c.len() == 2)
-                        .map(|c| (s(c[0]).to_ascii_lowercase(), s(c[1])))
+                        .map(|c| {
+                            let mut name = s(c[0]);
+                            name.make_ascii_lowercase();
+                            (name, s(c[1]))
+                        })
                         .collect()
                 })
                 .unwrap_or_default()
@@ -461,13 +481,17 @@ fn decode(doc: &RawDocument, strings: &[String]) -> DocRows {
         .zip(&doc.nodes.content_document_index.value)
         .filter_map(|(&i, &v)| Some((usize::try_from(i).ok()?, usize::try_from(v).ok()?)))
         .collect();
-    let mut layout = HashMap::new();
+    // Indexed by node: `layout.nodeIndex` points at most once per box, and several boxes (a text split
+    // by a continuation) at one node.
+    let mut layout: Vec<Option<(Rect, Style)>> = vec![None; n];
+    // One shared value per distinct string of the table (see [`Style`]).
+    let mut shared: Vec<Option<Rc<str>>> = vec![None; strings.len()];
+    let empty: Rc<str> = Rc::from("");
     for (li, &ni) in doc.layout.node_index.iter().enumerate() {
-        let Ok(ni) = usize::try_from(ni) else {
+        let Some(slot) = usize::try_from(ni).ok().and_then(|ni| layout.get_mut(ni)) else {
             continue;
         };
-        let b = doc.layout.bounds.get(li);
-        let rect = match b {
+        let rect = match doc.layout.bounds.get(li) {
             Some(b) if b.len() >= 4 => Rect {
                 x: b[0],
                 y: b[1],
@@ -476,11 +500,23 @@ fn decode(doc: &RawDocument, strings: &[String]) -> DocRows {
             },
             _ => Rect::default(),
         };
+        // A node may have several layout objects; keep the first box's style and grow the box to cover
+        // the others.
+        if let Some((r, _)) = slot {
+            *r = union(*r, rect);
+            continue;
+        }
         let st = doc.layout.styles.get(li);
-        let v = |k: usize| {
-            st.and_then(|st| st.get(k))
-                .map(|&i| s(i))
-                .unwrap_or_default()
+        let mut v = |k: usize| -> Rc<str> {
+            let i = st
+                .and_then(|st| st.get(k))
+                .and_then(|&i| usize::try_from(i).ok());
+            match i.and_then(|i| Some((i, shared.get_mut(i)?))) {
+                Some((i, cell)) => cell
+                    .get_or_insert_with(|| Rc::from(strings[i].as_str()))
+                    .clone(),
+                None => empty.clone(),
+            }
         };
         let style = Style {
             display: v(0),
@@ -489,27 +525,34 @@ fn decode(doc: &RawDocument, strings: &[String]) -> DocRows {
             overflow_x: v(3),
             overflow_y: v(4),
         };
-        // A node may have several layout objects (e.g. a text split by a continuation); keep the
-        // first box for the style and grow it to cover the others.
-        layout
-            .entry(ni)
-            .and_modify(|(r, _): &mut (Rect, Style)| *r = union(*r, rect))
-            .or_insert((rect, style));
+        *slot = Some((rect, style));
     }
-    DocRows {
-        parent,
-        children,
-        node_type: doc.nodes.node_type.clone(),
+    let is_text = |i: usize| {
+        matches!(
+            doc.nodes.node_type.get(i),
+            Some(&TEXT_NODE) | Some(&CDATA_NODE)
+        )
+    };
+    let payload = DocPayload {
         name: (0..n)
             .map(|i| s(*doc.nodes.node_name.get(i).unwrap_or(&-1)))
             .collect(),
         value: (0..n)
-            .map(|i| s(*doc.nodes.node_value.get(i).unwrap_or(&-1)))
+            .map(|i| match is_text(i) {
+                true => s(*doc.nodes.node_value.get(i).unwrap_or(&-1)),
+                false => String::new(),
+            })
             .collect(),
+        attrs,
+        layout,
+    };
+    let rows = DocRows {
+        parent,
+        children,
+        node_type: doc.nodes.node_type.clone(),
         backend: (0..n)
             .map(|i| *doc.nodes.backend_node_id.get(i).unwrap_or(&0))
             .collect(),
-        attrs,
         shadow_type: rare_strings(&doc.nodes.shadow_root_type),
         content_doc,
         pseudo,
@@ -520,8 +563,8 @@ fn decode(doc: &RawDocument, strings: &[String]) -> DocRows {
         },
         checked: indices(&doc.nodes.input_checked),
         selected: indices(&doc.nodes.option_selected),
-        layout,
-    }
+    };
+    (rows, payload)
 }
 
 /// The node indices a rare boolean holds true.
@@ -551,6 +594,8 @@ fn union(a: Rect, b: Rect) -> Rect {
 
 struct Composer<'a> {
     docs: &'a [DocRows],
+    /// Per document of `docs`, what its nodes carry (moved into `dom` as they are composed).
+    payloads: Vec<DocPayload>,
     dom: Dom,
     /// Documents already stitched in (guards against a frame cycle in a malformed snapshot).
     visiting: Vec<bool>,
@@ -581,17 +626,14 @@ impl Composer<'_> {
     }
 
     fn layout_of(&mut self, d: usize, i: usize) -> Option<Layout> {
-        let (rect, style) = self.docs[d].layout.get(&i)?;
+        let (rect, style) = self.payloads.get_mut(d)?.layout.get_mut(i)?.take()?;
         let info = &self.dom.documents[d];
         let bounds = Rect {
             x: rect.x + info.offset_x,
             y: rect.y + info.offset_y,
-            ..*rect
+            ..rect
         };
-        Some(Layout {
-            bounds,
-            style: style.clone(),
-        })
+        Some(Layout { bounds, style })
     }
 
     /// Appends the composed subtree of raw node `i` of document `d` under `parent`.
@@ -613,7 +655,7 @@ impl Composer<'_> {
         match rows.node_type[i] {
             TEXT_NODE | CDATA_NODE => {
                 let layout = self.layout_of(d, i);
-                let text = self.docs[d].value[i].clone();
+                let text = std::mem::take(&mut self.payloads[d].value[i]);
                 let backend = self.docs[d].backend[i];
                 let id = self.push(NodeKind::Text(text), backend, d, layout);
                 self.attach(parent, id);
@@ -633,15 +675,22 @@ impl Composer<'_> {
     ) {
         let rows = self.docs;
         let row = &rows[d];
-        let tag = row.name[i].to_ascii_lowercase();
+        let mut tag = std::mem::take(&mut self.payloads[d].name[i]);
+        tag.make_ascii_lowercase();
         let layout = self.layout_of(d, i);
         let backend = row.backend[i];
-        if let Some(rect) = layout.as_ref().map(|l| l.bounds) {
+        let bounds = layout.as_ref().map(|l| l.bounds);
+        if let Some(rect) = bounds {
             self.dom.rects.insert(backend, rect);
         }
+        let (is_frame, is_form, is_slot) = (
+            tag == "iframe" || tag == "frame",
+            tag == "form",
+            tag == "slot",
+        );
         let kind = NodeKind::Element {
-            tag: tag.clone(),
-            attrs: row.attrs[i].clone(),
+            tag,
+            attrs: std::mem::take(&mut self.payloads[d].attrs[i]),
         };
         if let Some(v) = row.values.get(&i) {
             self.dom.input_values.insert(backend, v.clone());
@@ -652,14 +701,14 @@ impl Composer<'_> {
         if row.selected.contains(&i) {
             self.dom.selected_options.insert(backend);
         }
-        let id = self.push(kind, backend, d, layout.clone());
+        let id = self.push(kind, backend, d, layout);
         self.attach(parent, id);
 
-        if tag == "iframe" || tag == "frame" {
+        if is_frame {
             let base = &self.dom.documents[d].base_url;
             let src = self.dom.nodes[id].attr("src").map(|s| resolve_url(base, s));
             if let Some(&cd) = row.content_doc.get(&i) {
-                self.stitch_frame(cd, id, backend, layout.as_ref(), depth);
+                self.stitch_frame(cd, id, bounds, depth);
                 if let Some(doc) = self.dom.documents.get(cd) {
                     if !doc.url.is_empty() {
                         self.dom.iframe_urls.push(doc.url.clone());
@@ -674,7 +723,7 @@ impl Composer<'_> {
             return;
         }
 
-        if tag == "form" {
+        if is_form {
             if let Some(action) = self.dom.nodes[id]
                 .attr("action")
                 .filter(|a| !a.trim().is_empty())
@@ -684,7 +733,7 @@ impl Composer<'_> {
             }
         }
 
-        if tag == "slot" {
+        if is_slot {
             if let Some(light) = host_light {
                 let name = self.dom.nodes[id].attr("name").unwrap_or("").to_string();
                 let assigned: Vec<usize> = light
@@ -692,7 +741,7 @@ impl Composer<'_> {
                     .copied()
                     .filter(|&c| {
                         let slot_attr = if row.node_type[c] == ELEMENT_NODE {
-                            row.attrs[c]
+                            self.payloads[d].attrs[c]
                                 .iter()
                                 .find(|(n, _)| n == "slot")
                                 .map(|(_, v)| v.as_str())
@@ -737,14 +786,8 @@ impl Composer<'_> {
         }
     }
 
-    fn stitch_frame(
-        &mut self,
-        cd: usize,
-        iframe: usize,
-        _backend: i64,
-        layout: Option<&Layout>,
-        depth: usize,
-    ) {
+    /// Composes document `cd` under its `<iframe>` node `iframe`, whose box is `bounds`.
+    fn stitch_frame(&mut self, cd: usize, iframe: usize, bounds: Option<Rect>, depth: usize) {
         let Some(rows) = self.docs.get(cd) else {
             return;
         };
@@ -752,10 +795,10 @@ impl Composer<'_> {
             return;
         }
         self.visiting[cd] = true;
-        if let Some(l) = layout {
+        if let Some(b) = bounds {
             let doc = &mut self.dom.documents[cd];
-            doc.offset_x = l.bounds.x - doc.scroll_x;
-            doc.offset_y = l.bounds.y - doc.scroll_y;
+            doc.offset_x = b.x - doc.scroll_x;
+            doc.offset_y = b.y - doc.scroll_y;
         }
         self.dom.documents[cd].attached = true;
         let part = self.dom.documents[cd].part;
@@ -779,10 +822,22 @@ impl Composer<'_> {
 /// Resolves `href` against `base` (an absolute URL); returns `href` unchanged when either does not parse.
 pub fn resolve_url(base: &str, href: &str) -> String {
     let href = href.trim();
-    match url::Url::parse(base).and_then(|b| b.join(href)) {
-        Ok(u) => u.to_string(),
-        Err(_) => href.to_string(),
+    // A page resolves hundreds of links against one or two bases: the last base parsed is kept.
+    thread_local! {
+        static LAST_BASE: std::cell::RefCell<Option<(String, Result<url::Url, url::ParseError>)>> =
+            const { std::cell::RefCell::new(None) };
     }
+    LAST_BASE.with(|last| {
+        let mut last = last.borrow_mut();
+        if last.as_ref().is_none_or(|(b, _)| b != base) {
+            *last = Some((base.to_owned(), url::Url::parse(base)));
+        }
+        let parsed = last.as_ref().map(|(_, u)| u.as_ref());
+        match parsed.and_then(|u| u.ok()).map(|b| b.join(href)) {
+            Some(Ok(u)) => u.to_string(),
+            _ => href.to_string(),
+        }
+    })
 }
 
 impl Dom {
@@ -831,6 +886,7 @@ impl Dom {
             return Err(SnapshotError::NoDocument);
         }
         let mut docs: Vec<DocRows> = Vec::new();
+        let mut payloads: Vec<DocPayload> = Vec::new();
         let mut documents = Vec::new();
         // Index of each part's first document (its frame's own) in `docs`.
         let mut first_doc = Vec::with_capacity(raws.len());
@@ -838,7 +894,7 @@ impl Dom {
             let base = docs.len();
             first_doc.push((!raw.documents.is_empty()).then_some(base));
             for d in &raw.documents {
-                let mut rows = decode(d, &raw.strings);
+                let (mut rows, payload) = decode(d, &raw.strings);
                 if part > 0 {
                     for b in rows.backend.iter_mut() {
                         *b = part_backend(part, *b);
@@ -847,8 +903,13 @@ impl Dom {
                         *v += base;
                     }
                 }
-                let viewport = rows.layout.get(&0).map(|(r, _)| (r.width, r.height));
+                let viewport = payload
+                    .layout
+                    .first()
+                    .and_then(Option::as_ref)
+                    .map(|(r, _)| (r.width, r.height));
                 docs.push(rows);
+                payloads.push(payload);
                 documents.push(DocumentInfo {
                     url: string_at(&raw.strings, d.document_url),
                     title: string_at(&raw.strings, d.title),
@@ -884,6 +945,7 @@ impl Dom {
         }
         let mut c = Composer {
             docs: &docs,
+            payloads,
             dom: Dom {
                 documents,
                 ..Dom::default()
@@ -980,11 +1042,7 @@ impl Dom {
             ToPositioned,
             All,
         }
-        let escape_of = |i: usize| match self.nodes[i]
-            .layout
-            .as_ref()
-            .map(|l| l.style.position.as_str())
-        {
+        let escape_of = |i: usize| match self.nodes[i].layout.as_ref().map(|l| &*l.style.position) {
             Some("fixed") => Escape::All,
             Some("absolute") => Escape::ToPositioned,
             _ => Escape::None,
@@ -993,7 +1051,7 @@ impl Dom {
         let mut cur = self.nodes[id].parent;
         while let Some(p) = cur {
             let layout = self.nodes[p].layout.as_ref();
-            let positioned = layout.is_some_and(|l| l.style.position != "static");
+            let positioned = layout.is_some_and(|l| &*l.style.position != "static");
             if escape == Escape::ToPositioned && positioned {
                 // `p` is the containing block: its clip applies again.
                 escape = Escape::None;
