@@ -397,10 +397,13 @@ struct DocRows {
 }
 
 /// What each node of a [`DocRows`] document carries into the composed tree. The composer moves it out
-/// ([`std::mem::take`]) instead of copying it: a node is composed once (a second visit, possible only in a
-/// malformed snapshot, finds it empty and unrendered).
+/// ([`std::mem::take`]) instead of copying it, so a node is composed once: one met again (a light child
+/// that two slots of one name would take, a malformed snapshot) is skipped, as the browser assigns a light
+/// child to the first of those slots only.
 #[derive(Default)]
 struct DocPayload {
+    /// The nodes already composed.
+    composed: Vec<bool>,
     /// Node names (tag names as CDP gives them, uppercase for HTML).
     name: Vec<String>,
     /// Text nodes' `nodeValue`; empty for other nodes.
@@ -534,6 +537,7 @@ fn decode(doc: &RawDocument, strings: &[String]) -> (DocRows, DocPayload) {
         )
     };
     let payload = DocPayload {
+        composed: vec![false; n],
         name: (0..n)
             .map(|i| s(*doc.nodes.node_name.get(i).unwrap_or(&-1)))
             .collect(),
@@ -651,6 +655,10 @@ impl Composer<'_> {
         let rows = &self.docs[d];
         if rows.pseudo[i] {
             return;
+        }
+        match self.payloads[d].composed.get_mut(i) {
+            Some(done) if !*done => *done = true,
+            _ => return,
         }
         match rows.node_type[i] {
             TEXT_NODE | CDATA_NODE => {
@@ -1286,6 +1294,30 @@ mod tests {
         let slot = dom.nodes[p].children[0];
         assert_eq!(dom.nodes[slot].tag(), Some("slot"));
         assert_eq!(dom.nodes[dom.nodes[slot].children[0]].text(), Some("light"));
+    }
+
+    #[test]
+    fn a_light_child_goes_into_the_first_of_two_slots_of_one_name_only() {
+        let mut snap = sample();
+        // A second default <slot> in the shadow <p>, after its text.
+        let nodes = &mut snap["documents"][0]["nodes"];
+        for (key, v) in [
+            ("parentIndex", serde_json::json!(6)),
+            ("nodeType", serde_json::json!(1)),
+            ("nodeName", serde_json::json!(7)),
+            ("nodeValue", serde_json::json!(-1)),
+            ("backendNodeId", serde_json::json!(12)),
+            ("attributes", serde_json::json!([])),
+        ] {
+            nodes[key].as_array_mut().unwrap().push(v);
+        }
+        let dom = Dom::from_snapshot(&snap).unwrap();
+        assert_eq!(texts(&dom), vec!["light", "shadowed ", "framed"]);
+        let slots: Vec<usize> = (0..dom.nodes.len())
+            .filter(|&i| dom.nodes[i].tag() == Some("slot"))
+            .collect();
+        assert_eq!(slots.len(), 2, "both slots are in the tree");
+        assert!(dom.nodes[slots[1]].children.is_empty());
     }
 
     #[test]
