@@ -576,7 +576,8 @@ pub fn render(r: &PeerResults, chromium: &str, machine: &crate::machine::Machine
         s,
         "{} pages of `corpus/readability` served on 127.0.0.1, {} ({} cores), {}; 1-minute load {} at the \
          start, {} at the end; {:.0} s. Servers: ours `bua-bridge mcp` ({}), {} ({}), {} ({}); each with its \
-         own headless `{chromium}` from `/usr/bin/chromium` and the same flags (`--no-sandbox {}`). \
+         own headless `{chromium}` from `/usr/bin/chromium` and the same flags (`--no-sandbox {}`), on top of each \
+         tool's own launch flags (ours: `bua-bridge launch --headless`'s, README). \
          Tools take turns page by page in a rotating order, after one unrecorded warm-up page each.\n",
         r.pages.len(),
         machine.cpu,
