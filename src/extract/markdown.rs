@@ -1060,18 +1060,6 @@ fn flatten(blocks: Vec<Block>) -> Vec<Inline> {
 /// Collapses every run of whitespace to one space and trims the ends.
 pub fn collapse(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    if s.is_ascii() {
-        // The same words without decoding characters (most text nodes are ASCII): `split_whitespace`'s
-        // ASCII whitespace is these six bytes (`split_ascii_whitespace` would keep the vertical tab).
-        let space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r');
-        for w in s.split(space).filter(|w| !w.is_empty()) {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            out.push_str(w);
-        }
-        return out;
-    }
     for w in s.split_whitespace() {
         if !out.is_empty() {
             out.push(' ');
