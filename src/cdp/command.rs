@@ -11,7 +11,11 @@ pub trait Command: Serialize {
     const METHOD: &'static str;
     /// What the command answers (only the fields the extension reads).
     type Response: DeserializeOwned;
+    /// What of a text answer ([`super::send_text`]) crosses into Rust.
+    const ANSWER: Answer = Answer::Whole;
 }
+
+pub use crate::chrome::debugger::Answer;
 
 /// The answer of a command whose result the extension does not read.
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! per method, grouped by domain, with only the fields the extension uses. Names are `DomainMethod`
 //! (`PageNavigate` is `Page.navigate`); an `Option` param is left out when `None`.
 
-use super::command::{Command, Empty};
+use super::command::{Answer, Command, Empty};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
@@ -588,7 +588,11 @@ pub struct DomSnapshotCaptureSnapshot {
     /// The computed style properties to include for each node.
     pub computed_styles: Vec<&'static str>,
 }
-command!(DomSnapshotCaptureSnapshot => "DOMSnapshot.captureSnapshot", serde::de::IgnoredAny);
+impl Command for DomSnapshotCaptureSnapshot {
+    const METHOD: &'static str = "DOMSnapshot.captureSnapshot";
+    type Response = serde::de::IgnoredAny;
+    const ANSWER: Answer = Answer::WithoutScriptText;
+}
 
 // ---- Target, frames (SPEC §5 "Frames") ----
 

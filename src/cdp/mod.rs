@@ -216,7 +216,7 @@ pub async fn send_text<C: Command>(
     let params =
         serde_json::to_value(command).map_err(|e| CdpError::malformed(C::METHOD, tab_id, &e))?;
     answer_of(&target, C::METHOD, timeout_ms, || {
-        debugger::send_command_json(tab_id, target.session(), C::METHOD, &params)
+        debugger::send_command_json(tab_id, target.session(), C::METHOD, &params, C::ANSWER)
     })
     .await
 }

@@ -83,6 +83,7 @@ pub async fn send_command_json(
     session_id: Option<&str>,
     method: &str,
     params: &serde_json::Value,
+    answer: Answer,
 ) -> std::result::Result<String, String> {
     let t = command_target(tab_id, session_id).map_err(|e| e.to_string())?;
     let p = to_js(params).map_err(|e| e.to_string())?;
@@ -91,9 +92,54 @@ pub async fn send_command_json(
     if value.is_undefined() || value.is_null() {
         return Ok("null".to_string());
     }
+    if answer == Answer::WithoutScriptText {
+        drop_script_text(&value);
+    }
     js_sys::JSON::stringify(&value)
         .map(String::from)
         .map_err(|e| js_message(&e))
+}
+
+/// How much of a command's answer `cdp::send_text` hands to Rust.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// All of it.
+    Whole,
+    /// A `DOMSnapshot.captureSnapshot` answer with the text of its `<script>` and `<style>` elements
+    /// emptied first, on the JS side: nothing in Rust reads it, and on script-heavy pages it is most of the
+    /// answer (950 KB of 1.25 MB on a news page), all of which would be stringified, copied into wasm and
+    /// parsed (docs/BENCHMARKS.md).
+    WithoutScriptText,
+}
+
+// The one piece of answer-shaping done in JS: it has to happen before the answer is stringified, and from
+// Rust each of the tens of thousands of array reads would cross the wasm boundary. A string is emptied only
+// when every node that names it is the text of a <script> or <style> (strings are shared by value) and no
+// attribute names it; short strings are left alone, as they cost nothing.
+#[wasm_bindgen(inline_js = r#"
+export function dropScriptText(snapshot) {
+  try {
+    const strings = snapshot.strings;
+    const long = (s) => typeof strings[s] === "string" && strings[s].length >= 256;
+    const script = new Set(), kept = new Set();
+    for (const doc of snapshot.documents) {
+      const { nodeValue: values = [], nodeName: names = [], parentIndex: parents = [] } = doc.nodes;
+      for (let i = 0; i < values.length; i++) {
+        if (!long(values[i])) continue;
+        const tag = String(strings[names[parents[i]]]).toLowerCase();
+        (tag === "script" || tag === "style" ? script : kept).add(values[i]);
+      }
+      for (const attrs of doc.nodes.attributes || []) for (const s of attrs) if (long(s)) kept.add(s);
+    }
+    for (const s of script) if (!kept.has(s)) strings[s] = "";
+  } catch (e) {
+    // An answer of another shape goes to Rust whole, which reports what is wrong with it.
+  }
+}
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = dropScriptText)]
+    fn drop_script_text(snapshot: &JsValue);
 }
 
 /// One entry of `chrome.debugger.getTargets()`.

@@ -106,9 +106,13 @@ pub struct AxElement {
     /// A form control the page disabled (its own `disabled`, a disabled `<fieldset>`'s, or
     /// `aria-disabled="true"`): it takes no click or typing now.
     pub disabled: bool,
-    /// A link's `href`, resolved against its document's base URL; `None` for a link with an `onclick` or
-    /// a `download` attribute, which does something its URL does not say ([`repeats`]).
+    /// A link's `href`, resolved against its document's base URL; `None` for a link with a `download`
+    /// attribute, or an `onclick` that reads the link or the click, which does something its URL does
+    /// not say ([`repeats`]).
     pub href: Option<String>,
+    /// A link's `onclick` script, when it has one that [`href`](Self::href) allows: links go to the
+    /// same place only when their scripts are the same too ([`repeats`]).
+    pub onclick: Option<String>,
     /// No click can reach it ([`Dom::is_reachable`]) and it is not a native form field: an `<input>`,
     /// `<select>` or `<textarea>` hidden for its looks (a styled checkbox behind its `<label>`, a file input
     /// behind a button) still takes typing, `select_option` and `upload`, so it is not called hidden.
@@ -312,6 +316,7 @@ pub fn interactive_elements(trees: &[AxTree], dom: &Dom, viewport: Rect) -> Vec<
                 rendered: dom_node.is_some_and(|i| dom.is_rendered(i)),
                 disabled: dom_node.is_some_and(|i| is_disabled(dom, i)),
                 href: None,
+                onclick: None,
                 hidden: false,
             }
         })
@@ -403,21 +408,59 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
                     .tag()
                     .is_some_and(|t| matches!(t, "input" | "select" | "textarea")),
             disabled: is_disabled(dom, i),
-            // A link with a script of its own or a `download` does something its URL does not say.
+            // A `download`, or a script that reads which link or which click it was, does something
+            // the URL does not say.
             href: node
                 .attr("href")
                 .filter(|_| {
                     role == "link"
-                        && node.attr("onclick").is_none()
                         && node.attr("download").is_none()
+                        && !node.attr("onclick").is_some_and(reads_its_element)
                 })
                 .map(|h| super::snapshot::resolve_url(dom.base_url_of(i), h.trim())),
+            onclick: node
+                .attr("onclick")
+                .filter(|_| role == "link")
+                .map(|s| s.trim().to_string()),
         });
     }
     out
 }
 
-/// For each of `elements`, the index of the element that goes to the same URL and is shown before it: one
+/// Whether an inline handler's script reads the element it is on (`this`) or the click (`event`): two
+/// links with that script do different things even with one URL. Words inside string literals do not
+/// count (`ga('send', 'event', …)` is the commonest analytics call); a template literal's do, as its
+/// `${…}` may read either.
+fn reads_its_element(script: &str) -> bool {
+    let mut word = String::new();
+    let mut quote: Option<char> = None;
+    let mut chars = script.chars();
+    while let Some(c) = chars.next() {
+        match quote {
+            Some(q) => {
+                if c == '\\' {
+                    chars.next();
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None if c.is_ascii_alphanumeric() || c == '_' || c == '$' => {
+                word.push(c);
+                continue;
+            }
+            None if matches!(c, '\'' | '"') => quote = Some(c),
+            None => {}
+        }
+        if word == "this" || word == "event" {
+            return true;
+        }
+        word.clear();
+    }
+    word == "this" || word == "event"
+}
+
+/// For each of `elements`, the index of the element that goes to the same URL with the same `onclick` (or
+/// none) and is shown before it: one
 /// the markdown names (`in_markdown`, same order as `elements`) or, failing that, the first of the list.
 /// `None` for the one shown, for elements that are not links, and for links whose target is not a plain
 /// URL: `javascript:`, and `page_url` itself or a fragment of it (`href="#"` links are told apart by their
@@ -440,7 +483,9 @@ pub fn repeats<'a>(
     let named = |i: usize| in_markdown.get(i).copied().unwrap_or(false);
     // A hidden element cannot stand for another: a click on it would fail.
     let target = |e: &'a AxElement| target(e).filter(|_| !e.hidden);
-    let mut shown: HashMap<&str, usize> = HashMap::new();
+    // Same URL and same inline script (or none): the same click.
+    let target = |e: &'a AxElement| target(e).map(|t| (t, e.onclick.as_deref()));
+    let mut shown: HashMap<(&str, Option<&str>), usize> = HashMap::new();
     for (i, e) in elements.iter().enumerate().filter(|(i, _)| named(*i)) {
         if let Some(t) = target(e) {
             shown.entry(t).or_insert(i);
@@ -451,7 +496,7 @@ pub fn repeats<'a>(
         .enumerate()
         .map(|(i, e)| {
             let t = target(e).filter(|_| !named(i))?;
-            match shown.get(t) {
+            match shown.get(&t) {
                 Some(&j) => Some(j),
                 None => {
                     shown.insert(t, i);
@@ -1437,6 +1482,43 @@ mod tests {
         assert_eq!(one.len(), 3);
         one.clear();
         assert!(one.is_empty());
+    }
+
+    #[test]
+    fn links_with_one_url_and_one_inline_script_repeat_and_a_script_reading_its_link_never_does() {
+        let link = |onclick: Option<&str>| AxElement {
+            role: "link".into(),
+            href: Some("https://news.test/world".into()),
+            onclick: onclick.map(Into::into),
+            ..AxElement::default()
+        };
+        let track = "_hmt.push(['_trackEvent', 'pic', 'click'])";
+        let elements = [
+            link(Some(track)),                         // 0: listed
+            link(Some(track)),                         // 1: repeats 0
+            link(None),                                // 2: no script: another click
+            link(Some("ga('send', 'event', 'this')")), // 3: words in strings do not count
+            link(Some("ga('send', 'event', 'this')")), // 4: repeats 3
+        ];
+        assert_eq!(
+            repeats(&elements, &[false; 5], "https://news.test/"),
+            [None, Some(0), None, None, Some(3)]
+        );
+        for reads in [
+            "toggle(this); return false",
+            "event.preventDefault()",
+            "go(`${this.id}`)",
+        ] {
+            assert!(reads_its_element(reads), "{reads}");
+        }
+        for not in [
+            track,
+            "ga('send', 'event')",
+            "window.thisPage = 1",
+            "say(\"it's this\")",
+        ] {
+            assert!(!reads_its_element(not), "{not}");
+        }
     }
 
     #[test]

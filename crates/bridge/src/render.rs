@@ -119,8 +119,15 @@ pub fn extract_text(r: &ExtractResult) -> String {
             .collect();
         if !rest.is_empty() {
             out.push_str("=== elements ===\n");
-            for e in rest {
-                out.push_str(&element_line(e));
+            // With the markdown beside it, a long run of out-of-view links it leaves out (menus, tag
+            // clouds, archives, footers) is one line; without it the agent asked for the list itself.
+            let min_run = if r.markdown.is_some() {
+                LINK_RUN_MIN
+            } else {
+                usize::MAX
+            };
+            for line in element_lines(&rest, min_run) {
+                out.push_str(&line);
                 out.push('\n');
             }
         }
@@ -131,6 +138,54 @@ pub fn extract_text(r: &ExtractResult) -> String {
     }
     out.truncate(out.trim_end().len());
     out
+}
+
+/// Fewest out-of-view links in a row that the element list writes as one line ([`element_lines`]).
+pub const LINK_RUN_MIN: usize = 10;
+/// Names a run's line shows, and the longest of each in chars.
+const LINK_RUN_NAMES: usize = 3;
+const LINK_RUN_NAME_CHARS: usize = 24;
+
+/// The element list's lines: one per element ([`element_line`]), except that `min_run` or more
+/// consecutive plain links out of the viewport (no flag, no value) become one line with their uid range,
+/// how many they are and the first few names, `e39-e127 (89 links out of view): encryption, faif, …`.
+/// Such runs are a page's menus, tag clouds and archives; they are a median of a tenth of a read's
+/// bytes, uid by uid, and the agent acts on what it sees (SPEC §9: scrolling lists them, as does
+/// `extract {include: ["elements"]}`, and `click {text}` reaches one by its name).
+fn element_lines(elements: &[&ExtractElement], min_run: usize) -> Vec<String> {
+    let plain_offscreen = |e: &ExtractElement| {
+        e.role == "link"
+            && e.visible != Some(true)
+            && !e.disabled
+            && e.checked.is_none()
+            && e.value.as_deref().is_none_or(str::is_empty)
+    };
+    let mut lines = Vec::new();
+    let mut rest = elements;
+    while let Some(first) = rest.first() {
+        let run = rest.iter().take_while(|e| plain_offscreen(e)).count();
+        if run >= min_run {
+            let names: Vec<String> = rest[..run]
+                .iter()
+                .filter_map(|e| e.name.as_deref().map(one_line))
+                .filter(|n| !n.is_empty())
+                .take(LINK_RUN_NAMES)
+                .map(|n| cut(&n, LINK_RUN_NAME_CHARS))
+                .collect();
+            lines.push(format!(
+                "{}-{} ({run} links out of view): {}, …",
+                first.uid,
+                rest[run - 1].uid,
+                names.join(", ")
+            ));
+            rest = &rest[run..];
+        } else {
+            let n = run.max(1);
+            lines.extend(rest[..n].iter().map(|e| element_line(e)));
+            rest = &rest[n..];
+        }
+    }
+    lines
 }
 
 /// One element: `e7 textbox "Email" = "ada@example.com"`, then its flags (`checked`, `mixed`, `disabled`). A link,
@@ -435,6 +490,72 @@ mod tests {
             NAME_MAX_CHARS + 1
         );
         assert_eq!(bare_name("Two\nlines"), None);
+    }
+
+    #[test]
+    fn ten_out_of_view_links_in_a_row_are_one_line_and_nine_or_an_elements_only_read_are_not() {
+        let link = |n: usize, visible: bool| {
+            let mut e = el(
+                &format!("e{n}"),
+                "link",
+                Some(&format!("Tag {n} with a long name")),
+            );
+            e.visible = visible.then_some(true);
+            e
+        };
+        let mut r = result();
+        let elements = r.elements.as_mut().unwrap();
+        elements.push(link(5, true)); // in view: listed
+        elements.extend((6..16).map(|n| link(n, false))); // ten out of view: one line
+        elements.push(el("e16", "button", Some("More"))); // not a link: ends the run
+        elements.extend((17..26).map(|n| link(n, false))); // nine: listed one by one
+        let mut flagged = link(26, false);
+        flagged.disabled = true;
+        elements.push(flagged);
+        let got = extract_text(&r);
+        let list = got.split("=== elements ===\n").nth(1).unwrap();
+        assert!(
+            list.contains(
+                "\ne5 Tag 5 with a long name\ne6-e15 (10 links out of view): Tag 6 with a long name, \
+                 Tag 7 with a long name, Tag 8 with a long name, …\ne16 button \"More\"\n\
+                 e17 Tag 17 with a long name\n"
+            ),
+            "{list}"
+        );
+        assert!(
+            list.contains(
+                "\ne25 Tag 25 with a long name\ne26 \"Tag 26 with a long name\" disabled"
+            ),
+            "{list}"
+        );
+        assert!(!list.contains("e7 Tag"), "{list}");
+        // Names are cut for the summary only.
+        elements_named(&mut r, 6, &"x".repeat(40));
+        let got = extract_text(&r);
+        assert!(
+            got.contains(&format!(
+                "(10 links out of view): {}…, Tag 7",
+                "x".repeat(24)
+            )),
+            "{got}"
+        );
+        // Asked for the elements alone, the agent gets every one.
+        r.markdown = None;
+        let got = extract_text(&r);
+        assert!(!got.contains("out of view"), "{got}");
+        assert!(got.contains("\ne7 Tag 7 with a long name\n"), "{got}");
+    }
+
+    fn elements_named(r: &mut ExtractResult, n: usize, name: &str) {
+        let uid = format!("e{n}");
+        let e = r
+            .elements
+            .as_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|e| e.uid == uid)
+            .unwrap();
+        e.name = Some(name.into());
     }
 
     fn result() -> ExtractResult {
