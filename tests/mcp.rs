@@ -331,6 +331,48 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
+// Multi-threaded: the launch's own bridge runs in this test while the test thread waits on the MCP server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_launched_browser_paired_with_an_mcp_servers_own_bridge_is_driven_through_it() {
+    // The peer benchmark's setup (`bua-bench --peers`): ours as it runs by default, the bridge in the MCP
+    // server's process, with the browser of a `launch` pointed at it.
+    let _slot = tokio::task::spawn_blocking(support::Permit::acquire)
+        .await
+        .expect("a browser slot");
+    let mut opts = bua_bridge::launch::LaunchOptions::new(support::dist_dir());
+    opts.extra_args = vec![format!(
+        "--host-resolver-rules={}",
+        support::OFFLINE_RESOLVER_RULES
+    )];
+    let launched = bua_bridge::launch::start(opts).await.expect("launch");
+    let port = free_port();
+    let token = "mcp-paired-token-0123456789abcdef";
+    let (mut rpc, _stderr) = Rpc::start(&["--port", &port.to_string(), "--token", token]);
+    launched
+        .pair_with(port, token)
+        .await
+        .expect("pairing written");
+    // The first call waits for the extension to connect (`--extension-wait`).
+    let url = FixtureServer::shared().url("/extract/uids.html");
+    let (is_error, opened) = rpc.browser(2, json!({"type": "open_tab", "url": url}));
+    assert!(!is_error, "{opened}");
+    let tab = opened["tabId"].as_i64().expect("tabId");
+    let (is_error, at) = rpc.browser(
+        3,
+        json!({"type": "evaluate", "tabId": tab, "expression": "return location.href"}),
+    );
+    assert!(!is_error, "{at}");
+    assert_eq!(at["value"], json!(url), "{at}");
+    // The launch's own bridge no longer has the extension.
+    let own = BridgeClient::connect(launched.server().port(), launched.server().token())
+        .await
+        .expect("the launch's bridge");
+    let gone = own.call("get_tabs", Value::Null).await;
+    assert!(gone.is_err(), "{gone:?}");
+    drop(rpc);
+    launched.shutdown().await;
+}
+
 #[tokio::test]
 async fn mcp_starts_a_bridge_in_process_when_none_answers() {
     let port = free_port();

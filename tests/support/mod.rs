@@ -149,11 +149,12 @@ const MAX_BROWSERS: usize = 2;
 
 static SLOTS: (Mutex<usize>, Condvar) = (Mutex::new(0), Condvar::new());
 
-/// A browser slot; released on drop.
-struct Permit;
+/// A browser slot; released on drop. Take one before starting a browser outside [`Browser::launch`].
+pub struct Permit;
 
 impl Permit {
-    fn acquire() -> Permit {
+    /// Waits for a free slot (blocking).
+    pub fn acquire() -> Permit {
         let (count, freed) = &SLOTS;
         let mut n = lock(count);
         while *n >= MAX_BROWSERS {

@@ -3,8 +3,8 @@
 //! the same flags (external hosts refused), on every page of the readability corpus served on
 //! loopback:
 //!
-//! * ours: `bua-bridge mcp` against a bridge and Chromium with the extension (`bua_bridge::launch`),
-//!   `browser {type:"navigate", url}` then `browser {type:"extract"}` (the MCP defaults);
+//! * ours: `bua-bridge mcp` serving its bridge in-process (its default), Chromium with the extension
+//!   from `bua_bridge::launch` paired to it, `browser {type:"navigate", url}` then `browser {type:"extract"}` (the MCP defaults);
 //! * Playwright MCP: `browser_navigate {url}` then `browser_snapshot {}`;
 //! * Chrome DevTools MCP: `navigate_page {pageId, type:"url", url}` then `take_snapshot {pageId}`.
 //!
@@ -267,16 +267,23 @@ async fn start_servers(
     let node = PathBuf::from(&opts.node);
     let bin = opts.bench_dir.join("node_modules").join(".bin");
     let start = Duration::from_secs(60);
+    // Ours as it runs by default: `bua-bridge mcp` serves the bridge in-process and the extension connects
+    // to it, as each peer's server drives its own browser. The launch's own bridge (which read the
+    // expected texts) is left without the extension.
+    let port = std::net::TcpListener::bind(("127.0.0.1", 0))
+        .and_then(|l| l.local_addr())
+        .map_err(|e| BenchError::io("finding a free port", e))?
+        .port();
+    let token = launched.server().token().to_string();
     let ours = McpServer::start(
         "ours",
         &opts.bridge_bin,
         &[
             "mcp".into(),
-            "--url".into(),
-            format!("ws://127.0.0.1:{}", launched.server().port()),
+            "--port".into(),
+            port.to_string(),
             "--token".into(),
-            launched.server().token().to_string(),
-            "--no-serve".into(),
+            token.clone(),
             "--owner".into(),
             "bench-peers".into(),
         ],
@@ -284,6 +291,7 @@ async fn start_servers(
         start,
     )
     .await?;
+    launched.pair_with(port, &token).await?;
     let chrome = opts.chrome.display().to_string();
     let config = work.join("playwright-mcp.json");
     std::fs::write(
@@ -577,7 +585,8 @@ pub fn render(r: &PeerResults, chromium: &str, machine: &crate::machine::Machine
         "{} pages of `corpus/readability` served on 127.0.0.1, {} ({} cores), {}; 1-minute load {} at the \
          start, {} at the end; {:.0} s. Servers: ours `bua-bridge mcp` ({}), {} ({}), {} ({}); each with its \
          own headless `{chromium}` from `/usr/bin/chromium` and the same flags (`--no-sandbox {}`), on top of each \
-         tool's own launch flags (ours: `bua-bridge launch --headless`'s, README). \
+         tool's own launch flags (ours: `bua-bridge launch --headless`'s, README). Ours serves its bridge \
+         in-process, as `bua-bridge mcp` does by default, and the extension connects to it. \
          Tools take turns page by page in a rotating order, after one unrecorded warm-up page each.\n",
         r.pages.len(),
         machine.cpu,

@@ -499,14 +499,41 @@ async fn pair(launched: &mut Launched, pinned: Option<&str>, deadline: Instant) 
         }
     }
     let backend = format!("ws://127.0.0.1:{}", launched.server.port());
+    write_pairing(
+        &cdp,
+        &worker.id,
+        &backend,
+        launched.server.token(),
+        deadline,
+    )
+    .await?;
+    tracing::info!(%backend, worker = %worker.url, "pairing written to the extension's storage");
+    let info = launched
+        .server
+        .wait_for_extension(remaining(deadline))
+        .await
+        .map_err(|e| Error::Launch(format!("the extension did not complete the handshake: {e}")))?;
+    launched.extension_id = info.extension_id;
+    Ok(())
+}
+
+/// Writes `{backendUrl, token}` to the extension's storage through its service worker's DevTools target;
+/// the extension then connects there (SPEC §2).
+async fn write_pairing(
+    cdp: &DevTools,
+    worker_id: &str,
+    backend: &str,
+    token: &str,
+    deadline: Instant,
+) -> Result<()> {
     let expression = format!(
         "chrome.storage.local.set({{backendUrl: {}, token: {}}}).then(() => true)",
-        devtools::js_string(&backend),
-        devtools::js_string(launched.server.token())
+        devtools::js_string(backend),
+        devtools::js_string(token)
     );
     // Right after the worker target appears its script may not have run yet (`chrome` is then
     // undefined in the worker's global scope): poll until the extension APIs are there.
-    let session = cdp.attach(&worker.id).await?;
+    let session = cdp.attach(worker_id).await?;
     let ready = "typeof chrome === 'object' && !!(chrome.storage && chrome.storage.local)";
     loop {
         match cdp.evaluate(&session, ready).await {
@@ -524,14 +551,29 @@ async fn pair(launched: &mut Launched, pinned: Option<&str>, deadline: Instant) 
     }
     cdp.evaluate(&session, &expression).await?;
     cdp.detach(&session).await;
-    tracing::info!(%backend, worker = %worker.url, "pairing written to the extension's storage");
-    let info = launched
-        .server
-        .wait_for_extension(remaining(deadline))
-        .await
-        .map_err(|e| Error::Launch(format!("the extension did not complete the handshake: {e}")))?;
-    launched.extension_id = info.extension_id;
     Ok(())
+}
+
+impl Launched {
+    /// Points the launched browser's extension at another bridge on 127.0.0.1 (`port`, `token`) — one a
+    /// `bua-bridge mcp` serves in-process, as it does by default — instead of this launch's own server.
+    /// Returns once the pairing is written; the extension connects on its own (SPEC §2).
+    pub async fn pair_with(&self, port: u16, token: &str) -> Result<()> {
+        let deadline = Instant::now() + READY_TIMEOUT;
+        let cdp = DevTools::connect(&self.devtools_url).await?;
+        let worker_url = devtools::service_worker_url(&self.extension_id);
+        let worker = cdp
+            .wait_for_target("service_worker", |u| u == worker_url, remaining(deadline))
+            .await?;
+        write_pairing(
+            &cdp,
+            &worker.id,
+            &format!("ws://127.0.0.1:{port}"),
+            token,
+            deadline,
+        )
+        .await
+    }
 }
 
 /// What ended a launch's serve phase.
