@@ -545,6 +545,18 @@ async fn what_no_click_can_reach_is_hidden_and_a_link_to_a_url_shown_before_is_t
     ] {
         assert!(one(name).get("hidden").is_none(), "{name}: {:#}", one(name));
     }
+    // The scrolled-away button's box is in the viewport but its scroller clips it: not on screen.
+    assert!(
+        one("Scrolled button").get("visible").is_none(),
+        "{:#}",
+        one("Scrolled button")
+    );
+    assert_eq!(
+        one("Block card")["visible"],
+        true,
+        "{:#}",
+        one("Block card")
+    );
     // A link to the URL of a hidden one is not the same as it (it would vanish from the text), and links
     // with different scripts of their own are not the same as each other.
     assert!(

@@ -107,12 +107,13 @@ pub struct AxElement {
     /// `aria-disabled="true"`): it takes no click or typing now.
     pub disabled: bool,
     /// A link's `href`, resolved against its document's base URL; `None` for a link with a `download`
-    /// attribute, or an `onclick` that reads the link or the click, which does something its URL does
-    /// not say ([`repeats`]).
+    /// attribute, or an inline handler that reads the link or the click, which does something its URL
+    /// does not say ([`repeats`]).
     pub href: Option<String>,
-    /// A link's `onclick` script, when it has one that [`href`](Self::href) allows: links go to the
-    /// same place only when their scripts are the same too ([`repeats`]).
-    pub onclick: Option<String>,
+    /// What else the page says about where a click on a link goes: its document (frame), its `target`
+    /// and its inline `on…` handlers. Two links repeat each other only when this is the same too
+    /// ([`repeats`]); empty for other elements.
+    pub click_context: String,
     /// No click can reach it ([`Dom::is_reachable`]) and it is not a native form field: an `<input>`,
     /// `<select>` or `<textarea>` hidden for its looks (a styled checkbox behind its `<label>`, a file input
     /// behind a button) still takes typing, `select_option` and `upload`, so it is not called hidden.
@@ -316,7 +317,7 @@ pub fn interactive_elements(trees: &[AxTree], dom: &Dom, viewport: Rect) -> Vec<
                 rendered: dom_node.is_some_and(|i| dom.is_rendered(i)),
                 disabled: dom_node.is_some_and(|i| is_disabled(dom, i)),
                 href: None,
-                onclick: None,
+                click_context: String::new(),
                 hidden: false,
             }
         })
@@ -395,7 +396,12 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
             checked: dom_checked(dom, node, role),
             name,
             value,
-            visible: Some(layout.bounds.intersects(&viewport)),
+            // On screen: what its clipping containers leave of its box is in the viewport.
+            visible: Some(
+                dom.clipped_bounds(i)
+                    .unwrap_or(layout.bounds)
+                    .intersects(&viewport),
+            ),
             backend_node_id: node.backend_node_id,
             input_type: attr("type").filter(|_| node.tag() == Some("input")),
             autocomplete: attr("autocomplete"),
@@ -408,63 +414,105 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
                     .tag()
                     .is_some_and(|t| matches!(t, "input" | "select" | "textarea")),
             disabled: is_disabled(dom, i),
-            // A `download`, or a script that reads which link or which click it was, does something
+            // A `download`, or a handler that reads which link or which click it was, does something
             // the URL does not say.
             href: node
                 .attr("href")
                 .filter(|_| {
                     role == "link"
                         && node.attr("download").is_none()
-                        && !node.attr("onclick").is_some_and(reads_its_element)
+                        && !inline_handlers(node).any(|(_, script)| reads_its_element(script))
                 })
                 .map(|h| super::snapshot::resolve_url(dom.base_url_of(i), h.trim())),
-            onclick: node
-                .attr("onclick")
-                .filter(|_| role == "link")
-                .map(|s| s.trim().to_string()),
+            click_context: if role == "link" {
+                click_context(node)
+            } else {
+                String::new()
+            },
         });
     }
     out
 }
 
-/// Whether an inline handler's script reads the element it is on (`this`) or the click (`event`): two
-/// links with that script do different things even with one URL. Words inside string literals do not
-/// count (`ga('send', 'event', …)` is the commonest analytics call); a template literal's do, as its
-/// `${…}` may read either.
+/// A link's inline event handlers (`onclick`, `onmousedown`, …) in attribute order.
+fn inline_handlers(node: &super::snapshot::DomNode) -> impl Iterator<Item = (&str, &str)> {
+    let attrs: &[(String, String)] = match &node.kind {
+        super::snapshot::NodeKind::Element { attrs, .. } => attrs,
+        _ => &[],
+    };
+    attrs
+        .iter()
+        .filter(|(n, _)| n.len() > 2 && n.starts_with("on"))
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+}
+
+/// [`AxElement::click_context`] of a link: its document, `target` and inline handlers, one string. No
+/// target, `_self` and `_blank` are one: `click` opens links in the same tab unless told otherwise
+/// (SPEC §4 `newTab`); a frame's name or `_top` / `_parent` sends the page elsewhere.
+fn click_context(node: &super::snapshot::DomNode) -> String {
+    let target = node.attr("target").unwrap_or("").trim();
+    let target = if target.is_empty()
+        || target.eq_ignore_ascii_case("_self")
+        || target.eq_ignore_ascii_case("_blank")
+    {
+        ""
+    } else {
+        target
+    };
+    let mut key = format!("{}\u{0}{target}", node.document);
+    for (name, script) in inline_handlers(node) {
+        key.push('\u{0}');
+        key.push_str(name);
+        key.push('=');
+        key.push_str(script.trim());
+    }
+    key
+}
+
+/// Whether an inline handler's script may read the element it is on or the click: two links with that
+/// script can do different things even with one URL. It does when it names `this`, `event`,
+/// `arguments` or `activeElement` outside its string literals, and — as this is a word scan, not a
+/// parser — whenever it has what the scan cannot follow: a backslash, a `/` (comments, regular
+/// expressions), a template literal or an HTML comment. A string that says "event" does not count
+/// (`ga('send', 'event', …)` is the commonest analytics call); a wrong "yes" only costs a repeated line.
 fn reads_its_element(script: &str) -> bool {
+    const READS: &[&str] = &["this", "event", "arguments", "activeElement"];
+    if script.contains("<!--") || script.contains("-->") {
+        return true;
+    }
     let mut word = String::new();
     let mut quote: Option<char> = None;
-    let mut chars = script.chars();
-    while let Some(c) = chars.next() {
-        match quote {
-            Some(q) => {
-                if c == '\\' {
-                    chars.next();
-                } else if c == q {
-                    quote = None;
-                }
+    for c in script.chars() {
+        if let Some(q) = quote {
+            if c == '\\' {
+                return true;
             }
-            None if c.is_ascii_alphanumeric() || c == '_' || c == '$' => {
-                word.push(c);
-                continue;
+            if c == q {
+                quote = None;
             }
-            None if matches!(c, '\'' | '"') => quote = Some(c),
-            None => {}
+            continue;
         }
-        if word == "this" || word == "event" {
+        if c.is_ascii_alphanumeric() || c == '_' || c == '$' {
+            word.push(c);
+            continue;
+        }
+        if READS.contains(&word.as_str()) || matches!(c, '\\' | '/' | '`') {
             return true;
         }
         word.clear();
+        if matches!(c, '\'' | '"') {
+            quote = Some(c);
+        }
     }
-    word == "this" || word == "event"
+    READS.contains(&word.as_str())
 }
 
-/// For each of `elements`, the index of the element that goes to the same URL with the same `onclick` (or
-/// none) and is shown before it: one
-/// the markdown names (`in_markdown`, same order as `elements`) or, failing that, the first of the list.
-/// `None` for the one shown, for elements that are not links, and for links whose target is not a plain
-/// URL: `javascript:`, and `page_url` itself or a fragment of it (`href="#"` links are told apart by their
-/// scripts, not their URL).
+/// For each of `elements`, the index of the element that goes to the same URL with the same
+/// [`AxElement::click_context`] (frame, `target`, inline handlers) and is shown before it: one the markdown
+/// names (`in_markdown`, same order as `elements`) or, failing that, the first of the list. `None` for the
+/// one shown, for elements that are not links, and for links whose target is not a plain URL:
+/// `javascript:`, and `page_url` itself or a fragment of it (`href="#"` links are told apart by their
+/// scripts, not their URL). A hidden or disabled link stands for none.
 pub fn repeats<'a>(
     elements: &'a [AxElement],
     in_markdown: &[bool],
@@ -481,11 +529,11 @@ pub fn repeats<'a>(
         })
     };
     let named = |i: usize| in_markdown.get(i).copied().unwrap_or(false);
-    // A hidden element cannot stand for another: a click on it would fail.
-    let target = |e: &'a AxElement| target(e).filter(|_| !e.hidden);
-    // Same URL and same inline script (or none): the same click.
-    let target = |e: &'a AxElement| target(e).map(|t| (t, e.onclick.as_deref()));
-    let mut shown: HashMap<(&str, Option<&str>), usize> = HashMap::new();
+    // A hidden or disabled element cannot stand for another: a click on it would fail or be ignored.
+    let target = |e: &'a AxElement| target(e).filter(|_| !e.hidden && !e.disabled);
+    // Same URL in the same frame, same `target`, same inline handlers (or none): the same click.
+    let target = |e: &'a AxElement| target(e).map(|t| (t, e.click_context.as_str()));
+    let mut shown: HashMap<(&str, &str), usize> = HashMap::new();
     for (i, e) in elements.iter().enumerate().filter(|(i, _)| named(*i)) {
         if let Some(t) = target(e) {
             shown.entry(t).or_insert(i);
@@ -1130,6 +1178,49 @@ mod tests {
         assert!(all[1].rendered);
     }
 
+    #[test]
+    fn what_a_scroller_clips_away_is_not_in_the_viewport_though_its_box_is() {
+        fn button(name: &'static str) -> super::super::snapshot::build::T {
+            e("button", &[], vec![t(name)])
+        }
+        let d = dom(
+            "https://a.test/",
+            vec![e(
+                "div",
+                &[("style", "height:50;overflow:hidden")],
+                vec![
+                    button("One"),
+                    button("Two"),
+                    button("Three"),
+                    button("Four"),
+                ],
+            )],
+        );
+        let all = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+        let clip = d
+            .nodes
+            .iter()
+            .find_map(|n| n.layout.as_ref().filter(|_| n.tag() == Some("div")))
+            .map(|l| l.bounds)
+            .unwrap();
+        let boxes: Vec<Rect> = d
+            .nodes
+            .iter()
+            .filter(|n| n.tag() == Some("button"))
+            .filter_map(|n| n.layout.as_ref().map(|l| l.bounds))
+            .collect();
+        // The test DOM stacks boxes 20 px apart: the first two buttons start inside the 50 px box.
+        let want: Vec<Option<bool>> = boxes.iter().map(|b| Some(b.intersects(&clip))).collect();
+        assert_eq!(
+            want.iter().filter(|v| **v == Some(true)).count(),
+            2,
+            "{boxes:?} {clip:?}"
+        );
+        assert_eq!(all.iter().map(|e| e.visible).collect::<Vec<_>>(), want);
+        // Every box is inside the 800×600 viewport, and the clipped ones are still reachable (a scroll).
+        assert!(all.iter().all(|e| !e.hidden));
+    }
+
     fn dom_backend(d: &Dom, tag: &str) -> i64 {
         d.nodes
             .iter()
@@ -1485,35 +1576,48 @@ mod tests {
     }
 
     #[test]
-    fn links_with_one_url_and_one_inline_script_repeat_and_a_script_reading_its_link_never_does() {
-        let link = |onclick: Option<&str>| AxElement {
+    fn links_with_one_url_frame_target_and_inline_handlers_repeat_and_a_handler_reading_its_click_never_does(
+    ) {
+        let link = |context: &str| AxElement {
             role: "link".into(),
             href: Some("https://news.test/world".into()),
-            onclick: onclick.map(Into::into),
+            click_context: context.into(),
             ..AxElement::default()
         };
-        let track = "_hmt.push(['_trackEvent', 'pic', 'click'])";
+        let track = "0\u{0}\u{0}onclick=_hmt.push(['_trackEvent', 'pic', 'click'])";
+        let mut disabled = link("0\u{0}");
+        disabled.disabled = true;
         let elements = [
-            link(Some(track)),                         // 0: listed
-            link(Some(track)),                         // 1: repeats 0
-            link(None),                                // 2: no script: another click
-            link(Some("ga('send', 'event', 'this')")), // 3: words in strings do not count
-            link(Some("ga('send', 'event', 'this')")), // 4: repeats 3
+            link(track),        // 0: listed
+            link(track),        // 1: repeats 0
+            link("0\u{0}"),     // 2: no handler: another click
+            link("1\u{0}"),     // 3: the same in another frame: another click
+            link("0\u{0}_top"), // 4: another target
+            disabled,           // 5: disabled: stands for none…
+            link("0\u{0}"),     // 6: …so this repeats 2
         ];
         assert_eq!(
-            repeats(&elements, &[false; 5], "https://news.test/"),
-            [None, Some(0), None, None, Some(3)]
+            repeats(&elements, &[false; 7], "https://news.test/"),
+            [None, Some(0), None, None, None, None, Some(2)]
         );
         for reads in [
             "toggle(this); return false",
             "event.preventDefault()",
-            "go(`${this.id}`)",
+            "go(`${x}`)",
+            "go(arguments[0].target.id)",
+            "go(document.activeElement.id)",
+            "go(\\u0065vent.target.id)",
+            "var r=/'/; go(event.target.id)",
+            "/* ' */ go(event.target.id)",
+            "// don't\ngo(event.target.id)",
+            "<!-- it's\ngo(event.target.id)",
+            "say('it\\'s'); this.x = 1",
         ] {
             assert!(reads_its_element(reads), "{reads}");
         }
         for not in [
-            track,
-            "ga('send', 'event')",
+            "_hmt.push(['_trackEvent', 'pic', 'click'])",
+            "ga('send', 'event', 'Permalink page click')",
             "window.thisPage = 1",
             "say(\"it's this\")",
         ] {

@@ -76,6 +76,18 @@ impl Rect {
         self.width <= 0.0 || self.height <= 0.0
     }
 
+    /// The part of the box inside `other` (empty when they do not overlap).
+    pub fn intersection(&self, other: &Rect) -> Rect {
+        let x = self.x.max(other.x);
+        let y = self.y.max(other.y);
+        Rect {
+            x,
+            y,
+            width: ((self.x + self.width).min(other.x + other.width) - x).max(0.0),
+            height: ((self.y + self.height).min(other.y + other.height) - y).max(0.0),
+        }
+    }
+
     /// True when the two boxes overlap with a positive area.
     pub fn intersects(&self, other: &Rect) -> bool {
         !self.is_empty()
@@ -1040,43 +1052,64 @@ impl Dom {
             && !self.clipped_to_nothing(id)
     }
 
-    /// A clipping container thinner than [`MIN_HIT_PX`] holds node `id`. Only the containers that clip it
-    /// count: an absolutely positioned box escapes those between it and its positioned containing block,
-    /// a fixed one escapes all. `html` and `body` clip to the viewport, which scrolls.
+    /// A clipping container thinner than [`MIN_HIT_PX`] holds node `id`.
     fn clipped_to_nothing(&self, id: usize) -> bool {
-        #[derive(PartialEq)]
+        self.clipping_boxes(id)
+            .any(|b| b.width < MIN_HIT_PX || b.height < MIN_HIT_PX)
+    }
+
+    /// The part of node `id`'s box that the containers clipping it leave on the page (what a person
+    /// sees of it once the page itself is scrolled there); `None` without a box. A scroller that scrolled
+    /// it away leaves nothing: it is not on screen, though a scroll brings it back.
+    pub fn clipped_bounds(&self, id: usize) -> Option<Rect> {
+        let own = self.nodes.get(id)?.layout.as_ref()?.bounds;
+        Some(
+            self.clipping_boxes(id)
+                .fold(own, |r, clip| r.intersection(&clip)),
+        )
+    }
+
+    /// The boxes of the containers (`overflow` other than visible) that clip node `id`, innermost first.
+    /// Only the containers that clip it count: an absolutely positioned box escapes those between it and
+    /// its positioned containing block, a fixed one escapes all. `html` and `body` clip to the viewport,
+    /// which scrolls.
+    fn clipping_boxes(&self, id: usize) -> impl Iterator<Item = Rect> + '_ {
+        #[derive(PartialEq, Clone, Copy)]
         enum Escape {
             None,
             ToPositioned,
             All,
         }
-        let escape_of = |i: usize| match self.nodes[i].layout.as_ref().map(|l| &*l.style.position) {
-            Some("fixed") => Escape::All,
-            Some("absolute") => Escape::ToPositioned,
-            _ => Escape::None,
-        };
+        let escape_of =
+            move |i: usize| match self.nodes[i].layout.as_ref().map(|l| &*l.style.position) {
+                Some("fixed") => Escape::All,
+                Some("absolute") => Escape::ToPositioned,
+                _ => Escape::None,
+            };
         let mut escape = escape_of(id);
         let mut cur = self.nodes[id].parent;
-        while let Some(p) = cur {
-            let layout = self.nodes[p].layout.as_ref();
-            let positioned = layout.is_some_and(|l| &*l.style.position != "static");
-            if escape == Escape::ToPositioned && positioned {
-                // `p` is the containing block: its clip applies again.
-                escape = Escape::None;
-            }
-            let root = matches!(self.nodes[p].tag(), Some("html" | "body"));
-            if let Some(l) = layout.filter(|_| escape == Escape::None && !root) {
-                if l.style.clips() && (l.bounds.width < MIN_HIT_PX || l.bounds.height < MIN_HIT_PX)
-                {
-                    return true;
+        std::iter::from_fn(move || {
+            while let Some(p) = cur {
+                cur = self.nodes[p].parent;
+                let layout = self.nodes[p].layout.as_ref();
+                let positioned = layout.is_some_and(|l| &*l.style.position != "static");
+                if escape == Escape::ToPositioned && positioned {
+                    // `p` is the containing block: its clip applies again.
+                    escape = Escape::None;
+                }
+                let root = matches!(self.nodes[p].tag(), Some("html" | "body"));
+                let clip = layout
+                    .filter(|l| escape == Escape::None && !root && l.style.clips())
+                    .map(|l| l.bounds);
+                if escape == Escape::None {
+                    escape = escape_of(p);
+                }
+                if clip.is_some() {
+                    return clip;
                 }
             }
-            if escape == Escape::None {
-                escape = escape_of(p);
-            }
-            cur = self.nodes[p].parent;
-        }
-        false
+            None
+        })
     }
 
     /// Node `id` has a non-empty box on the page (not pushed off to the left or top) that every

@@ -162,8 +162,8 @@ Other agents may share this browser: an action without tabId may fall back to an
 `=== markdown ===` the page, links with their uid: `[Terms](e4 /terms)` (path only on the same origin); \
 `=== elements ===` the rest, one per line: `e3 button \"Place order\"`, `e7 textbox \"Email\" = \"value\"`, \
 `e9 Help` (no role: a link; one to a URL already shown, and what no click can reach, are left out), flags checked/mixed/disabled; the header's `in viewport:` lists on-screen uids (the \
-others are still clickable); 10+ off-screen links in a row are one line `e40-e90 (51 links out of view): A, B, …` \
-(include:[\"elements\"] lists each). include:[\"text\"] gives the innerText (verbatim quotes) instead; \
+others are still clickable); 10+ off-screen links in a row are one line `e40-e90 (51 links out of view): \"A\", \"B\", …` \
+(each uid in it works; include:[\"elements\"] lists them). include:[\"text\"] gives the innerText (verbatim quotes) instead; \
 include:[\"markdown\"] links by URL, no uids.\n\
 - uids are fresh on every extract: act with uids from the LATEST extract, and extract again after the page \
 changes (navigation, a submitted form, new content): a uid from an older extract may now name another element. \

@@ -148,7 +148,9 @@ const LINK_RUN_NAME_CHARS: usize = 24;
 
 /// The element list's lines: one per element ([`element_line`]), except that `min_run` or more
 /// consecutive plain links out of the viewport (no flag, no value) become one line with their uid range,
-/// how many they are and the first few names, `e39-e127 (89 links out of view): encryption, faif, …`.
+/// how many they are and the first few names as JSON strings (a name may hold a comma or a quote),
+/// `e39-e127 (89 links out of view): "encryption", "faif", …`. The range may also span uids the markdown
+/// names or that are left out; each uid in it works.
 /// Such runs are a page's menus, tag clouds and archives; they are a median of a tenth of a read's
 /// bytes, uid by uid, and the agent acts on what it sees (SPEC §9: scrolling lists them, as does
 /// `extract {include: ["elements"]}`, and `click {text}` reaches one by its name).
@@ -170,7 +172,7 @@ fn element_lines(elements: &[&ExtractElement], min_run: usize) -> Vec<String> {
                 .filter_map(|e| e.name.as_deref().map(one_line))
                 .filter(|n| !n.is_empty())
                 .take(LINK_RUN_NAMES)
-                .map(|n| cut(&n, LINK_RUN_NAME_CHARS))
+                .map(|n| quoted(&n, LINK_RUN_NAME_CHARS))
                 .collect();
             lines.push(format!(
                 "{}-{} ({run} links out of view): {}, …",
@@ -516,8 +518,8 @@ mod tests {
         let list = got.split("=== elements ===\n").nth(1).unwrap();
         assert!(
             list.contains(
-                "\ne5 Tag 5 with a long name\ne6-e15 (10 links out of view): Tag 6 with a long name, \
-                 Tag 7 with a long name, Tag 8 with a long name, …\ne16 button \"More\"\n\
+                "\ne5 Tag 5 with a long name\ne6-e15 (10 links out of view): \"Tag 6 with a long name\", \
+                 \"Tag 7 with a long name\", \"Tag 8 with a long name\", …\ne16 button \"More\"\n\
                  e17 Tag 17 with a long name\n"
             ),
             "{list}"
@@ -529,12 +531,14 @@ mod tests {
             "{list}"
         );
         assert!(!list.contains("e7 Tag"), "{list}");
-        // Names are cut for the summary only.
+        // Names are cut for the summary only, and quoted: a comma, a quote or a control character stays
+        // inside its name.
         elements_named(&mut r, 6, &"x".repeat(40));
+        elements_named(&mut r, 7, "a, b \"c\"\u{7}");
         let got = extract_text(&r);
         assert!(
             got.contains(&format!(
-                "(10 links out of view): {}…, Tag 7",
+                "(10 links out of view): \"{}…\", \"a, b \\\"c\\\"\\u0007\", \"Tag 8",
                 "x".repeat(24)
             )),
             "{got}"
@@ -543,7 +547,7 @@ mod tests {
         r.markdown = None;
         let got = extract_text(&r);
         assert!(!got.contains("out of view"), "{got}");
-        assert!(got.contains("\ne7 Tag 7 with a long name\n"), "{got}");
+        assert!(got.contains("\ne8 Tag 8 with a long name\n"), "{got}");
     }
 
     fn elements_named(r: &mut ExtractResult, n: usize, name: &str) {
