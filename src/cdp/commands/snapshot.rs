@@ -4,16 +4,6 @@
 use crate::cdp::command::{Answer, Command};
 use serde::Serialize;
 
-/// `Accessibility.getFullAXTree` of the main frame, or of `frame_id`.
-#[derive(Clone, Debug, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AccessibilityGetFullAxTree {
-    /// A same-origin frame; the main frame when `None`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub frame_id: Option<String>,
-}
-command!(AccessibilityGetFullAxTree => "Accessibility.getFullAXTree", serde::de::IgnoredAny);
-
 /// `Accessibility.getPartialAXTree` of one node, without its relatives (`fetchRelatives: false`).
 #[derive(Clone, Debug, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
