@@ -152,8 +152,9 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
     Value::deserialize(d).map(Some)
 }
 
-/// A `Runtime.ExceptionDetails` (the fields the actions read).
+/// A `Runtime.ExceptionDetails` (the fields the actions and the console journal read).
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
 pub struct ExceptionDetails {
     /// CDP's one-line text (`"Uncaught"`, a syntax error message).
     #[serde(default)]
@@ -161,6 +162,36 @@ pub struct ExceptionDetails {
     /// The thrown value.
     #[serde(default)]
     pub exception: Option<RemoteObject>,
+    /// The script that threw.
+    #[serde(default)]
+    pub url: Option<String>,
+    /// Where in it, 0-based.
+    #[serde(default)]
+    pub line_number: Option<i64>,
+    /// The stack when it threw.
+    #[serde(default)]
+    pub stack_trace: Option<StackTrace>,
+}
+
+/// A `Runtime.StackTrace` (its call frames, innermost first).
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct StackTrace {
+    /// The frames.
+    #[serde(default)]
+    pub call_frames: Vec<CallFrame>,
+}
+
+/// A `Runtime.CallFrame` (where it runs).
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CallFrame {
+    /// The script's URL (empty for inline and evaluated code).
+    #[serde(default)]
+    pub url: Option<String>,
+    /// The line, 0-based.
+    #[serde(default)]
+    pub line_number: Option<i64>,
 }
 
 /// `Runtime.addBinding`: `globalThis[name](payload)` in the page sends a `Runtime.bindingCalled` event; the
