@@ -208,11 +208,11 @@ pub fn on_debugger_event(source: JsValue, method: String, params: JsValue) {
     let session = js_sys::Reflect::get(&source, &JsValue::from_str("sessionId"))
         .ok()
         .and_then(|s| s.as_string());
-    let params: serde_json::Value = chrome::from_js(&params).unwrap_or(serde_json::Value::Null);
-    if cdp::frames::on_event(tab_id, session.as_deref(), &method, &params) || session.is_some() {
+    let event = cdp::Event::decode(&method, serde_wasm_bindgen::Deserializer::from(params));
+    if cdp::frames::on_event(tab_id, session.as_deref(), &event) || session.is_some() {
         return;
     }
-    cdp::events::dispatch(tab_id, &method, &params);
+    cdp::events::dispatch(tab_id, &event);
 }
 
 /// `chrome.debugger.onDetach(source, reason)`: forget the attachment before anything else (SPEC §6: a stale

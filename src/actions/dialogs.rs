@@ -9,11 +9,11 @@
 //! the user is using it is left to the user ([`ensure_none`]).
 
 use crate::cdp::commands::PageHandleJavaScriptDialog;
+use crate::cdp::event::{Event, JavascriptDialogOpening};
 use crate::cdp::{self, events, Command, Failure};
 use crate::error::{Error, Result};
 use bua_protocol::{DialogAnswered, DialogPolicy, DialogReport};
 use futures::future::{select, Either};
-use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::future::Future;
@@ -43,12 +43,12 @@ thread_local! {
 }
 
 /// One line naming an open dialog: `alert("Saved!")`.
-pub fn describe(dialog: &Value) -> String {
-    let kind = dialog
-        .get("type")
-        .and_then(Value::as_str)
-        .unwrap_or("dialog");
-    let message = dialog.get("message").and_then(Value::as_str).unwrap_or("");
+pub fn describe(dialog: &JavascriptDialogOpening) -> String {
+    let kind = match dialog.kind.as_str() {
+        "" => "dialog",
+        kind => kind,
+    };
+    let message = dialog.message.as_str();
     let mut shown: String = message.chars().take(120).collect();
     if shown.len() < message.len() {
         shown.push('…');
@@ -62,7 +62,7 @@ pub fn is_answering(tab_id: i64) -> bool {
 }
 
 /// The dialog open on the tab that nobody is about to answer (none while an action answers them).
-pub fn left_open(tab_id: i64) -> Option<Value> {
+pub fn left_open(tab_id: i64) -> Option<JavascriptDialogOpening> {
     if is_answering(tab_id) {
         return None;
     }
@@ -101,19 +101,17 @@ pub async fn answer_open(tab_id: i64) -> Result<bool> {
     Ok(true)
 }
 
-async fn answer(tab_id: i64, dialog: &Value, policy: &Policy) -> Result<()> {
-    let kind = dialog.get("type").and_then(Value::as_str).unwrap_or("");
-    let message = dialog.get("message").and_then(Value::as_str).unwrap_or("");
+async fn answer(tab_id: i64, dialog: &JavascriptDialogOpening, policy: &Policy) -> Result<()> {
+    let kind = dialog.kind.as_str();
+    let message = dialog.message.as_str();
     let accept = policy.accepts(kind);
     // An accepted prompt returns what a user pressing OK would send: the given text, else the default.
     let prompt_text = (accept && kind == "prompt").then(|| {
-        policy.dialog.prompt_text.clone().unwrap_or_else(|| {
-            dialog
-                .get("defaultPrompt")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned()
-        })
+        policy
+            .dialog
+            .prompt_text
+            .clone()
+            .unwrap_or_else(|| dialog.default_prompt.clone())
     });
     crate::log::info(&format!(
         "tab {tab_id}: {} {}",
@@ -178,7 +176,7 @@ pub async fn answering<T>(
                 }
                 return result;
             }
-            Either::Right((Ok(Some((_, dialog))), _)) => {
+            Either::Right((Ok(Some(Event::JavascriptDialogOpening(dialog))), _)) => {
                 opening = opening_waiter(tab_id);
                 answer(tab_id, &dialog, &policy).await?;
             }
@@ -207,8 +205,10 @@ impl Drop for Deactivate {
     }
 }
 
-fn opening_waiter(tab_id: i64) -> futures::channel::oneshot::Receiver<Option<(String, Value)>> {
-    events::wait(tab_id, |method, _| method == "Page.javascriptDialogOpening")
+fn opening_waiter(tab_id: i64) -> events::Next {
+    events::wait(tab_id, |event| {
+        matches!(event, Event::JavascriptDialogOpening(_))
+    })
 }
 
 /// What [`race`] saw first.
@@ -216,9 +216,9 @@ fn opening_waiter(tab_id: i64) -> futures::channel::oneshot::Receiver<Option<(St
 pub enum Raced<T> {
     /// The command answered.
     Done(T),
-    /// A dialog opened first (its `Page.javascriptDialogOpening` params) and nobody answers it; the
-    /// command stays blocked in the page until the dialog is answered, and is abandoned.
-    Dialog(Value),
+    /// A dialog opened first and nobody answers it; the command stays blocked in the page until the
+    /// dialog is answered, and is abandoned.
+    Dialog(JavascriptDialogOpening),
 }
 
 /// Sends one CDP command that may make the page raise a dialog (input events; to the tab, or to a frame
@@ -236,7 +236,9 @@ pub async fn race<C: Command>(
     let command = std::pin::pin!(cdp::send(&target, command));
     match select(command, opening).await {
         Either::Left((result, _)) => Ok(Raced::Done(result?)),
-        Either::Right((Ok(Some((_, dialog))), _)) => Ok(Raced::Dialog(dialog)),
+        Either::Right((Ok(Some(Event::JavascriptDialogOpening(dialog))), _)) => {
+            Ok(Raced::Dialog(dialog))
+        }
         Either::Right((_, command)) => Ok(Raced::Done(command.await?)),
     }
 }
@@ -245,7 +247,6 @@ pub async fn race<C: Command>(
 mod tests {
     use super::*;
     use bua_protocol::DialogAnswer;
-    use serde_json::json;
 
     #[test]
     fn by_default_alert_and_beforeunload_are_accepted_confirm_and_prompt_dismissed() {
@@ -276,7 +277,11 @@ mod tests {
 
     #[test]
     fn describe_names_type_and_message() {
-        let d = json!({"type": "alert", "message": "Saved!"});
+        let d = JavascriptDialogOpening {
+            kind: "alert".to_owned(),
+            message: "Saved!".to_owned(),
+            ..Default::default()
+        };
         assert_eq!(describe(&d), "alert(\"Saved!\")");
     }
 }

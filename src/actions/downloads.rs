@@ -11,7 +11,6 @@
 use crate::chrome::downloads::{self, DownloadItem};
 use crate::error::Result;
 use bua_protocol::{DownloadInfo, DownloadRef, DownloadsResult};
-use serde_json::Value;
 use std::cell::RefCell;
 
 /// How long a `Page.downloadWillBegin` and a `downloads.onCreated` may be apart and still pair, ms.
@@ -48,19 +47,12 @@ thread_local! {
 
 /// Worker start: watch `Page.downloadWillBegin` on every attached tab.
 pub fn install() {
-    crate::cdp::events::listen(|tab_id, method, params| {
-        if method == "Page.downloadWillBegin" {
-            let text = |k: &str| {
-                params
-                    .get(k)
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned()
-            };
+    crate::cdp::events::listen(|tab_id, event| {
+        if let crate::cdp::Event::DownloadWillBegin(download) = event {
             let begun = Begun {
                 tab_id,
-                url: text("url"),
-                suggested: text("suggestedFilename"),
+                url: download.url.clone(),
+                suggested: download.suggested_filename.clone(),
                 at: crate::time::now(),
                 owner: ACTING.with(|a| a.borrow().get(&tab_id).cloned()),
             };

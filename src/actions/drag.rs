@@ -10,10 +10,9 @@ use super::input::mouse;
 use super::locator;
 use super::pointer::{self, Point};
 use crate::cdp::commands::{InputDispatchDragEvent, InputSetInterceptDrags};
-use crate::cdp::{self, events};
+use crate::cdp::{self, events, Event};
 use crate::error::{Error, Result};
 use bua_protocol::{Drag, DragResult, DropTarget};
-use futures::channel::oneshot;
 use serde_json::Value;
 
 /// Mouse moves between the press and the release.
@@ -67,7 +66,7 @@ pub async fn drag(ctx: &Ctx, action: &Drag) -> Result<DragResult> {
 
 /// Press at `start`, move to `end`, drop; `true` when the page started an HTML5 drag.
 async fn drag_between(tab_id: i64, start: Point, end: Point) -> Result<bool> {
-    let mut intercepted = events::wait(tab_id, |method, _| method == "Input.dragIntercepted");
+    let mut intercepted = events::wait(tab_id, |event| matches!(event, Event::DragIntercepted(_)));
     mouse(tab_id, "mouseMoved", start, "none", 0).await?;
     mouse(tab_id, "mousePressed", start, "left", 1).await?;
     let mut data = None;
@@ -85,10 +84,10 @@ async fn drag_between(tab_id: i64, start: Point, end: Point) -> Result<bool> {
         cdp::sleep(STEP_MS).await;
     }
     if data.is_none() {
-        if let Some(Ok(Some((_, params)))) =
+        if let Some(Ok(Some(Event::DragIntercepted(drag)))) =
             cdp::with_timeout(INTERCEPT_GRACE_MS, &mut intercepted).await
         {
-            data = params.get("data").cloned();
+            data = drag.data;
         }
     }
     let Some(data) = data else {
@@ -110,9 +109,9 @@ async fn drag_between(tab_id: i64, start: Point, end: Point) -> Result<bool> {
 }
 
 /// The `Input.DragData` of a drag reported so far, if one was.
-fn drag_data(rx: &mut oneshot::Receiver<Option<(String, serde_json::Value)>>) -> Option<Value> {
+fn drag_data(rx: &mut events::Next) -> Option<Value> {
     match rx.try_recv() {
-        Ok(Some(Some((_, params)))) => params.get("data").cloned(),
+        Ok(Some(Some(Event::DragIntercepted(drag)))) => drag.data,
         _ => None,
     }
 }

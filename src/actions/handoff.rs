@@ -23,6 +23,7 @@
 //! page), so the wait does not queue the agent's other actions on the tab behind it.
 
 use super::ctx::Ctx;
+use crate::cdp::Event;
 use crate::chrome::{notifications, storage, tabs, windows};
 use crate::error::{Error, Result};
 use crate::session::{self, SessionEvent, SessionOwner};
@@ -305,11 +306,11 @@ async fn wait(
 }
 
 /// Whether `event` is a page change that may have cleared the obstacle.
-fn is_change(method: &str, params: &serde_json::Value) -> bool {
-    match method {
-        "Page.domContentEventFired" | "Page.loadEventFired" => true,
-        "Runtime.bindingCalled" => params["name"] == BINDING,
-        _ => cdp::events::main_frame_navigated(method, params).is_some(),
+fn is_change(event: &Event) -> bool {
+    match event {
+        Event::DomContentEventFired(_) | Event::LoadEventFired(_) => true,
+        Event::BindingCalled(called) => called.name == BINDING,
+        _ => event.main_frame_navigated().is_some(),
     }
 }
 
@@ -352,8 +353,8 @@ async fn watch(tab_id: i64, initial: Obstacle, before: Option<String>) -> Result
         }
         // A new document needs its observer; on the same document this is a no-op.
         observe(tab_id).await;
-        let method = match next.await {
-            Ok(Some((method, _))) => method,
+        let event = match next.await {
+            Ok(Some(event)) => event,
             _ => {
                 return Err(Error::SessionNotFound(format!(
                 "the debugger left tab {tab_id} during the handoff; call get_tabs to check the tab"
@@ -361,10 +362,10 @@ async fn watch(tab_id: i64, initial: Obstacle, before: Option<String>) -> Result
             }
         };
         // DOM mutations come in bursts; a navigation or a load is one event and is classified at once.
-        if method == "Runtime.bindingCalled" {
+        if matches!(event, Event::BindingCalled(_)) {
             cdp::sleep(DEBOUNCE_MS).await;
         }
-        parsed = method != "Page.frameNavigated";
+        parsed = !matches!(event, Event::FrameNavigated(_));
         next = cdp::events::wait(tab_id, is_change);
     }
 }
@@ -569,23 +570,27 @@ mod tests {
 
     #[test]
     fn page_changes_are_navigations_loads_and_the_observer_binding() {
-        let main = serde_json::json!({"frame": {"id": "f", "url": "http://a.test/"}});
-        let child =
-            serde_json::json!({"frame": {"id": "c", "parentId": "f", "url": "http://a.test/x"}});
-        assert!(is_change("Page.frameNavigated", &main));
-        assert!(!is_change("Page.frameNavigated", &child));
-        assert!(is_change("Page.loadEventFired", &serde_json::json!({})));
-        assert!(is_change(
-            "Runtime.bindingCalled",
-            &serde_json::json!({"name": BINDING, "payload": "dom"})
-        ));
-        assert!(!is_change(
-            "Runtime.bindingCalled",
-            &serde_json::json!({"name": "other"})
-        ));
-        assert!(!is_change(
-            "Network.requestWillBeSent",
-            &serde_json::json!({})
-        ));
+        use crate::cdp::event::{BindingCalled, FrameNavigated, NavigatedFrame};
+        let navigated = |parent_id: Option<&str>| {
+            Event::FrameNavigated(FrameNavigated {
+                frame: NavigatedFrame {
+                    id: "c".to_owned(),
+                    parent_id: parent_id.map(str::to_owned),
+                    url: "http://a.test/x".to_owned(),
+                },
+            })
+        };
+        let binding = |name: &str| {
+            Event::BindingCalled(BindingCalled {
+                name: name.to_owned(),
+                payload: "dom".to_owned(),
+            })
+        };
+        assert!(is_change(&navigated(None)));
+        assert!(!is_change(&navigated(Some("f"))));
+        assert!(is_change(&Event::LoadEventFired(Default::default())));
+        assert!(is_change(&binding(BINDING)));
+        assert!(!is_change(&binding("other")));
+        assert!(!is_change(&Event::LogEntryAdded(Default::default())));
     }
 }

@@ -216,8 +216,8 @@ pub async fn click(ctx: &Ctx, locator: &Locator, new_tab: bool) -> Result<ClickR
     }
     let downloads = element.call(DOWNLOAD_LINK, &[]).await?.as_bool() == Some(true);
     // Registered before the click, so the result can report the download the click starts (SPEC §4).
-    let download =
-        downloads.then(|| crate::cdp::events::wait(tab_id, |m, _| m == "Page.downloadWillBegin"));
+    let download = downloads
+        .then(|| cdp::events::wait(tab_id, |e| matches!(e, cdp::Event::DownloadWillBegin(_))));
     let watch = Watch::start(tab_id).await?;
     if element_click(tab_id, &element, point).await? {
         watch

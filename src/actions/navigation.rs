@@ -12,10 +12,9 @@ use crate::cdp::commands::{
     PageGetNavigationHistory, PageNavigate, PageNavigateToHistoryEntry, PageReload,
     PageResetNavigationHistory, PageStopLoading, RuntimeEvaluate,
 };
-use crate::cdp::{self, events};
+use crate::cdp::{self, events, Event};
 use crate::error::{Error, Result};
 use bua_protocol::NavResult;
-use futures::channel::oneshot;
 use futures::TryFutureExt;
 use serde_json::Value;
 
@@ -28,14 +27,13 @@ pub fn load_wait(load_wait_ms: Option<u32>) -> u32 {
     load_wait_ms.unwrap_or(bua_protocol::DEFAULT_LOAD_WAIT_MS)
 }
 
-type EventRx = oneshot::Receiver<Option<(String, Value)>>;
+type EventRx = events::Next;
 
 /// A receiver for the next main-frame commit: `Page.frameNavigated` without `parentId` (new document,
 /// bfcache restore included) or `Page.navigatedWithinDocument` (fragment, `history.pushState`).
 fn commit_waiter(tab_id: i64) -> EventRx {
-    events::wait(tab_id, |method, params| {
-        method == "Page.navigatedWithinDocument"
-            || events::main_frame_navigated(method, params).is_some()
+    events::wait(tab_id, |event| {
+        matches!(event, Event::NavigatedWithinDocument(_)) || event.main_frame_navigated().is_some()
     })
 }
 
@@ -421,8 +419,11 @@ pub async fn wait_loaded(
     load_wait_ms: u32,
     answer: bool,
 ) -> Result<bool> {
-    let is_load_event = |method: &str, _: &Value| {
-        matches!(method, "Page.domContentEventFired" | "Page.loadEventFired")
+    let is_load_event = |event: &Event| {
+        matches!(
+            event,
+            Event::DomContentEventFired(_) | Event::LoadEventFired(_)
+        )
     };
     let mut event = events::wait(tab_id, is_load_event);
     let mut state = String::new();
@@ -532,18 +533,18 @@ impl Watch {
     /// Starts watching the tab's main frame.
     pub async fn start(tab_id: i64) -> Result<Watch> {
         let main = page::main_frame_id(tab_id).await?;
-        let started = events::wait(tab_id, move |method, params| {
+        let started = events::wait(tab_id, move |event| {
             matches!(
-                method,
-                "Page.frameRequestedNavigation"
-                    | "Page.frameStartedNavigating"
-                    | "Page.frameStartedLoading"
-            ) && params.get("frameId").and_then(Value::as_str) == Some(main.as_str())
+                event,
+                Event::FrameRequestedNavigation(frame)
+                    | Event::FrameStartedNavigating(frame)
+                    | Event::FrameStartedLoading(frame) if frame.frame_id == main
+            )
         });
         Ok(Watch {
             started,
             commit: commit_waiter(tab_id),
-            download: events::wait(tab_id, |method, _| method == "Page.downloadWillBegin"),
+            download: events::wait(tab_id, |event| matches!(event, Event::DownloadWillBegin(_))),
         })
     }
 

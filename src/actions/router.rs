@@ -8,6 +8,7 @@ use super::{
     evaluate, forms, handoff, input, navigation, outcomes, page, scrape, screenshot, scroll, tabs,
     wait,
 };
+use crate::cdp::event::JavascriptDialogOpening;
 use crate::error::{Error, Result};
 use bua_protocol::{Action, ExtractResult, OpenDialog};
 use serde::Serialize;
@@ -55,15 +56,8 @@ pub(crate) async fn run(ctx: &Ctx, action: Action) -> Result<Value> {
 }
 
 /// `extract` of a tab whose page a dialog left to the user blocks: what the tab says, and the dialog.
-async fn blocked_extract(tab_id: i64, dialog: &Value) -> Result<ExtractResult> {
+async fn blocked_extract(tab_id: i64, dialog: &JavascriptDialogOpening) -> Result<ExtractResult> {
     let tab = crate::chrome::tabs::get(tab_id).await?;
-    let text = |k: &str| {
-        dialog
-            .get(k)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned()
-    };
     Ok(ExtractResult {
         url: tab.url().to_owned(),
         title: tab.title.clone().unwrap_or_default(),
@@ -74,8 +68,8 @@ async fn blocked_extract(tab_id: i64, dialog: &Value) -> Result<ExtractResult> {
         truncated: Default::default(),
         total_elements: 0,
         dialog: Some(OpenDialog {
-            r#type: text("type"),
-            message: text("message"),
+            r#type: dialog.kind.clone(),
+            message: dialog.message.clone(),
         }),
         dialogs: Vec::new(),
     })

@@ -15,7 +15,7 @@ use super::ctx::Ctx;
 use super::locator::{self, Element};
 use super::page::{self, Arg};
 use crate::cdp::commands::PageSetInterceptFileChooserDialog;
-use crate::cdp::{self, events};
+use crate::cdp::{self, events, Event};
 use crate::error::{Error, Result};
 use bua_protocol::{FileChunk, Upload, UploadResult, UploadedFile};
 use serde_json::{json, Value};
@@ -202,7 +202,7 @@ fn check_complete(files: &[StagedFile], expected: usize) -> Result<()> {
 /// Clicks `control` with file choosers intercepted and returns the input whose chooser opened, and whether
 /// the chooser takes several files.
 async fn chooser_input(tab_id: i64, control: &Element) -> Result<(Element, bool)> {
-    let opened = events::wait(tab_id, |method, _| method == "Page.fileChooserOpened");
+    let opened = events::wait(tab_id, |event| matches!(event, Event::FileChooserOpened(_)));
     cdp::send(tab_id, &PageSetInterceptFileChooserDialog { enabled: true }).await?;
     let clicked = async {
         super::input::click_element(tab_id, control).await?;
@@ -214,8 +214,8 @@ async fn chooser_input(tab_id: i64, control: &Element) -> Result<(Element, bool)
         &PageSetInterceptFileChooserDialog { enabled: false },
     )
     .await;
-    let event = match clicked? {
-        Some(Ok(Some((_, params)))) => params,
+    let chooser = match clicked? {
+        Some(Ok(Some(Event::FileChooserOpened(chooser)))) => chooser,
         _ => {
             return Err(Error::InvalidAction(format!(
                 "the element ({}) on tab {tab_id} is not a file input and opened no file chooser within {} s; \
@@ -225,10 +225,9 @@ async fn chooser_input(tab_id: i64, control: &Element) -> Result<(Element, bool)
             )))
         }
     };
-    let multiple = event.get("mode").and_then(Value::as_str) == Some("selectMultiple");
-    let backend = event
-        .get("backendNodeId")
-        .and_then(Value::as_i64)
+    let multiple = chooser.mode == "selectMultiple";
+    let backend = chooser
+        .backend_node_id
         .ok_or_else(|| Error::Internal("Page.fileChooserOpened named no input".into()))?;
     let object_id = page::resolve_backend(control.target.clone(), backend)
         .await?

@@ -1,38 +1,41 @@
 //! CDP event routing: handlers that wait for an event on a tab register a one-shot waiter; `chrome.debugger.onEvent`
-//! hands every event to [`dispatch`], which wakes matching waiters and keeps per-tab facts (open dialog).
+//! hands every event, decoded once ([`Event::decode`]), to [`dispatch`], which wakes matching waiters and keeps
+//! per-tab facts (open dialog).
 
+use super::event::{Event, JavascriptDialogOpening};
 use futures::channel::oneshot;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-type Predicate = Box<dyn Fn(&str, &serde_json::Value) -> bool>;
+type Predicate = Box<dyn Fn(&Event) -> bool>;
+
+/// What a [`wait`] resolves with: the event, or `None` when the tab's debugger went away first.
+pub type Next = oneshot::Receiver<Option<Event>>;
 
 struct Waiter {
     tab_id: i64,
     matches: Predicate,
-    tx: Option<oneshot::Sender<Option<(String, serde_json::Value)>>>,
+    tx: Option<oneshot::Sender<Option<Event>>>,
 }
 
 /// Listeners called for every event of every tab (extract's uid cache, the session guard, dialogs).
-type Listener = Box<dyn Fn(i64, &str, &serde_json::Value)>;
+type Listener = Box<dyn Fn(i64, &Event)>;
 
 thread_local! {
     static WAITERS: RefCell<Vec<Waiter>> = const { RefCell::new(Vec::new()) };
     static LISTENERS: RefCell<Vec<Listener>> = const { RefCell::new(Vec::new()) };
-    static DIALOGS: RefCell<HashMap<i64, serde_json::Value>> = RefCell::new(HashMap::new());
+    static DIALOGS: RefCell<HashMap<i64, JavascriptDialogOpening>> = RefCell::new(HashMap::new());
 }
 
 /// Registers a listener for the worker's lifetime.
-pub fn listen(listener: impl Fn(i64, &str, &serde_json::Value) + 'static) {
+pub fn listen(listener: impl Fn(i64, &Event) + 'static) {
     LISTENERS.with(|l| l.borrow_mut().push(Box::new(listener)));
 }
 
-/// Returns a receiver that resolves with the first event on `tab_id` for which `matches(method, params)` holds,
-/// or with `None` when the tab's debugger goes away first. Register before sending the command that causes it.
-pub fn wait(
-    tab_id: i64,
-    matches: impl Fn(&str, &serde_json::Value) -> bool + 'static,
-) -> oneshot::Receiver<Option<(String, serde_json::Value)>> {
+/// Returns a receiver that resolves with the first event on `tab_id` for which `matches(event)` holds
+/// (`|e| matches!(e, Event::LoadEventFired(_))`), or with `None` when the tab's debugger goes away first.
+/// Register before sending the command that causes it.
+pub fn wait(tab_id: i64, matches: impl Fn(&Event) -> bool + 'static) -> Next {
     let (tx, rx) = oneshot::channel();
     WAITERS.with(|w| {
         w.borrow_mut().push(Waiter {
@@ -44,41 +47,19 @@ pub fn wait(
     rx
 }
 
-/// The URL a main-frame commit landed on: `Some` for a `Page.frameNavigated` of a frame without `parentId`
-/// (a new document in the tab, bfcache restores included), `None` for any other event.
-pub fn main_frame_navigated(method: &str, params: &serde_json::Value) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct FrameNavigated {
-        frame: Frame,
-    }
-    #[derive(serde::Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Frame {
-        #[serde(default)]
-        parent_id: Option<String>,
-        #[serde(default)]
-        url: String,
-    }
-    if method != "Page.frameNavigated" {
-        return None;
-    }
-    let FrameNavigated { frame } = serde::Deserialize::deserialize(params).ok()?;
-    frame.parent_id.is_none().then_some(frame.url)
-}
-
 /// Entry point for `chrome.debugger.onEvent`.
-pub fn dispatch(tab_id: i64, method: &str, params: &serde_json::Value) {
-    if super::journal::is_journal_event(method) {
-        super::journal::record(tab_id, method, params, crate::time::now());
+pub fn dispatch(tab_id: i64, event: &Event) {
+    if super::journal::is_journal_event(event) {
+        super::journal::record(tab_id, event, crate::time::now());
     }
-    match method {
-        "Page.javascriptDialogOpening" => {
-            DIALOGS.with(|d| d.borrow_mut().insert(tab_id, params.clone()));
+    match event {
+        Event::JavascriptDialogOpening(dialog) => {
+            DIALOGS.with(|d| d.borrow_mut().insert(tab_id, dialog.clone()));
         }
-        "Page.javascriptDialogClosed" => {
+        Event::JavascriptDialogClosed(_) => {
             DIALOGS.with(|d| d.borrow_mut().remove(&tab_id));
         }
-        _ if main_frame_navigated(method, params).is_some() => {
+        _ if event.main_frame_navigated().is_some() => {
             DIALOGS.with(|d| d.borrow_mut().remove(&tab_id));
         }
         _ => {}
@@ -91,7 +72,7 @@ pub fn dispatch(tab_id: i64, method: &str, params: &serde_json::Value) {
             if waiter.tx.as_ref().is_some_and(|tx| tx.is_canceled()) {
                 return false;
             }
-            if waiter.tab_id == tab_id && (waiter.matches)(method, params) {
+            if waiter.tab_id == tab_id && (waiter.matches)(event) {
                 if let Some(tx) = waiter.tx.take() {
                     fired.push(tx);
                 }
@@ -102,17 +83,17 @@ pub fn dispatch(tab_id: i64, method: &str, params: &serde_json::Value) {
         fired
     });
     for tx in fired {
-        let _ = tx.send(Some((method.to_owned(), params.clone())));
+        let _ = tx.send(Some(event.clone()));
     }
     LISTENERS.with(|l| {
         for listener in l.borrow().iter() {
-            listener(tab_id, method, params);
+            listener(tab_id, event);
         }
     });
 }
 
-/// The dialog currently open on `tab_id` (`Page.javascriptDialogOpening` params), if any.
-pub fn open_dialog(tab_id: i64) -> Option<serde_json::Value> {
+/// The dialog currently open on `tab_id` (its [`Event::JavascriptDialogOpening`]), if any.
+pub fn open_dialog(tab_id: i64) -> Option<JavascriptDialogOpening> {
     DIALOGS.with(|d| d.borrow().get(&tab_id).cloned())
 }
 

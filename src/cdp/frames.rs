@@ -9,8 +9,9 @@ use super::commands::{
     DomGetBoxModel, DomGetFrameOwner, EmulationSetFocusEmulationEnabled,
     PageAddScriptToEvaluateOnNewDocument, RuntimeEvaluate, TargetDetachFromTarget,
 };
+use super::event::{AttachedToTarget, Event};
 use super::target::{self, auto_attach_params, FrameSession, Target};
-use super::CdpError;
+use super::{CdpError, Command};
 
 /// Longest wait for frame sessions still being prepared before an extract reads the frames, ms.
 const SETTLE_MS: u32 = 2_000;
@@ -38,41 +39,30 @@ pub async fn settled(tab_id: i64) {
 
 /// Handles the `Target` events of a tab's targets: `source_session` is the session the event came from
 /// (`None`: the tab's own target). Returns whether the event was about frame targets.
-pub fn on_event(
-    tab_id: i64,
-    source_session: Option<&str>,
-    method: &str,
-    params: &serde_json::Value,
-) -> bool {
-    match method {
-        "Target.attachedToTarget" => {
-            attached(tab_id, source_session, params);
+pub fn on_event(tab_id: i64, source_session: Option<&str>, event: &Event) -> bool {
+    match event {
+        Event::AttachedToTarget(child) => {
+            attached(tab_id, source_session, child);
             true
         }
-        "Target.detachedFromTarget" => {
-            if let Some(session) = params.get("sessionId").and_then(|s| s.as_str()) {
-                target::session_gone(tab_id, session);
-            }
+        Event::DetachedFromTarget(child) => {
+            target::session_gone(tab_id, &child.session_id);
             true
         }
-        "Target.targetInfoChanged" => {
-            let info = &params["targetInfo"];
-            if let (Some(id), Some(url)) = (info["targetId"].as_str(), info["url"].as_str()) {
-                target::set_url(tab_id, id, url);
-            }
+        Event::TargetInfoChanged(changed) => {
+            let info = &changed.target_info;
+            target::set_url(tab_id, &info.target_id, &info.url);
             true
         }
         _ => false,
     }
 }
 
-fn attached(tab_id: i64, parent: Option<&str>, params: &serde_json::Value) {
-    let Some(session_id) = params["sessionId"].as_str() else {
-        return;
-    };
-    let info = &params["targetInfo"];
+fn attached(tab_id: i64, parent: Option<&str>, child: &AttachedToTarget) {
+    let session_id = child.session_id.as_str();
+    let info = &child.target_info;
     let target = Target::frame(tab_id, session_id);
-    if info["type"].as_str() != Some("iframe") {
+    if info.kind != "iframe" {
         // Workers and the like: not ours to automate, and a paused one would stall its page.
         let parent = Target {
             tab_id,
@@ -88,9 +78,9 @@ fn attached(tab_id: i64, parent: Option<&str>, params: &serde_json::Value) {
     }
     let frame = FrameSession {
         session_id: session_id.to_owned(),
-        frame_id: info["targetId"].as_str().unwrap_or_default().to_owned(),
+        frame_id: info.target_id.clone(),
         parent: parent.map(str::to_owned),
-        url: info["url"].as_str().unwrap_or_default().to_owned(),
+        url: info.url.clone(),
     };
     target::record(tab_id, frame);
     wasm_bindgen_futures::spawn_local(async move {
@@ -134,7 +124,7 @@ pub async fn offset(target: &Target) -> Result<(f64, f64), CdpError> {
     while let Some(session) = current {
         let Some(frame) = target::session(target.tab_id, &session) else {
             return Err(CdpError {
-                method: "DOM.getFrameOwner",
+                method: DomGetFrameOwner::METHOD,
                 tab_id: target.tab_id,
                 code: None,
                 message: format!("frame session {session} is no longer attached"),

@@ -11,6 +11,8 @@
 //! cursor `n` from one counter per tab, so an agent passes the `next` of a result as `since` to read only
 //! what is new. The buffers are pure data (no `web-sys`), tested natively.
 
+use super::commands::{RemoteObject, StackTrace};
+use super::event::{Event, RequestWillBeSent};
 use bua_protocol::{ConsoleEntry, ConsoleLevel, NetworkEntry};
 use serde_json::Value;
 use std::cell::RefCell;
@@ -60,10 +62,6 @@ fn cut(s: &str, max: usize) -> String {
     }
 }
 
-fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
-    v.get(key).and_then(Value::as_str)
-}
-
 /// `url:line` (1-based) of a CDP location (`lineNumber` is 0-based in `Runtime`, and in `Log`).
 fn source(url: Option<&str>, line: Option<i64>) -> Option<String> {
     let url = url.filter(|u| !u.is_empty())?;
@@ -74,30 +72,27 @@ fn source(url: Option<&str>, line: Option<i64>) -> Option<String> {
 }
 
 /// The first call frame's `url:line` of a `Runtime.StackTrace`.
-fn top_frame(stack: Option<&Value>) -> Option<String> {
-    let frame = stack?.get("callFrames")?.as_array()?.first()?;
-    source(
-        str_of(frame, "url"),
-        frame.get("lineNumber").and_then(Value::as_i64),
-    )
+fn top_frame(stack: Option<&StackTrace>) -> Option<String> {
+    let frame = stack?.call_frames.first()?;
+    source(frame.url.as_deref(), frame.line_number)
 }
 
 /// How a console argument (`Runtime.RemoteObject`) reads: a string as is, a primitive as JSON, an object
 /// by CDP's description (`Array(3)`, `HTMLDivElement`, an error's message and stack).
-fn arg_text(arg: &Value) -> String {
-    if let Some(v) = arg.get("value") {
+fn arg_text(arg: &RemoteObject) -> String {
+    if let Some(v) = &arg.value {
         return match v {
             Value::String(s) => s.clone(),
             other => other.to_string(),
         };
     }
-    if let Some(u) = str_of(arg, "unserializableValue") {
-        return u.to_owned();
+    if let Some(u) = &arg.unserializable {
+        return u.clone();
     }
-    if let Some(d) = str_of(arg, "description") {
-        return d.to_owned();
+    if let Some(d) = &arg.description {
+        return d.clone();
     }
-    str_of(arg, "type").unwrap_or("undefined").to_owned()
+    arg.kind.clone()
 }
 
 impl Journal {
@@ -121,25 +116,21 @@ impl Journal {
         });
     }
 
-    fn open_request(&mut self, id: &str, params: &Value) {
-        let request = params.get("request").unwrap_or(&Value::Null);
+    fn open_request(&mut self, sent: &RequestWillBeSent) {
         let n = self.cursor();
         if self.requests.len() == CAPACITY {
             self.requests.pop_front();
             self.network_dropped += 1;
         }
         self.requests.push_back(Request {
-            id: id.to_owned(),
-            started: params
-                .get("timestamp")
-                .and_then(Value::as_f64)
-                .unwrap_or(0.0),
+            id: sent.request_id.clone(),
+            started: sent.timestamp.unwrap_or(0.0),
             entry: NetworkEntry {
                 n,
-                method: str_of(request, "method").unwrap_or("GET").to_owned(),
-                url: cut(str_of(request, "url").unwrap_or(""), MAX_URL_CHARS),
+                method: sent.request.method.as_deref().unwrap_or("GET").to_owned(),
+                url: cut(sent.request.url.as_deref().unwrap_or(""), MAX_URL_CHARS),
                 status: None,
-                kind: str_of(params, "type").map(str::to_owned),
+                kind: sent.kind.clone(),
                 size: None,
                 duration_ms: None,
                 failure: None,
@@ -152,8 +143,8 @@ impl Journal {
         self.requests.iter_mut().rev().find(|r| r.id == id)
     }
 
-    fn end(&mut self, id: &str, params: &Value) -> Option<&mut NetworkEntry> {
-        let at = params.get("timestamp").and_then(Value::as_f64);
+    /// Ends the newest open entry of request `id` at `at` (`Network.MonotonicTime`, s).
+    fn end(&mut self, id: &str, at: Option<f64>) -> Option<&mut NetworkEntry> {
         let r = self.request(id)?;
         if let Some(at) = at.filter(|_| r.started > 0.0) {
             r.entry.duration_ms = Some(((at - r.started) * 1000.0).max(0.0).round());
@@ -163,110 +154,80 @@ impl Journal {
 
     /// Takes one CDP event into the buffers (others are ignored). `now` is the wall clock in ms, for
     /// events without a time of their own.
-    pub fn record(&mut self, method: &str, params: &Value, now: f64) {
-        match method {
-            "Runtime.consoleAPICalled" => {
-                let kind = str_of(params, "type").unwrap_or("log");
-                let text: Vec<String> = params
-                    .get("args")
-                    .and_then(Value::as_array)
-                    .map(|args| args.iter().map(arg_text).collect())
-                    .unwrap_or_default();
-                let at = params
-                    .get("timestamp")
-                    .and_then(Value::as_f64)
-                    .unwrap_or(now);
-                let source = top_frame(params.get("stackTrace"));
+    pub fn record(&mut self, event: &Event, now: f64) {
+        match event {
+            Event::ConsoleApiCalled(called) => {
+                let kind = called.kind.as_deref().unwrap_or("log");
+                let text: Vec<String> = called.args.iter().map(arg_text).collect();
+                let at = called.timestamp.unwrap_or(now);
+                let source = top_frame(called.stack_trace.as_ref());
                 self.push_console(ConsoleLevel::from_cdp(kind), &text.join(" "), source, at);
             }
-            "Runtime.exceptionThrown" => {
-                let details = params.get("exceptionDetails").unwrap_or(&Value::Null);
+            Event::ExceptionThrown(thrown) => {
+                let details = &thrown.exception_details;
                 let described = details
-                    .get("exception")
-                    .and_then(|e| str_of(e, "description"))
+                    .exception
+                    .as_ref()
+                    .and_then(|e| e.description.as_deref())
                     .and_then(|d| d.lines().next());
-                let text = match (described, str_of(details, "text")) {
+                let text = match (described, details.text.as_deref()) {
                     (Some(d), Some(t)) if t != "Uncaught" => format!("{t} {d}"),
                     (Some(d), _) => format!("Uncaught {d}"),
                     (None, Some(t)) => t.to_owned(),
                     (None, None) => "Uncaught exception".to_owned(),
                 };
-                let source = top_frame(details.get("stackTrace")).or_else(|| {
-                    source(
-                        str_of(details, "url"),
-                        details.get("lineNumber").and_then(Value::as_i64),
-                    )
-                });
-                let at = params
-                    .get("timestamp")
-                    .and_then(Value::as_f64)
-                    .unwrap_or(now);
+                let source = top_frame(details.stack_trace.as_ref())
+                    .or_else(|| source(details.url.as_deref(), details.line_number));
+                let at = thrown.timestamp.unwrap_or(now);
                 self.push_console(ConsoleLevel::Error, &text, source, at);
             }
-            "Log.entryAdded" => {
-                let entry = params.get("entry").unwrap_or(&Value::Null);
-                let level = ConsoleLevel::from_cdp(str_of(entry, "level").unwrap_or("info"));
-                let source = source(
-                    str_of(entry, "url"),
-                    entry.get("lineNumber").and_then(Value::as_i64),
-                );
-                let at = entry
-                    .get("timestamp")
-                    .and_then(Value::as_f64)
-                    .unwrap_or(now);
-                self.push_console(level, str_of(entry, "text").unwrap_or(""), source, at);
+            Event::LogEntryAdded(added) => {
+                let entry = &added.entry;
+                let level = ConsoleLevel::from_cdp(entry.level.as_deref().unwrap_or("info"));
+                let source = source(entry.url.as_deref(), entry.line_number);
+                let at = entry.timestamp.unwrap_or(now);
+                let text = entry.text.as_deref().unwrap_or("");
+                self.push_console(level, text, source, at);
             }
-            "Network.requestWillBeSent" => {
-                let Some(id) = str_of(params, "requestId") else {
-                    return;
-                };
-                if let Some(redirect) = params.get("redirectResponse") {
-                    let status = redirect.get("status").and_then(Value::as_u64);
-                    if let Some(entry) = self.end(id, params) {
+            Event::RequestWillBeSent(sent) => {
+                if let Some(redirect) = &sent.redirect_response {
+                    let status = redirect.status;
+                    if let Some(entry) = self.end(&sent.request_id, sent.timestamp) {
                         entry.status = status.and_then(|s| u16::try_from(s).ok());
                     }
                 }
-                self.open_request(id, params);
+                self.open_request(sent);
             }
-            "Network.responseReceived" => {
-                let Some(id) = str_of(params, "requestId") else {
-                    return;
-                };
-                let status = params
-                    .get("response")
-                    .and_then(|r| r.get("status"))
-                    .and_then(Value::as_u64)
+            Event::ResponseReceived(received) => {
+                let status = received
+                    .response
+                    .as_ref()
+                    .and_then(|r| r.status)
                     .and_then(|s| u16::try_from(s).ok());
-                let kind = str_of(params, "type").map(str::to_owned);
-                if let Some(r) = self.request(id) {
+                if let Some(r) = self.request(&received.request_id) {
                     r.entry.status = status;
-                    if kind.is_some() {
-                        r.entry.kind = kind;
+                    if received.kind.is_some() {
+                        r.entry.kind = received.kind.clone();
                     }
                 }
             }
-            "Network.loadingFinished" => {
-                let Some(id) = str_of(params, "requestId") else {
-                    return;
-                };
-                let size = params.get("encodedDataLength").and_then(Value::as_f64);
-                if let Some(entry) = self.end(id, params) {
+            Event::LoadingFinished(finished) => {
+                let size = finished.encoded_data_length;
+                if let Some(entry) = self.end(&finished.request_id, finished.timestamp) {
                     entry.size = size.map(|s| s.max(0.0) as u64);
                 }
             }
-            "Network.loadingFailed" => {
-                let Some(id) = str_of(params, "requestId") else {
-                    return;
-                };
-                let failure = str_of(params, "errorText")
+            Event::LoadingFailed(failed) => {
+                let failure = failed
+                    .error_text
+                    .as_deref()
                     .filter(|t| !t.is_empty())
                     .unwrap_or("failed")
                     .to_owned();
-                let kind = str_of(params, "type").map(str::to_owned);
-                if let Some(entry) = self.end(id, params) {
+                if let Some(entry) = self.end(&failed.request_id, failed.timestamp) {
                     entry.failure = Some(failure);
                     if entry.kind.is_none() {
-                        entry.kind = kind;
+                        entry.kind = failed.kind.clone();
                     }
                 }
             }
@@ -313,16 +274,16 @@ impl Journal {
 }
 
 /// The events [`record`] keeps (the rest need not be looked at).
-pub fn is_journal_event(method: &str) -> bool {
+pub fn is_journal_event(event: &Event) -> bool {
     matches!(
-        method,
-        "Runtime.consoleAPICalled"
-            | "Runtime.exceptionThrown"
-            | "Log.entryAdded"
-            | "Network.requestWillBeSent"
-            | "Network.responseReceived"
-            | "Network.loadingFinished"
-            | "Network.loadingFailed"
+        event,
+        Event::ConsoleApiCalled(_)
+            | Event::ExceptionThrown(_)
+            | Event::LogEntryAdded(_)
+            | Event::RequestWillBeSent(_)
+            | Event::ResponseReceived(_)
+            | Event::LoadingFinished(_)
+            | Event::LoadingFailed(_)
     )
 }
 
@@ -332,13 +293,8 @@ thread_local! {
 
 /// Takes one CDP event of `tab_id` into its buffers (callers skip the others with [`is_journal_event`],
 /// so they need not read the clock for them).
-pub fn record(tab_id: i64, method: &str, params: &Value, now: f64) {
-    JOURNALS.with(|j| {
-        j.borrow_mut()
-            .entry(tab_id)
-            .or_default()
-            .record(method, params, now)
-    });
+pub fn record(tab_id: i64, event: &Event, now: f64) {
+    JOURNALS.with(|j| j.borrow_mut().entry(tab_id).or_default().record(event, now));
 }
 
 /// Starts empty buffers for `tab_id` (a new attachment).
@@ -364,11 +320,18 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The event `variant` with `params` decoded into its payload.
+    fn event<T: serde::de::DeserializeOwned>(variant: fn(T) -> Event, params: Value) -> Event {
+        variant(serde_json::from_value(params).expect("params of the event's shape"))
+    }
+
     fn log(j: &mut Journal, kind: &str, text: &str) {
         j.record(
-            "Runtime.consoleAPICalled",
-            &json!({"type": kind, "args": [{"type": "string", "value": text}], "timestamp": 1.0,
+            &event(
+                Event::ConsoleApiCalled,
+                json!({"type": kind, "args": [{"type": "string", "value": text}], "timestamp": 1.0,
                     "stackTrace": {"callFrames": [{"url": "http://x/app.js", "lineNumber": 9}]}}),
+            ),
             0.0,
         );
     }
@@ -397,9 +360,10 @@ mod tests {
         log(&mut j, "log", "hello");
         log(&mut j, "warning", "careful");
         j.record(
-            "Runtime.exceptionThrown",
-            &json!({"timestamp": 2.0, "exceptionDetails": {"text": "Uncaught", "url": "http://x/a.js",
-                    "lineNumber": 2, "exception": {"type": "object", "description": "Error: boom\n    at f"}}}),
+&event(
+            Event::ExceptionThrown,
+            json!({"timestamp": 2.0, "exceptionDetails": {"text": "Uncaught", "url": "http://x/a.js",
+                    "lineNumber": 2, "exception": {"type": "object", "description": "Error: boom\n    at f"}}})),
             0.0,
         );
         let errors = j.console(Some(ConsoleLevel::Error), None).entries;
@@ -416,33 +380,43 @@ mod tests {
     fn network_follows_a_request_to_its_status_size_and_failure() {
         let mut j = Journal::default();
         j.record(
-            "Network.requestWillBeSent",
-            &json!({"requestId": "1", "timestamp": 10.0,
+            &event(
+                Event::RequestWillBeSent,
+                json!({"requestId": "1", "timestamp": 10.0,
             "type": "Fetch", "request": {"method": "GET", "url": "http://x/missing"}}),
+            ),
             0.0,
         );
         j.record(
-            "Network.responseReceived",
-            &json!({"requestId": "1", "type": "Fetch",
+            &event(
+                Event::ResponseReceived,
+                json!({"requestId": "1", "type": "Fetch",
             "response": {"status": 404}}),
+            ),
             0.0,
         );
         j.record(
-            "Network.loadingFinished",
-            &json!({"requestId": "1", "timestamp": 10.25,
+            &event(
+                Event::LoadingFinished,
+                json!({"requestId": "1", "timestamp": 10.25,
             "encodedDataLength": 120}),
+            ),
             0.0,
         );
         j.record(
-            "Network.requestWillBeSent",
-            &json!({"requestId": "2", "timestamp": 11.0,
+            &event(
+                Event::RequestWillBeSent,
+                json!({"requestId": "2", "timestamp": 11.0,
             "type": "XHR", "request": {"method": "POST", "url": "http://127.0.0.1:1/x"}}),
+            ),
             0.0,
         );
         j.record(
-            "Network.loadingFailed",
-            &json!({"requestId": "2", "timestamp": 11.5,
+            &event(
+                Event::LoadingFailed,
+                json!({"requestId": "2", "timestamp": 11.5,
             "type": "XHR", "errorText": "net::ERR_CONNECTION_REFUSED"}),
+            ),
             0.0,
         );
         let page = j.network(None, None);

@@ -8,6 +8,7 @@
 pub mod command;
 pub mod commands;
 pub mod error;
+pub mod event;
 pub mod events;
 pub mod frames;
 pub mod journal;
@@ -16,6 +17,7 @@ pub mod target;
 
 pub use command::Command;
 pub use error::{CdpError, Failure};
+pub use event::Event;
 
 use crate::chrome::debugger;
 use crate::error::Result;

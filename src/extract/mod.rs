@@ -405,8 +405,8 @@ fn listen_for_navigations() {
     if LISTENING.with(|l| l.replace(true)) {
         return;
     }
-    cdp::events::listen(|tab_id, method, params| {
-        if cdp::events::main_frame_navigated(method, params).is_some() {
+    cdp::events::listen(|tab_id, event| {
+        if event.main_frame_navigated().is_some() {
             invalidate(tab_id);
         }
     });

@@ -44,8 +44,8 @@ pub fn start() {
             recent::forget(s.tab_id);
         }
     });
-    cdp::events::listen(|tab_id, method, params| {
-        if let Some(url) = cdp::events::main_frame_navigated(method, params) {
+    cdp::events::listen(|tab_id, event| {
+        if let Some(url) = event.main_frame_navigated().map(str::to_owned) {
             NAVIGATIONS.with(|n| {
                 let mut n = n.borrow_mut();
                 let entry = n.entry(tab_id).or_insert((0, String::new()));
@@ -586,21 +586,21 @@ pub async fn reconcile() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn a_closed_tab_is_forgotten_in_memory_waiters_dialogs_and_uids() {
         let tab = 9_001;
-        let mut waiter = cdp::events::wait(tab, |_, _| true);
-        let mut other = cdp::events::wait(tab + 1, |_, _| true);
-        cdp::events::dispatch(
-            tab,
-            "Page.javascriptDialogOpening",
-            &json!({"type": "alert", "message": "hi"}),
-        );
+        let mut waiter = cdp::events::wait(tab, |_| true);
+        let mut other = cdp::events::wait(tab + 1, |_| true);
+        let dialog = cdp::event::JavascriptDialogOpening {
+            kind: "alert".to_owned(),
+            message: "hi".to_owned(),
+            ..Default::default()
+        };
+        cdp::events::dispatch(tab, &cdp::Event::JavascriptDialogOpening(dialog));
         // The dialog event itself woke the first waiter; register another that is still waiting.
         assert!(matches!(waiter.try_recv(), Ok(Some(Some(_)))));
-        waiter = cdp::events::wait(tab, |m, _| m == "Page.loadEventFired");
+        waiter = cdp::events::wait(tab, |e| matches!(e, cdp::Event::LoadEventFired(_)));
         assert!(cdp::events::open_dialog(tab).is_some());
 
         forget_tab(tab);

@@ -1,0 +1,29 @@
+//! The CDP commands the extension sends (CDP 1.3 and the tip-of-tree fields Chrome accepts), one params struct
+//! per method, one file per domain, with only the fields the extension uses. Names are `DomainMethod`
+//! (`PageNavigate` is `Page.navigate`); an `Option` param is left out when `None`.
+
+/// `impl Command for $params { METHOD = $method; Response = $response }`.
+macro_rules! command {
+    ($params:ty => $method:literal, $response:ty) => {
+        impl $crate::cdp::command::Command for $params {
+            const METHOD: &'static str = $method;
+            type Response = $response;
+        }
+    };
+}
+
+mod dom;
+mod input;
+mod page;
+mod runtime;
+mod setup;
+mod snapshot;
+mod target;
+
+pub use dom::*;
+pub use input::*;
+pub use page::*;
+pub use runtime::*;
+pub use setup::*;
+pub use snapshot::*;
+pub use target::*;

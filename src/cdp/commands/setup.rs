@@ -1,0 +1,23 @@
+//! The commands of the small domains a tab is set up with when the debugger attaches
+//! ([`crate::cdp::ensure_attached`]): focus emulation, and the sources of `console` and `network`.
+
+use crate::cdp::command::Empty;
+use serde::Serialize;
+
+/// `Emulation.setFocusEmulationEnabled`: the page behaves as focused even when its window is not.
+#[derive(Clone, Debug, Serialize)]
+pub struct EmulationSetFocusEmulationEnabled {
+    /// On or off.
+    pub enabled: bool,
+}
+command!(EmulationSetFocusEmulationEnabled => "Emulation.setFocusEmulationEnabled", Empty);
+
+/// `Network.enable` (bodies are not asked for, so none are kept beyond Chrome's own buffer).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct NetworkEnable {}
+command!(NetworkEnable => "Network.enable", Empty);
+
+/// `Log.enable`: browser-side messages (failed loads, interventions) as `Log.entryAdded`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct LogEnable {}
+command!(LogEnable => "Log.enable", Empty);
