@@ -1,0 +1,74 @@
+//! The parameters of the actions on tabs and navigation: `open_tab`, `navigate`, `go_back` /
+//! `go_forward` / `reload`, `close_tab`, `activate_tab`, `close_agent_*` and `get_tabs`.
+
+use super::params::params;
+use crate::field::{Dialog, DialogPolicy, Flag, LoadWait, Owner, ReqTab, Tab, Url};
+use crate::wire::TabId;
+
+params! {
+    /// `open_tab {url, focus?, loadWaitMs?}` → `{tabId, windowId, domain, status?, loaded?}` after
+    /// `DOMContentLoaded` (SPEC §4). Opens in the agent window unless `focus`.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct OpenTab {
+        /// Absolute URL (http, https, file, about or data).
+        pub url: String = "url" => Url,
+        /// Open in the user's window, not the agent's: only when the user asked to see it.
+        pub focus: bool = "focus" => Flag(false),
+        /// The `load` wait (schema text: the codec's).
+        pub load_wait_ms: Option<u32> = "loadWaitMs" => LoadWait,
+    }
+
+    /// `navigate {url, tabId?, loadWaitMs?}` → `{tabId, url, title, status?, loaded?}` after
+    /// `DOMContentLoaded` and at most `loadWaitMs` for `load` (SPEC §4).
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct Navigate {
+        /// Absolute URL (http, https, file, about or data).
+        pub url: String = "url" => Url,
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
+        pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// The `load` wait (schema text: the codec's).
+        pub load_wait_ms: Option<u32> = "loadWaitMs" => LoadWait,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
+    }
+
+    /// `go_back` / `go_forward` / `reload {tabId?, loadWaitMs?}`: they wait as `navigate` does.
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    pub struct TabLoad {
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
+        pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// The `load` wait (schema text: the codec's).
+        pub load_wait_ms: Option<u32> = "loadWaitMs" => LoadWait,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
+    }
+
+    /// Parameters of the actions that only take an optional `tabId`
+    /// (`close_tab`).
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    pub struct TabOnly {
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
+        pub tab_id: Option<TabId> = "tabId" => Tab,
+        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
+        pub dialog: DialogPolicy = "dialog" => Dialog,
+    }
+
+    /// `activate_tab {tabId}` (required) → `{tabId, url, title, active:true}`.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct ActivateTab {
+        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
+        pub tab_id: TabId = "tabId" => ReqTab,
+    }
+
+    /// `close_agent_tabs {owner?}` / `close_agent_window {owner?}`: only `owner`'s tabs/window when
+    /// given; otherwise the requesting client's (the bridge stamps the request's `owner`).
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    pub struct OwnerOnly {
+        /// Another agent owner (a bridge client id). Omitted: the caller.
+        pub owner: Option<String> = "owner" => Owner,
+    }
+
+    /// The parameters of `get_tabs`: none.
+    #[derive(Clone, Debug, Default, PartialEq, Eq)]
+    pub(crate) struct NoParams {}
+}
