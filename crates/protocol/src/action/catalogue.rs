@@ -5,7 +5,7 @@ use super::page::*;
 #[cfg(feature = "schema")]
 use super::params::Rules;
 use super::params::{ParamValues, Params};
-use super::spec::{actions, secs, Spec, OWN_WAIT};
+use super::spec::{actions, secs, waits, Spec};
 use super::tabs::*;
 use crate::wire::{Fields, Res};
 
@@ -53,18 +53,18 @@ actions! {
     /// Read a control's current value (select: value + label, checkbox/radio: checked).
     GetValue(GetValue) = "get_value", secs(10).read();
     /// Wait until the element or textContains reaches state; else timeout.
-    WaitFor(WaitFor) = "wait_for", OWN_WAIT.read();
+    WaitFor(WaitFor) = "wait_for", waits("timeoutMs", DEFAULT_WAIT_TIMEOUT_MS).read();
     /// Read the page: markdown, the elements to act on by uid, obstacle; innerText on request.
     Extract(Extract) = "extract", secs(20).read();
     /// Run JavaScript in the page: a function body, so `return` the value; a throw is invalid_action with its message.
     Evaluate(Evaluate) = "evaluate", secs(12);
     /// Repeated items by CSS selectors (no script): one object per `item` match (waits for the first).
-    Scrape(Scrape) = "scrape", OWN_WAIT.read();
+    Scrape(Scrape) = "scrape", waits("timeoutMs", DEFAULT_SCRAPE_TIMEOUT_MS).read();
     /// Capture the viewport, the full page or one element as an image.
     Screenshot(Screenshot) = "screenshot", secs(15).read();
     /// Show the tab to the person for what only they may do (sign in, CAPTCHA, 2FA, payment); waits until
     /// the page is clear or they press Done/Cancel.
-    Handoff(Handoff) = "handoff", OWN_WAIT;
+    Handoff(Handoff) = "handoff", waits("waitMs", DEFAULT_HANDOFF_WAIT_MS);
     /// Put files (inside the bridge's --files-dir folders) into a file input or a control that opens a chooser.
     Upload(Upload) = "upload", secs(60);
     /// Drag an element (from) onto an element or a viewport point (to), real mouse events.
@@ -76,5 +76,5 @@ actions! {
     /// Print the page to PDF.
     Pdf(Pdf) = "pdf", secs(30);
     /// The downloads the agent's tabs started (filename, bytes, state, …).
-    Downloads(Downloads) = "downloads", OWN_WAIT.read();
+    Downloads(Downloads) = "downloads", waits("waitMs", 0).read();
 }

@@ -3,7 +3,7 @@
 
 use super::values::{OptionChoice, WaitTarget};
 use crate::field::{Codec, Cx, Element};
-use crate::locator::{read_locator, write_locator, Loc, Locator};
+use crate::locator::{read_locator, write_locator, Loc};
 use crate::wire::{int_in, kind, Fields, Res};
 #[cfg(feature = "schema")]
 use serde_json::json;
@@ -152,11 +152,5 @@ impl Codec for Target {
     }
     fn loc(&self) -> Loc {
         Loc::OrTextContains
-    }
-    fn locator<'a>(&self, v: &'a WaitTarget) -> Option<&'a Locator> {
-        match v {
-            WaitTarget::Locator(l) => Some(l),
-            WaitTarget::TextContains(_) => None,
-        }
     }
 }

@@ -55,6 +55,15 @@ impl ActionKind {
     }
 }
 
+/// The wire keys of the fields the helpers of [`Action`] read: whichever action has a field of
+/// that key (and of the type the helper expects) answers through it.
+const TAB_ID: &str = "tabId";
+const LOCATOR: &str = "locator";
+const TEXT_CONTAINS: &str = "textContains";
+const URL: &str = "url";
+const OWNER: &str = "owner";
+const DIALOG: &str = "dialog";
+
 /// Every action type, in the order of the SPEC §4 table.
 pub fn action_names() -> &'static [&'static str] {
     ACTION_NAMES
@@ -149,46 +158,62 @@ impl Action {
         self.kind().name()
     }
 
+    /// The action's field with wire key `key`, when it has one of type `T`.
+    fn field<T: 'static>(&self, key: &str) -> Option<&T> {
+        self.values()?.field(key)?.downcast_ref()
+    }
+
     /// The tab the action names, if any (`activate_tab`'s required `tabId` included).
     pub fn tab_id(&self) -> Option<TabId> {
-        self.values().and_then(|v| v.tab()).flatten()
+        match self.field::<Option<TabId>>(TAB_ID) {
+            Some(tab) => *tab,
+            None => self.field::<TabId>(TAB_ID).copied(),
+        }
     }
 
     /// Whether the action takes a `tabId` at all (false for `open_tab`, `get_tabs`,
     /// `close_agent_tabs`, `close_agent_window`).
     pub fn takes_tab_id(&self) -> bool {
-        self.values().is_some_and(|v| v.tab().is_some())
+        self.values().is_some_and(|v| v.field(TAB_ID).is_some())
     }
 
     /// Sets the tab after the dispatcher resolved an omitted `tabId` (SPEC §6); a no-op for
     /// actions without one.
     pub fn set_tab_id(&mut self, tab_id: TabId) {
-        if let Some(values) = self.values_mut() {
-            values.set_tab(tab_id);
+        let Some(tab) = self.values_mut().and_then(|v| v.field_mut(TAB_ID)) else {
+            return;
+        };
+        if let Some(tab) = tab.downcast_mut::<Option<TabId>>() {
+            *tab = Some(tab_id);
+        } else if let Some(tab) = tab.downcast_mut::<TabId>() {
+            *tab = tab_id;
         }
     }
 
     /// The element locator, for element-taking actions (and `press_key` / `scroll` / `wait_for`
     /// when given one).
     pub fn locator(&self) -> Option<&Locator> {
-        self.values().and_then(|v| v.locator())
+        if let Some(target) = self.field::<WaitTarget>(TEXT_CONTAINS) {
+            return target.locator();
+        }
+        self.field::<Locator>(LOCATOR)
+            .or_else(|| self.field::<Option<Locator>>(LOCATOR)?.as_ref())
     }
 
     /// The URL `open_tab` / `navigate` go to (the blocklist checks it, SPEC §6).
     pub fn target_url(&self) -> Option<&str> {
-        self.values().and_then(|v| v.url())
+        self.field::<String>(URL).map(String::as_str)
     }
 
     /// The explicit `owner` of `close_agent_tabs` / `close_agent_window`.
     pub fn owner(&self) -> Option<&str> {
-        self.values().and_then(|v| v.owner())
+        self.field::<Option<String>>(OWNER)?.as_deref()
     }
 
     /// How the action answers the JavaScript dialogs it triggers (SPEC §7): its `dialog` and
     /// `promptText`, or the default for actions that take none.
     pub fn dialog(&self) -> DialogPolicy {
-        self.values()
-            .and_then(|v| v.dialog())
+        self.field::<DialogPolicy>(DIALOG)
             .cloned()
             .unwrap_or_default()
     }
@@ -199,9 +224,12 @@ impl Action {
     pub fn timeout(&self) -> Duration {
         match self.kind().spec().traits.timeout {
             Timeout::Secs(s) => Duration::from_secs(s),
-            Timeout::OwnWait => {
-                let ms = self.values().and_then(|v| v.wait_ms()).unwrap_or(0);
-                Duration::from_millis(ms) + TIMEOUT_GRACE
+            Timeout::OwnWait { key, default_ms } => {
+                let given = match self.field::<Option<u64>>(key) {
+                    Some(ms) => *ms,
+                    None => self.field::<u64>(key).copied(),
+                };
+                Duration::from_millis(given.unwrap_or(default_ms)) + TIMEOUT_GRACE
             }
         }
     }

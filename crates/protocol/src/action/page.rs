@@ -6,7 +6,7 @@ use super::params::{params, Rules};
 use super::values::{ConsoleLevel, ExtractPart, ImageFormat, WaitState, WaitTarget};
 use crate::field::{
     int, Dialog, DialogPolicy, FieldMap, Flag, FrameRef, OptElement, OptText, ReqTab, Tab, Text,
-    Unlisted, Wait, Word, Words,
+    Unlisted, Word, Words,
 };
 use crate::locator::Locator;
 use crate::wire::{Fields, Res, TabId};
@@ -61,7 +61,7 @@ params! {
         /// Default visible.
         pub state: WaitState = "state" => Word(WaitState::Visible),
         /// ms to wait (default 5000).
-        pub timeout_ms: u64 = "timeoutMs" => Wait(int::<u64>(0, WAIT_MS).shown().or(DEFAULT_WAIT_TIMEOUT_MS), DEFAULT_WAIT_TIMEOUT_MS),
+        pub timeout_ms: u64 = "timeoutMs" => int::<u64>(0, WAIT_MS).shown().or(DEFAULT_WAIT_TIMEOUT_MS),
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
     }
@@ -92,7 +92,7 @@ params! {
         /// At most this many items.
         pub limit: Option<u32> = "limit" => int::<u32>(1, u32::MAX as i64),
         /// ms to wait (default 5000).
-        pub timeout_ms: Option<u64> = "timeoutMs" => Wait(int::<u64>(0, WAIT_MS).shown(), DEFAULT_SCRAPE_TIMEOUT_MS),
+        pub timeout_ms: Option<u64> = "timeoutMs" => int::<u64>(0, WAIT_MS).shown(),
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
     }
@@ -123,7 +123,7 @@ params! {
         /// One line the person reads, e.g. "sign in".
         pub reason: String = "reason" => Text { nonempty: true },
         /// ms to wait (default 600000 = 10 min).
-        pub wait_ms: u64 = "waitMs" => Wait(int::<u64>(0, MAX_HANDOFF_WAIT_MS as i64).shown().or(DEFAULT_HANDOFF_WAIT_MS), DEFAULT_HANDOFF_WAIT_MS),
+        pub wait_ms: u64 = "waitMs" => int::<u64>(0, MAX_HANDOFF_WAIT_MS as i64).shown().or(DEFAULT_HANDOFF_WAIT_MS),
     } + rules
 
     /// `console {tabId?, level?, since?}` → `{entries, dropped, next, tabId}`.
@@ -166,7 +166,7 @@ params! {
         /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
         pub tab_id: Option<TabId> = "tabId" => Tab,
         /// ms to wait for running downloads (default 0).
-        pub wait_ms: Option<u64> = "waitMs" => Wait(int::<u64>(0, WAIT_MS).shown(), 0),
+        pub wait_ms: Option<u64> = "waitMs" => int::<u64>(0, WAIT_MS).shown(),
     }
 }
 

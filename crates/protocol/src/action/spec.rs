@@ -16,8 +16,14 @@ pub const TIMEOUT_GRACE: Duration = Duration::from_secs(2);
 pub(crate) enum Timeout {
     /// A fixed number of seconds.
     Secs(u64),
-    /// The action's own `timeoutMs` (or its default) plus [`TIMEOUT_GRACE`].
-    OwnWait,
+    /// The action's own wait plus [`TIMEOUT_GRACE`]: the field `key` (`timeoutMs`, `waitMs`), in ms,
+    /// or `default_ms` when it is omitted.
+    OwnWait {
+        /// The wire key of the wait.
+        key: &'static str,
+        /// The wait when the field is omitted, ms.
+        default_ms: u64,
+    },
 }
 
 /// The table's last column: the bridge timeout, and whether the action only reads (`.read()`).
@@ -39,6 +45,7 @@ impl Traits {
     }
 }
 
+/// A bridge timeout of `s` seconds.
 pub(crate) const fn secs(s: u64) -> Traits {
     Traits {
         timeout: Timeout::Secs(s),
@@ -46,10 +53,14 @@ pub(crate) const fn secs(s: u64) -> Traits {
     }
 }
 
-pub(crate) const OWN_WAIT: Traits = Traits {
-    timeout: Timeout::OwnWait,
-    reads: false,
-};
+/// A bridge timeout of the action's own wait, the field `key` (`default_ms` when omitted), plus
+/// [`TIMEOUT_GRACE`].
+pub(crate) const fn waits(key: &'static str, default_ms: u64) -> Traits {
+    Traits {
+        timeout: Timeout::OwnWait { key, default_ms },
+        reads: false,
+    }
+}
 
 /// What the crate knows about one action, from the [`actions!`] table.
 pub(crate) struct Spec {

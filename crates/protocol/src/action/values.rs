@@ -103,6 +103,16 @@ pub enum WaitTarget {
     TextContains(String),
 }
 
+impl WaitTarget {
+    /// The element, when the target is one.
+    pub(crate) fn locator(&self) -> Option<&Locator> {
+        match self {
+            WaitTarget::Locator(l) => Some(l),
+            WaitTarget::TextContains(_) => None,
+        }
+    }
+}
+
 /// The state `wait_for` waits for (default `visible`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

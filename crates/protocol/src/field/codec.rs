@@ -1,9 +1,8 @@
 //! The [`Codec`] trait: how one kind of action field is read, written and described, and what
 //! it learns from the rest of its action ([`Cx`]).
 
-use super::types::DialogPolicy;
-use crate::locator::{Loc, Locator};
-use crate::wire::{Fields, Res, TabId};
+use crate::locator::Loc;
+use crate::wire::{Fields, Res};
 use serde_json::{Map, Value};
 
 /// What a field's codec learns from the rest of its action.
@@ -56,42 +55,6 @@ pub(crate) trait Codec {
     #[cfg_attr(not(feature = "schema"), allow(dead_code))]
     fn loc(&self) -> Loc {
         Loc::None
-    }
-
-    /// The tab the field names, for a tab field (`Some(None)`: an omitted optional tab).
-    fn tab(&self, _v: &Self::T) -> Option<Option<TabId>> {
-        None
-    }
-
-    /// Fills in the tab; false when the field is not a tab field.
-    fn set_tab(&self, _v: &mut Self::T, _tab: TabId) -> bool {
-        false
-    }
-
-    /// The element the field names, for a locator field.
-    fn locator<'a>(&self, _v: &'a Self::T) -> Option<&'a Locator> {
-        None
-    }
-
-    /// The URL the field names, for a URL field (the blocklist checks it, SPEC §6).
-    fn url<'a>(&self, _v: &'a Self::T) -> Option<&'a str> {
-        None
-    }
-
-    /// The agent owner the field names, for an owner field.
-    fn owner<'a>(&self, _v: &'a Self::T) -> Option<&'a str> {
-        None
-    }
-
-    /// How long the action itself waits, in ms, for a wait field (its bridge timeout is this plus
-    /// the action's grace, SPEC §4).
-    fn wait_ms(&self, _v: &Self::T) -> Option<u64> {
-        None
-    }
-
-    /// How the action answers the dialogs it triggers, for a dialog field.
-    fn dialog<'a>(&self, _v: &'a Self::T) -> Option<&'a DialogPolicy> {
-        None
     }
 }
 

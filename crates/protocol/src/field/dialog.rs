@@ -72,9 +72,6 @@ impl Codec for Dialog {
             ),
         ]
     }
-    fn dialog<'a>(&self, v: &'a DialogPolicy) -> Option<&'a DialogPolicy> {
-        Some(v)
-    }
 }
 
 /// The wire key of [`DialogPolicy::prompt_text`].

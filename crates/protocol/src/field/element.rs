@@ -74,9 +74,6 @@ impl Codec for Element {
     fn loc(&self) -> Loc {
         Loc::Required
     }
-    fn locator<'a>(&self, v: &'a Locator) -> Option<&'a Locator> {
-        Some(v)
-    }
 }
 
 impl Codec for OptElement {
@@ -105,9 +102,6 @@ impl Codec for OptElement {
     }
     fn loc(&self) -> Loc {
         Loc::Optional
-    }
-    fn locator<'a>(&self, v: &'a Option<Locator>) -> Option<&'a Locator> {
-        v.as_ref()
     }
 }
 

@@ -26,7 +26,7 @@ pub(crate) use codec::{Codec, Cx};
 pub(crate) use dialog::Dialog;
 pub(crate) use element::{DropAt, Element, NestedElement, OptElement};
 pub(crate) use keyword::{keyword, Keyword};
-pub(crate) use number::{int, Px, ReqPx, Wait};
+pub(crate) use number::{int, Px, ReqPx};
 pub(crate) use tab::{LoadWait, ReqTab, Tab};
 pub use tab::{DEFAULT_LOAD_WAIT_MS, MAX_LOAD_WAIT_MS};
 pub use text::MAX_UPLOAD_FILES;

@@ -1,7 +1,7 @@
 //! Numeric fields: integers within bounds ([`Int`], [`IntOr`]), CSS px amounts ([`Px`],
-//! [`ReqPx`]) and the waits that set an action's bridge timeout ([`Wait`]).
+//! [`ReqPx`]).
 
-use super::codec::{inner_codec, Codec, Cx};
+use super::codec::{Codec, Cx};
 use crate::wire::{Fields, Res};
 #[cfg(feature = "schema")]
 use serde_json::json;
@@ -99,39 +99,6 @@ impl<T: TryFrom<i64> + Copy + PartialEq + Into<Value>> Codec for IntOr<T> {
     #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         self.int.int_schema()
-    }
-}
-
-/// How long an action waits, in ms (`.1`: the wait when the field is omitted): an integer whose
-/// value sets the bridge's timeout.
-pub(crate) struct Wait<C>(pub(crate) C, pub(crate) u64);
-
-impl<C: Codec> Codec for Wait<C>
-where
-    C::T: WaitValue,
-{
-    type T = C::T;
-    inner_codec!();
-    fn wait_ms(&self, v: &C::T) -> Option<u64> {
-        Some(v.ms().unwrap_or(self.1))
-    }
-}
-
-/// A wait in ms, given or defaulted by its codec.
-pub(crate) trait WaitValue {
-    /// The wait in ms, when known.
-    fn ms(&self) -> Option<u64>;
-}
-
-impl WaitValue for u64 {
-    fn ms(&self) -> Option<u64> {
-        Some(*self)
-    }
-}
-
-impl WaitValue for Option<u64> {
-    fn ms(&self) -> Option<u64> {
-        *self
     }
 }
 

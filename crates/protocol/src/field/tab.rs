@@ -37,13 +37,6 @@ impl Codec for Tab {
     fn schema(&self) -> Value {
         TAB_IDS.schema()
     }
-    fn tab(&self, v: &Option<TabId>) -> Option<Option<TabId>> {
-        Some(*v)
-    }
-    fn set_tab(&self, v: &mut Option<TabId>, tab: TabId) -> bool {
-        *v = Some(tab);
-        true
-    }
 }
 
 impl Codec for ReqTab {
@@ -65,13 +58,6 @@ impl Codec for ReqTab {
         TAB_IDS.schema()
     }
     fn required(&self) -> bool {
-        true
-    }
-    fn tab(&self, v: &TabId) -> Option<Option<TabId>> {
-        Some(Some(*v))
-    }
-    fn set_tab(&self, v: &mut TabId, tab: TabId) -> bool {
-        *v = tab;
         true
     }
 }

@@ -74,9 +74,6 @@ impl Codec for Owner {
     fn schema(&self) -> Value {
         json!({"type": "string", "minLength": 1})
     }
-    fn owner<'a>(&self, v: &'a Option<String>) -> Option<&'a str> {
-        v.as_deref()
-    }
 }
 
 /// The frame `evaluate` runs in (SPEC §5 "Frames"): an optional uid (`e3`: the frame that element is in) or

@@ -25,9 +25,6 @@ impl Codec for Url {
     fn required(&self) -> bool {
         true
     }
-    fn url<'a>(&self, v: &'a String) -> Option<&'a str> {
-        Some(v)
-    }
 }
 
 /// URL schemes `open_tab` / `navigate` accept.
