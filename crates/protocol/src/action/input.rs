@@ -7,13 +7,13 @@ use super::either::CHOICE_KEYS;
 use super::params::{params, Rules};
 use super::values::{Modifier, OptionChoice};
 use crate::field::{
-    Dialog, DialogPolicy, DropAt, DropTarget, Element, Flag, LoadWait, NestedElement, OptElement,
-    OptText, Paths, Px, ReqPx, Tab, Text, Unlisted, Words,
+    DropAt, DropTarget, Element, Flag, NestedElement, OptElement, OptText, Paths, Px, ReqPx, Text,
+    Unlisted, Words,
 };
 #[cfg(feature = "schema")]
 use crate::locator::required;
 use crate::locator::Locator;
-use crate::wire::{Fields, Res, TabId};
+use crate::wire::{Fields, Res};
 #[cfg(feature = "schema")]
 use serde_json::{json, Value};
 use std::marker::PhantomData;
@@ -24,12 +24,10 @@ params! {
     pub struct Click {
         /// The element.
         pub locator: Locator = "locator" => Element,
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
+        pub tab_id,
         /// Open the clicked link in a new agent tab (the result's tabId).
         pub new_tab: bool = "newTab" => Flag(false),
-        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
-        pub dialog: DialogPolicy = "dialog" => Dialog,
+        pub dialog,
     }
 
     /// `click_at {x, y, tabId?}` → as `click`, plus `x`, `y`.
@@ -39,10 +37,8 @@ params! {
         pub x: f64 = "x" => ReqPx(Px { min: Some(0.0) }),
         /// Viewport y, CSS px.
         pub y: f64 = "y" => ReqPx(Px { min: Some(0.0) }),
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
-        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
-        pub dialog: DialogPolicy = "dialog" => Dialog,
+        pub tab_id,
+        pub dialog,
     }
 
     /// `hover {locator, tabId?}` → `{hovered:{…}, tabId}`.
@@ -50,10 +46,8 @@ params! {
     pub struct Hover {
         /// The element.
         pub locator: Locator = "locator" => Element,
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
-        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
-        pub dialog: DialogPolicy = "dialog" => Dialog,
+        pub tab_id,
+        pub dialog,
     }
 
     /// `type {locator, text, clear?, submit?, tabId?}` → `{element, value, tabId}`.
@@ -70,10 +64,8 @@ params! {
         pub clear: bool = "clear" => Flag(true),
         /// Press Enter after typing.
         pub submit: bool = "submit" => Flag(false),
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
-        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
-        pub dialog: DialogPolicy = "dialog" => Dialog,
+        pub tab_id,
+        pub dialog,
     }
 
     /// `press_key {key, modifiers?, locator?, waitLoad?, tabId?}` → `{key, modifiers, element?, tabId}`.
@@ -87,12 +79,9 @@ params! {
         pub locator: Option<Locator> = "locator" => OptElement,
         /// Wait for a page load after the key (Enter submitting a form).
         pub wait_load: bool = "waitLoad" => Flag(false),
-        /// The `load` wait with `waitLoad` (schema text: the codec's).
-        pub load_wait_ms: Option<u32> = "loadWaitMs" => LoadWait,
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
-        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
-        pub dialog: DialogPolicy = "dialog" => Dialog,
+        pub load_wait_ms,
+        pub tab_id,
+        pub dialog,
     }
 
     /// `scroll {dx?, dy?, toEnd?, locator?, tabId?}` → `{scrolled:{dx,dy}, atEnd, tabId}`.
@@ -107,8 +96,7 @@ params! {
         pub to_end: bool = "toEnd" => Flag(false),
         /// The scroll container; the window when omitted.
         pub locator: Option<Locator> = "locator" => OptElement,
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
+        pub tab_id,
     } + rules
 
     /// `select_option {locator, value | label | index, tabId?}` → `{selected:[{value,label}], tabId}`.
@@ -121,10 +109,8 @@ params! {
         pub locator: Locator = "locator" => Element,
         /// The option(s) to select.
         pub choice: OptionChoice = "value" => Choice,
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
-        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
-        pub dialog: DialogPolicy = "dialog" => Dialog,
+        pub tab_id,
+        pub dialog,
     } + rules
 
     /// `check {locator, checked?, tabId?}` → `{checked, tabId}`.
@@ -134,10 +120,8 @@ params! {
         pub locator: Locator = "locator" => Element,
         /// The wanted state. Default true.
         pub checked: bool = "checked" => Flag(true),
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
-        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
-        pub dialog: DialogPolicy = "dialog" => Dialog,
+        pub tab_id,
+        pub dialog,
     }
 
     /// `set_value {locator, value, tabId?}` → `{element, value, tabId}`; fires `input` + `change`.
@@ -147,10 +131,8 @@ params! {
         pub locator: Locator = "locator" => Element,
         /// The value.
         pub value: String = "value" => Text { nonempty: false },
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
-        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
-        pub dialog: DialogPolicy = "dialog" => Dialog,
+        pub tab_id,
+        pub dialog,
     }
 
     /// `get_value {locator, tabId?}` → `{element, value, label?, checked?, tabId}`: the control's
@@ -159,8 +141,7 @@ params! {
     pub struct GetValue {
         /// The control (a `<label>` reads its control).
         pub locator: Locator = "locator" => Element,
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
+        pub tab_id,
     }
 }
 
@@ -176,8 +157,7 @@ params! {
         pub files: Vec<String> = "files" => Paths,
         /// The id of the bytes the bridge sent ahead (set by the bridge).
         pub staged: Option<String> = "staged" => Unlisted(OptText),
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
+        pub tab_id,
     }
 
     /// `drag {from, to, tabId?}` → `{from:{…}, to:{…}?, x, y, html5, tabId}`.
@@ -187,8 +167,7 @@ params! {
         pub from: Locator = "from" => NestedElement,
         /// A nested locator (as `locator`) or a viewport point {x, y}.
         pub to: DropTarget = "to" => DropAt,
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
+        pub tab_id,
     }
 }
 

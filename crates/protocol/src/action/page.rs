@@ -5,8 +5,7 @@ use super::either::Target;
 use super::params::{params, Rules};
 use super::values::{ConsoleLevel, ExtractPart, ImageFormat, WaitState, WaitTarget};
 use crate::field::{
-    int, Dialog, DialogPolicy, FieldMap, Flag, FrameRef, OptElement, OptText, ReqTab, Tab, Text,
-    Unlisted, Word, Words,
+    int, FieldMap, Flag, FrameRef, OptElement, OptText, ReqTab, Text, Unlisted, Word, Words,
 };
 use crate::locator::Locator;
 use crate::wire::{Fields, Res, TabId};
@@ -43,8 +42,7 @@ params! {
     /// `extract {tabId?, include?}` → SPEC §5's result with only the parts in `include`.
     #[derive(Clone, Debug, Default, PartialEq, Eq)]
     pub struct Extract {
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
+        pub tab_id,
         /// The parts to send; omitted: all (MCP: markdown, elements).
         pub include: Vec<ExtractPart> = "include" => Words::<ExtractPart>(PhantomData),
         /// Write listed links in the markdown with their uids and flag those elements `inMarkdown`
@@ -62,8 +60,7 @@ params! {
         pub state: WaitState = "state" => Word(WaitState::Visible),
         /// ms to wait (default 5000).
         pub timeout_ms: u64 = "timeoutMs" => int::<u64>(0, WAIT_MS).shown().or(DEFAULT_WAIT_TIMEOUT_MS),
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
+        pub tab_id,
     }
 
     /// `evaluate {expression, tabId?}` → SPEC §7. The expression is wrapped as `(() => { … })()`,
@@ -72,12 +69,10 @@ params! {
     pub struct Evaluate {
         /// Function body, e.g. "return document.title".
         pub expression: String = "expression" => Text { nonempty: true },
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
+        pub tab_id,
         /// Run in a frame: its id from extract (f1, …) or a uid in it. Default: the page.
         pub frame: Option<String> = "frame" => FrameRef,
-        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
-        pub dialog: DialogPolicy = "dialog" => Dialog,
+        pub dialog,
     }
 
     /// `scrape {item, fields?, limit?, timeoutMs?, tabId?}` → `{count, items, tabId}` (static
@@ -93,15 +88,13 @@ params! {
         pub limit: Option<u32> = "limit" => int::<u32>(1, u32::MAX as i64),
         /// ms to wait (default 5000).
         pub timeout_ms: Option<u64> = "timeoutMs" => int::<u64>(0, WAIT_MS).shown(),
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
+        pub tab_id,
     }
 
     /// `screenshot {tabId?, fullPage?, format?, quality?, maxWidth?}` → `{mime, data, width, height}`.
     #[derive(Clone, Debug, Default, PartialEq, Eq)]
     pub struct Screenshot {
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
+        pub tab_id,
         /// The whole page, not the viewport.
         pub full_page: bool = "fullPage" => Flag(false),
         /// Default png.
@@ -129,8 +122,7 @@ params! {
     /// `console {tabId?, level?, since?}` → `{entries, dropped, next, tabId}`.
     #[derive(Clone, Debug, Default, PartialEq, Eq)]
     pub struct Console {
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
+        pub tab_id,
         /// This level and more severe.
         pub level: Option<ConsoleLevel> = "level" => Word(None::<ConsoleLevel>),
         /// Only entries after this cursor: an earlier result's `next since`.
@@ -140,8 +132,7 @@ params! {
     /// `network {tabId?, filter?, since?}` → `{requests, dropped, next, tabId}`.
     #[derive(Clone, Debug, Default, PartialEq, Eq)]
     pub struct Network {
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
+        pub tab_id,
         /// Only requests whose URL contains this text (case-insensitive).
         pub filter: Option<String> = "filter" => OptText,
         /// Only entries after this cursor: an earlier result's `next since`.
@@ -151,8 +142,7 @@ params! {
     /// `pdf {tabId?, landscape?, printBackground?}` → `{mime, data, tabId}` (`Page.printToPDF`).
     #[derive(Clone, Debug, Default, PartialEq, Eq)]
     pub struct Pdf {
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
+        pub tab_id,
         /// Landscape pages.
         pub landscape: bool = "landscape" => Flag(false),
         /// Print background colours and images.
@@ -163,8 +153,7 @@ params! {
     /// (only `tabId`'s when given); with `waitMs`, first waits until none is in progress.
     #[derive(Clone, Debug, Default, PartialEq, Eq)]
     pub struct Downloads {
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
+        pub tab_id,
         /// ms to wait for running downloads (default 0).
         pub wait_ms: Option<u64> = "waitMs" => int::<u64>(0, WAIT_MS).shown(),
     }

@@ -57,8 +57,39 @@ pub(crate) trait Rules {
 /// Defines parameter structs: `pub field: Type = "wireKey" => codec,` per field, in wire order.
 /// A field's doc comment is its description in the JSON Schema. A struct followed by
 /// `+ rules` has a hand-written [`Rules`] impl; otherwise it has none.
+///
+/// The fields many actions share are defined once, in the first arms below: a struct takes one by
+/// its name alone, `pub tab_id,` (the optional tab), `pub dialog,` (`dialog` + `promptText`) or
+/// `pub load_wait_ms,` (the `load` wait of a navigating action). Their schema text is their
+/// codec's, the same in every action, as the flattened tool schema merges them into one property.
 macro_rules! params {
-    ($(
+    (@fields $head:tt $rules:tt [$($done:tt)*] pub tab_id, $($rest:tt)*) => {
+        params!(@fields $head $rules [$($done)*
+            /// The tab; resolved by SPEC §6 when omitted.
+            pub tab_id: Option<$crate::wire::TabId> = "tabId" => $crate::field::Tab,
+        ] $($rest)*);
+    };
+    (@fields $head:tt $rules:tt [$($done:tt)*] pub dialog, $($rest:tt)*) => {
+        params!(@fields $head $rules [$($done)*
+            /// How to answer the JavaScript dialogs the action triggers (SPEC §7).
+            pub dialog: $crate::field::DialogPolicy = "dialog" => $crate::field::Dialog,
+        ] $($rest)*);
+    };
+    (@fields $head:tt $rules:tt [$($done:tt)*] pub load_wait_ms, $($rest:tt)*) => {
+        params!(@fields $head $rules [$($done)*
+            /// How long to wait for the `load` event after `DOMContentLoaded`, ms (SPEC §4).
+            pub load_wait_ms: Option<u32> = "loadWaitMs" => $crate::field::LoadWait,
+        ] $($rest)*);
+    };
+    (@fields $head:tt $rules:tt [$($done:tt)*]
+        $(#[doc = $doc:literal])* pub $field:ident: $ty:ty = $key:literal => $codec:expr, $($rest:tt)*
+    ) => {
+        params!(@fields $head $rules [$($done)* $(#[doc = $doc])* pub $field: $ty = $key => $codec,] $($rest)*);
+    };
+    (@fields [$($head:tt)*] [$($rules:tt)*] [$($done:tt)*]) => {
+        params!(@emit $($head)* { $($done)* } $($rules)*);
+    };
+    (@emit
         $(#[$attr:meta])*
         $vis:vis struct $name:ident {
             $(
@@ -66,7 +97,7 @@ macro_rules! params {
                 pub $field:ident: $ty:ty = $key:literal => $codec:expr,
             )*
         } $(+ $rules:ident)?
-    )*) => {$(
+    ) => {
         $(#[$attr])*
         $vis struct $name {
             $( $(#[doc = $doc])* pub $field: $ty, )*
@@ -134,8 +165,14 @@ macro_rules! params {
                 None
             }
         }
-    )*};
+    };
     (@rules $name:ident) => { impl $crate::action::params::Rules for $name {} };
     (@rules $name:ident rules) => {};
+    ($(
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident { $($body:tt)* } $(+ $rules:ident)?
+    )*) => {$(
+        params!(@fields [$(#[$attr])* $vis struct $name] [$(+ $rules)?] [] $($body)*);
+    )*};
 }
 pub(crate) use params;

@@ -2,7 +2,7 @@
 //! `go_forward` / `reload`, `close_tab`, `activate_tab`, `close_agent_*` and `get_tabs`.
 
 use super::params::params;
-use crate::field::{Dialog, DialogPolicy, Flag, LoadWait, Owner, ReqTab, Tab, Url};
+use crate::field::{Flag, Owner, ReqTab, Url};
 use crate::wire::TabId;
 
 params! {
@@ -14,8 +14,7 @@ params! {
         pub url: String = "url" => Url,
         /// Open in the user's window, not the agent's: only when the user asked to see it.
         pub focus: bool = "focus" => Flag(false),
-        /// The `load` wait (schema text: the codec's).
-        pub load_wait_ms: Option<u32> = "loadWaitMs" => LoadWait,
+        pub load_wait_ms,
     }
 
     /// `navigate {url, tabId?, loadWaitMs?}` → `{tabId, url, title, status?, loaded?}` after
@@ -24,39 +23,31 @@ params! {
     pub struct Navigate {
         /// Absolute URL (http, https, file, about or data).
         pub url: String = "url" => Url,
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
-        /// The `load` wait (schema text: the codec's).
-        pub load_wait_ms: Option<u32> = "loadWaitMs" => LoadWait,
-        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
-        pub dialog: DialogPolicy = "dialog" => Dialog,
+        pub tab_id,
+        pub load_wait_ms,
+        pub dialog,
     }
 
     /// `go_back` / `go_forward` / `reload {tabId?, loadWaitMs?}`: they wait as `navigate` does.
     #[derive(Clone, Debug, Default, PartialEq, Eq)]
     pub struct TabLoad {
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
-        /// The `load` wait (schema text: the codec's).
-        pub load_wait_ms: Option<u32> = "loadWaitMs" => LoadWait,
-        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
-        pub dialog: DialogPolicy = "dialog" => Dialog,
+        pub tab_id,
+        pub load_wait_ms,
+        pub dialog,
     }
 
     /// Parameters of the actions that only take an optional `tabId`
     /// (`close_tab`).
     #[derive(Clone, Debug, Default, PartialEq, Eq)]
     pub struct TabOnly {
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
-        pub tab_id: Option<TabId> = "tabId" => Tab,
-        /// How to answer the dialogs it triggers (schema text: the dialog codec's).
-        pub dialog: DialogPolicy = "dialog" => Dialog,
+        pub tab_id,
+        pub dialog,
     }
 
     /// `activate_tab {tabId}` (required) → `{tabId, url, title, active:true}`.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct ActivateTab {
-        /// The tab; resolved by SPEC §6 when omitted (schema text: the tab codec's).
+        /// The tab to bring to the front (required).
         pub tab_id: TabId = "tabId" => ReqTab,
     }
 
