@@ -1,4 +1,33 @@
 //! The catalogue of `browser` actions (SPEC §4): one row per action.
+//!
+//! # How to add an action
+//!
+//! 1. Its parameters: one struct in `tabs.rs`, `input.rs` or `page.rs` (by family), inside
+//!    `params! { … }`. One line per field, in wire order: a doc comment (the field's description in
+//!    the JSON Schema) and `pub name: Type = "wireKey" => Codec,`. The fields many actions share
+//!    are taken by name alone: `pub tab_id,`, `pub dialog,`, `pub load_wait_ms,`. Rules that tie
+//!    fields together (`not with`, `only with`): write `} + rules` after the struct and an
+//!    `impl Rules` beside it (`validate`, and `schema_rules` for the same rule as JSON Schema).
+//! 2. Its row below: the doc comment an agent reads, `Variant(Struct) = "wire_name", timeout`,
+//!    where the timeout is `secs(n)` or `waits("timeoutMs", default_ms)` (the action's own wait
+//!    plus a grace), and `.read()` when it changes nothing an agent could see (a client may then
+//!    send it again, SPEC §9).
+//!
+//! That is all of the protocol: parsing and its error messages, the canonical wire form, the
+//! "expected one of" list, `bua-bridge schema` and the MCP tool's schema follow from these two
+//! places, so the CLI and the MCP server need no edit. The extension answers the new variant in
+//! its router (`src/actions/router.rs`, which does not compile until it does) with a handler file
+//! in `src/actions/`. Add the action to the SPEC §4 table too.
+//!
+//! # How to add a field
+//!
+//! A field of a kind that exists (an integer in bounds, a flag, a string, a keyword, an element):
+//! one line in its struct with that codec (`int::<u32>(1, 100)`, `Flag(false)`,
+//! `Text { nonempty: true }`, `Word(Default)`, `OptElement`, …; the codecs are in `crate::field`).
+//! A new kind of field: a type implementing `Codec` in `crate::field` — `read` (errors name the
+//! key), `write` (the canonical form: omit a field at its default), `schema`, and `required` when
+//! the wire form must carry it. A new set of words: an enum with `keyword! { … }` (see
+//! `values.rs`) and the `Word` codec.
 
 use super::input::*;
 use super::page::*;
