@@ -87,3 +87,21 @@ fn the_unsupported_scheme_error_does_not_offer_file() {
         "{m}"
     );
 }
+
+#[test]
+fn keyword_errors_list_the_words_as_before() {
+    use crate::field::Keyword;
+    assert_eq!(Modifier::CHOICES, "alt, ctrl, shift, meta");
+    assert_eq!(WaitState::CHOICES, "visible, attached or hidden");
+    assert_eq!(ImageFormat::CHOICES, "png or jpeg");
+    assert_eq!(ExtractPart::CHOICES, "markdown, elements or text");
+    assert_eq!(ConsoleLevel::CHOICES, "debug, log, warning or error");
+    assert_eq!(DialogAnswer::CHOICES, "accept or dismiss");
+    let m = Action::from_value(&json!({"type": "click", "uid": "e1", "dialog": "ok"}))
+        .unwrap_err()
+        .message;
+    assert_eq!(
+        m,
+        "click: dialog: unknown dialog answer `ok` (use accept or dismiss)"
+    );
+}

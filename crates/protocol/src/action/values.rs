@@ -22,7 +22,7 @@ pub enum Modifier {
 }
 
 keyword! {
-    Modifier: "modifier", "alt, ctrl, shift, meta", any case;
+    Modifier: "modifier", any case, listed "alt, ctrl, shift, meta";
     Alt = "alt", Ctrl = "ctrl", Shift = "shift", Meta = "meta";
     aliases "option" => Alt, "control" => Ctrl, "cmd" => Meta, "command" => Meta
 }
@@ -128,7 +128,7 @@ pub enum WaitState {
 }
 
 keyword! {
-    WaitState: "state", "visible, attached or hidden";
+    WaitState: "state";
     Visible = "visible", Attached = "attached", Hidden = "hidden"
 }
 
@@ -166,7 +166,7 @@ pub enum ImageFormat {
 
 keyword! {
     /// Also the CDP `Page.captureScreenshot` `format`.
-    ImageFormat: "format", "png or jpeg";
+    ImageFormat: "format";
     Png = "png", Jpeg = "jpeg";
     aliases "jpg" => Jpeg
 }
@@ -196,7 +196,7 @@ pub enum ExtractPart {
 
 keyword! {
     /// Also the result's key.
-    ExtractPart: "part", "markdown, elements or text";
+    ExtractPart: "part";
     Markdown = "markdown", Elements = "elements", Text = "text"
 }
 
@@ -216,7 +216,7 @@ pub enum ConsoleLevel {
 }
 
 keyword! {
-    ConsoleLevel: "level", "debug, log, warning or error";
+    ConsoleLevel: "level";
     Debug = "debug", Log = "log", Warning = "warning", Error = "error";
     aliases "warn" => Warning, "info" => Log
 }

@@ -3,10 +3,8 @@
 #[cfg(feature = "schema")]
 use super::codec::described;
 use super::codec::{Codec, Cx};
-use super::keyword::Keyword;
-#[cfg(feature = "schema")]
-use super::tidy::derived;
 use super::types::{DialogAnswer, DialogPolicy};
+use super::word::Word;
 use crate::wire::{Fields, Res};
 #[cfg(feature = "schema")]
 use serde_json::json;
@@ -25,16 +23,8 @@ pub(crate) struct Dialog;
 
 impl Codec for Dialog {
     type T = DialogPolicy;
-    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<DialogPolicy> {
-        let answer = match f.opt_str(key)? {
-            None => None,
-            Some(s) => Some(DialogAnswer::parse_word(&s).ok_or_else(|| {
-                f.err(
-                    key,
-                    format!("unknown dialog answer `{s}` (use accept or dismiss)"),
-                )
-            })?),
-        };
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<DialogPolicy> {
+        let answer = ANSWER.read(f, key, cx)?;
         let prompt_text = f.opt_str(PROMPT_TEXT)?;
         if answer == Some(DialogAnswer::Dismiss) && prompt_text.is_some() {
             return Err(f.err(PROMPT_TEXT, "not allowed with dialog: \"dismiss\""));
@@ -44,17 +34,15 @@ impl Codec for Dialog {
             prompt_text,
         })
     }
-    fn write(&self, v: &DialogPolicy, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
-        if let Some(answer) = v.answer {
-            m.insert(key.into(), Value::String(answer.as_str().into()));
-        }
+    fn write(&self, v: &DialogPolicy, m: &mut Map<String, Value>, key: &'static str, cx: &Cx) {
+        ANSWER.write(&v.answer, m, key, cx);
         if let Some(text) = &v.prompt_text {
             m.insert(PROMPT_TEXT.into(), Value::String(text.clone()));
         }
     }
     #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
-        derived::<DialogAnswer>()
+        ANSWER.schema()
     }
     fn own_keys(&self, key: &'static str) -> Vec<&'static str> {
         vec![key, PROMPT_TEXT]
@@ -76,3 +64,6 @@ impl Codec for Dialog {
 
 /// The wire key of [`DialogPolicy::prompt_text`].
 const PROMPT_TEXT: &str = "promptText";
+
+/// `dialog` itself: an optional [`DialogAnswer`] word.
+const ANSWER: Word<Option<DialogAnswer>> = Word(None);

@@ -30,18 +30,23 @@ pub(crate) trait Keyword: Sized + Copy + PartialEq + KeywordSchema + 'static {
 /// ```text
 /// keyword! {
 ///     /// More of `as_str`'s doc (optional).
-///     Enum: "noun", "a, b or c" [, any case];
+///     Enum: "noun" [, any case] [, listed "a, b, c"];
 ///     A = "a", B = "b", C = "c"
 ///     [; aliases "alt" => A, …]
 /// }
 /// ```
 ///
 /// `any case` reads a word case-insensitively; an alias is read as its variant and written as that
-/// variant's word.
+/// variant's word. Errors list the words as `a, b or c` unless `listed` words them otherwise.
 macro_rules! keyword {
+    (@listed [$given:literal] $($word:literal),+) => { $given };
+    (@listed [] $($word:literal),+) => { keyword!(@or $($word),+) };
+    (@or $word:literal) => { $word };
+    (@or $a:literal, $b:literal) => { concat!($a, " or ", $b) };
+    (@or $a:literal, $($rest:literal),+) => { concat!($a, ", ", keyword!(@or $($rest),+)) };
     (
         $(#[$doc:meta])*
-        $ty:ident: $noun:literal, $choices:literal $(, any $case:ident)?;
+        $ty:ident: $noun:literal $(, any $case:ident)? $(, listed $choices:literal)?;
         $($variant:ident = $word:literal),+
         $(; aliases $($alias:literal => $target:ident),+)?
     ) => {
@@ -58,7 +63,7 @@ macro_rules! keyword {
         impl $crate::field::keyword::Keyword for $ty {
             const ALL: &'static [Self] = &[$( $ty::$variant ),+];
             const NOUN: &'static str = $noun;
-            const CHOICES: &'static str = $choices;
+            const CHOICES: &'static str = keyword!(@listed [$($choices)?] $($word),+);
             fn word(&self) -> &'static str {
                 self.as_str()
             }

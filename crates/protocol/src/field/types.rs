@@ -30,7 +30,7 @@ pub enum DialogAnswer {
 }
 
 keyword! {
-    DialogAnswer: "dialog answer", "accept or dismiss";
+    DialogAnswer: "dialog answer";
     Accept = "accept", Dismiss = "dismiss"
 }
 
