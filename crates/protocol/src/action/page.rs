@@ -5,7 +5,7 @@ use super::either::Target;
 use super::params::{params, Rules};
 use super::values::{ConsoleLevel, ExtractPart, ImageFormat, WaitState, WaitTarget};
 use crate::field::{
-    int, FieldMap, Flag, FrameRef, OptElement, OptText, ReqTab, Text, Unlisted, Word, Words,
+    int, FieldMap, Flag, FrameRef, OptElement, OptText, Text, Unlisted, Word, Words, REQUIRED_TAB,
 };
 use crate::locator::Locator;
 use crate::wire::{Fields, Res, TabId};
@@ -112,7 +112,7 @@ params! {
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct Handoff {
         /// The tab to show the person (required).
-        pub tab_id: TabId = "tabId" => ReqTab,
+        pub tab_id: TabId = "tabId" => REQUIRED_TAB,
         /// One line the person reads, e.g. "sign in".
         pub reason: String = "reason" => Text { nonempty: true },
         /// ms to wait (default 600000 = 10 min).

@@ -66,7 +66,7 @@ macro_rules! params {
     (@fields $head:tt $rules:tt [$($done:tt)*] pub tab_id, $($rest:tt)*) => {
         params!(@fields $head $rules [$($done)*
             /// The tab; resolved by SPEC §6 when omitted.
-            pub tab_id: Option<$crate::wire::TabId> = "tabId" => $crate::field::Tab,
+            pub tab_id: Option<$crate::wire::TabId> = "tabId" => $crate::field::TAB,
         ] $($rest)*);
     };
     (@fields $head:tt $rules:tt [$($done:tt)*] pub dialog, $($rest:tt)*) => {
@@ -78,7 +78,7 @@ macro_rules! params {
     (@fields $head:tt $rules:tt [$($done:tt)*] pub load_wait_ms, $($rest:tt)*) => {
         params!(@fields $head $rules [$($done)*
             /// How long to wait for the `load` event after `DOMContentLoaded`, ms (SPEC §4).
-            pub load_wait_ms: Option<u32> = "loadWaitMs" => $crate::field::LoadWait,
+            pub load_wait_ms: Option<u32> = "loadWaitMs" => $crate::field::LOAD_WAIT,
         ] $($rest)*);
     };
     (@fields $head:tt $rules:tt [$($done:tt)*]

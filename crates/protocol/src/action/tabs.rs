@@ -2,7 +2,7 @@
 //! `go_forward` / `reload`, `close_tab`, `activate_tab`, `close_agent_*` and `get_tabs`.
 
 use super::params::params;
-use crate::field::{Flag, Owner, ReqTab, Url};
+use crate::field::{Flag, OptText, Url, REQUIRED_TAB};
 use crate::wire::TabId;
 
 params! {
@@ -48,7 +48,7 @@ params! {
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct ActivateTab {
         /// The tab to bring to the front (required).
-        pub tab_id: TabId = "tabId" => ReqTab,
+        pub tab_id: TabId = "tabId" => REQUIRED_TAB,
     }
 
     /// `close_agent_tabs {owner?}` / `close_agent_window {owner?}`: only `owner`'s tabs/window when
@@ -56,7 +56,7 @@ params! {
     #[derive(Clone, Debug, Default, PartialEq, Eq)]
     pub struct OwnerOnly {
         /// Another agent owner (a bridge client id). Omitted: the caller.
-        pub owner: Option<String> = "owner" => Owner,
+        pub owner: Option<String> = "owner" => OptText,
     }
 
     /// The parameters of `get_tabs`: none.

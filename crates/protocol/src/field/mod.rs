@@ -27,10 +27,10 @@ pub(crate) use dialog::Dialog;
 pub(crate) use element::{DropAt, Element, NestedElement, OptElement};
 pub(crate) use keyword::{keyword, Keyword};
 pub(crate) use number::{int, Px, ReqPx};
-pub(crate) use tab::{LoadWait, ReqTab, Tab};
 pub use tab::{DEFAULT_LOAD_WAIT_MS, MAX_LOAD_WAIT_MS};
+pub(crate) use tab::{LOAD_WAIT, REQUIRED_TAB, TAB};
 pub use text::MAX_UPLOAD_FILES;
-pub(crate) use text::{FieldMap, Flag, FrameRef, OptText, Owner, Paths, Text, Unlisted};
+pub(crate) use text::{FieldMap, Flag, FrameRef, OptText, Paths, Text, Unlisted};
 #[cfg(feature = "schema")]
 pub(crate) use tidy::tidy;
 pub use types::{DialogAnswer, DialogPolicy, DropTarget};

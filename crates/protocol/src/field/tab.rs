@@ -3,41 +3,44 @@
 
 #[cfg(feature = "schema")]
 use super::codec::described;
-use super::codec::{Codec, Cx};
+use super::codec::{inner_codec, Codec, Cx};
 use super::number::{int, Int};
 use crate::wire::{Fields, Res, TabId, MAX_TAB_ID};
 use serde_json::{Map, Value};
 
-/// The tab the action runs in (SPEC §6 resolves it when omitted).
-pub(crate) struct Tab;
+/// A field described the same in every action that has it (`.1`), whatever its doc comment says:
+/// the flattened tool schema merges the actions' fields into one property, and differing texts
+/// would be run together there.
+pub(crate) struct SameDoc<C>(
+    C,
+    // Only the JSON Schema reads the description.
+    #[cfg_attr(not(feature = "schema"), allow(dead_code))] &'static str,
+);
 
-/// A required tab (`activate_tab`).
-pub(crate) struct ReqTab;
-
-const TAB_IDS: Int<TabId> = int::<TabId>(0, MAX_TAB_ID);
-
-/// The description of every action's `tabId`, written once: the flattened tool schema merges the actions'
-/// `tabId`s into one property, and differing texts would be run together there.
-#[cfg(feature = "schema")]
-const TAB_DOC: &str = "From open_tab or get_tabs. Omitted: the agent's own tab.";
-
-impl Codec for Tab {
-    type T = Option<TabId>;
-    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<Option<TabId>> {
-        TAB_IDS.read(f, key, cx)
-    }
-    fn write(&self, v: &Option<TabId>, m: &mut Map<String, Value>, key: &'static str, cx: &Cx) {
-        TAB_IDS.write(v, m, key, cx)
+impl<C: Codec> Codec for SameDoc<C> {
+    type T = C::T;
+    inner_codec!();
+    fn required(&self) -> bool {
+        self.0.required()
     }
     #[cfg(feature = "schema")]
     fn properties(&self, key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
-        vec![(key, described(self.schema(), TAB_DOC))]
-    }
-    #[cfg(feature = "schema")]
-    fn schema(&self) -> Value {
-        TAB_IDS.schema()
+        vec![(key, described(self.schema(), self.1))]
     }
 }
+
+const TAB_IDS: Int<TabId> = int::<TabId>(0, MAX_TAB_ID);
+
+const TAB_DOC: &str = "From open_tab or get_tabs. Omitted: the agent's own tab.";
+
+/// The tab the action runs in (SPEC §6 resolves it when omitted).
+pub(crate) const TAB: SameDoc<Int<TabId>> = SameDoc(TAB_IDS, TAB_DOC);
+
+/// A required tab (`activate_tab`, `handoff`).
+pub(crate) const REQUIRED_TAB: SameDoc<ReqTab> = SameDoc(ReqTab, TAB_DOC);
+
+/// A tab id that must be given.
+pub(crate) struct ReqTab;
 
 impl Codec for ReqTab {
     type T = TabId;
@@ -50,10 +53,6 @@ impl Codec for ReqTab {
         m.insert(key.into(), Value::from(*v));
     }
     #[cfg(feature = "schema")]
-    fn properties(&self, key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
-        vec![(key, described(self.schema(), TAB_DOC))]
-    }
-    #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         TAB_IDS.schema()
     }
@@ -62,10 +61,6 @@ impl Codec for ReqTab {
     }
 }
 
-/// `loadWaitMs` of the navigating actions (SPEC §4): how long they wait for the main frame's `load` event once
-/// it reached `DOMContentLoaded`, ms; omitted: [`DEFAULT_LOAD_WAIT_MS`].
-pub(crate) struct LoadWait;
-
 /// The `load` wait when `loadWaitMs` is omitted, ms: what a person waits for a page that shows its text but
 /// keeps loading images (Playwright MCP waits the same 5 s).
 pub const DEFAULT_LOAD_WAIT_MS: u32 = 5_000;
@@ -73,28 +68,10 @@ pub const DEFAULT_LOAD_WAIT_MS: u32 = 5_000;
 /// `DOMContentLoaded`.
 pub const MAX_LOAD_WAIT_MS: i64 = 20_000;
 
-const LOAD_WAITS: Int<u32> = int::<u32>(0, MAX_LOAD_WAIT_MS).shown();
-
-/// The description of every navigating action's `loadWaitMs`, written once (as [`TAB_DOC`]: the flattened tool
-/// schema merges the actions' fields into one property).
-#[cfg(feature = "schema")]
 const LOAD_WAIT_DOC: &str =
     "ms to wait for load after DOMContentLoaded (default 5000); the result's loaded says if it came.";
 
-impl Codec for LoadWait {
-    type T = Option<u32>;
-    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<Option<u32>> {
-        LOAD_WAITS.read(f, key, cx)
-    }
-    fn write(&self, v: &Option<u32>, m: &mut Map<String, Value>, key: &'static str, cx: &Cx) {
-        LOAD_WAITS.write(v, m, key, cx)
-    }
-    #[cfg(feature = "schema")]
-    fn properties(&self, key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
-        vec![(key, described(self.schema(), LOAD_WAIT_DOC))]
-    }
-    #[cfg(feature = "schema")]
-    fn schema(&self) -> Value {
-        LOAD_WAITS.schema()
-    }
-}
+/// `loadWaitMs` of the navigating actions (SPEC §4): how long they wait for the main frame's `load` event once
+/// it reached `DOMContentLoaded`, ms; omitted: [`DEFAULT_LOAD_WAIT_MS`].
+pub(crate) const LOAD_WAIT: SameDoc<Int<u32>> =
+    SameDoc(int::<u32>(0, MAX_LOAD_WAIT_MS).shown(), LOAD_WAIT_DOC);

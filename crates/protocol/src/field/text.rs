@@ -1,4 +1,4 @@
-//! Plain fields: flags, strings, the agent owner, a frame reference, file paths and scrape's
+//! Plain fields: flags, strings, a frame reference, file paths and scrape's
 //! field map, plus [`Unlisted`] for a field the agents' schema leaves out.
 
 use super::codec::{inner_codec, Codec, Cx};
@@ -54,25 +54,6 @@ impl Codec for Text {
     }
     fn required(&self) -> bool {
         true
-    }
-}
-
-/// The agent owner of `close_agent_tabs` / `close_agent_window`: an optional non-empty string.
-pub(crate) struct Owner;
-
-impl Codec for Owner {
-    type T = Option<String>;
-    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Option<String>> {
-        f.opt_nonempty(key)
-    }
-    fn write(&self, v: &Option<String>, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
-        if let Some(v) = v {
-            m.insert(key.into(), Value::String(v.clone()));
-        }
-    }
-    #[cfg(feature = "schema")]
-    fn schema(&self) -> Value {
-        json!({"type": "string", "minLength": 1})
     }
 }
 
@@ -173,7 +154,7 @@ impl<C: Codec> Codec for Unlisted<C> {
     }
 }
 
-/// An optional non-empty string (`network`'s `filter`).
+/// An optional non-empty string (`network`'s `filter`, the `owner` of `close_agent_*`).
 pub(crate) struct OptText;
 
 impl Codec for OptText {
