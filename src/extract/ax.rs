@@ -794,7 +794,7 @@ fn subtree_text(dom: &Dom, id: usize, laid_out: bool) -> String {
             _ => stack.extend(n.children.iter().rev()),
         }
     }
-    super::markdown::collapse(&out)
+    super::text::collapse(&out)
 }
 
 /// Caps `all` at `cap` elements (SPEC §5): when more qualify, the visible ones first, then the
@@ -929,7 +929,7 @@ impl Walk<'_> {
 
 /// Whitespace collapsed, capped at [`MAX_LABEL_CHARS`] chars; `None` when empty.
 fn label(s: &str) -> Option<String> {
-    let c = super::markdown::collapse(s);
+    let c = super::text::collapse(s);
     if c.is_empty() {
         return None;
     }

@@ -17,7 +17,7 @@ pub(super) fn normalise(s: &str) -> String {
             c => c,
         })
         .collect();
-    crate::extract::markdown::collapse(&s)
+    crate::extract::text::collapse(&s)
 }
 
 /// Drops markdown link targets and markup so phrases split by formatting still match.
