@@ -2,14 +2,12 @@
 //!
 //! `extract` reads them from the page's [`Dom`] ([`dom_elements`]: roles by HTML-AAM and ARIA, names
 //! by a simplified accname, live values and checked states, layout boxes for the `visible` flag).
-//! [`interactive_elements`] reads the same from `Accessibility.getFullAXTree` (main frame and
-//! same-origin frames); the extension no longer fetches it (through `chrome.debugger` it cost more
-//! than the rest of an extract), and it stays as Chrome's reference the DOM path is tested against
-//! on dumped pages. Output: [`ElementList`] — the interactive nodes in document order, at most
-//! [`MAX_ELEMENTS`], visible ones preferred, and how many there were in all. Building the list is
-//! kept apart from assigning uids ([`UidCache`]), which the wasm side does once per tab.
+//! Output: [`ElementList`] — the interactive nodes in document order, at most [`MAX_ELEMENTS`],
+//! visible ones preferred, and how many there were in all. Building the list is kept apart from
+//! assigning uids ([`UidCache`]), which the wasm side does once per tab. The one AX read left,
+//! [`AxTree::first_checked`], is an `indeterminate` checkbox's `mixed` state, which the snapshot lacks.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use bua_protocol::Checked;
 use serde::Deserialize;
@@ -33,50 +31,6 @@ const CHECKABLE_ROLES: &[&str] = &[
     "switch",
     "menuitemcheckbox",
     "menuitemradio",
-];
-
-/// Roles never listed even when focusable: documents, frames, landmarks and structure that pages make
-/// focusable only as skip-link or scroll targets.
-const STRUCTURAL_ROLES: &[&str] = &[
-    "rootwebarea",
-    "webarea",
-    "iframe",
-    "iframepresentational",
-    "document",
-    "application",
-    "heading",
-    "main",
-    "article",
-    "region",
-    "dialog",
-    "alertdialog",
-    "alert",
-    "navigation",
-    "banner",
-    "contentinfo",
-    "complementary",
-    "form",
-    "list",
-    "listitem",
-    "paragraph",
-    "table",
-    "row",
-    "cell",
-    "statictext",
-    "inlinetextbox",
-    "linebreak",
-    "image",
-    "img",
-    "figure",
-    "group",
-    "section",
-    "status",
-    "log",
-    "tabpanel",
-    "menulistpopup",
-    "none",
-    "presentation",
-    "ignored",
 ];
 
 /// One interactive element (before a uid is given to it).
@@ -142,17 +96,8 @@ pub enum AxError {
 #[derive(Deserialize, Debug, Clone, Default)]
 #[serde(default, rename_all = "camelCase")]
 struct RawAxNode {
-    node_id: String,
-    ignored: bool,
     role: Option<RawAxValue>,
-    name: Option<RawAxValue>,
-    value: Option<RawAxValue>,
     properties: Vec<RawAxProperty>,
-    child_ids: Vec<String>,
-    parent_id: Option<String>,
-    #[serde(rename = "backendDOMNodeId")]
-    backend_dom_node_id: Option<i64>,
-    frame_id: Option<String>,
 }
 
 #[derive(Deserialize, Debug, Clone, Default)]
@@ -193,32 +138,16 @@ impl RawAxNode {
             .find(|p| p.name == name)
             .map(|p| &p.value)
     }
-
-    fn flag(&self, name: &str) -> bool {
-        self.prop(name)
-            .and_then(|v| v.value.as_ref())
-            .is_some_and(|v| {
-                v.as_bool().unwrap_or(false)
-                    || v.as_str().is_some_and(|s| !s.is_empty() && s != "false")
-            })
-    }
 }
 
-/// One frame's `Accessibility.getFullAXTree` result: its `nodes` array.
+/// The `nodes` of an `Accessibility.getPartialAXTree` answer (`getFullAXTree` has the same shape).
 #[derive(Debug, Clone)]
 pub struct AxTree {
     nodes: Vec<RawAxNode>,
 }
 
 impl AxTree {
-    /// Parses the `nodes` array (a JSON array of CDP `AXNode`s).
-    pub fn from_nodes(nodes: &serde_json::Value) -> Result<AxTree, AxError> {
-        Ok(AxTree {
-            nodes: Vec::<RawAxNode>::deserialize(nodes)?,
-        })
-    }
-
-    /// Parses a whole `Accessibility.getFullAXTree` response (`{"nodes": [...]}`) given as JSON text.
+    /// Parses a whole `Accessibility.getPartialAXTree` response (`{"nodes": [...]}`) given as JSON text.
     pub fn from_response_json(text: &str) -> Result<AxTree, AxError> {
         #[derive(Deserialize)]
         struct Response {
@@ -233,102 +162,14 @@ impl AxTree {
     pub fn first_checked(&self) -> Option<Checked> {
         self.nodes.first().and_then(ax_checked)
     }
-
-    fn root_frame(&self) -> Option<&str> {
-        self.nodes
-            .iter()
-            .find(|n| n.parent_id.is_none())
-            .and_then(|n| n.frame_id.as_deref())
-    }
-}
-
-/// Every interactive AX node of a page, in document order (SPEC §5 rules, before the cap).
-/// `trees[0]` is the main frame; the others are same-origin frames, spliced in at their `<iframe>`
-/// (via `dom.frame_of_iframe`) or, when their iframe is unknown, appended. `viewport` is in
-/// main-document coordinates ([`Dom::viewport_rect`]).
-pub fn interactive_elements(trees: &[AxTree], dom: &Dom, viewport: Rect) -> Vec<AxElement> {
-    let by_frame: HashMap<&str, usize> = trees
-        .iter()
-        .enumerate()
-        .filter_map(|(i, t)| Some((t.root_frame()?, i)))
-        .collect();
-    let iframe_frame: HashMap<i64, usize> = dom
-        .frame_of_iframe
-        .iter()
-        .filter_map(|(b, f)| Some((*b, *by_frame.get(f.as_str())?)))
-        .collect();
-
-    let mut walk = Walk {
-        trees,
-        iframe_frame,
-        tree_done: vec![false; trees.len()],
-        seen_backend: HashSet::new(),
-        out: Vec::new(),
-    };
-    for t in 0..trees.len() {
-        walk.tree(t);
-    }
-
-    walk.out
-        .into_iter()
-        // Nodes the snapshot does not have are inside user-agent shadow trees (the inner editor of
-        // an <input>): the control itself is listed already.
-        .filter(|(node, _)| {
-            dom.nodes.is_empty()
-                || node
-                    .backend_dom_node_id
-                    .is_some_and(|b| dom.by_backend.contains_key(&b))
-        })
-        .map(|(node, _)| {
-            let backend = node.backend_dom_node_id.unwrap_or(0);
-            let dom_node = dom.by_backend.get(&backend).copied();
-            let visible = Some(
-                dom.rects
-                    .get(&backend)
-                    .is_some_and(|r| r.intersects(&viewport)),
-            );
-            let attr = |name: &str| {
-                dom_node
-                    .and_then(|i| dom.nodes[i].attr(name))
-                    .map(|v| v.trim().to_ascii_lowercase())
-                    .filter(|v| !v.is_empty())
-            };
-            let is_input = dom_node.is_some_and(|i| dom.nodes[i].tag() == Some("input"));
-            AxElement {
-                role: node.role(),
-                checked: ax_checked(&node),
-                name: node
-                    .name
-                    .as_ref()
-                    .and_then(RawAxValue::text)
-                    .and_then(|s| label(&s)),
-                value: node
-                    .value
-                    .as_ref()
-                    .and_then(RawAxValue::text)
-                    .and_then(|s| label(&s)),
-                visible,
-                backend_node_id: backend,
-                input_type: attr("type").filter(|_| is_input),
-                autocomplete: attr("autocomplete"),
-                form: dom_node
-                    .and_then(|i| dom.enclosing(i, "form"))
-                    .map(|f| dom.nodes[f].backend_node_id),
-                rendered: dom_node.is_some_and(|i| dom.is_rendered(i)),
-                disabled: dom_node.is_some_and(|i| is_disabled(dom, i)),
-                href: None,
-                click_context: String::new(),
-                hidden: false,
-            }
-        })
-        .collect()
 }
 
 /// The interactive elements of a page read from the DOM snapshot alone (SPEC §5): what `extract`
 /// lists on every page. Roles follow the HTML-AAM mapping
 /// (explicit ARIA `role` first), names the usual order (`aria-label`, `aria-labelledby`, `<label>`,
 /// text content, `alt` of an image inside, `title`, `placeholder`); hidden, `aria-hidden` and
-/// `inert` subtrees are skipped. Document order; `viewport` as in [`interactive_elements`].
+/// `inert` subtrees are skipped. Document order; `viewport` is in main-document coordinates
+/// ([`Dom::viewport_rect`]).
 pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
     let ids: HashMap<&str, usize> = dom
         .nodes
@@ -834,99 +675,6 @@ pub fn select(all: &[AxElement], cap: usize) -> ElementList {
     }
 }
 
-struct Walk<'a> {
-    trees: &'a [AxTree],
-    iframe_frame: HashMap<i64, usize>,
-    tree_done: Vec<bool>,
-    seen_backend: HashSet<i64>,
-    out: Vec<(RawAxNode, usize)>,
-}
-
-impl Walk<'_> {
-    fn tree(&mut self, t: usize) {
-        if self.tree_done[t] {
-            return;
-        }
-        self.tree_done[t] = true;
-        let tree = &self.trees[t];
-        let index: HashMap<&str, usize> = tree
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (n.node_id.as_str(), i))
-            .collect();
-        let roots: Vec<usize> = tree
-            .nodes
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| {
-                n.parent_id
-                    .as_deref()
-                    .is_none_or(|p| !index.contains_key(p))
-            })
-            .map(|(i, _)| i)
-            .collect();
-        // Iterative pre-order DFS: AX trees can be deeper than a wasm stack likes.
-        let mut visited = vec![false; tree.nodes.len()];
-        let mut stack: Vec<usize> = roots.into_iter().rev().collect();
-        while let Some(i) = stack.pop() {
-            if std::mem::replace(&mut visited[i], true) {
-                continue;
-            }
-            let node = &tree.nodes[i];
-            self.consider(node, t);
-            if let Some(&child_tree) = node
-                .backend_dom_node_id
-                .and_then(|b| self.iframe_frame.get(&b))
-            {
-                self.tree(child_tree);
-            }
-            for c in node.child_ids.iter().rev() {
-                if let Some(&ci) = index.get(c.as_str()) {
-                    stack.push(ci);
-                }
-            }
-        }
-    }
-
-    fn consider(&mut self, node: &RawAxNode, t: usize) {
-        if node.ignored {
-            return;
-        }
-        let Some(backend) = node.backend_dom_node_id else {
-            return;
-        };
-        let role = node.role().to_ascii_lowercase();
-        if STRUCTURAL_ROLES.contains(&role.as_str()) {
-            return;
-        }
-        let interactive = INTERACTIVE_ROLES.contains(&role.as_str());
-        let focusable = node.flag("focusable") || node.flag("editable");
-        if !interactive && !focusable {
-            return;
-        }
-        // Options of a native <select> are reached through the select (`select_option`).
-        if role == "option"
-            && node.parent_id.is_some()
-            && self.parent_role(node, t).as_deref() == Some("menulistpopup")
-        {
-            return;
-        }
-        if self.seen_backend.insert(backend) {
-            self.out.push((node.clone(), t));
-        }
-    }
-
-    fn parent_role(&self, node: &RawAxNode, t: usize) -> Option<String> {
-        let p = node.parent_id.as_deref()?;
-        self.trees[t]
-            .nodes
-            .iter()
-            .find(|n| n.node_id == p)
-            .map(|n| n.role().to_ascii_lowercase())
-    }
-}
-
 /// Whitespace collapsed, capped at [`MAX_LABEL_CHARS`] chars; `None` when empty.
 fn label(s: &str) -> Option<String> {
     let c = super::text::collapse(s);
@@ -1034,10 +782,6 @@ mod tests {
         n
     }
 
-    fn focusable() -> serde_json::Value {
-        json!([{"name": "focusable", "value": {"type": "booleanOrUndefined", "value": true}}])
-    }
-
     fn names(list: &[AxElement]) -> Vec<String> {
         list.iter()
             .map(|e| e.name.clone().unwrap_or_default())
@@ -1046,55 +790,30 @@ mod tests {
 
     #[test]
     fn interactive_nodes_in_document_order_without_structure_or_native_options() {
-        let nodes = json!([
-            with(
-                node(
-                    "1",
-                    "RootWebArea",
-                    "Page",
-                    1,
-                    &["2", "3", "4", "5", "6", "7", "8", "9"]
+        let mut d = dom(
+            "https://a.test/",
+            vec![
+                e("a", &[("href", "/")], vec![t("Home")]),
+                e("button", &[("aria-hidden", "true")], vec![t("Hidden")]),
+                e("h2", &[("tabindex", "-1")], vec![t("Skip target")]),
+                e("div", &[("tabindex", "0")], vec![]),
+                e(
+                    "select",
+                    &[("aria-label", "Country")],
+                    vec![e("option", &[], vec![t("France")])],
                 ),
-                "properties",
-                focusable()
-            ),
-            node("2", "link", "Home", 2, &[]),
-            with(
-                node("3", "button", "Hidden", 3, &[]),
-                "ignored",
-                json!(true)
-            ),
-            with(
-                node("4", "heading", "Skip target", 4, &[]),
-                "properties",
-                focusable()
-            ),
-            with(node("5", "generic", "", 5, &[]), "properties", focusable()),
-            node("6", "combobox", "Country", 6, &["60"]),
-            with(
-                node("60", "MenuListPopup", "", 60, &["61"]),
-                "parentId",
-                json!("6")
-            ),
-            with(
-                node("61", "option", "France", 61, &[]),
-                "parentId",
-                json!("60")
-            ),
-            with(
-                node("7", "textbox", "  Email\n address ", 7, &[]),
-                "value",
-                json!({"type": "string", "value": "a@b.c"})
-            ),
-            node("8", "StaticText", "text", 8, &[]),
-            with(
-                node("9", "option", "Custom listbox option", 9, &[]),
-                "parentId",
-                json!("1")
-            ),
-        ]);
-        let tree = AxTree::from_nodes(&nodes).unwrap();
-        let all = interactive_elements(&[tree], &Dom::default(), Rect::default());
+                e("input", &[("aria-label", "  Email\n address ")], vec![]),
+                t("text"),
+                e(
+                    "div",
+                    &[("role", "option")],
+                    vec![t("Custom listbox option")],
+                ),
+            ],
+        );
+        let email = dom_backend(&d, "input");
+        d.input_values.insert(email, "a@b.c".into());
+        let all = dom_elements(&d, d.viewport_rect(800.0, 600.0));
         assert_eq!(
             names(&all),
             vec![
@@ -1105,40 +824,76 @@ mod tests {
                 "Custom listbox option"
             ]
         );
-        assert_eq!(all[1].role, "generic");
-        assert_eq!(all[3].value.as_deref(), Some("a@b.c"));
         assert_eq!(
-            all.iter().map(|e| e.backend_node_id).collect::<Vec<_>>(),
-            vec![2, 5, 6, 7, 9]
+            all.iter().map(|e| e.role.as_str()).collect::<Vec<_>>(),
+            vec!["link", "generic", "combobox", "textbox", "option"]
         );
+        assert_eq!(all[3].value.as_deref(), Some("a@b.c"));
+        assert_eq!(all[3].backend_node_id, email);
+    }
+
+    /// `body > [button "Before", iframe → (body > button "Inside"), button "After"]`: a same-origin
+    /// frame's document in the snapshot, as Chrome gives it.
+    fn snapshot_with_a_frame() -> serde_json::Value {
+        let strings = [
+            "#document",
+            "HTML",
+            "BODY",
+            "BUTTON",
+            "IFRAME",
+            "#text",
+            "Before",
+            "After",
+            "Inside",
+            "https://a.test/",
+            "https://a.test/frame.html",
+        ];
+        let layout = |nodes: &[i64]| {
+            json!({
+                "nodeIndex": nodes,
+                "styles": nodes.iter().map(|_| json!([])).collect::<Vec<_>>(),
+                "bounds": nodes.iter().map(|&i| json!([10, 20 * i, 100, 18])).collect::<Vec<_>>(),
+            })
+        };
+        json!({
+            "strings": strings,
+            "documents": [
+                {
+                    "documentURL": 9, "baseURL": 9,
+                    "nodes": {
+                        "parentIndex": [-1, 0, 1, 2, 3, 2, 2, 6],
+                        "nodeType": [9, 1, 1, 1, 3, 1, 1, 3],
+                        "nodeName": [0, 1, 2, 3, 5, 4, 3, 5],
+                        "nodeValue": [-1, -1, -1, -1, 6, -1, -1, 7],
+                        "backendNodeId": [1, 2, 3, 10, 11, 20, 30, 31],
+                        "contentDocumentIndex": {"index": [5], "value": [1]},
+                    },
+                    "layout": layout(&[2, 3, 4, 5, 6, 7]),
+                },
+                {
+                    "documentURL": 10, "baseURL": 10,
+                    "nodes": {
+                        "parentIndex": [-1, 0, 1, 2, 3],
+                        "nodeType": [9, 1, 1, 1, 3],
+                        "nodeName": [0, 1, 2, 3, 5],
+                        "nodeValue": [-1, -1, -1, -1, 8],
+                        "backendNodeId": [50, 51, 52, 53, 54],
+                    },
+                    "layout": layout(&[2, 3, 4]),
+                },
+            ],
+        })
     }
 
     #[test]
     fn frame_trees_are_spliced_at_their_iframe() {
-        let mut d = dom("https://a.test/", vec![e("p", &[], vec![t("x")])]);
-        d.frame_of_iframe.insert(20, "FRAME".into());
-        let main = json!([
-            node("1", "RootWebArea", "Main", 1, &["2", "3", "4"]),
-            node("2", "button", "Before", 10, &[]),
-            node("3", "Iframe", "", 20, &[]),
-            node("4", "button", "After", 30, &[]),
-        ]);
-        let frame = json!([
-            with(
-                node("50", "RootWebArea", "Framed", 50, &["51"]),
-                "frameId",
-                json!("FRAME")
-            ),
-            node("51", "button", "Inside", 51, &[]),
-        ]);
-        let trees = [
-            AxTree::from_nodes(&main).unwrap(),
-            AxTree::from_nodes(&frame).unwrap(),
-        ];
-        // Elements the snapshot does not know are user-agent internals; this DOM knows none of these ids.
-        d.nodes.clear();
-        let all = interactive_elements(&trees, &d, Rect::default());
+        let d = Dom::from_snapshot(&snapshot_with_a_frame()).unwrap();
+        let all = dom_elements(&d, d.viewport_rect(800.0, 600.0));
         assert_eq!(names(&all), vec!["Before", "Inside", "After"]);
+        assert_eq!(
+            all.iter().map(|e| e.backend_node_id).collect::<Vec<_>>(),
+            vec![10, 53, 30]
+        );
     }
 
     #[test]
@@ -1158,22 +913,14 @@ mod tests {
                 ],
             )],
         );
-        let id_of = |tag: &str| dom_backend(&d, tag);
-        let nodes = json!([
-            node("1", "RootWebArea", "", 1, &["2", "3"]),
-            node("2", "textbox", "Password", id_of("input"), &[]),
-            node("3", "button", "Far", id_of("button"), &[]),
-        ]);
-        let all = interactive_elements(
-            &[AxTree::from_nodes(&nodes).unwrap()],
-            &d,
-            d.viewport_rect(800.0, 600.0),
-        );
+        let all = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+        assert_eq!(all[0].role, "textbox");
         assert_eq!(all[0].visible, Some(true));
         assert_eq!(all[0].input_type.as_deref(), Some("password"));
         assert_eq!(all[0].autocomplete.as_deref(), Some("current-password"));
         assert_eq!(all[0].form, Some(dom_backend(&d, "form")));
         assert!(all[0].rendered);
+        assert_eq!(all[1].name.as_deref(), Some("Far"));
         assert_eq!(all[1].visible, Some(false));
         assert!(all[1].rendered);
     }
@@ -1456,12 +1203,15 @@ mod tests {
             ),
             node("9", "link", "Home", 9, &[]),
         ]);
-        let all = interactive_elements(
-            &[AxTree::from_nodes(&nodes).unwrap()],
-            &Dom::default(),
-            Rect::default(),
-        );
-        let got: Vec<Option<Checked>> = all.iter().map(|e| e.checked).collect();
+        // Each node as the one node of an `Accessibility.getPartialAXTree` answer, as `extract` reads it.
+        let got: Vec<Option<Checked>> = nodes.as_array().unwrap()[1..]
+            .iter()
+            .map(|n| {
+                AxTree::from_response_json(&json!({ "nodes": [n] }).to_string())
+                    .unwrap()
+                    .first_checked()
+            })
+            .collect();
         assert_eq!(
             got,
             vec![

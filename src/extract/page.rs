@@ -294,33 +294,75 @@ mod tests {
         assert!(r.text.contains("Main title"));
     }
 
-    /// The snapshot's elements agree with Chrome's own accessibility tree of the same page (roles,
-    /// names, values, checked states, nodes): the AX path, [`ax::interactive_elements`], is the
-    /// reference the DOM path is held to.
+    /// The snapshot's elements agree with Chrome's own accessibility tree of the same page (the AX nodes
+    /// dumped with it, main frame and iframe): the same nodes — every AX node of an interactive role that
+    /// the snapshot has — with the same roles, names, values and checked states (read as `extract` reads
+    /// a checked state from `Accessibility.getPartialAXTree`, [`ax::AxTree::first_checked`]), and each
+    /// visible when its box is in the viewport.
     #[test]
     fn real_chromium_page_has_the_same_elements_as_its_ax_tree() {
         let page: serde_json::Value = serde_json::from_str(DUMP).unwrap();
-        let mut trees = vec![ax::AxTree::from_nodes(&page["ax"]["main"]).unwrap()];
-        for f in page["ax"]["frames"].as_array().unwrap() {
-            trees.push(ax::AxTree::from_nodes(&f["nodes"]).unwrap());
-        }
         let dom = Dom::from_snapshot(&page["snapshot"]).unwrap();
         let viewport = dom.viewport_rect(1280.0, 713.0);
-        let key = |e: &ax::AxElement| {
-            (
-                e.role.clone(),
-                e.name.clone(),
-                e.value.clone(),
-                e.checked,
-                e.backend_node_id,
-                e.visible,
-            )
+        let text = |v: &serde_json::Value| {
+            let t = match v {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Number(n) => n.to_string(),
+                _ => return None,
+            };
+            Some(text::collapse(&t)).filter(|t| !t.is_empty())
         };
-        let from_ax: Vec<_> = ax::interactive_elements(&trees, &dom, viewport)
+        let frames = page["ax"]["frames"].as_array().unwrap().iter();
+        let nodes = page["ax"]["main"]
+            .as_array()
+            .unwrap()
             .iter()
-            .map(key)
+            .chain(frames.flat_map(|f| f["nodes"].as_array().unwrap()));
+        let mut from_ax: Vec<_> = nodes
+            .filter(|n| !n["ignored"].as_bool().unwrap_or(false))
+            .filter_map(|n| {
+                let role = n["role"]["value"].as_str()?;
+                let backend = n["backendDOMNodeId"].as_i64()?;
+                let listed = bua_protocol::INTERACTIVE_ROLES
+                    .contains(&role.to_ascii_lowercase().as_str())
+                    && dom.by_backend.contains_key(&backend);
+                let checked = ax::AxTree::from_response_json(
+                    &serde_json::json!({ "nodes": [n] }).to_string(),
+                )
+                .unwrap()
+                .first_checked();
+                listed.then(|| {
+                    (
+                        backend,
+                        role.to_string(),
+                        text(&n["name"]["value"]),
+                        text(&n["value"]["value"]),
+                        checked,
+                        Some(
+                            dom.rects
+                                .get(&backend)
+                                .is_some_and(|r| r.intersects(&viewport)),
+                        ),
+                    )
+                })
+            })
             .collect();
-        let from_dom: Vec<_> = ax::dom_elements(&dom, viewport).iter().map(key).collect();
+        from_ax.sort_by_key(|e| e.0);
+        let mut from_dom: Vec<_> = ax::dom_elements(&dom, viewport)
+            .into_iter()
+            .map(|e| {
+                (
+                    e.backend_node_id,
+                    e.role,
+                    e.name,
+                    e.value,
+                    e.checked,
+                    e.visible,
+                )
+            })
+            .collect();
+        from_dom.sort_by_key(|e| e.0);
+        assert_eq!(from_dom.len(), 13);
         assert_eq!(from_dom, from_ax);
     }
 
