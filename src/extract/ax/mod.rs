@@ -1,7 +1,8 @@
 //! Interactive elements and the per-tab uid cache (SPEC §5 `elements`).
 //!
-//! `extract` reads them from the page's [`Dom`](crate::extract::snapshot::Dom) ([`dom_elements`]: roles by HTML-AAM and ARIA, names
-//! by a simplified accname, live values and checked states, layout boxes for the `visible` flag).
+//! `extract` reads them from the page's [`Dom`](crate::extract::snapshot::Dom) ([`dom_elements`]:
+//! roles by HTML-AAM and ARIA, names by a simplified accname, live values and checked states, layout
+//! boxes for the `visible` flag).
 //! Output: [`ElementList`] — the interactive nodes in document order, at most [`MAX_ELEMENTS`],
 //! visible ones preferred, and how many there were in all. Building the list is kept apart from
 //! assigning uids ([`UidCache`]), which the wasm side does once per tab. The one AX read left,
