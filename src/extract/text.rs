@@ -1,4 +1,5 @@
-//! Size caps on strings returned by `extract` (SPEC §5: `text` ≤ 50 KB, `markdown` ≤ 30 KB).
+//! Text helpers of `extract`: size caps on the strings it returns (SPEC §5: `text` ≤ 50 KB, `markdown`
+//! ≤ 30 KB) and whitespace collapsed as a page shows it.
 
 /// Largest `text` (the body's `innerText`) returned by `extract`, in bytes of UTF-8.
 pub const TEXT_MAX_BYTES: usize = 50 * 1024;
@@ -19,6 +20,18 @@ pub fn cap_utf8(s: &str, max: usize) -> (&str, bool) {
 pub fn cap_text(inner_text: &str) -> (String, bool) {
     let (t, cut) = cap_utf8(inner_text, TEXT_MAX_BYTES);
     (t.to_string(), cut)
+}
+
+/// Collapses every run of whitespace to one space and trims the ends.
+pub fn collapse(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for w in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
 }
 
 #[cfg(test)]

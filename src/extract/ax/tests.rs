@@ -1,0 +1,639 @@
+use super::element::label;
+use super::links::reads_its_element;
+use super::*;
+use crate::extract::snapshot::build::{dom, e, t, T};
+use crate::extract::snapshot::{Dom, Rect};
+use bua_protocol::Checked;
+use serde_json::json;
+
+fn node(id: &str, role: &str, name: &str, backend: i64, kids: &[&str]) -> serde_json::Value {
+    json!({
+        "nodeId": id, "ignored": false, "role": {"type": "role", "value": role},
+        "name": {"type": "computedString", "value": name}, "childIds": kids, "backendDOMNodeId": backend,
+    })
+}
+
+fn with(mut n: serde_json::Value, key: &str, v: serde_json::Value) -> serde_json::Value {
+    n[key] = v;
+    n
+}
+
+fn names(list: &[AxElement]) -> Vec<String> {
+    list.iter()
+        .map(|e| e.name.clone().unwrap_or_default())
+        .collect()
+}
+
+#[test]
+fn interactive_nodes_in_document_order_without_structure_or_native_options() {
+    let mut d = dom(
+        "https://a.test/",
+        vec![
+            e("a", &[("href", "/")], vec![t("Home")]),
+            e("button", &[("aria-hidden", "true")], vec![t("Hidden")]),
+            e("h2", &[("tabindex", "-1")], vec![t("Skip target")]),
+            e("div", &[("tabindex", "0")], vec![]),
+            e(
+                "select",
+                &[("aria-label", "Country")],
+                vec![e("option", &[], vec![t("France")])],
+            ),
+            e("input", &[("aria-label", "  Email\n address ")], vec![]),
+            t("text"),
+            e(
+                "div",
+                &[("role", "option")],
+                vec![t("Custom listbox option")],
+            ),
+        ],
+    );
+    let email = dom_backend(&d, "input");
+    d.input_values.insert(email, "a@b.c".into());
+    let all = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+    assert_eq!(
+        names(&all),
+        vec![
+            "Home",
+            "",
+            "Country",
+            "Email address",
+            "Custom listbox option"
+        ]
+    );
+    assert_eq!(
+        all.iter().map(|e| e.role.as_str()).collect::<Vec<_>>(),
+        vec!["link", "generic", "combobox", "textbox", "option"]
+    );
+    assert_eq!(all[3].value.as_deref(), Some("a@b.c"));
+    assert_eq!(all[3].backend_node_id, email);
+}
+
+/// `body > [button "Before", iframe → (body > button "Inside"), button "After"]`: a same-origin
+/// frame's document in the snapshot, as Chrome gives it.
+fn snapshot_with_a_frame() -> serde_json::Value {
+    let strings = [
+        "#document",
+        "HTML",
+        "BODY",
+        "BUTTON",
+        "IFRAME",
+        "#text",
+        "Before",
+        "After",
+        "Inside",
+        "https://a.test/",
+        "https://a.test/frame.html",
+    ];
+    let layout = |nodes: &[i64]| {
+        json!({
+            "nodeIndex": nodes,
+            "styles": nodes.iter().map(|_| json!([])).collect::<Vec<_>>(),
+            "bounds": nodes.iter().map(|&i| json!([10, 20 * i, 100, 18])).collect::<Vec<_>>(),
+        })
+    };
+    json!({
+        "strings": strings,
+        "documents": [
+            {
+                "documentURL": 9, "baseURL": 9,
+                "nodes": {
+                    "parentIndex": [-1, 0, 1, 2, 3, 2, 2, 6],
+                    "nodeType": [9, 1, 1, 1, 3, 1, 1, 3],
+                    "nodeName": [0, 1, 2, 3, 5, 4, 3, 5],
+                    "nodeValue": [-1, -1, -1, -1, 6, -1, -1, 7],
+                    "backendNodeId": [1, 2, 3, 10, 11, 20, 30, 31],
+                    "contentDocumentIndex": {"index": [5], "value": [1]},
+                },
+                "layout": layout(&[2, 3, 4, 5, 6, 7]),
+            },
+            {
+                "documentURL": 10, "baseURL": 10,
+                "nodes": {
+                    "parentIndex": [-1, 0, 1, 2, 3],
+                    "nodeType": [9, 1, 1, 1, 3],
+                    "nodeName": [0, 1, 2, 3, 5],
+                    "nodeValue": [-1, -1, -1, -1, 8],
+                    "backendNodeId": [50, 51, 52, 53, 54],
+                },
+                "layout": layout(&[2, 3, 4]),
+            },
+        ],
+    })
+}
+
+#[test]
+fn frame_trees_are_spliced_at_their_iframe() {
+    let d = Dom::from_snapshot(&snapshot_with_a_frame()).unwrap();
+    let all = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+    assert_eq!(names(&all), vec!["Before", "Inside", "After"]);
+    assert_eq!(
+        all.iter().map(|e| e.backend_node_id).collect::<Vec<_>>(),
+        vec![10, 53, 30]
+    );
+}
+
+#[test]
+fn visible_means_in_the_viewport_and_inputs_carry_their_type_and_form() {
+    let d = dom(
+        "https://a.test/",
+        vec![e(
+            "form",
+            &[],
+            vec![
+                e(
+                    "input",
+                    &[("type", "PASSWORD"), ("autocomplete", "current-password")],
+                    vec![],
+                ),
+                e("button", &[("style", "top:5000")], vec![t("Far")]),
+            ],
+        )],
+    );
+    let all = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+    assert_eq!(all[0].role, "textbox");
+    assert_eq!(all[0].visible, Some(true));
+    assert_eq!(all[0].input_type.as_deref(), Some("password"));
+    assert_eq!(all[0].autocomplete.as_deref(), Some("current-password"));
+    assert_eq!(all[0].form, Some(dom_backend(&d, "form")));
+    assert!(all[0].rendered);
+    assert_eq!(all[1].name.as_deref(), Some("Far"));
+    assert_eq!(all[1].visible, Some(false));
+    assert!(all[1].rendered);
+}
+
+#[test]
+fn what_a_scroller_clips_away_is_not_in_the_viewport_though_its_box_is() {
+    fn button(name: &'static str) -> T {
+        e("button", &[], vec![t(name)])
+    }
+    let d = dom(
+        "https://a.test/",
+        vec![e(
+            "div",
+            &[("style", "height:50;overflow:hidden")],
+            vec![
+                button("One"),
+                button("Two"),
+                button("Three"),
+                button("Four"),
+            ],
+        )],
+    );
+    let all = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+    let clip = d
+        .nodes
+        .iter()
+        .find_map(|n| n.layout.as_ref().filter(|_| n.tag() == Some("div")))
+        .map(|l| l.bounds)
+        .unwrap();
+    let boxes: Vec<Rect> = d
+        .nodes
+        .iter()
+        .filter(|n| n.tag() == Some("button"))
+        .filter_map(|n| n.layout.as_ref().map(|l| l.bounds))
+        .collect();
+    // The test DOM stacks boxes 20 px apart: the first two buttons start inside the 50 px box.
+    let want: Vec<Option<bool>> = boxes.iter().map(|b| Some(b.intersects(&clip))).collect();
+    assert_eq!(
+        want.iter().filter(|v| **v == Some(true)).count(),
+        2,
+        "{boxes:?} {clip:?}"
+    );
+    assert_eq!(all.iter().map(|e| e.visible).collect::<Vec<_>>(), want);
+    // Every box is inside the 800×600 viewport, and the clipped ones are still reachable (a scroll).
+    assert!(all.iter().all(|e| !e.hidden));
+}
+
+fn dom_backend(d: &Dom, tag: &str) -> i64 {
+    d.nodes
+        .iter()
+        .find(|n| n.tag() == Some(tag))
+        .map(|n| n.backend_node_id)
+        .unwrap()
+}
+
+#[test]
+fn over_the_cap_visible_elements_come_first_and_order_is_kept() {
+    let all: Vec<AxElement> = (0..5000)
+        .map(|i| AxElement {
+            role: "button".into(),
+            name: Some(format!("b{i}")),
+            visible: Some(i < 3 || (4000..4010).contains(&i)),
+            backend_node_id: i,
+            ..AxElement::default()
+        })
+        .collect();
+    let list = select(&all, MAX_ELEMENTS);
+    assert_eq!(list.total, 5000);
+    assert!(list.truncated);
+    assert_eq!(list.elements.len(), 200);
+    let ids: Vec<i64> = list.elements.iter().map(|e| e.backend_node_id).collect();
+    assert_eq!(&ids[..3], &[0, 1, 2]);
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "document order");
+    assert!(
+        (4000..4010).all(|i| ids.contains(&i)),
+        "every visible one is kept"
+    );
+    assert_eq!(ids[3], 3, "then the earliest others");
+    let few = select(&all[..10], MAX_ELEMENTS);
+    assert_eq!(
+        (few.total, few.truncated, few.elements.len()),
+        (10, false, 10)
+    );
+}
+
+#[test]
+fn big_pages_read_their_elements_from_the_dom() {
+    let d = dom(
+        "https://a.test/",
+        vec![
+            e(
+                "a",
+                &[("href", "/x")],
+                vec![t("Home "), e("img", &[("alt", "icon")], vec![])],
+            ),
+            e("a", &[], vec![t("No href")]),
+            e("label", &[("for", "q")], vec![t("Query")]),
+            e("input", &[("id", "q"), ("type", "search")], vec![]),
+            e(
+                "label",
+                &[],
+                vec![t("Email"), e("input", &[("type", "email")], vec![])],
+            ),
+            e(
+                "input",
+                &[("type", "password"), ("placeholder", "Password")],
+                vec![],
+            ),
+            e("input", &[("type", "submit")], vec![]),
+            e("input", &[("type", "hidden")], vec![]),
+            e(
+                "div",
+                &[("role", "button"), ("aria-label", "Close dialog")],
+                vec![t("x")],
+            ),
+            e("span", &[("id", "lbl")], vec![t("Named by id")]),
+            e(
+                "div",
+                &[("tabindex", "0"), ("aria-labelledby", "lbl")],
+                vec![],
+            ),
+            e(
+                "div",
+                &[("contenteditable", "true"), ("aria-label", "Editor")],
+                vec![],
+            ),
+            e(
+                "div",
+                &[("aria-hidden", "true")],
+                vec![e("button", &[], vec![t("Hidden")])],
+            ),
+            e("button", &[("style", "display:none")], vec![t("Gone")]),
+            e("select", &[], vec![e("option", &[], vec![t("One")])]),
+            e("button", &[("style", "top:5000")], vec![t("Far")]),
+        ],
+    );
+    let got = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+    let pairs: Vec<(&str, Option<&str>)> = got
+        .iter()
+        .map(|e| (e.role.as_str(), e.name.as_deref()))
+        .collect();
+    assert_eq!(
+        pairs,
+        vec![
+            ("link", Some("Home icon")),
+            ("searchbox", Some("Query")),
+            ("textbox", Some("Email")),
+            ("textbox", Some("Password")),
+            ("button", Some("Submit")),
+            ("button", Some("Close dialog")),
+            ("generic", Some("Named by id")),
+            ("textbox", Some("Editor")),
+            ("combobox", None),
+            ("button", Some("Far")),
+        ]
+    );
+    assert_eq!(got[3].input_type.as_deref(), Some("password"));
+    assert_eq!(got[0].visible, Some(true));
+    assert_eq!(got[9].visible, Some(false));
+    assert_eq!(got[8].value, None, "no option is selected");
+}
+
+#[test]
+fn disabled_controls_and_those_of_a_disabled_fieldset_are_flagged() {
+    let d = dom(
+        "https://x.test/",
+        vec![
+            e("button", &[("disabled", "")], vec![t("Off")]),
+            e("button", &[], vec![t("On")]),
+            e(
+                "fieldset",
+                &[("disabled", "")],
+                vec![e("input", &[("aria-label", "Inside")], vec![])],
+            ),
+            e(
+                "div",
+                &[("role", "button"), ("aria-disabled", "true")],
+                vec![t("Aria off")],
+            ),
+            e("a", &[("href", "/x"), ("disabled", "")], vec![t("A link")]),
+        ],
+    );
+    let got = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+    let flags: Vec<(&str, bool)> = got
+        .iter()
+        .map(|e| (e.name.as_deref().unwrap_or(""), e.disabled))
+        .collect();
+    assert_eq!(
+        flags,
+        [
+            ("Off", true),
+            ("On", false),
+            ("Inside", true),
+            ("Aria off", true),
+            // `disabled` means nothing on a link.
+            ("A link", false),
+        ]
+    );
+}
+
+#[test]
+fn a_select_has_the_text_of_its_selected_options_as_value() {
+    let option = |text: &'static str| e("option", &[], vec![t(text)]);
+    let mut d = dom(
+        "https://x.test/",
+        vec![
+            e("select", &[], vec![option("France"), option("  Germany ")]),
+            e(
+                "select",
+                &[("multiple", "")],
+                vec![e(
+                    "optgroup",
+                    &[],
+                    vec![option("S"), option("M"), option("L")],
+                )],
+            ),
+        ],
+    );
+    let options: Vec<i64> = d
+        .nodes
+        .iter()
+        .filter(|n| n.tag() == Some("option"))
+        .map(|n| n.backend_node_id)
+        .collect();
+    // As `DOMSnapshot` reports the live selection (`optionSelected`).
+    d.selected_options
+        .extend([options[1], options[2], options[4]]);
+    let got = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+    let values: Vec<(&str, Option<&str>)> = got
+        .iter()
+        .map(|e| (e.role.as_str(), e.value.as_deref()))
+        .collect();
+    assert_eq!(
+        values,
+        [("combobox", Some("Germany")), ("listbox", Some("S, L"))]
+    );
+}
+
+#[test]
+fn checkbox_like_roles_carry_their_checked_state_from_the_ax_tree() {
+    let checked = |v: serde_json::Value| json!([{"name": "checked", "value": v}]);
+    let nodes = json!([
+        node(
+            "1",
+            "RootWebArea",
+            "",
+            1,
+            &["2", "3", "4", "5", "6", "7", "8", "9"]
+        ),
+        with(
+            node("2", "checkbox", "On", 2, &[]),
+            "properties",
+            checked(json!({"type": "tristate", "value": "true"}))
+        ),
+        with(
+            node("3", "checkbox", "Off", 3, &[]),
+            "properties",
+            checked(json!({"type": "tristate", "value": "false"}))
+        ),
+        with(
+            node("4", "checkbox", "Some", 4, &[]),
+            "properties",
+            checked(json!({"type": "tristate", "value": "mixed"}))
+        ),
+        with(
+            node("5", "switch", "Wifi", 5, &[]),
+            "properties",
+            checked(json!({"type": "booleanOrUndefined", "value": true}))
+        ),
+        node("6", "radio", "No property", 6, &[]),
+        with(
+            node("7", "menuitemradio", "Small", 7, &[]),
+            "properties",
+            checked(json!({"type": "tristate", "value": "true"}))
+        ),
+        with(
+            node("8", "button", "Pressed", 8, &[]),
+            "properties",
+            checked(json!({"type": "tristate", "value": "true"}))
+        ),
+        node("9", "link", "Home", 9, &[]),
+    ]);
+    // Each node as the one node of an `Accessibility.getPartialAXTree` answer, as `extract` reads it.
+    let got: Vec<Option<Checked>> = nodes.as_array().unwrap()[1..]
+        .iter()
+        .map(|n| {
+            AxTree::from_response_json(&json!({ "nodes": [n] }).to_string())
+                .unwrap()
+                .first_checked()
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            Some(Checked::True),
+            Some(Checked::False),
+            Some(Checked::Mixed),
+            Some(Checked::True),
+            Some(Checked::False),
+            Some(Checked::True),
+            None,
+            None,
+        ]
+    );
+}
+
+#[test]
+fn big_pages_read_checked_from_the_live_input_state_and_aria_checked() {
+    let mut d = dom(
+        "https://a.test/",
+        vec![
+            e("input", &[("type", "checkbox"), ("id", "on")], vec![]),
+            e("input", &[("type", "checkbox"), ("checked", "")], vec![]),
+            e("input", &[("type", "RADIO"), ("id", "r")], vec![]),
+            e(
+                "input",
+                &[("type", "checkbox"), ("role", "switch"), ("id", "sw")],
+                vec![],
+            ),
+            e(
+                "div",
+                &[("role", "checkbox"), ("aria-checked", "mixed")],
+                vec![t("Tri")],
+            ),
+            e("div", &[("role", "menuitemcheckbox")], vec![t("Bare")]),
+            e(
+                "div",
+                &[("role", "switch"), ("aria-checked", "TRUE")],
+                vec![t("Aria on")],
+            ),
+            e("input", &[("type", "text"), ("checked", "")], vec![]),
+            e("button", &[("aria-checked", "true")], vec![t("Go")]),
+        ],
+    );
+    let backend_of_id = |d: &Dom, id: &str| {
+        d.nodes
+            .iter()
+            .find(|n| n.attr("id") == Some(id))
+            .map(|n| n.backend_node_id)
+            .unwrap()
+    };
+    // The live state decides, not the `checked` attribute (the page may have toggled it since).
+    for id in ["on", "r", "sw"] {
+        let b = backend_of_id(&d, id);
+        d.checked_inputs.insert(b);
+    }
+    let all = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+    let got: Vec<(&str, Option<Checked>)> =
+        all.iter().map(|e| (e.role.as_str(), e.checked)).collect();
+    assert_eq!(
+        got,
+        vec![
+            ("checkbox", Some(Checked::True)),
+            ("checkbox", Some(Checked::False)),
+            ("radio", Some(Checked::True)),
+            ("switch", Some(Checked::True)),
+            ("checkbox", Some(Checked::Mixed)),
+            ("menuitemcheckbox", Some(Checked::False)),
+            ("switch", Some(Checked::True)),
+            ("textbox", None),
+            ("button", None),
+        ]
+    );
+}
+
+#[test]
+fn long_names_are_cut_with_an_ellipsis() {
+    let long = "word ".repeat(100);
+    let got = label(&long).unwrap();
+    assert_eq!(got.chars().count(), MAX_LABEL_CHARS);
+    assert!(got.ends_with('…'));
+    assert_eq!(label("  \n "), None);
+}
+
+#[test]
+fn uid_cache_maps_uids_to_backend_ids_until_cleared() {
+    let els: Vec<AxElement> = [41, 42, 43]
+        .iter()
+        .map(|&b| AxElement {
+            backend_node_id: b,
+            ..AxElement::default()
+        })
+        .collect();
+    let mut tabs = TabUidCaches::default();
+    assert_eq!(tabs.replace(7, &els), vec!["e0", "e1", "e2"]);
+    assert_eq!(tabs.resolve(7, "e1"), Some(42));
+    assert_eq!(tabs.resolve(7, "e3"), None);
+    assert_eq!(tabs.resolve(8, "e1"), None, "per tab");
+    for bad in ["e01", "e", "x1", "e-1", "e1 ", "E1"] {
+        assert_eq!(tabs.resolve(7, bad), None, "{bad}");
+    }
+    // A fresh extract replaces the whole mapping.
+    tabs.replace(7, &els[2..]);
+    assert_eq!(tabs.resolve(7, "e0"), Some(43));
+    assert_eq!(tabs.resolve(7, "e1"), None);
+    tabs.invalidate(7);
+    assert_eq!(tabs.resolve(7, "e0"), None);
+    let mut one = UidCache::default();
+    one.replace(&els);
+    assert_eq!(one.len(), 3);
+    one.clear();
+    assert!(one.is_empty());
+}
+
+#[test]
+fn links_with_one_url_frame_target_and_inline_handlers_repeat_and_a_handler_reading_its_click_never_does(
+) {
+    let link = |context: &str| AxElement {
+        role: "link".into(),
+        href: Some("https://news.test/world".into()),
+        click_context: context.into(),
+        ..AxElement::default()
+    };
+    let track = "0\u{0}\u{0}onclick=_hmt.push(['_trackEvent', 'pic', 'click'])";
+    let mut disabled = link("0\u{0}");
+    disabled.disabled = true;
+    let elements = [
+        link(track),        // 0: listed
+        link(track),        // 1: repeats 0
+        link("0\u{0}"),     // 2: no handler: another click
+        link("1\u{0}"),     // 3: the same in another frame: another click
+        link("0\u{0}_top"), // 4: another target
+        disabled,           // 5: disabled: stands for none…
+        link("0\u{0}"),     // 6: …so this repeats 2
+    ];
+    assert_eq!(
+        repeats(&elements, &[false; 7], "https://news.test/"),
+        [None, Some(0), None, None, None, None, Some(2)]
+    );
+    for reads in [
+        "toggle(this); return false",
+        "event.preventDefault()",
+        "go(`${x}`)",
+        "go(arguments[0].target.id)",
+        "go(document.activeElement.id)",
+        "go(\\u0065vent.target.id)",
+        "var r=/'/; go(event.target.id)",
+        "/* ' */ go(event.target.id)",
+        "// don't\ngo(event.target.id)",
+        "<!-- it's\ngo(event.target.id)",
+        "say('it\\'s'); this.x = 1",
+    ] {
+        assert!(reads_its_element(reads), "{reads}");
+    }
+    for not in [
+        "_hmt.push(['_trackEvent', 'pic', 'click'])",
+        "ga('send', 'event', 'Permalink page click')",
+        "window.thisPage = 1",
+        "say(\"it's this\")",
+    ] {
+        assert!(!reads_its_element(not), "{not}");
+    }
+}
+
+#[test]
+fn a_link_to_a_url_already_shown_repeats_the_first_one_and_script_links_never_do() {
+    let link = |href: Option<&str>| AxElement {
+        role: "link".into(),
+        href: href.map(Into::into),
+        ..AxElement::default()
+    };
+    let page = "https://news.test/story";
+    let elements = [
+        link(Some("https://news.test/world")),    // 0: listed
+        link(Some("https://news.test/politics")), // 1: the markdown names it
+        link(Some("https://news.test/world")),    // 2: repeats 0
+        link(Some("https://news.test/politics")), // 3: repeats 1, named further down
+        link(Some("javascript:void(0)")),         // 4, 5: scripts tell them apart
+        link(Some("javascript:void(0)")),
+        link(Some("https://news.test/story#")), // 6, 7: the page itself
+        link(Some("https://news.test/story#top")),
+        link(None), // 8: no href
+    ];
+    let in_markdown = [false, true, false, false, false, false, false, false, false];
+    let got = repeats(&elements, &in_markdown, page);
+    assert_eq!(
+        got,
+        [None, None, Some(0), Some(1), None, None, None, None, None]
+    );
+}

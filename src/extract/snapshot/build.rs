@@ -1,0 +1,195 @@
+//! A tiny DOM builder for the native tests of the modules that read a [`Dom`].
+
+use super::*;
+
+/// A node to build: element (tag, attributes, children) or text.
+pub(crate) enum T {
+    E(&'static str, Vec<(&'static str, &'static str)>, Vec<T>),
+    X(&'static str),
+}
+
+/// An element.
+pub(crate) fn e(tag: &'static str, attrs: &[(&'static str, &'static str)], kids: Vec<T>) -> T {
+    T::E(tag, attrs.to_vec(), kids)
+}
+
+/// A text node.
+pub(crate) fn t(text: &'static str) -> T {
+    T::X(text)
+}
+
+fn default_display(tag: &str) -> &'static str {
+    match tag {
+        "li" => "list-item",
+        "table" => "table",
+        "tr" => "table-row",
+        "td" | "th" => "table-cell",
+        "thead" | "tbody" => "table-row-group",
+        "button" | "input" | "img" => "inline-block",
+        t if BLOCK_TAGS_FOR_TESTS.contains(&t) => "block",
+        _ => "inline",
+    }
+}
+
+const BLOCK_TAGS_FOR_TESTS: &[&str] = &[
+    "html",
+    "body",
+    "div",
+    "p",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "ul",
+    "ol",
+    "pre",
+    "blockquote",
+    "nav",
+    "footer",
+    "aside",
+    "header",
+    "main",
+    "article",
+    "section",
+    "form",
+    "figure",
+    "hr",
+];
+
+/// `html > body > kids` at `url`. Every rendered node gets a 800×20 px box, one below the other;
+/// `style` understands `display:none`, `visibility:hidden`, `position:*`, `overflow:hidden`,
+/// `width:N`, `height:N` (px), `top:N` (px).
+pub(crate) fn dom(url: &str, kids: Vec<T>) -> Dom {
+    let mut b = Builder {
+        dom: Dom::default(),
+        y: 0.0,
+        backend: 100,
+    };
+    b.dom.documents.push(DocumentInfo {
+        url: url.into(),
+        base_url: url.into(),
+        attached: true,
+        ..DocumentInfo::default()
+    });
+    b.dom.nodes.push(DomNode {
+        kind: NodeKind::Document,
+        children: vec![],
+        parent: None,
+        backend_node_id: 1,
+        document: 0,
+        layout: None,
+    });
+    let body = e("html", &[], vec![e("body", &[], kids)]);
+    b.add(
+        body,
+        0,
+        Some(Style {
+            visibility: "visible".into(),
+            ..Style::default()
+        }),
+    );
+    b.dom.by_backend = b
+        .dom
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.backend_node_id, i))
+        .collect();
+    b.dom
+}
+
+struct Builder {
+    dom: Dom,
+    y: f64,
+    backend: i64,
+}
+
+impl Builder {
+    fn add(&mut self, node: T, parent: usize, inherited: Option<Style>) {
+        self.backend += 1;
+        let id = self.dom.nodes.len();
+        match node {
+            T::X(text) => {
+                let layout = inherited.map(|style| Layout {
+                    bounds: Rect {
+                        x: 0.0,
+                        y: self.y,
+                        width: 100.0,
+                        height: 20.0,
+                    },
+                    style,
+                });
+                self.dom.nodes.push(DomNode {
+                    kind: NodeKind::Text(text.into()),
+                    children: vec![],
+                    parent: Some(parent),
+                    backend_node_id: self.backend,
+                    document: 0,
+                    layout,
+                });
+            }
+            T::E(tag, attrs, kids) => {
+                let mut style = inherited.clone().map(|s| Style {
+                    display: default_display(tag).into(),
+                    visibility: s.visibility,
+                    position: "static".into(),
+                    overflow_x: "visible".into(),
+                    overflow_y: "visible".into(),
+                });
+                let mut bounds = Rect {
+                    x: 0.0,
+                    y: self.y,
+                    width: 800.0,
+                    height: 20.0,
+                };
+                if let Some(css) = attrs.iter().find(|(n, _)| *n == "style").map(|(_, v)| *v) {
+                    for decl in css.split(';') {
+                        let Some((k, v)) = decl.split_once(':') else {
+                            continue;
+                        };
+                        let (k, v) = (k.trim(), v.trim());
+                        let px = v.trim_end_matches("px").parse::<f64>().ok();
+                        match (k, style.as_mut()) {
+                            ("display", _) if v == "none" => style = None,
+                            ("visibility", Some(s)) => s.visibility = v.into(),
+                            ("position", Some(s)) => s.position = v.into(),
+                            ("overflow", Some(s)) => {
+                                s.overflow_x = v.into();
+                                s.overflow_y = v.into();
+                            }
+                            ("width", _) => bounds.width = px.unwrap_or(bounds.width),
+                            ("height", _) => bounds.height = px.unwrap_or(bounds.height),
+                            ("top", _) => bounds.y = px.unwrap_or(bounds.y),
+                            _ => {}
+                        }
+                    }
+                }
+                self.y += 20.0;
+                let layout = style.clone().map(|style| Layout { bounds, style });
+                if let Some(l) = &layout {
+                    self.dom.rects.insert(self.backend, l.bounds);
+                }
+                self.dom.nodes.push(DomNode {
+                    kind: NodeKind::Element {
+                        tag: tag.into(),
+                        attrs: attrs
+                            .iter()
+                            .map(|(n, v)| (n.to_string(), v.to_string()))
+                            .collect(),
+                    },
+                    children: vec![],
+                    parent: Some(parent),
+                    backend_node_id: self.backend,
+                    document: 0,
+                    layout,
+                });
+                for k in kids {
+                    self.add(k, id, style.clone());
+                }
+            }
+        }
+        self.dom.nodes[parent].children.push(id);
+    }
+}
