@@ -12,7 +12,9 @@ pub use failure::{check_target, load_error, opens_directly, LoadFailure, Tab};
 
 use failure::is_data_url;
 
+use super::ctx::Ctx;
 use super::dialogs;
+use super::handler::{Handler, Traits};
 use super::page;
 use crate::cdp::commands::{
     PageGetNavigationHistory, PageNavigate, PageNavigateToHistoryEntry, PageReload,
@@ -20,7 +22,7 @@ use crate::cdp::commands::{
 };
 use crate::cdp::{self, events};
 use crate::error::{Error, Result};
-use bua_protocol::NavResult;
+use bua_protocol::{NavResult, Navigate, TabLoad};
 use futures::channel::oneshot;
 use futures::TryFutureExt;
 use serde_json::Value;
@@ -28,6 +30,19 @@ use serde_json::Value;
 /// How long a navigation may take to commit and reach `DOMContentLoaded`, ms (the bridge allows 30 s for
 /// the action).
 pub const LOAD_BUDGET_MS: f64 = 27_000.0;
+
+/// `go_back {tabId?, loadWaitMs?}`.
+pub struct GoBack(pub TabLoad);
+
+/// `go_forward {tabId?, loadWaitMs?}`.
+pub struct GoForward(pub TabLoad);
+
+/// `reload {tabId?, loadWaitMs?}`.
+pub struct Reload(pub TabLoad);
+
+/// How long an input action waits, after a round trip to the renderer ([`Watch::settle`]), for the
+/// event of a navigation it may have started, ms.
+pub const NAV_GRACE_MS: u32 = 10;
 
 /// The `loadWaitMs` of an action, ms (SPEC §4: omitted is [`bua_protocol::DEFAULT_LOAD_WAIT_MS`]).
 pub fn load_wait(load_wait_ms: Option<u32>) -> u32 {
@@ -49,23 +64,30 @@ fn commit_waiter(tab_id: i64) -> EventRx {
 ///
 /// Errors: [`load_error`] when the browser cannot load the URL (the tab stays usable, on the browser's error
 /// page), `timeout` when it does not reach `DOMContentLoaded` within the budget.
-pub async fn navigate(tab_id: i64, url: &str, load_wait_ms: u32) -> Result<NavResult> {
-    let deadline = page::now_ms() + LOAD_BUDGET_MS;
-    if let Some(commit) = begin(tab_id, url, Tab::Existing(tab_id)).await? {
-        committed(tab_id, commit, deadline).await?;
+impl Handler for Navigate {
+    type Output = NavResult;
+    const TRAITS: Traits = Traits::NAVIGATION;
+
+    async fn run(&self, ctx: &Ctx) -> Result<NavResult> {
+        let tab_id = ctx.tab_id;
+        let (url, load_wait_ms) = (self.url.as_str(), load_wait(self.load_wait_ms));
+        let deadline = page::now_ms() + LOAD_BUDGET_MS;
+        if let Some(commit) = begin(tab_id, url, Tab::Existing(tab_id)).await? {
+            committed(tab_id, commit, deadline).await?;
+        }
+        // Without a commit (a same-document or aborted navigation) the tab shows the page it showed: the same
+        // wait tells whether that one has loaded.
+        let loaded = wait_loaded(tab_id, deadline, load_wait_ms, true).await?;
+        current(tab_id, loaded).await
     }
-    // Without a commit (a same-document or aborted navigation) the tab shows the page it showed: the same
-    // wait tells whether that one has loaded.
-    let loaded = wait_loaded(tab_id, deadline, load_wait_ms, true).await?;
-    current(tab_id, loaded).await
 }
 
 /// The first navigation of a tab the extension just opened on `about:blank` (`open_tab`, and `navigate`
-/// without a tab): like [`navigate`], and it drops the blank page from the tab's history
+/// without a tab): like [`Navigate`], and it drops the blank page from the tab's history
 /// (`Page.resetNavigationHistory`), so `go_back` there says "no previous page", as in a tab opened on the
 /// URL. Returns whether `load` came ([`wait_loaded`]).
 ///
-/// Errors: as [`navigate`]; the caller closes the tab when it fails.
+/// Errors: as [`Navigate`]; the caller closes the tab when it fails.
 pub async fn first_navigation(tab_id: i64, url: &str, load_wait_ms: u32) -> Result<bool> {
     let deadline = page::now_ms() + LOAD_BUDGET_MS;
     if let Some(commit) = begin(tab_id, url, Tab::Opened).await? {
@@ -155,10 +177,30 @@ fn stopped_load_error(url: &str, tab: Tab) -> Error {
     }
 }
 
-/// `go_back` / `go_forward`: moves `delta` (−1 / +1) in the tab's history and waits as [`navigate`] does.
+/// `go_back`: the previous entry of the tab's history, as [`go`].
+impl Handler for GoBack {
+    type Output = NavResult;
+    const TRAITS: Traits = Traits::NAVIGATION;
+
+    async fn run(&self, ctx: &Ctx) -> Result<NavResult> {
+        go(ctx.tab_id, -1, load_wait(self.0.load_wait_ms)).await
+    }
+}
+
+/// `go_forward`: the next entry of the tab's history, as [`go`].
+impl Handler for GoForward {
+    type Output = NavResult;
+    const TRAITS: Traits = Traits::NAVIGATION;
+
+    async fn run(&self, ctx: &Ctx) -> Result<NavResult> {
+        go(ctx.tab_id, 1, load_wait(self.0.load_wait_ms)).await
+    }
+}
+
+/// `go_back` / `go_forward`: moves `delta` (−1 / +1) in the tab's history and waits as [`Navigate`] does.
 ///
 /// Errors: `invalid_action` when there is no entry in that direction.
-pub async fn go(tab_id: i64, delta: i64, load_wait_ms: u32) -> Result<NavResult> {
+async fn go(tab_id: i64, delta: i64, load_wait_ms: u32) -> Result<NavResult> {
     let history = cdp::send(tab_id, &PageGetNavigationHistory {}).await?;
     let target = usize::try_from(history.current_index + delta)
         .ok()
@@ -185,14 +227,21 @@ pub async fn go(tab_id: i64, delta: i64, load_wait_ms: u32) -> Result<NavResult>
     current(tab_id, loaded).await
 }
 
-/// `reload`: reloads the page and waits as [`navigate`] does.
-pub async fn reload(tab_id: i64, load_wait_ms: u32) -> Result<NavResult> {
-    crate::extract::invalidate(tab_id);
-    let deadline = page::now_ms() + LOAD_BUDGET_MS;
-    let commit = commit_waiter(tab_id);
-    dialogs::navigating(tab_id, cdp::send(tab_id, &PageReload {}).err_into()).await?;
-    let loaded = settle(tab_id, commit, deadline, load_wait_ms).await?;
-    current(tab_id, loaded).await
+/// `reload`: reloads the page and waits as [`Navigate`] does.
+impl Handler for Reload {
+    type Output = NavResult;
+    const TRAITS: Traits = Traits::NAVIGATION;
+
+    async fn run(&self, ctx: &Ctx) -> Result<NavResult> {
+        let tab_id = ctx.tab_id;
+        let load_wait_ms = load_wait(self.0.load_wait_ms);
+        crate::extract::invalidate(tab_id);
+        let deadline = page::now_ms() + LOAD_BUDGET_MS;
+        let commit = commit_waiter(tab_id);
+        dialogs::navigating(tab_id, cdp::send(tab_id, &PageReload {}).err_into()).await?;
+        let loaded = settle(tab_id, commit, deadline, load_wait_ms).await?;
+        current(tab_id, loaded).await
+    }
 }
 
 /// Waits (answering dialogs) for the commit, then as [`wait_loaded`]; whether `load` came.
