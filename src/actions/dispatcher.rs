@@ -25,10 +25,12 @@
 //!   ends the tab's session through the normal cleanup, so no dead session stays listed.
 
 use super::ctx::Ctx;
+use super::handler::{Pageless, Window};
 use super::navigation;
+use super::router::{self, PageAction, Routed};
 use crate::error::{Error, Result};
 use crate::{cdp, session, windows};
-use bua_protocol::{Action, EndReason, NavResult, OpenTabResult};
+use bua_protocol::{Action, DialogPolicy, EndReason, NavResult, OpenTab, OpenTabResult};
 use serde::Serialize;
 use std::future::Future;
 
@@ -59,59 +61,48 @@ fn explain_end(error: Error, tab_id: Option<i64>, started: f64) -> Error {
 }
 
 async fn dispatch_action(owner: String, action: Action) -> Result<serde_json::Value> {
-    match action {
-        Action::GetTabs => json(super::tabs::get_tabs().await?),
-        Action::OpenTab(p) => {
-            session::check_url_allowed(&p.url, None).await?;
-            navigation::check_target(&p.url)?;
-            let load_wait = navigation::load_wait(p.load_wait_ms);
-            json(open_tab(&owner, &p.url, p.focus, load_wait).await?)
-        }
-        Action::CloseAgentTabs(p) => {
-            let owner = p.owner.unwrap_or(owner);
-            json(windows::close_agent_tabs(&owner).await?)
-        }
-        Action::CloseAgentWindow(p) => {
-            let owner = p.owner.unwrap_or(owner);
-            json(windows::close_agent_window(&owner).await?)
-        }
-        Action::ActivateTab(p) => {
-            session::check_tab_owner(&owner, p.tab_id).await?;
-            json(super::tabs::activate_tab(p.tab_id).await?)
-        }
-        Action::Downloads(p) => {
-            json(super::downloads::list(&owner, p.tab_id, p.wait_ms.unwrap_or(0)).await?)
-        }
-        Action::CloseTab(p) => {
-            let tab_id = session::resolve_tab(&owner, p.tab_id).await?;
-            if cdp::is_attached(tab_id) {
-                // A `beforeunload` guard holds `tabs.remove` until someone answers it: answer it (SPEC §7)
-                // and report it.
-                let policy = super::dialogs::Policy {
-                    dialog: p.dialog,
-                    leaves_page: true,
-                };
-                super::dialogs::take_answered(tab_id);
-                let closed =
-                    super::dialogs::answering(tab_id, policy, super::tabs::close_tab(tab_id));
-                let mut value = json(closed.await?)?;
-                let outcomes = bua_protocol::Outcomes {
-                    dialogs: super::dialogs::take_answered(tab_id),
-                    ..Default::default()
-                };
-                outcomes.merge_into(&mut value);
-                Ok(value)
-            } else {
-                json(super::tabs::close_tab(tab_id).await?)
-            }
-        }
-        Action::Navigate(p) if p.tab_id.is_none() && session::sessions().await?.is_empty() => {
+    if let Action::Navigate(p) = &action {
+        if p.tab_id.is_none() && session::sessions().await?.is_empty() {
             // No session anywhere: the navigation opens a tab in the agent window (SPEC §6).
             session::check_url_allowed(&p.url, None).await?;
             navigation::check_target(&p.url)?;
-            json(navigate_in_new_tab(&owner, &p.url, navigation::load_wait(p.load_wait_ms)).await?)
+            let load_wait = navigation::load_wait(p.load_wait_ms);
+            return json(navigate_in_new_tab(&owner, &p.url, load_wait).await?);
         }
-        other => run_on_tab(owner, other).await,
+    }
+    let request = Request {
+        name: action.name(),
+        tab_id: action.tab_id(),
+        target_url: action.target_url().map(str::to_owned),
+        dialog: action.dialog(),
+    };
+    match router::route(action) {
+        Routed::Pageless(handler) => handler.run(&owner).await,
+        Routed::Page(handler) => run_on_tab(owner, request, handler).await,
+    }
+}
+
+/// What the pipeline reads of a page action besides its handler.
+struct Request {
+    /// The wire `type`.
+    name: &'static str,
+    /// The tab it names, if any (else the session's tab, SPEC §6).
+    tab_id: Option<i64>,
+    /// The URL `navigate` goes to (the blocklist checks it).
+    target_url: Option<String>,
+    /// Its `dialog` and `promptText` (SPEC §7).
+    dialog: DialogPolicy,
+}
+
+/// `open_tab`: the blocklist and [`navigation::check_target`] first, then [`open_tab`].
+impl Pageless for OpenTab {
+    type Output = OpenTabResult;
+
+    async fn run(&self, owner: &str) -> Result<OpenTabResult> {
+        session::check_url_allowed(&self.url, None).await?;
+        navigation::check_target(&self.url)?;
+        let load_wait = navigation::load_wait(self.load_wait_ms);
+        open_tab(owner, &self.url, self.focus, load_wait).await
     }
 }
 
@@ -212,11 +203,14 @@ struct Steps {
 }
 
 /// The full pipeline for actions that act on a page.
-async fn run_on_tab(owner: String, mut action: Action) -> Result<serde_json::Value> {
-    let tab_id = session::resolve_tab(&owner, action.tab_id()).await?;
-    action.set_tab_id(tab_id);
+async fn run_on_tab(
+    owner: String,
+    request: Request,
+    handler: Box<dyn PageAction>,
+) -> Result<serde_json::Value> {
+    let tab_id = session::resolve_tab(&owner, request.tab_id).await?;
     let started = crate::time::now();
-    run_on_resolved_tab(owner, tab_id, action)
+    run_on_resolved_tab(owner, tab_id, request, handler)
         .await
         .map_err(|e| explain_end(e, Some(tab_id), started))
 }
@@ -224,38 +218,34 @@ async fn run_on_tab(owner: String, mut action: Action) -> Result<serde_json::Val
 async fn run_on_resolved_tab(
     owner: String,
     tab_id: i64,
-    action: Action,
+    request: Request,
+    handler: Box<dyn PageAction>,
 ) -> Result<serde_json::Value> {
     let tab = crate::chrome::tabs::known(tab_id).await?;
     let url = tab.page_url();
     session::check_tab_allowed(tab_id, url).await?;
-    if let Some(target) = action.target_url() {
+    if let Some(target) = request.target_url.as_deref() {
         session::check_url_allowed(target, Some(tab_id)).await?;
         navigation::check_target(target)?;
     }
     let url = url.to_owned();
+    let traits = handler.traits();
     let steps = Steps {
-        name: action.name(),
+        name: request.name,
         ensure_session: true,
         record: true,
-        // A handoff waits minutes for the person, not for CDP: the agent's other actions on the tab go on.
-        lock_tab: !matches!(action, Action::Handoff(_)),
+        lock_tab: traits.tab_lock,
     };
     let window_id = tab.window_id;
+    let dialog = request.dialog;
     pipeline(tab_id, &url, owner, steps, move |ctx| async move {
-        match action {
-            // A minimized window draws no frames to capture (headed Chrome).
-            Action::Screenshot(_) => {
-                windows::with_window_shown(tab_id, super::router::run(&ctx, action)).await
-            }
-            // A handoff shows the window to the person on purpose, and minimizes it again itself.
-            Action::Handoff(_) => super::router::run(&ctx, action).await,
+        let run = router::run(&ctx, handler, dialog);
+        match traits.window {
+            Window::Shown => windows::with_window_shown(tab_id, run).await,
+            Window::Own => run.await,
             // A read sends no input: nothing restores its window (and its three `windows` calls are saved).
-            _ if bua_protocol::is_read_action(action.name()) => {
-                super::router::run(&ctx, action).await
-            }
-            // A mouse press restores a minimized window in headed Chrome.
-            _ => windows::keep_minimized(window_id, super::router::run(&ctx, action)).await,
+            Window::KeepMinimized if bua_protocol::is_read_action(request.name) => run.await,
+            Window::KeepMinimized => windows::keep_minimized(window_id, run).await,
         }
     })
     .await

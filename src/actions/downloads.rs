@@ -8,9 +8,10 @@
 //! the downloads of the asking agent's tabs or of its own actions. What is learned lives in memory (a
 //! service-worker restart forgets it; the files stay).
 
+use super::handler::Pageless;
 use crate::chrome::downloads::{self, DownloadItem};
 use crate::error::Result;
-use bua_protocol::{DownloadInfo, DownloadRef, DownloadsResult};
+use bua_protocol::{DownloadInfo, DownloadRef, Downloads, DownloadsResult};
 use std::cell::RefCell;
 
 /// How long a `Page.downloadWillBegin` and a `downloads.onCreated` may be apart and still pair, ms.
@@ -158,6 +159,15 @@ fn name_or(item: &DownloadItem, suggested: &str) -> String {
         suggested.to_owned()
     } else {
         name
+    }
+}
+
+/// `downloads {tabId?, waitMs?}` (SPEC §4), for the requesting owner: see [`list`].
+impl Pageless for Downloads {
+    type Output = DownloadsResult;
+
+    async fn run(&self, owner: &str) -> Result<DownloadsResult> {
+        list(owner, self.tab_id, self.wait_ms.unwrap_or(0)).await
     }
 }
 

@@ -6,9 +6,10 @@
 //! sees `dragstart` … `drop` with its own `DataTransfer` data.
 
 use super::ctx::Ctx;
-use super::input::mouse;
+use super::handler::{Handler, Traits};
 use super::locator;
-use super::pointer::{self, Point};
+use super::mouse::mouse;
+use super::pointer::Point;
 use crate::cdp::commands::{InputDispatchDragEvent, InputSetInterceptDrags};
 use crate::cdp::{self, events, Event};
 use crate::error::{Error, Result};
@@ -26,42 +27,48 @@ const INTERCEPT_GRACE_MS: u32 = 100;
 ///
 /// Errors: locator errors for either element, `element_obstructed` / `element_not_found` as for `click`,
 /// `invalid_action` for a point outside the viewport.
-pub async fn drag(ctx: &Ctx, action: &Drag) -> Result<DragResult> {
-    let tab_id = ctx.tab_id;
-    let source = locator::resolve(tab_id, &action.from).await?;
-    let from = source.describe().await?;
-    let (end, to) = match &action.to {
-        DropTarget::Element(l) => {
-            let target = locator::resolve(tab_id, l).await?;
-            let info = target.describe().await?;
-            (pointer::clickable_point(tab_id, &target).await?, Some(info))
-        }
-        DropTarget::Point { x, y } => {
-            let (w, h) = super::page::viewport(tab_id).await?.size();
-            if *x >= w || *y >= h {
-                return Err(Error::InvalidAction(format!(
+impl Handler for Drag {
+    type Output = DragResult;
+    const TRAITS: Traits = Traits::PAGE;
+
+    async fn run(&self, ctx: &Ctx) -> Result<DragResult> {
+        let action = self;
+        let tab_id = ctx.tab_id;
+        let source = locator::resolve(tab_id, &action.from).await?;
+        let from = source.describe().await?;
+        let (end, to) = match &action.to {
+            DropTarget::Element(l) => {
+                let target = locator::resolve(tab_id, l).await?;
+                let info = target.describe().await?;
+                (target.clickable_point().await?, Some(info))
+            }
+            DropTarget::Point { x, y } => {
+                let (w, h) = super::page::viewport(tab_id).await?.size();
+                if *x >= w || *y >= h {
+                    return Err(Error::InvalidAction(format!(
                     "to ({x}, {y}) is outside tab {tab_id}'s viewport ({w}×{h} CSS px); use a point inside it"
                 )));
+                }
+                (Point { x: *x, y: *y }, None)
             }
-            (Point { x: *x, y: *y }, None)
+        };
+        let start = source.clickable_point().await?;
+        let intercepting = cdp::send(tab_id, &InputSetInterceptDrags { enabled: true })
+            .await
+            .is_ok();
+        let outcome = drag_between(tab_id, start, end).await;
+        if intercepting {
+            let _ = cdp::send(tab_id, &InputSetInterceptDrags { enabled: false }).await;
         }
-    };
-    let start = pointer::clickable_point(tab_id, &source).await?;
-    let intercepting = cdp::send(tab_id, &InputSetInterceptDrags { enabled: true })
-        .await
-        .is_ok();
-    let outcome = drag_between(tab_id, start, end).await;
-    if intercepting {
-        let _ = cdp::send(tab_id, &InputSetInterceptDrags { enabled: false }).await;
+        Ok(DragResult {
+            from,
+            to,
+            x: end.x,
+            y: end.y,
+            html5: outcome?,
+            tab_id,
+        })
     }
-    Ok(DragResult {
-        from,
-        to,
-        x: end.x,
-        y: end.y,
-        html5: outcome?,
-        tab_id,
-    })
 }
 
 /// Press at `start`, move to `end`, drop; `true` when the page started an HTML5 drag.

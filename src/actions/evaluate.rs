@@ -10,12 +10,14 @@
 //! without a subtype), so the value stays in the page first; plain objects and arrays are then fetched by
 //! value (`Runtime.callFunctionOn` with `returnByValue: true`), everything else is described.
 
+use super::ctx::Ctx;
 use super::dialogs;
+use super::handler::{Handler, OpenDialog, Traits};
 use super::page::{self, RemoteObject};
 use crate::cdp::commands::RuntimeEvaluate;
 use crate::cdp::{self, Failure, Target};
 use crate::error::{Error, Result};
-use bua_protocol::{truncate_at_char_boundary, EvaluateResult, EVALUATE_MAX_BYTES};
+use bua_protocol::{truncate_at_char_boundary, Evaluate, EvaluateResult, EVALUATE_MAX_BYTES};
 use serde_json::Value;
 
 /// The CDP time limit of one evaluate, ms (SPEC §7).
@@ -92,17 +94,23 @@ fn cap(description: &mut String) {
 ///
 /// Errors: `invalid_action` (the expression threw or does not parse; the message is the JS one),
 /// `timeout` (not settled within 10 s), `element_stale` (the frame is not on the page any more).
-pub async fn evaluate(
-    tab_id: i64,
-    expression: &str,
-    frame: Option<&str>,
-) -> Result<EvaluateResult> {
-    let target = match frame {
-        None => Target::tab(tab_id),
-        Some(f) if f.starts_with('e') => crate::extract::resolve_uid(tab_id, f)?.0,
-        Some(f) => crate::extract::resolve_frame(tab_id, f)?,
+impl Handler for Evaluate {
+    type Output = EvaluateResult;
+    const TRAITS: Traits = Traits {
+        open_dialog: OpenDialog::Answer,
+        ..Traits::PAGE
     };
-    dialogs::answering(tab_id, dialogs::Policy::default(), run(&target, expression)).await
+
+    async fn run(&self, ctx: &Ctx) -> Result<EvaluateResult> {
+        let tab_id = ctx.tab_id;
+        let (expression, frame) = (self.expression.as_str(), self.frame.as_deref());
+        let target = match frame {
+            None => Target::tab(tab_id),
+            Some(f) if f.starts_with('e') => crate::extract::resolve_uid(tab_id, f)?.0,
+            Some(f) => crate::extract::resolve_frame(tab_id, f)?,
+        };
+        dialogs::answering(tab_id, dialogs::Policy::default(), run(&target, expression)).await
+    }
 }
 
 async fn run(target: &Target, expression: &str) -> Result<EvaluateResult> {

@@ -4,13 +4,14 @@
 //! `get_value` (reads what any of them left, changing nothing).
 
 use super::ctx::Ctx;
-use super::input;
+use super::handler::{Handler, Traits};
+use super::keyboard::reported_value;
 use super::locator::{self, Element};
 use super::page::Arg;
 use crate::error::{Error, Result};
 use bua_protocol::{
-    CheckResult, FormValue, GetValueResult, Locator, OptionChoice,
-    SelectOption as SelectOptionAction, SelectOptionResult, SelectedOption, SetValueResult,
+    Check, CheckResult, FormValue, GetValue, GetValueResult, OptionChoice, SelectOption,
+    SelectOptionResult, SelectedOption, SetValue, SetValueResult,
 };
 use serde_json::{json, Value};
 
@@ -124,81 +125,94 @@ const READ_CONTROL: &str = r#"function() {
 ///
 /// Errors: `invalid_action` (an element without a value, e.g. a `<div>`: the message says to read its
 /// text with `extract`), locator errors.
-pub async fn get_value(tab_id: i64, locator: &Locator) -> Result<GetValueResult> {
-    let located = locator::resolve(tab_id, locator).await?;
-    let control = match located.call_for_element(VALUE_CONTROL, &[]).await? {
-        Ok(control) => control,
-        Err(_) => located,
-    };
-    let element = control.describe().await?;
-    let r = control.call(READ_CONTROL, &[]).await?;
-    if let Some(reason) = r.get("error").and_then(Value::as_str) {
-        return Err(Error::InvalidAction(format!(
+impl Handler for GetValue {
+    type Output = GetValueResult;
+    const TRAITS: Traits = Traits::PAGE;
+
+    async fn run(&self, ctx: &Ctx) -> Result<GetValueResult> {
+        let tab_id = ctx.tab_id;
+        let locator = &self.locator;
+        let located = locator::resolve(tab_id, locator).await?;
+        let control = match located.call_for_element(VALUE_CONTROL, &[]).await? {
+            Ok(control) => control,
+            Err(_) => located,
+        };
+        let element = control.describe().await?;
+        let r = control.call(READ_CONTROL, &[]).await?;
+        if let Some(reason) = r.get("error").and_then(Value::as_str) {
+            return Err(Error::InvalidAction(format!(
             "cannot read a value from the element ({}): {reason}; read its text with extract, or locate \
              the input, textarea, select or contenteditable itself",
             control.label
         )));
+        }
+        let form_value = |key: &str| -> Result<Option<FormValue>> {
+            r.get(key)
+                .cloned()
+                .map(serde_json::from_value)
+                .transpose()
+                .map_err(Into::into)
+        };
+        let secret = r.get("secret").and_then(Value::as_bool) == Some(true);
+        let value = match form_value("value")? {
+            // A password field's value is masked as `extract` and `type` show it.
+            Some(FormValue::One(v)) => FormValue::One(reported_value(&v, secret)),
+            Some(many) => many,
+            None => FormValue::One(String::new()),
+        };
+        Ok(GetValueResult {
+            element,
+            value,
+            label: form_value("label")?,
+            checked: r.get("checked").and_then(Value::as_bool),
+            tab_id,
+        })
     }
-    let form_value = |key: &str| -> Result<Option<FormValue>> {
-        r.get(key)
-            .cloned()
-            .map(serde_json::from_value)
-            .transpose()
-            .map_err(Into::into)
-    };
-    let secret = r.get("secret").and_then(Value::as_bool) == Some(true);
-    let value = match form_value("value")? {
-        // A password field's value is masked as `extract` and `type` show it.
-        Some(FormValue::One(v)) => FormValue::One(input::reported_value(&v, secret)),
-        Some(many) => many,
-        None => FormValue::One(String::new()),
-    };
-    Ok(GetValueResult {
-        element,
-        value,
-        label: form_value("label")?,
-        checked: r.get("checked").and_then(Value::as_bool),
-        tab_id,
-    })
 }
 
 /// `select_option {locator, value | label | index}`.
 ///
 /// Errors: `invalid_action` (not a `<select>`, disabled select or option, several options for a single
 /// select), `element_not_found` (no such option; the message lists the options), locator errors.
-pub async fn select_option(tab_id: i64, action: &SelectOptionAction) -> Result<SelectOptionResult> {
-    let element = locator::resolve(tab_id, &action.locator).await?;
-    let (kind, wanted) = match &action.choice {
-        OptionChoice::Value(v) => ("value", json!(v)),
-        OptionChoice::Label(v) => ("label", json!(v)),
-        OptionChoice::Index(v) => ("index", json!(v)),
-    };
-    let r = element
-        .call(SELECT, &[Arg::Value(json!(kind)), Arg::Value(wanted)])
-        .await?;
-    let options = || {
-        r.get("options")
-            .and_then(Value::as_array)
-            .map(|o| {
-                o.iter()
-                    .map(|o| {
-                        let mut s = format!(
-                            "{:?} ({:?})",
-                            o.get("label").and_then(Value::as_str).unwrap_or(""),
-                            o.get("value").and_then(Value::as_str).unwrap_or("")
-                        );
-                        if o.get("disabled").and_then(Value::as_bool) == Some(true) {
-                            s.push_str(" disabled");
-                        }
-                        s
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            })
-            .unwrap_or_default()
-    };
-    let wanted = || r.get("wanted").map(|w| w.to_string()).unwrap_or_default();
-    match r.get("error").and_then(Value::as_str) {
+impl Handler for SelectOption {
+    type Output = SelectOptionResult;
+    const TRAITS: Traits = Traits::PAGE;
+
+    async fn run(&self, ctx: &Ctx) -> Result<SelectOptionResult> {
+        let tab_id = ctx.tab_id;
+        let action = self;
+        let element = locator::resolve(tab_id, &action.locator).await?;
+        let (kind, wanted) = match &action.choice {
+            OptionChoice::Value(v) => ("value", json!(v)),
+            OptionChoice::Label(v) => ("label", json!(v)),
+            OptionChoice::Index(v) => ("index", json!(v)),
+        };
+        let r = element
+            .call(SELECT, &[Arg::Value(json!(kind)), Arg::Value(wanted)])
+            .await?;
+        let options = || {
+            r.get("options")
+                .and_then(Value::as_array)
+                .map(|o| {
+                    o.iter()
+                        .map(|o| {
+                            let mut s = format!(
+                                "{:?} ({:?})",
+                                o.get("label").and_then(Value::as_str).unwrap_or(""),
+                                o.get("value").and_then(Value::as_str).unwrap_or("")
+                            );
+                            if o.get("disabled").and_then(Value::as_bool) == Some(true) {
+                                s.push_str(" disabled");
+                            }
+                            s
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default()
+        };
+        let wanted = || r.get("wanted").map(|w| w.to_string()).unwrap_or_default();
+        match r.get("error").and_then(Value::as_str) {
         None => {}
         Some("not_select") => {
             return Err(Error::InvalidAction(format!(
@@ -240,78 +254,84 @@ pub async fn select_option(tab_id: i64, action: &SelectOptionAction) -> Result<S
         }
         Some(other) => return Err(Error::Internal(format!("select_option: {other}"))),
     }
-    let selected: Vec<SelectedOption> =
-        serde_json::from_value(r.get("selected").cloned().unwrap_or_else(|| json!([])))?;
-    Ok(SelectOptionResult { selected, tab_id })
+        let selected: Vec<SelectedOption> =
+            serde_json::from_value(r.get("selected").cloned().unwrap_or_else(|| json!([])))?;
+        Ok(SelectOptionResult { selected, tab_id })
+    }
 }
 
 /// `check {locator, checked?}`: clicks the control (or its label) when its state differs from `checked`.
 ///
 /// Errors: `invalid_action` (not checkable, disabled, or unchecking a radio button), locator errors,
 /// `element_obstructed`.
-pub async fn check(ctx: &Ctx, locator: &Locator, wanted: bool) -> Result<CheckResult> {
-    let tab_id = ctx.tab_id;
-    let located = locator::resolve(tab_id, locator).await?;
-    let control = match located.call_for_element(CHECKABLE, &[]).await? {
-        Ok(control) => control,
-        Err(reason) => {
-            return Err(Error::InvalidAction(format!(
-                "cannot check the element ({}): {}",
-                located.label,
-                reason.as_str().unwrap_or("it is not checkable")
-            )))
+impl Handler for Check {
+    type Output = CheckResult;
+    const TRAITS: Traits = Traits::PAGE;
+
+    async fn run(&self, ctx: &Ctx) -> Result<CheckResult> {
+        let (locator, wanted) = (&self.locator, self.checked);
+        let tab_id = ctx.tab_id;
+        let located = locator::resolve(tab_id, locator).await?;
+        let control = match located.call_for_element(CHECKABLE, &[]).await? {
+            Ok(control) => control,
+            Err(reason) => {
+                return Err(Error::InvalidAction(format!(
+                    "cannot check the element ({}): {}",
+                    located.label,
+                    reason.as_str().unwrap_or("it is not checkable")
+                )))
+            }
+        };
+        let element = control.describe().await?;
+        let state = control.call(CHECK_STATE, &[]).await?;
+        let checked = state.get("checked").and_then(Value::as_bool) == Some(true);
+        if checked == wanted {
+            return Ok(CheckResult {
+                checked,
+                tab_id,
+                element: Some(element),
+            });
         }
-    };
-    let element = control.describe().await?;
-    let state = control.call(CHECK_STATE, &[]).await?;
-    let checked = state.get("checked").and_then(Value::as_bool) == Some(true);
-    if checked == wanted {
-        return Ok(CheckResult {
-            checked,
-            tab_id,
-            element: Some(element),
-        });
-    }
-    if state.get("disabled").and_then(Value::as_bool) == Some(true) {
-        return Err(Error::InvalidAction(format!(
-            "the control ({}) is disabled",
-            control.label
-        )));
-    }
-    if !wanted && state.get("radio").and_then(Value::as_bool) == Some(true) {
-        return Err(Error::InvalidAction(format!(
+        if state.get("disabled").and_then(Value::as_bool) == Some(true) {
+            return Err(Error::InvalidAction(format!(
+                "the control ({}) is disabled",
+                control.label
+            )));
+        }
+        if !wanted && state.get("radio").and_then(Value::as_bool) == Some(true) {
+            return Err(Error::InvalidAction(format!(
             "a radio button ({}) cannot be unchecked; check another option of its group instead",
             control.label
         )));
-    }
-    toggle(ctx, &control).await?;
-    let after = control.call(CHECK_STATE, &[]).await?;
-    let checked = after.get("checked").and_then(Value::as_bool) == Some(true);
-    if checked != wanted {
-        return Err(Error::InvalidAction(format!(
+        }
+        toggle(&control).await?;
+        let after = control.call(CHECK_STATE, &[]).await?;
+        let checked = after.get("checked").and_then(Value::as_bool) == Some(true);
+        if checked != wanted {
+            return Err(Error::InvalidAction(format!(
             "clicking the control ({}) did not change its state (the page keeps it {}); it may need another \
              step first",
             control.label,
             if checked { "checked" } else { "unchecked" }
         )));
+        }
+        Ok(CheckResult {
+            checked,
+            tab_id,
+            element: Some(element),
+        })
     }
-    Ok(CheckResult {
-        checked,
-        tab_id,
-        element: Some(element),
-    })
 }
 
 /// Clicks the control, else a visible label of it, else `click()` in the page.
-async fn toggle(ctx: &Ctx, control: &Element) -> Result<()> {
-    let tab_id = ctx.tab_id;
-    match input::click_element(tab_id, control).await {
+async fn toggle(control: &Element) -> Result<()> {
+    match control.click().await {
         Ok(()) => return Ok(()),
         Err(Error::ElementNotFound(_)) => {}
         Err(e) => return Err(e),
     }
     if let Ok(label) = control.call_for_element(VISIBLE_LABEL, &[]).await? {
-        return input::click_element(tab_id, &label).await;
+        return label.click().await;
     }
     control.call(CLICK_IN_PAGE, &[]).await?;
     Ok(())
@@ -321,23 +341,30 @@ async fn toggle(ctx: &Ctx, control: &Element) -> Result<()> {
 ///
 /// Errors: `invalid_action` (no value to set: disabled, checkbox/radio, file input, element without a
 /// value; a `<select>` without that option), locator errors.
-pub async fn set_value(tab_id: i64, locator: &Locator, value: &str) -> Result<SetValueResult> {
-    let element = locator::resolve(tab_id, locator).await?;
-    let info = element.describe().await?;
-    let r = element.call(SET_VALUE, &[Arg::Value(json!(value))]).await?;
-    if let Some(reason) = r.get("error").and_then(Value::as_str) {
-        return Err(Error::InvalidAction(format!(
-            "cannot set the value of the element ({}): {reason}",
-            element.label
-        )));
+impl Handler for SetValue {
+    type Output = SetValueResult;
+    const TRAITS: Traits = Traits::PAGE;
+
+    async fn run(&self, ctx: &Ctx) -> Result<SetValueResult> {
+        let tab_id = ctx.tab_id;
+        let (locator, value) = (&self.locator, self.value.as_str());
+        let element = locator::resolve(tab_id, locator).await?;
+        let info = element.describe().await?;
+        let r = element.call(SET_VALUE, &[Arg::Value(json!(value))]).await?;
+        if let Some(reason) = r.get("error").and_then(Value::as_str) {
+            return Err(Error::InvalidAction(format!(
+                "cannot set the value of the element ({}): {reason}",
+                element.label
+            )));
+        }
+        Ok(SetValueResult {
+            element: info,
+            // A password field's value is masked as `extract` and `type` show it.
+            value: reported_value(
+                r.get("value").and_then(Value::as_str).unwrap_or_default(),
+                r.get("secret").and_then(Value::as_bool) == Some(true),
+            ),
+            tab_id,
+        })
     }
-    Ok(SetValueResult {
-        element: info,
-        // A password field's value is masked as `extract` and `type` show it.
-        value: input::reported_value(
-            r.get("value").and_then(Value::as_str).unwrap_or_default(),
-            r.get("secret").and_then(Value::as_bool) == Some(true),
-        ),
-        tab_id,
-    })
 }

@@ -23,6 +23,7 @@
 //! page), so the wait does not queue the agent's other actions on the tab behind it.
 
 use super::ctx::Ctx;
+use super::handler::{Handler, Traits, Window};
 use crate::cdp::Event;
 use crate::chrome::{notifications, storage, tabs, windows};
 use crate::error::{Error, Result};
@@ -125,68 +126,77 @@ pub async fn notification_clicked(id: &str) {
 ///
 /// Errors: `invalid_action` when a handoff already waits on the tab; `timeout` when `waitMs` runs out; the
 /// session's error when it ends meanwhile (from the pipeline); `session_not_found` when the debugger leaves.
-pub async fn handoff(ctx: &Ctx, params: &Handoff) -> Result<HandoffResult> {
-    let tab_id = ctx.tab_id;
-    let (answer_tx, answer_rx) = oneshot::channel();
-    let before = fingerprint(tab_id).await;
-    let initial = classify(tab_id).await.ok().and_then(|page| page.obstacle);
-    let session = session::session(tab_id).await;
-    let pending = PendingHandoff {
-        tab_id,
-        domain: session
-            .as_ref()
-            .map(|s| s.domain.clone())
-            .unwrap_or_default(),
-        reason: params.reason.clone(),
-        started_at: crate::time::now(),
+impl Handler for Handoff {
+    type Output = HandoffResult;
+    const TRAITS: Traits = Traits {
+        tab_lock: false,
+        window: Window::Own,
+        ..Traits::PAGE
     };
-    let taken = WAITING.with(|w| {
-        let mut w = w.borrow_mut();
-        if w.contains_key(&tab_id) {
-            return true;
-        }
-        w.insert(
+
+    async fn run(&self, ctx: &Ctx) -> Result<HandoffResult> {
+        let params = self;
+        let tab_id = ctx.tab_id;
+        let (answer_tx, answer_rx) = oneshot::channel();
+        let before = fingerprint(tab_id).await;
+        let initial = classify(tab_id).await.ok().and_then(|page| page.obstacle);
+        let session = session::session(tab_id).await;
+        let pending = PendingHandoff {
             tab_id,
-            Waiting {
-                pending: pending.clone(),
-                answer: Some(answer_tx),
-            },
-        );
-        false
-    });
-    if taken {
-        return Err(Error::InvalidAction(format!(
+            domain: session
+                .as_ref()
+                .map(|s| s.domain.clone())
+                .unwrap_or_default(),
+            reason: params.reason.clone(),
+            started_at: crate::time::now(),
+        };
+        let taken = WAITING.with(|w| {
+            let mut w = w.borrow_mut();
+            if w.contains_key(&tab_id) {
+                return true;
+            }
+            w.insert(
+                tab_id,
+                Waiting {
+                    pending: pending.clone(),
+                    answer: Some(answer_tx),
+                },
+            );
+            false
+        });
+        if taken {
+            return Err(Error::InvalidAction(format!(
             "a handoff already waits for the person on tab {tab_id}; wait for its result instead of \
              asking twice"
         )));
-    }
-    let mut guard = Guard {
-        pending: pending.clone(),
-        owner: session.map(|s| s.owner).unwrap_or(SessionOwner::Agent),
-        window: None,
-        finished: false,
-    };
-    guard.window = show(tab_id).await;
-    if let Err(e) = write_pending().await {
-        crate::log::warn(&format!(
-            "handoff on tab {tab_id}: cannot list it for the popup: {e}"
-        ));
-    }
-    let message = request_text(&pending.domain, &pending.reason);
-    if let Err(e) =
-        notifications::create(&notification_id(tab_id), "The agent needs you", &message).await
-    {
-        crate::log::info(&format!("handoff on tab {tab_id}: no notification: {e}"));
-    }
-    session::bus::emit(SessionEvent::HandoffStarted {
-        tab_id,
-        domain: pending.domain.clone(),
-        reason: pending.reason.clone(),
-        started_at: pending.started_at,
-    });
+        }
+        let mut guard = Guard {
+            pending: pending.clone(),
+            owner: session.map(|s| s.owner).unwrap_or(SessionOwner::Agent),
+            window: None,
+            finished: false,
+        };
+        guard.window = show(tab_id).await;
+        if let Err(e) = write_pending().await {
+            crate::log::warn(&format!(
+                "handoff on tab {tab_id}: cannot list it for the popup: {e}"
+            ));
+        }
+        let message = request_text(&pending.domain, &pending.reason);
+        if let Err(e) =
+            notifications::create(&notification_id(tab_id), "The agent needs you", &message).await
+        {
+            crate::log::info(&format!("handoff on tab {tab_id}: no notification: {e}"));
+        }
+        session::bus::emit(SessionEvent::HandoffStarted {
+            tab_id,
+            domain: pending.domain.clone(),
+            reason: pending.reason.clone(),
+            started_at: pending.started_at,
+        });
 
-    let ending = wait(tab_id, initial, before, params.wait_ms, answer_rx).await;
-    let (outcome, result) = match ending {
+        let ending = wait(tab_id, initial, before, params.wait_ms, answer_rx).await;
+        let (outcome, result) = match ending {
         Ending::Page(Ok(page)) => (HandoffOutcome::Page, Ok(result(tab_id, true, HandoffOutcome::Page, page))),
         Ending::Page(Err(e)) => (HandoffOutcome::SessionEnded, Err(e)),
         Ending::Answered(answer) => {
@@ -206,8 +216,9 @@ pub async fn handoff(ctx: &Ctx, params: &Handoff) -> Result<HandoffResult> {
             ))),
         ),
     };
-    guard.finish(outcome).await;
-    result
+        guard.finish(outcome).await;
+        result
+    }
 }
 
 fn result(tab_id: i64, resolved: bool, by: HandoffOutcome, page: Page) -> HandoffResult {

@@ -239,14 +239,23 @@ fn invalid_locator(locator: &Locator, message: &str) -> Error {
     ))
 }
 
+/// What an element does (chromiumoxide's `Element` is the model): [`Element::describe`], [`Element::call`] here;
+/// [`Element::clickable_point`] and [`Element::scroll_into_view`] in [`super::pointer`]; [`Element::click`]
+/// in [`super::mouse`]; [`Element::focus`] in [`super::keyboard`].
 impl Element {
     /// `{tag, role?, name?, id?, text?, type?}` (SPEC §4).
     pub async fn describe(&self) -> Result<ElementInfo> {
         describe_object(&self.target, &self.object_id).await
     }
 
+    /// The tab whose page holds the element (in one of its frames).
+    pub fn tab_id(&self) -> i64 {
+        self.target.tab_id
+    }
+
     /// An error for this element having left the document mid-action.
-    pub fn gone(&self, tab_id: i64) -> Error {
+    pub fn gone(&self) -> Error {
+        let tab_id = self.tab_id();
         if self.from_uid {
             Error::ElementStale(format!(
                 "the element ({}) left tab {tab_id}'s document during the action; call extract again",

@@ -1,15 +1,20 @@
-//! The `browser` actions of SPEC §4. [`dispatch`] is the entry point (the pipeline of SPEC §6); [`router`] maps
-//! an action that acts on a page onto its handler, one file per action family:
+//! The `browser` actions of SPEC §4. [`dispatch`] is the entry point (the pipeline of SPEC §6); [`router`] is
+//! the one table from an action to its handler. Every handler has one shape ([`handler::Handler`] for an
+//! action on a page, [`handler::Pageless`] for one that needs none), implemented on the action's protocol
+//! parameters with its traits beside it, one file per action family:
 //!
 //! * [`navigation`] — `navigate`, `go_back`, `go_forward`, `reload` (+ waiting for loads after input)
-//! * [`input`] — `click`, `click_at`, `hover`, `type`, `press_key` (real CDP input; [`pointer`] finds the
-//!   point and hit-tests it, [`keys`] maps key names)
+//! * [`input`] — `click`, `click_at`, `hover`; [`keyboard`] — `type`, `press_key` ([`keys`] maps key names)
 //! * [`forms`] — `select_option`, `check`, `set_value`, `get_value`; [`scroll`]; [`wait`] — `wait_for`
-//! * [`evaluate`] (SPEC §7), [`scrape`], [`screenshot`]; `extract` is [`crate::extract`]
+//! * [`evaluate`] (SPEC §7), [`scrape`], [`screenshot`]
 //! * [`handoff`] — the tab shown to the person until the page is clear or they answer
-//! * [`upload`], [`drag`]; [`observe`] — `console`, `network`, `pdf`
-//! * [`locator`] resolves locators into elements, [`page`] wraps `Runtime` calls, [`dialogs`] keeps
-//!   JavaScript dialogs from wedging CDP.
+//! * [`upload`], [`drag`]; [`observe`] — `extract` ([`crate::extract`]), `console`, `network`, `pdf`
+//! * [`tabs`] — `get_tabs`, `activate_tab`, `close_tab`, `close_agent_tabs`, `close_agent_window`;
+//!   `open_tab` is the dispatcher's
+//! * [`locator`] resolves locators into a [`locator::Element`], which has the element's behaviour: it
+//!   describes itself and calls functions on itself ([`locator`]), finds its clickable point and scrolls
+//!   into view ([`pointer`]), clicks ([`mouse`], real mouse events) and takes the focus ([`keyboard`]).
+//! * [`page`] wraps `Runtime` calls, [`dialogs`] keeps JavaScript dialogs from wedging CDP.
 //! * [`outcomes`] collects what an action caused (dialogs, `navigated`, `openedTab`, downloads) for its
 //!   result; [`downloads`] pairs the tabs' downloads with `chrome.downloads` (`downloads`).
 //! * [`ctx::Ctx`] is what every page handler gets besides its parameters.
@@ -23,10 +28,13 @@ pub mod downloads;
 pub mod drag;
 pub mod evaluate;
 pub mod forms;
+pub mod handler;
 pub mod handoff;
 pub mod input;
+pub mod keyboard;
 pub mod keys;
 pub mod locator;
+pub mod mouse;
 pub mod navigation;
 pub mod observe;
 pub mod outcomes;

@@ -83,90 +83,149 @@ pub fn clip_quad(quad: &[f64], viewport: (f64, f64)) -> Option<(f64, f64, f64, f
     (right - left >= 1.0 && bottom - top >= 1.0).then_some((left, top, right, bottom))
 }
 
-/// Scrolls `element` into view (unless it is already entirely in view) and returns a point on it that is
-/// not covered by another element.
-///
-/// Errors: `element_not_found` (no box: hidden, `display:none`, zero size, or outside the viewport
-/// after scrolling), `element_obstructed` (every candidate point is covered; names the cover),
-/// `element_stale` / `element_not_found` when it left the document.
-pub async fn clickable_point(tab_id: i64, element: &Element) -> Result<Point> {
-    let viewport = page::viewport(tab_id).await?;
-    let quads = content_quads(tab_id, element).await?;
-    let quads = shifted(quads, frame_offset(element).await?);
-    if quads.iter().any(|q| inside(q, viewport.size())) {
-        // In view by its box; an inner scroller may still clip it, then scrolling helps.
-        match point_on(tab_id, element, &quads, viewport).await {
-            Err(Error::ElementObstructed(_) | Error::ElementNotFound(_)) => {}
-            other => return other,
-        }
-    }
-    scroll_into_view(tab_id, element).await?;
-    // Smooth scrolling moves the element for a while: wait until two reads agree.
-    let mut quads = shifted(
-        content_quads(tab_id, element).await?,
-        frame_offset(element).await?,
-    );
-    for _ in 0..20 {
-        cdp::sleep(30).await;
-        let again = shifted(
-            content_quads(tab_id, element).await?,
-            frame_offset(element).await?,
-        );
-        if again == quads {
-            break;
-        }
-        quads = again;
-    }
-    let viewport = page::viewport(tab_id).await?;
-    point_on(tab_id, element, &quads, viewport).await
-}
-
-/// The first candidate point of the element's quads (clipped to the viewport) that a click would reach.
-async fn point_on(
-    tab_id: i64,
-    element: &Element,
-    quads: &[Vec<f64>],
-    viewport: page::Viewport,
-) -> Result<Point> {
-    let rects: Vec<_> = quads
-        .iter()
-        .filter_map(|q| clip_quad(q, viewport.size()))
-        .collect();
-    if rects.is_empty() {
-        return Err(Error::ElementNotFound(format!(
-            "the element ({}) on tab {tab_id} has no visible box (hidden, display:none, zero size or off \
-             screen); call extract to see what is visible, or wait_for it to become visible",
-            element.label
-        )));
-    }
-    let levels = levels(tab_id, element, viewport).await?;
-    let mut cover = String::new();
-    for (l, t, r, b) in rects {
-        for point in candidates(l, t, r, b) {
-            match hit_check(&levels, point).await? {
-                None => return Ok(point),
-                Some(c) if cover.is_empty() => cover = c,
-                Some(_) => {}
+impl Element {
+    /// Scrolls the element into view (unless it is already entirely in view) and returns a point on it that
+    /// is not covered by another element.
+    ///
+    /// Errors: `element_not_found` (no box: hidden, `display:none`, zero size, or outside the viewport
+    /// after scrolling), `element_obstructed` (every candidate point is covered; names the cover),
+    /// `element_stale` / `element_not_found` when it left the document.
+    pub async fn clickable_point(&self) -> Result<Point> {
+        let tab_id = self.tab_id();
+        let viewport = page::viewport(tab_id).await?;
+        let quads = self.quads_in_tab().await?;
+        if quads.iter().any(|q| inside(q, viewport.size())) {
+            // In view by its box; an inner scroller may still clip it, then scrolling helps.
+            match self.point_on(&quads, viewport).await {
+                Err(Error::ElementObstructed(_) | Error::ElementNotFound(_)) => {}
+                other => return other,
             }
         }
+        self.scroll_into_view().await?;
+        // Smooth scrolling moves the element for a while: wait until two reads agree.
+        let mut quads = self.quads_in_tab().await?;
+        for _ in 0..20 {
+            cdp::sleep(30).await;
+            let again = self.quads_in_tab().await?;
+            if again == quads {
+                break;
+            }
+            quads = again;
+        }
+        let viewport = page::viewport(tab_id).await?;
+        self.point_on(&quads, viewport).await
     }
-    Err(Error::ElementObstructed(format!(
-        "the element ({}) on tab {tab_id} is covered by {cover}; dismiss or close that first (for a cookie \
-         banner or dialog click its accept/close button; extract lists it), then retry",
-        element.label
-    )))
-}
 
-async fn scroll_into_view(tab_id: i64, element: &Element) -> Result<()> {
-    let command = DomScrollIntoViewIfNeeded {
-        object_id: element.object_id.clone(),
-    };
-    match cdp::send(&element.target, &command).await {
-        Ok(_) => Ok(()),
-        Err(e) if node_gone(&e) => Err(element.gone(tab_id)),
-        Err(e) if e.failure.is_target_gone() || e.failure == Failure::Timeout => Err(e.into()),
-        // Other refusals (e.g. a node without a layout object) surface as "no visible box".
-        Err(_) => Ok(()),
+    /// `DOM.scrollIntoViewIfNeeded`. A refusal other than the node or the page being gone (e.g. a node without
+    /// a layout object) is no error here: [`Element::clickable_point`] then finds no visible box.
+    pub async fn scroll_into_view(&self) -> Result<()> {
+        let command = DomScrollIntoViewIfNeeded {
+            object_id: self.object_id.clone(),
+        };
+        match cdp::send(&self.target, &command).await {
+            Ok(_) => Ok(()),
+            Err(e) if node_gone(&e) => Err(self.gone()),
+            Err(e) if e.failure.is_target_gone() || e.failure == Failure::Timeout => Err(e.into()),
+            Err(_) => Ok(()),
+        }
+    }
+
+    /// The first candidate point of the element's quads (clipped to the viewport) that a click would reach.
+    async fn point_on(&self, quads: &[Vec<f64>], viewport: page::Viewport) -> Result<Point> {
+        let tab_id = self.tab_id();
+        let rects: Vec<_> = quads
+            .iter()
+            .filter_map(|q| clip_quad(q, viewport.size()))
+            .collect();
+        if rects.is_empty() {
+            return Err(Error::ElementNotFound(format!(
+                "the element ({}) on tab {tab_id} has no visible box (hidden, display:none, zero size or off \
+                 screen); call extract to see what is visible, or wait_for it to become visible",
+                self.label
+            )));
+        }
+        let levels = self.levels(viewport).await?;
+        let mut cover = String::new();
+        for (l, t, r, b) in rects {
+            for point in candidates(l, t, r, b) {
+                match hit_check(&levels, point).await? {
+                    None => return Ok(point),
+                    Some(c) if cover.is_empty() => cover = c,
+                    Some(_) => {}
+                }
+            }
+        }
+        Err(Error::ElementObstructed(format!(
+            "the element ({}) on tab {tab_id} is covered by {cover}; dismiss or close that first (for a cookie \
+             banner or dialog click its accept/close button; extract lists it), then retry",
+            self.label
+        )))
+    }
+
+    /// The element's content quads in the tab's viewport (its frame's quads moved by the frame's offset).
+    async fn quads_in_tab(&self) -> Result<Vec<Vec<f64>>> {
+        Ok(shifted(
+            self.content_quads().await?,
+            self.frame_offset().await?,
+        ))
+    }
+
+    async fn content_quads(&self) -> Result<Vec<Vec<f64>>> {
+        let command = DomGetContentQuads {
+            object_id: self.object_id.clone(),
+        };
+        match cdp::send(&self.target, &command).await {
+            Ok(answer) => Ok(answer.quads),
+            Err(e) if e.failure == Failure::NoContentQuads => Ok(Vec::new()),
+            Err(e) if node_gone(&e) => Err(self.gone()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The offset of the element's frame in the tab's viewport (`(0, 0)` in the tab's own documents).
+    pub async fn frame_offset(&self) -> Result<(f64, f64)> {
+        if self.target.session().is_none() {
+            return Ok((0.0, 0.0));
+        }
+        cdp::frames::offset(&self.target)
+            .await
+            .map_err(|e| match e.failure {
+                Failure::FrameGone => self.gone(),
+                _ => e.into(),
+            })
+    }
+
+    /// The hit-test levels of the element: its own target first, then each `<iframe>` up to the tab.
+    async fn levels(&self, viewport: page::Viewport) -> Result<Vec<Level>> {
+        let tab_id = self.tab_id();
+        let gone = |e: CdpError| match e.failure {
+            Failure::FrameGone => self.gone(),
+            _ => e.into(),
+        };
+        let mut levels = Vec::new();
+        let mut target = self.target.clone();
+        let mut object = self.object_id.clone();
+        while let Some(session) = target.session_id.clone() {
+            let frame = cdp::target::session(tab_id, &session).ok_or_else(|| self.gone())?;
+            levels.push(Level {
+                offset: cdp::frames::offset(&target).await.map_err(gone)?,
+                viewport: page::viewport(&target).await?,
+                target,
+                object,
+            });
+            let owner = cdp::frames::owner(tab_id, &frame).await.map_err(gone)?;
+            target = frame.parent_target(tab_id);
+            object = page::resolve_backend(&target, owner)
+                .await?
+                .ok_or_else(|| self.gone())?;
+        }
+        levels.push(Level {
+            target,
+            object,
+            offset: (0.0, 0.0),
+            viewport,
+        });
+        Ok(levels)
     }
 }
 
@@ -182,31 +241,6 @@ fn inside(quad: &[f64], viewport: (f64, f64)) -> bool {
             .chunks(2)
             .all(|p| p[0] >= 0.0 && p[1] >= 0.0 && p[0] <= viewport.0 && p[1] <= viewport.1)
         && clip_quad(quad, viewport).is_some()
-}
-
-async fn content_quads(tab_id: i64, element: &Element) -> Result<Vec<Vec<f64>>> {
-    let command = DomGetContentQuads {
-        object_id: element.object_id.clone(),
-    };
-    match cdp::send(&element.target, &command).await {
-        Ok(answer) => Ok(answer.quads),
-        Err(e) if e.failure == Failure::NoContentQuads => Ok(Vec::new()),
-        Err(e) if node_gone(&e) => Err(element.gone(tab_id)),
-        Err(e) => Err(e.into()),
-    }
-}
-
-/// The offset of the element's frame in the tab's viewport (`(0, 0)` in the tab's own documents).
-async fn frame_offset(element: &Element) -> Result<(f64, f64)> {
-    if element.target.session().is_none() {
-        return Ok((0.0, 0.0));
-    }
-    cdp::frames::offset(&element.target)
-        .await
-        .map_err(|e| match e.failure {
-            Failure::FrameGone => element.gone(element.target.tab_id),
-            _ => e.into(),
-        })
 }
 
 /// `quads` moved by `(dx, dy)`.
@@ -231,38 +265,6 @@ struct Level {
     object: String,
     offset: (f64, f64),
     viewport: page::Viewport,
-}
-
-/// The hit-test levels of `element`: its own target first, then each `<iframe>` up to the tab.
-async fn levels(tab_id: i64, element: &Element, viewport: page::Viewport) -> Result<Vec<Level>> {
-    let gone = |e: CdpError| match e.failure {
-        Failure::FrameGone => element.gone(tab_id),
-        _ => e.into(),
-    };
-    let mut levels = Vec::new();
-    let mut target = element.target.clone();
-    let mut object = element.object_id.clone();
-    while let Some(session) = target.session_id.clone() {
-        let frame = cdp::target::session(tab_id, &session).ok_or_else(|| element.gone(tab_id))?;
-        levels.push(Level {
-            offset: cdp::frames::offset(&target).await.map_err(gone)?,
-            viewport: page::viewport(&target).await?,
-            target,
-            object,
-        });
-        let owner = cdp::frames::owner(tab_id, &frame).await.map_err(gone)?;
-        target = frame.parent_target(tab_id);
-        object = page::resolve_backend(&target, owner)
-            .await?
-            .ok_or_else(|| element.gone(tab_id))?;
-    }
-    levels.push(Level {
-        target,
-        object,
-        offset: (0.0, 0.0),
-        viewport,
-    });
-    Ok(levels)
 }
 
 /// `None` when a click at `point` (tab viewport) reaches the element at every level; otherwise a description

@@ -1,16 +1,15 @@
-//! Maps a page action onto its handler (SPEC §4), around what every page action shares: JavaScript dialogs
-//! (SPEC §7), the outcomes the result reports ([`outcomes`]), and the release of the objects the action
-//! resolved.
+//! Maps every action onto its handler ([`route`], SPEC §4), and runs a page action's handler inside what every
+//! page action shares ([`run`]): JavaScript dialogs (SPEC §7), the outcomes the result reports
+//! ([`outcomes`]), and the release of the objects the action resolved.
 
 use super::ctx::Ctx;
 use super::dialogs::{self, Policy};
-use super::{
-    evaluate, forms, handoff, input, navigation, outcomes, page, scrape, screenshot, scroll, tabs,
-    wait,
-};
+use super::handler::{Handler, OpenDialog, Pageless, Traits};
+use super::{navigation, outcomes, page, tabs};
 use crate::cdp::event::JavascriptDialogOpening;
-use crate::error::{Error, Result};
-use bua_protocol::{Action, ExtractResult, OpenDialog};
+use crate::error::Result;
+use bua_protocol::{Action, DialogPolicy, ExtractResult, OpenDialog as OpenDialogInfo};
+use futures::future::LocalBoxFuture;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -19,39 +18,38 @@ use serde_json::Value;
 /// Dialogs (SPEC §7): every dialog that opens while the action runs is answered by the action's `dialog` /
 /// `promptText` (default: alert and beforeunload accepted, confirm and prompt dismissed) and reported. A
 /// dialog already open when the action starts is answered by the default and reported on an agent's tab;
-/// on a tab the user is using it is the user's: the action fails with `element_obstructed` (`extract`
-/// says it is open instead), except `evaluate` and the navigations, which answer it as they always did.
-pub(crate) async fn run(ctx: &Ctx, action: Action) -> Result<Value> {
+/// on a tab the user is using it is the user's ([`Traits::open_dialog`]): the action fails with
+/// `element_obstructed` (`extract` says it is open instead), except `evaluate` and the navigations, which
+/// answer it as they always did.
+pub(crate) async fn run(
+    ctx: &Ctx,
+    action: Box<dyn PageAction>,
+    dialog: DialogPolicy,
+) -> Result<Value> {
     let tab_id = ctx.tab_id;
-    let is_navigation = matches!(
-        action,
-        Action::Navigate(_)
-            | Action::GoBack(_)
-            | Action::GoForward(_)
-            | Action::Reload(_)
-            | Action::CloseTab(_)
-    );
+    let traits = action.traits();
     if let Some(open) = crate::cdp::events::open_dialog(tab_id) {
-        let answers_open = is_navigation || matches!(action, Action::Evaluate(_));
-        if !answers_open && !crate::windows::is_agent_tab(tab_id).await {
-            if matches!(action, Action::Extract(_)) {
+        if traits.open_dialog != OpenDialog::Answer && !crate::windows::is_agent_tab(tab_id).await {
+            if traits.open_dialog == OpenDialog::Report {
                 return json(blocked_extract(tab_id, &open).await?);
             }
             dialogs::ensure_none(tab_id)?;
         }
     }
     let policy = Policy {
-        dialog: action.dialog(),
-        leaves_page: is_navigation,
+        dialog,
+        leaves_page: traits.navigation,
     };
     let collector = outcomes::Collector::start(ctx);
-    // Boxed: the handlers' futures are large, and unoptimised builds copy them through the wasm stack.
-    let result = dialogs::answering(tab_id, policy, Box::pin(route(ctx, action))).await;
+    let result = dialogs::answering(tab_id, policy, action.run(ctx)).await;
     if dialogs::left_open(tab_id).is_none() {
         page::release(tab_id).await;
     }
     let mut value = result?;
-    collector.finish(is_navigation).await.merge_into(&mut value);
+    collector
+        .finish(traits.navigation)
+        .await
+        .merge_into(&mut value);
     Ok(value)
 }
 
@@ -67,7 +65,7 @@ async fn blocked_extract(tab_id: i64, dialog: &JavascriptDialogOpening) -> Resul
         obstacle: None,
         truncated: Default::default(),
         total_elements: 0,
-        dialog: Some(OpenDialog {
+        dialog: Some(OpenDialogInfo {
             r#type: dialog.kind.clone(),
             message: dialog.message.clone(),
         }),
@@ -75,70 +73,88 @@ async fn blocked_extract(tab_id: i64, dialog: &JavascriptDialogOpening) -> Resul
     })
 }
 
-async fn route(ctx: &Ctx, action: Action) -> Result<Value> {
-    let tab_id = ctx.tab_id;
+/// The one table: every action → its handler. Exhaustive, so an action without a handler does not compile.
+pub(crate) fn route(action: Action) -> Routed {
     match action {
-        Action::Navigate(a) => {
-            json(navigation::navigate(tab_id, &a.url, navigation::load_wait(a.load_wait_ms)).await?)
-        }
-        Action::GoBack(a) => {
-            json(navigation::go(tab_id, -1, navigation::load_wait(a.load_wait_ms)).await?)
-        }
-        Action::GoForward(a) => {
-            json(navigation::go(tab_id, 1, navigation::load_wait(a.load_wait_ms)).await?)
-        }
-        Action::Reload(a) => {
-            json(navigation::reload(tab_id, navigation::load_wait(a.load_wait_ms)).await?)
-        }
-        Action::Click(a) => json(input::click(ctx, &a.locator, a.new_tab).await?),
-        Action::ClickAt(a) => json(input::click_at(tab_id, a.x, a.y).await?),
-        Action::Hover(a) => json(input::hover(tab_id, &a.locator).await?),
-        Action::Type(a) => {
-            json(input::type_text(tab_id, &a.locator, &a.text, a.clear, a.submit).await?)
-        }
-        Action::PressKey(a) => json(
-            input::press_key(
-                tab_id,
-                &a.key,
-                &a.modifiers,
-                a.locator.as_ref(),
-                a.wait_load,
-                navigation::load_wait(a.load_wait_ms),
-            )
-            .await?,
-        ),
-        Action::Scroll(a) => {
-            json(scroll::scroll(tab_id, a.dx, a.dy, a.to_end, a.locator.as_ref()).await?)
-        }
-        Action::SelectOption(a) => json(forms::select_option(tab_id, &a).await?),
-        Action::Check(a) => json(forms::check(ctx, &a.locator, a.checked).await?),
-        Action::SetValue(a) => json(forms::set_value(tab_id, &a.locator, &a.value).await?),
-        Action::GetValue(a) => json(forms::get_value(tab_id, &a.locator).await?),
-        Action::WaitFor(a) => json(wait::wait_for(tab_id, &a).await?),
-        Action::Extract(a) => json(crate::extract::extract(tab_id, &a).await?),
-        Action::Evaluate(a) => {
-            json(evaluate::evaluate(tab_id, &a.expression, a.frame.as_deref()).await?)
-        }
-        Action::Scrape(a) => json(scrape::scrape(tab_id, &a).await?),
-        Action::Screenshot(a) => json(screenshot::screenshot(tab_id, &a).await?),
-        Action::Handoff(a) => json(handoff::handoff(ctx, &a).await?),
-        Action::Upload(a) => json(super::upload::upload(ctx, &a).await?),
-        Action::Drag(a) => json(super::drag::drag(ctx, &a).await?),
-        Action::Console(a) => json(super::observe::console(tab_id, &a)),
-        Action::Network(a) => json(super::observe::network(tab_id, &a)),
-        Action::Pdf(a) => json(super::observe::pdf(tab_id, &a).await?),
-        // Tab and window management runs in the dispatcher without a page; a close that reaches a page
-        // answers its beforeunload guard (the answering scope around it) so it completes.
-        Action::CloseTab(_) => json(tabs::close_tab(tab_id).await?),
-        Action::ActivateTab(a) => json(tabs::activate_tab(a.tab_id).await?),
-        other @ (Action::OpenTab(_)
-        | Action::GetTabs
-        | Action::CloseAgentTabs(_)
-        | Action::CloseAgentWindow(_)
-        | Action::Downloads(_)) => Err(Error::Internal(format!(
-            "{} does not act on a page and is handled by the dispatcher",
-            other.name()
-        ))),
+        Action::OpenTab(p) => pageless(p),
+        Action::Navigate(p) => page(p),
+        Action::GoBack(p) => page(navigation::GoBack(p)),
+        Action::GoForward(p) => page(navigation::GoForward(p)),
+        Action::Reload(p) => page(navigation::Reload(p)),
+        Action::GetTabs => pageless(tabs::GetTabs),
+        Action::ActivateTab(p) => pageless(p),
+        Action::CloseTab(p) => pageless(p),
+        Action::CloseAgentTabs(p) => pageless(tabs::CloseAgentTabs(p)),
+        Action::CloseAgentWindow(p) => pageless(tabs::CloseAgentWindow(p)),
+        Action::Click(p) => page(p),
+        Action::ClickAt(p) => page(p),
+        Action::Hover(p) => page(p),
+        Action::Type(p) => page(p),
+        Action::PressKey(p) => page(p),
+        Action::Scroll(p) => page(p),
+        Action::SelectOption(p) => page(p),
+        Action::Check(p) => page(p),
+        Action::SetValue(p) => page(p),
+        Action::GetValue(p) => page(p),
+        Action::WaitFor(p) => page(p),
+        Action::Extract(p) => page(p),
+        Action::Evaluate(p) => page(p),
+        Action::Scrape(p) => page(p),
+        Action::Screenshot(p) => page(p),
+        Action::Handoff(p) => page(p),
+        Action::Upload(p) => page(p),
+        Action::Drag(p) => page(p),
+        Action::Console(p) => page(p),
+        Action::Network(p) => page(p),
+        Action::Pdf(p) => page(p),
+        Action::Downloads(p) => pageless(p),
+    }
+}
+
+/// An action with its handler, as [`route`] gives it.
+pub(crate) enum Routed {
+    /// It acts on a page: the dispatcher's full pipeline, then [`run`].
+    Page(Box<dyn PageAction>),
+    /// It manages tabs, windows or downloads: the dispatcher runs it as it is.
+    Pageless(Box<dyn PagelessAction>),
+}
+
+fn page(handler: impl Handler) -> Routed {
+    Routed::Page(Box::new(handler))
+}
+
+fn pageless(handler: impl Pageless) -> Routed {
+    Routed::Pageless(Box::new(handler))
+}
+
+/// A [`Handler`] with its parameters, its output type erased to the result object.
+pub(crate) trait PageAction {
+    /// [`Handler::TRAITS`].
+    fn traits(&self) -> Traits;
+    /// [`Handler::run`], its output as JSON. Boxed: the handlers' futures are large, and unoptimised builds
+    /// copy them through the wasm stack.
+    fn run<'a>(self: Box<Self>, ctx: &'a Ctx) -> LocalBoxFuture<'a, Result<Value>>;
+}
+
+impl<H: Handler> PageAction for H {
+    fn traits(&self) -> Traits {
+        H::TRAITS
+    }
+
+    fn run<'a>(self: Box<Self>, ctx: &'a Ctx) -> LocalBoxFuture<'a, Result<Value>> {
+        Box::pin(async move { json(Handler::run(&*self, ctx).await?) })
+    }
+}
+
+/// A [`Pageless`] handler with its parameters, its output type erased to the result object.
+pub(crate) trait PagelessAction {
+    /// [`Pageless::run`], its output as JSON.
+    fn run<'a>(self: Box<Self>, owner: &'a str) -> LocalBoxFuture<'a, Result<Value>>;
+}
+
+impl<H: Pageless> PagelessAction for H {
+    fn run<'a>(self: Box<Self>, owner: &'a str) -> LocalBoxFuture<'a, Result<Value>> {
+        Box::pin(async move { json(Pageless::run(&*self, owner).await?) })
     }
 }
 

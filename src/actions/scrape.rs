@@ -4,6 +4,8 @@
 //! absolute URLs); `null` when the selector matches nothing. Without `fields` each item is `{text}`.
 //! Waits up to `timeoutMs` for the first item to appear; none by then → `count: 0`.
 
+use super::ctx::Ctx;
+use super::handler::{Handler, Traits};
 use super::page;
 use crate::cdp;
 use crate::error::{Error, Result};
@@ -35,50 +37,57 @@ const SCRAPE: &str = r#"(item, fields, limit) => {
 /// `scrape`.
 ///
 /// Errors: `invalid_action` when `item` or a field selector is not valid CSS.
-pub async fn scrape(tab_id: i64, action: &Scrape) -> Result<ScrapeResult> {
-    let fields: Vec<Value> = match &action.fields {
-        Some(fields) => fields
-            .iter()
-            .map(|(name, spec)| {
-                let (selector, attr) = split_field_spec(spec);
-                json!([name, selector, attr])
-            })
-            .collect(),
-        None => vec![json!(["text", "", null])],
-    };
-    let expression = format!(
-        "({SCRAPE})({}, {}, {})",
-        page::js_str(&action.item),
-        Value::Array(fields),
-        action.limit.unwrap_or(0)
-    );
-    let timeout = action.timeout_ms.unwrap_or(DEFAULT_SCRAPE_TIMEOUT_MS) as f64;
-    let deadline = page::now_ms() + timeout;
-    loop {
-        super::dialogs::ensure_none(tab_id)?;
-        // While the page navigates the evaluation may fail: that is "no items yet".
-        let r = match page::eval_value_with_timeout(tab_id, &expression, 5_000).await {
-            Ok(v) => v,
-            Err(e @ Error::SessionNotFound(_)) => return Err(e),
-            Err(_) => Value::Null,
+impl Handler for Scrape {
+    type Output = ScrapeResult;
+    const TRAITS: Traits = Traits::PAGE;
+
+    async fn run(&self, ctx: &Ctx) -> Result<ScrapeResult> {
+        let tab_id = ctx.tab_id;
+        let action = self;
+        let fields: Vec<Value> = match &action.fields {
+            Some(fields) => fields
+                .iter()
+                .map(|(name, spec)| {
+                    let (selector, attr) = split_field_spec(spec);
+                    json!([name, selector, attr])
+                })
+                .collect(),
+            None => vec![json!(["text", "", null])],
         };
-        if let Some(bad) = r.get("bad").and_then(Value::as_str) {
-            return Err(Error::InvalidAction(format!(
-                "scrape: {bad:?} is not a valid CSS selector"
-            )));
+        let expression = format!(
+            "({SCRAPE})({}, {}, {})",
+            page::js_str(&action.item),
+            Value::Array(fields),
+            action.limit.unwrap_or(0)
+        );
+        let timeout = action.timeout_ms.unwrap_or(DEFAULT_SCRAPE_TIMEOUT_MS) as f64;
+        let deadline = page::now_ms() + timeout;
+        loop {
+            super::dialogs::ensure_none(tab_id)?;
+            // While the page navigates the evaluation may fail: that is "no items yet".
+            let r = match page::eval_value_with_timeout(tab_id, &expression, 5_000).await {
+                Ok(v) => v,
+                Err(e @ Error::SessionNotFound(_)) => return Err(e),
+                Err(_) => Value::Null,
+            };
+            if let Some(bad) = r.get("bad").and_then(Value::as_str) {
+                return Err(Error::InvalidAction(format!(
+                    "scrape: {bad:?} is not a valid CSS selector"
+                )));
+            }
+            let items: Vec<Map<String, Value>> = r
+                .get("items")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(|i| i.as_object().cloned()).collect())
+                .unwrap_or_default();
+            if !items.is_empty() || page::now_ms() >= deadline {
+                return Ok(ScrapeResult {
+                    count: u32::try_from(items.len()).unwrap_or(u32::MAX),
+                    items,
+                    tab_id,
+                });
+            }
+            cdp::sleep(200).await;
         }
-        let items: Vec<Map<String, Value>> = r
-            .get("items")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(|i| i.as_object().cloned()).collect())
-            .unwrap_or_default();
-        if !items.is_empty() || page::now_ms() >= deadline {
-            return Ok(ScrapeResult {
-                count: u32::try_from(items.len()).unwrap_or(u32::MAX),
-                items,
-                tab_id,
-            });
-        }
-        cdp::sleep(200).await;
     }
 }

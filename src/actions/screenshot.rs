@@ -4,6 +4,8 @@
 //! the whole document (`captureBeyondViewport`, at most [`MAX_FULL_PAGE_HEIGHT`] CSS px tall); `maxWidth`
 //! scales the image down to at most that many pixels wide. `width`/`height` are read from the image itself.
 
+use super::ctx::Ctx;
+use super::handler::{Handler, Traits, Window};
 use crate::cdp::commands::{Clip, PageCaptureScreenshot, PageGetLayoutMetrics};
 use crate::cdp::{self, Failure};
 use crate::error::{Error, Result};
@@ -96,89 +98,99 @@ async fn element_box(tab_id: i64, locator: &bua_protocol::Locator) -> Result<(f6
 ///
 /// Errors: `invalid_action` when the image would be larger than the bridge can carry (use jpeg,
 /// `maxWidth` or no `fullPage`), `timeout` when Chrome produces no frame in time.
-pub async fn screenshot(tab_id: i64, action: &Screenshot) -> Result<ScreenshotResult> {
-    let metrics = cdp::send(tab_id, &PageGetLayoutMetrics {}).await?;
-    let (vw, vh) = (
-        metrics.css_layout_viewport.client_width.unwrap_or(800.0),
-        metrics.css_layout_viewport.client_height.unwrap_or(600.0),
-    );
-    // Device pixels per CSS px: the deprecated device-px viewport over the CSS one.
-    let dpr = metrics
-        .layout_viewport
-        .client_width
-        .map(|d| d / vw)
-        .filter(|r| r.is_finite() && *r > 0.0)
-        .unwrap_or(1.0);
-    let element = match &action.locator {
-        Some(locator) => Some(element_box(tab_id, locator).await?),
-        None => None,
+impl Handler for Screenshot {
+    type Output = ScreenshotResult;
+    const TRAITS: Traits = Traits {
+        window: Window::Shown,
+        ..Traits::PAGE
     };
-    let (x, y, width, height) = if let Some(rect) = element {
-        rect
-    } else if action.full_page {
-        let w = metrics.css_content_size.width.unwrap_or(vw).max(vw).ceil();
-        let h = metrics
-            .css_content_size
-            .height
-            .unwrap_or(vh)
-            .clamp(1.0, MAX_FULL_PAGE_HEIGHT)
-            .ceil();
-        (0.0, 0.0, w, h)
-    } else {
-        (
-            metrics.css_visual_viewport.page_x.unwrap_or(0.0),
-            metrics.css_visual_viewport.page_y.unwrap_or(0.0),
-            vw,
-            vh,
-        )
-    };
-    let scale = match action.max_width {
-        Some(max) if width * dpr > f64::from(max) => f64::from(max) / (width * dpr),
-        _ => 1.0,
-    };
-    let params = PageCaptureScreenshot {
-        format: action.format.as_str(),
-        from_surface: true,
-        capture_beyond_viewport: action.full_page,
-        clip: (action.full_page || element.is_some() || scale < 1.0).then_some(Clip {
-            x,
-            y,
-            width,
-            height,
-            scale,
-        }),
-        quality: (action.format == ImageFormat::Jpeg)
-            .then(|| u32::from(action.quality.unwrap_or(80).min(100))),
-    };
-    super::dialogs::ensure_none(tab_id)?;
-    let shot = cdp::send_with_timeout(tab_id, &params, CAPTURE_TIMEOUT_MS)
-        .await
-        .map_err(|e| match e.failure {
-            Failure::Timeout => Error::Timeout(format!(
-                "tab {tab_id} produced no frame for the screenshot within {} s",
-                CAPTURE_TIMEOUT_MS / 1000
-            )),
-            _ => e.into(),
-        })?;
-    let data = shot
-        .data
-        .ok_or_else(|| Error::Internal("Page.captureScreenshot returned no data".into()))?;
-    if data.len() > MAX_DATA_BYTES {
-        return Err(Error::InvalidAction(format!(
+
+    async fn run(&self, ctx: &Ctx) -> Result<ScreenshotResult> {
+        let tab_id = ctx.tab_id;
+        let action = self;
+        let metrics = cdp::send(tab_id, &PageGetLayoutMetrics {}).await?;
+        let (vw, vh) = (
+            metrics.css_layout_viewport.client_width.unwrap_or(800.0),
+            metrics.css_layout_viewport.client_height.unwrap_or(600.0),
+        );
+        // Device pixels per CSS px: the deprecated device-px viewport over the CSS one.
+        let dpr = metrics
+            .layout_viewport
+            .client_width
+            .map(|d| d / vw)
+            .filter(|r| r.is_finite() && *r > 0.0)
+            .unwrap_or(1.0);
+        let element = match &action.locator {
+            Some(locator) => Some(element_box(tab_id, locator).await?),
+            None => None,
+        };
+        let (x, y, width, height) = if let Some(rect) = element {
+            rect
+        } else if action.full_page {
+            let w = metrics.css_content_size.width.unwrap_or(vw).max(vw).ceil();
+            let h = metrics
+                .css_content_size
+                .height
+                .unwrap_or(vh)
+                .clamp(1.0, MAX_FULL_PAGE_HEIGHT)
+                .ceil();
+            (0.0, 0.0, w, h)
+        } else {
+            (
+                metrics.css_visual_viewport.page_x.unwrap_or(0.0),
+                metrics.css_visual_viewport.page_y.unwrap_or(0.0),
+                vw,
+                vh,
+            )
+        };
+        let scale = match action.max_width {
+            Some(max) if width * dpr > f64::from(max) => f64::from(max) / (width * dpr),
+            _ => 1.0,
+        };
+        let params = PageCaptureScreenshot {
+            format: action.format.as_str(),
+            from_surface: true,
+            capture_beyond_viewport: action.full_page,
+            clip: (action.full_page || element.is_some() || scale < 1.0).then_some(Clip {
+                x,
+                y,
+                width,
+                height,
+                scale,
+            }),
+            quality: (action.format == ImageFormat::Jpeg)
+                .then(|| u32::from(action.quality.unwrap_or(80).min(100))),
+        };
+        super::dialogs::ensure_none(tab_id)?;
+        let shot = cdp::send_with_timeout(tab_id, &params, CAPTURE_TIMEOUT_MS)
+            .await
+            .map_err(|e| match e.failure {
+                Failure::Timeout => Error::Timeout(format!(
+                    "tab {tab_id} produced no frame for the screenshot within {} s",
+                    CAPTURE_TIMEOUT_MS / 1000
+                )),
+                _ => e.into(),
+            })?;
+        let data = shot
+            .data
+            .ok_or_else(|| Error::Internal("Page.captureScreenshot returned no data".into()))?;
+        if data.len() > MAX_DATA_BYTES {
+            return Err(Error::InvalidAction(format!(
             "the screenshot is {} MB, more than the bridge carries; use format jpeg, a maxWidth, or fullPage:false",
             data.len() / (1024 * 1024)
         )));
+        }
+        let (w, h) = decoded_size(&data).unwrap_or((
+            (width * dpr * scale).round() as u32,
+            (height * dpr * scale).round() as u32,
+        ));
+        Ok(ScreenshotResult {
+            mime: action.format.mime().to_owned(),
+            data,
+            width: w,
+            height: h,
+        })
     }
-    let (w, h) = decoded_size(&data).unwrap_or((
-        (width * dpr * scale).round() as u32,
-        (height * dpr * scale).round() as u32,
-    ));
-    Ok(ScreenshotResult {
-        mime: action.format.mime().to_owned(),
-        data,
-        width: w,
-        height: h,
-    })
 }
 
 #[cfg(test)]

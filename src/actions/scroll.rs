@@ -2,10 +2,12 @@
 //! (or the nearest scrollable ancestor of that element), instantly, and reports the distance actually
 //! moved, whether the end was reached, and the located element.
 
+use super::ctx::Ctx;
+use super::handler::{Handler, Traits};
 use super::locator;
 use super::page::{self, Arg};
 use crate::error::Result;
-use bua_protocol::{Locator, ScrollDelta, ScrollResult};
+use bua_protocol::{Scroll, ScrollDelta, ScrollResult};
 use serde_json::{json, Value};
 
 /// Scrolls `target` (an element, or null for the page) by `dx`/`dy` CSS px, or to the bottom with `toEnd`.
@@ -37,50 +39,51 @@ const SCROLL: &str = r#"function bua_scroll(target, dx, dy, toEnd) {
 /// `scroll`.
 ///
 /// Errors: locator errors.
-pub async fn scroll(
-    tab_id: i64,
-    dx: Option<f64>,
-    dy: Option<f64>,
-    to_end: bool,
-    locator: Option<&Locator>,
-) -> Result<ScrollResult> {
-    let args = [
-        json!(dx.unwrap_or(0.0)),
-        json!(dy.unwrap_or(0.0)),
-        json!(to_end),
-    ];
-    let mut described = None;
-    let r = match locator {
-        None => {
-            page::eval_value(
-                tab_id,
-                &format!("({SCROLL})(null, {}, {}, {})", args[0], args[1], args[2]),
-            )
-            .await?
-        }
-        Some(locator) => {
-            let element = locator::resolve(tab_id, locator).await?;
-            described = Some(element.describe().await?);
-            let mut call_args = vec![Arg::Object(element.object_id.clone())];
-            call_args.extend(args.into_iter().map(Arg::Value));
-            element
-                .call(
-                    &format!(
-                        "function(t, dx, dy, toEnd) {{ return ({SCROLL})(t, dx, dy, toEnd); }}"
-                    ),
-                    &call_args,
+impl Handler for Scroll {
+    type Output = ScrollResult;
+    const TRAITS: Traits = Traits::PAGE;
+
+    async fn run(&self, ctx: &Ctx) -> Result<ScrollResult> {
+        let tab_id = ctx.tab_id;
+        let (dx, dy, to_end, locator) = (self.dx, self.dy, self.to_end, self.locator.as_ref());
+        let args = [
+            json!(dx.unwrap_or(0.0)),
+            json!(dy.unwrap_or(0.0)),
+            json!(to_end),
+        ];
+        let mut described = None;
+        let r = match locator {
+            None => {
+                page::eval_value(
+                    tab_id,
+                    &format!("({SCROLL})(null, {}, {}, {})", args[0], args[1], args[2]),
                 )
                 .await?
-        }
-    };
-    let num = |k: &str| r.get(k).and_then(Value::as_f64).unwrap_or(0.0);
-    Ok(ScrollResult {
-        scrolled: ScrollDelta {
-            dx: num("dx"),
-            dy: num("dy"),
-        },
-        at_end: r.get("atEnd").and_then(Value::as_bool).unwrap_or(false),
-        element: described,
-        tab_id,
-    })
+            }
+            Some(locator) => {
+                let element = locator::resolve(tab_id, locator).await?;
+                described = Some(element.describe().await?);
+                let mut call_args = vec![Arg::Object(element.object_id.clone())];
+                call_args.extend(args.into_iter().map(Arg::Value));
+                element
+                    .call(
+                        &format!(
+                            "function(t, dx, dy, toEnd) {{ return ({SCROLL})(t, dx, dy, toEnd); }}"
+                        ),
+                        &call_args,
+                    )
+                    .await?
+            }
+        };
+        let num = |k: &str| r.get(k).and_then(Value::as_f64).unwrap_or(0.0);
+        Ok(ScrollResult {
+            scrolled: ScrollDelta {
+                dx: num("dx"),
+                dy: num("dy"),
+            },
+            at_end: r.get("atEnd").and_then(Value::as_bool).unwrap_or(false),
+            element: described,
+            tab_id,
+        })
+    }
 }

@@ -12,6 +12,7 @@
 //! input (`backendNodeId`) the chooser was for; no chooser is shown.
 
 use super::ctx::Ctx;
+use super::handler::{Handler, Traits};
 use super::locator::{self, Element};
 use super::page::{self, Arg};
 use crate::cdp::commands::PageSetInterceptFileChooserDialog;
@@ -107,81 +108,87 @@ const ASSIGN: &str = r#"function(holder, metas) {
 /// Errors: `invalid_action` when the request carries no bytes (it did not come through the bridge), when
 /// the element is not a file input and opens no file chooser, when the input is disabled, or when it takes
 /// one file and more were given; locator errors as for `click`.
-pub async fn upload(ctx: &Ctx, action: &Upload) -> Result<UploadResult> {
-    let tab_id = ctx.tab_id;
-    let staged = action.staged.as_deref().ok_or_else(|| {
+impl Handler for Upload {
+    type Output = UploadResult;
+    const TRAITS: Traits = Traits::PAGE;
+
+    async fn run(&self, ctx: &Ctx) -> Result<UploadResult> {
+        let action = self;
+        let tab_id = ctx.tab_id;
+        let staged = action.staged.as_deref().ok_or_else(|| {
         Error::InvalidAction(
             "upload: the file bytes are read by bua-bridge from its --files-dir folders; send upload through \
              the bridge (bua-bridge call, its MCP server or its client API)"
                 .into(),
         )
     })?;
-    let files = take(staged).unwrap_or_default();
-    check_complete(&files, action.files.len())?;
-    let located = locator::resolve(tab_id, &action.locator).await?;
-    let (input, chooser, multiple_chooser) = match located.call_for_element(FILE_INPUT, &[]).await?
-    {
-        Ok(input) => (input, false, None),
-        Err(_) => {
-            let (input, multiple) = chooser_input(tab_id, &located).await?;
-            (input, true, Some(multiple))
-        }
-    };
-    let state = input.call(INPUT_STATE, &[]).await?;
-    let disabled = state.get(0).and_then(Value::as_bool).unwrap_or(false);
-    let multiple =
-        multiple_chooser.unwrap_or(state.get(1).and_then(Value::as_bool).unwrap_or(false));
-    if disabled {
-        return Err(Error::InvalidAction(format!(
+        let files = take(staged).unwrap_or_default();
+        check_complete(&files, action.files.len())?;
+        let located = locator::resolve(tab_id, &action.locator).await?;
+        let (input, chooser, multiple_chooser) =
+            match located.call_for_element(FILE_INPUT, &[]).await? {
+                Ok(input) => (input, false, None),
+                Err(_) => {
+                    let (input, multiple) = chooser_input(tab_id, &located).await?;
+                    (input, true, Some(multiple))
+                }
+            };
+        let state = input.call(INPUT_STATE, &[]).await?;
+        let disabled = state.get(0).and_then(Value::as_bool).unwrap_or(false);
+        let multiple =
+            multiple_chooser.unwrap_or(state.get(1).and_then(Value::as_bool).unwrap_or(false));
+        if disabled {
+            return Err(Error::InvalidAction(format!(
             "the file input ({}) on tab {tab_id} is disabled; enable it first (extract shows the form)",
             located.label
         )));
-    }
-    if files.len() > 1 && !multiple {
-        return Err(Error::InvalidAction(format!(
+        }
+        if files.len() > 1 && !multiple {
+            return Err(Error::InvalidAction(format!(
             "the file input ({}) on tab {tab_id} takes one file (no `multiple`), and {} were given; upload one",
             located.label,
             files.len()
         )));
-    }
-    // The holder lives in the input's own frame target (SPEC §5 "Frames"): the page script that
-    // builds the files runs there.
-    let holder = page::eval_object(input.target.clone(), "({ parts: [] })")
-        .await?
-        .map_err(|m| Error::Internal(format!("upload: page script failed: {m}")))?
-        .object_id
-        .ok_or_else(|| Error::Internal("upload: the page kept no holder object".into()))?;
-    for (i, file) in files.iter().enumerate() {
-        for chunk in &file.chunks {
-            page::call_value(
-                input.target.clone(),
-                &holder,
-                PUSH_CHUNK,
-                &[
-                    Arg::Value(json!(i)),
-                    Arg::Value(Value::String(chunk.clone())),
-                ],
+        }
+        // The holder lives in the input's own frame target (SPEC §5 "Frames"): the page script that
+        // builds the files runs there.
+        let holder = page::eval_object(input.target.clone(), "({ parts: [] })")
+            .await?
+            .map_err(|m| Error::Internal(format!("upload: page script failed: {m}")))?
+            .object_id
+            .ok_or_else(|| Error::Internal("upload: the page kept no holder object".into()))?;
+        for (i, file) in files.iter().enumerate() {
+            for chunk in &file.chunks {
+                page::call_value(
+                    input.target.clone(),
+                    &holder,
+                    PUSH_CHUNK,
+                    &[
+                        Arg::Value(json!(i)),
+                        Arg::Value(Value::String(chunk.clone())),
+                    ],
+                )
+                .await?;
+            }
+        }
+        let metas: Vec<Value> = files
+            .iter()
+            .map(|f| json!({"name": f.name, "mime": f.mime}))
+            .collect();
+        let assigned = input
+            .call(
+                ASSIGN,
+                &[Arg::Object(holder), Arg::Value(Value::Array(metas))],
             )
             .await?;
-        }
+        let files: Vec<UploadedFile> = serde_json::from_value(assigned)?;
+        Ok(UploadResult {
+            element: input.describe().await?,
+            files,
+            chooser,
+            tab_id,
+        })
     }
-    let metas: Vec<Value> = files
-        .iter()
-        .map(|f| json!({"name": f.name, "mime": f.mime}))
-        .collect();
-    let assigned = input
-        .call(
-            ASSIGN,
-            &[Arg::Object(holder), Arg::Value(Value::Array(metas))],
-        )
-        .await?;
-    let files: Vec<UploadedFile> = serde_json::from_value(assigned)?;
-    Ok(UploadResult {
-        element: input.describe().await?,
-        files,
-        chooser,
-        tab_id,
-    })
 }
 
 /// Checks that every file of the request arrived whole.
@@ -205,7 +212,7 @@ async fn chooser_input(tab_id: i64, control: &Element) -> Result<(Element, bool)
     let opened = events::wait(tab_id, |event| matches!(event, Event::FileChooserOpened(_)));
     cdp::send(tab_id, &PageSetInterceptFileChooserDialog { enabled: true }).await?;
     let clicked = async {
-        super::input::click_element(tab_id, control).await?;
+        control.click().await?;
         Ok::<_, Error>(cdp::with_timeout(CHOOSER_WAIT_MS, opened).await)
     }
     .await;
@@ -231,7 +238,7 @@ async fn chooser_input(tab_id: i64, control: &Element) -> Result<(Element, bool)
         .ok_or_else(|| Error::Internal("Page.fileChooserOpened named no input".into()))?;
     let object_id = page::resolve_backend(control.target.clone(), backend)
         .await?
-        .ok_or_else(|| control.gone(tab_id))?;
+        .ok_or_else(|| control.gone())?;
     Ok((
         Element {
             target: control.target.clone(),

@@ -3,7 +3,9 @@
 //! `hidden` (absent or not rendered) — and answers `{found:true, elapsedMs}`; not in time → `timeout`.
 //! Polls survive navigations (a poll that fails while the page changes counts as "not yet").
 
+use super::ctx::Ctx;
 use super::dialogs;
+use super::handler::{Handler, Traits};
 use super::locator::{self, IS_VISIBLE};
 use super::page;
 use crate::cdp;
@@ -37,37 +39,46 @@ const POLL_MS: u32 = 100;
 /// Errors: `timeout` (state not reached in `timeoutMs`), `invalid_action` (a selector or XPath the
 /// browser cannot parse), `element_stale` (a uid that left the page, unless waiting for `hidden`),
 /// `element_obstructed` (a dialog blocks the page).
-pub async fn wait_for(tab_id: i64, action: &WaitFor) -> Result<WaitForResult> {
-    let start = page::now_ms();
-    let deadline = start + action.timeout_ms as f64;
-    loop {
-        dialogs::ensure_none(tab_id)?;
-        let reached = match &action.target {
-            WaitTarget::Locator(locator) => locator_reached(tab_id, locator, action.state).await?,
-            WaitTarget::TextContains(text) => text_reached(tab_id, text, action.state).await?,
-        };
-        let elapsed = (page::now_ms() - start).max(0.0) as u64;
-        if reached {
-            return Ok(WaitForResult {
-                found: true,
-                elapsed_ms: elapsed,
-                tab_id,
-            });
-        }
-        if page::now_ms() >= deadline {
-            let what = match &action.target {
-                WaitTarget::Locator(l) => format!("the element ({l})"),
-                WaitTarget::TextContains(t) => format!("text {t:?}"),
+impl Handler for WaitFor {
+    type Output = WaitForResult;
+    const TRAITS: Traits = Traits::PAGE;
+
+    async fn run(&self, ctx: &Ctx) -> Result<WaitForResult> {
+        let tab_id = ctx.tab_id;
+        let action = self;
+        let start = page::now_ms();
+        let deadline = start + action.timeout_ms as f64;
+        loop {
+            dialogs::ensure_none(tab_id)?;
+            let reached = match &action.target {
+                WaitTarget::Locator(locator) => {
+                    locator_reached(tab_id, locator, action.state).await?
+                }
+                WaitTarget::TextContains(text) => text_reached(tab_id, text, action.state).await?,
             };
-            return Err(Error::Timeout(format!(
+            let elapsed = (page::now_ms() - start).max(0.0) as u64;
+            if reached {
+                return Ok(WaitForResult {
+                    found: true,
+                    elapsed_ms: elapsed,
+                    tab_id,
+                });
+            }
+            if page::now_ms() >= deadline {
+                let what = match &action.target {
+                    WaitTarget::Locator(l) => format!("the element ({l})"),
+                    WaitTarget::TextContains(t) => format!("text {t:?}"),
+                };
+                return Err(Error::Timeout(format!(
                 "{what} was not {} on tab {tab_id} within {} ms; call extract to see the page, or wait longer \
                  if it is still loading",
                 action.state.as_str(),
                 action.timeout_ms
             )));
+            }
+            page::release(tab_id).await;
+            cdp::sleep(POLL_MS).await;
         }
-        page::release(tab_id).await;
-        cdp::sleep(POLL_MS).await;
     }
 }
 

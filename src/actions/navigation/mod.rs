@@ -4,9 +4,17 @@
 //! dialog) meanwhile so a guarded page cannot wedge them, and report `{tabId, url, title, loaded}`.
 //!
 //! Also [`Watch`]: input actions (click, Enter) that start a navigation wait for it the same way before they
-//! answer, so the next action sees the new page.
+//! answer, so the next action sees the new page. [`failure`] says why a load failed.
 
+pub mod failure;
+
+pub use failure::{check_target, load_error, opens_directly, LoadFailure, Tab};
+
+use failure::is_data_url;
+
+use super::ctx::Ctx;
 use super::dialogs;
+use super::handler::{Handler, Traits};
 use super::page;
 use crate::cdp::commands::{
     PageGetNavigationHistory, PageNavigate, PageNavigateToHistoryEntry, PageReload,
@@ -14,13 +22,26 @@ use crate::cdp::commands::{
 };
 use crate::cdp::{self, events, Event};
 use crate::error::{Error, Result};
-use bua_protocol::NavResult;
+use bua_protocol::{NavResult, Navigate, TabLoad};
 use futures::TryFutureExt;
 use serde_json::Value;
 
 /// How long a navigation may take to commit and reach `DOMContentLoaded`, ms (the bridge allows 30 s for
 /// the action).
 pub const LOAD_BUDGET_MS: f64 = 27_000.0;
+
+/// `go_back {tabId?, loadWaitMs?}`.
+pub struct GoBack(pub TabLoad);
+
+/// `go_forward {tabId?, loadWaitMs?}`.
+pub struct GoForward(pub TabLoad);
+
+/// `reload {tabId?, loadWaitMs?}`.
+pub struct Reload(pub TabLoad);
+
+/// How long an input action waits, after a round trip to the renderer ([`Watch::settle`]), for the
+/// event of a navigation it may have started, ms.
+pub const NAV_GRACE_MS: u32 = 10;
 
 /// The `loadWaitMs` of an action, ms (SPEC §4: omitted is [`bua_protocol::DEFAULT_LOAD_WAIT_MS`]).
 pub fn load_wait(load_wait_ms: Option<u32>) -> u32 {
@@ -41,23 +62,30 @@ fn commit_waiter(tab_id: i64) -> EventRx {
 ///
 /// Errors: [`load_error`] when the browser cannot load the URL (the tab stays usable, on the browser's error
 /// page), `timeout` when it does not reach `DOMContentLoaded` within the budget.
-pub async fn navigate(tab_id: i64, url: &str, load_wait_ms: u32) -> Result<NavResult> {
-    let deadline = page::now_ms() + LOAD_BUDGET_MS;
-    if let Some(commit) = begin(tab_id, url, Tab::Existing(tab_id)).await? {
-        committed(tab_id, commit, deadline).await?;
+impl Handler for Navigate {
+    type Output = NavResult;
+    const TRAITS: Traits = Traits::NAVIGATION;
+
+    async fn run(&self, ctx: &Ctx) -> Result<NavResult> {
+        let tab_id = ctx.tab_id;
+        let (url, load_wait_ms) = (self.url.as_str(), load_wait(self.load_wait_ms));
+        let deadline = page::now_ms() + LOAD_BUDGET_MS;
+        if let Some(commit) = begin(tab_id, url, Tab::Existing(tab_id)).await? {
+            committed(tab_id, commit, deadline).await?;
+        }
+        // Without a commit (a same-document or aborted navigation) the tab shows the page it showed: the same
+        // wait tells whether that one has loaded.
+        let loaded = wait_loaded(tab_id, deadline, load_wait_ms, true).await?;
+        current(tab_id, loaded).await
     }
-    // Without a commit (a same-document or aborted navigation) the tab shows the page it showed: the same
-    // wait tells whether that one has loaded.
-    let loaded = wait_loaded(tab_id, deadline, load_wait_ms, true).await?;
-    current(tab_id, loaded).await
 }
 
 /// The first navigation of a tab the extension just opened on `about:blank` (`open_tab`, and `navigate`
-/// without a tab): like [`navigate`], and it drops the blank page from the tab's history
+/// without a tab): like [`Navigate`], and it drops the blank page from the tab's history
 /// (`Page.resetNavigationHistory`), so `go_back` there says "no previous page", as in a tab opened on the
 /// URL. Returns whether `load` came ([`wait_loaded`]).
 ///
-/// Errors: as [`navigate`]; the caller closes the tab when it fails.
+/// Errors: as [`Navigate`]; the caller closes the tab when it fails.
 pub async fn first_navigation(tab_id: i64, url: &str, load_wait_ms: u32) -> Result<bool> {
     let deadline = page::now_ms() + LOAD_BUDGET_MS;
     if let Some(commit) = begin(tab_id, url, Tab::Opened).await? {
@@ -147,192 +175,30 @@ fn stopped_load_error(url: &str, tab: Tab) -> Error {
     }
 }
 
-/// Which tab a failed load happened in, for the "what now" of [`load_error`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tab {
-    /// A tab the agent already had (`navigate`): it stays usable, on the browser's error page.
-    Existing(i64),
-    /// A tab opened for this action (`open_tab`): the caller closes it and says so.
-    Opened,
-}
+/// `go_back`: the previous entry of the tab's history, as [`go`].
+impl Handler for GoBack {
+    type Output = NavResult;
+    const TRAITS: Traits = Traits::NAVIGATION;
 
-/// Why the browser could not load a URL, from the `net::ERR_…` name in `Page.navigate`'s `errorText`
-/// (Chromium's `net/base/net_error_list.h`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LoadFailure {
-    /// The host name did not resolve (DNS).
-    NameNotResolved,
-    /// The host refused, dropped or never took the connection, or the machine is offline.
-    Unreachable,
-    /// The connection or the response timed out.
-    TimedOut,
-    /// The URL itself cannot be loaded: malformed, an unsupported scheme, or a port the browser refuses.
-    BadUrl,
-    /// The secure connection failed (certificate, TLS, HTTPS on a plain HTTP port).
-    Insecure,
-    /// An extension, a policy or the response's own headers blocked it.
-    Blocked,
-    /// The server answered with something the browser cannot show (redirect loop, empty or broken response).
-    BadResponse,
-    /// Any other network error.
-    Other,
-}
-
-impl LoadFailure {
-    /// Classifies an `errorText` such as `net::ERR_NAME_NOT_RESOLVED`.
-    pub fn classify(error_text: &str) -> LoadFailure {
-        let name = error_text.trim().trim_start_matches("net::");
-        let is = |names: &[&str]| names.contains(&name);
-        let starts = |prefixes: &[&str]| prefixes.iter().any(|p| name.starts_with(p));
-        if is(&[
-            "ERR_NAME_NOT_RESOLVED",
-            "ERR_NAME_RESOLUTION_FAILED",
-            "ERR_ICANN_NAME_COLLISION",
-        ]) || starts(&["ERR_DNS_"])
-        {
-            LoadFailure::NameNotResolved
-        } else if is(&["ERR_TIMED_OUT", "ERR_CONNECTION_TIMED_OUT"]) {
-            LoadFailure::TimedOut
-        } else if is(&[
-            "ERR_CONNECTION_REFUSED",
-            "ERR_CONNECTION_RESET",
-            "ERR_CONNECTION_CLOSED",
-            "ERR_CONNECTION_ABORTED",
-            "ERR_CONNECTION_FAILED",
-            "ERR_ADDRESS_UNREACHABLE",
-            "ERR_INTERNET_DISCONNECTED",
-            "ERR_NETWORK_CHANGED",
-            "ERR_NETWORK_ACCESS_DENIED",
-            "ERR_NETWORK_IO_SUSPENDED",
-            "ERR_EMPTY_RESPONSE",
-            "ERR_SOCKET_NOT_CONNECTED",
-            "ERR_TUNNEL_CONNECTION_FAILED",
-        ]) || starts(&["ERR_PROXY_", "ERR_SOCKS_"])
-        {
-            LoadFailure::Unreachable
-        } else if is(&[
-            "ERR_INVALID_URL",
-            "ERR_UNKNOWN_URL_SCHEME",
-            "ERR_DISALLOWED_URL_SCHEME",
-            "ERR_UNSAFE_PORT",
-            "ERR_ADDRESS_INVALID",
-            "ERR_FILE_NOT_FOUND",
-        ]) {
-            LoadFailure::BadUrl
-        } else if starts(&["ERR_CERT_", "ERR_SSL_", "ERR_BAD_SSL_"]) {
-            LoadFailure::Insecure
-        } else if starts(&["ERR_BLOCKED_BY_"]) {
-            LoadFailure::Blocked
-        } else if is(&[
-            "ERR_TOO_MANY_REDIRECTS",
-            "ERR_INVALID_REDIRECT",
-            "ERR_UNSAFE_REDIRECT",
-            "ERR_HTTP_RESPONSE_CODE_FAILURE",
-            "ERR_INVALID_RESPONSE",
-            "ERR_INVALID_HTTP_RESPONSE",
-            "ERR_CONTENT_DECODING_FAILED",
-            "ERR_RESPONSE_HEADERS_TOO_BIG",
-        ]) {
-            LoadFailure::BadResponse
-        } else {
-            LoadFailure::Other
-        }
+    async fn run(&self, ctx: &Ctx) -> Result<NavResult> {
+        go(ctx.tab_id, -1, load_wait(self.0.load_wait_ms)).await
     }
 }
 
-/// The error of a failed load of `url` (`error_text` is Chromium's, e.g. `net::ERR_CONNECTION_REFUSED`), with
-/// what the agent should do next (SPEC §8). The code follows who can fix it:
-///
-/// * `host_not_found` — the host name does not resolve (DNS): retrying will not help; check the host name.
-/// * `timeout` — the site did not answer: connection refused or reset, offline, timed out. Not the caller's
-///   malformed input; the message says to check the URL, and that a retry is worth at most one try later.
-/// * `invalid_action` — the URL itself cannot be loaded (malformed, unsupported scheme, a port the browser
-///   refuses, a missing file): fix the request.
-/// * `internal_error` — the browser refused what came back (certificate, a blocking policy, a redirect
-///   loop, a broken response): tell the user.
-pub fn load_error(url: &str, error_text: &str, tab: Tab) -> Error {
-    let host = url::Url::parse(url)
-        .ok()
-        .and_then(|u| u.host_str().map(str::to_owned))
-        .unwrap_or_else(|| url.to_owned());
-    let after = match tab {
-        Tab::Existing(id) => format!(
-            " Tab {id} stays usable (it shows the browser's error page): navigate it elsewhere or go on."
-        ),
-        Tab::Opened => String::new(),
-    };
-    let e = error_text;
-    match LoadFailure::classify(error_text) {
-        LoadFailure::NameNotResolved => Error::HostNotFound(format!(
-            "{host} could not be found: the DNS lookup failed ({e}) loading {url}. Check the host name in the \
-             URL; if it is right, the site or the network is down: do not retry now, tell the user.{after}"
-        )),
-        LoadFailure::Unreachable => Error::Timeout(format!(
-            "{host} did not answer ({e}) loading {url}. Check the URL's host and port; if they are right, the \
-             site is down or unreachable from this browser: retry at most once, later, else tell the user.{after}"
-        )),
-        LoadFailure::TimedOut => Error::Timeout(format!(
-            "loading {url} timed out ({e}): the site is slow or down. Retry at most once, later, else tell the \
-             user.{after}"
-        )),
-        LoadFailure::BadUrl => Error::InvalidAction(format!(
-            "the browser cannot load {url} ({e}): the URL is malformed, names a missing file, or uses a scheme \
-             or port the browser refuses. Fix the URL.{after}"
-        )),
-        LoadFailure::Insecure => Error::Internal(format!(
-            "the secure connection to {host} failed ({e}): its certificate is not trusted, or it does not \
-             speak HTTPS there. Check http:// against https:// in the URL; else tell the user, and do not try \
-             to get around it.{after}"
-        )),
-        LoadFailure::Blocked => Error::Internal(format!(
-            "the browser blocked {url} ({e}: an extension, a policy, or the site's own headers). Tell the \
-             user.{after}"
-        )),
-        LoadFailure::BadResponse => Error::Internal(format!(
-            "{host} answered {url} with something the browser cannot show ({e}: a redirect loop, or an \
-             empty or broken response). Tell the user, or try another page of the site.{after}"
-        )),
-        LoadFailure::Other => Error::Internal(format!(
-            "the browser could not load {url} ({e}). Check the URL; else tell the user.{after}"
-        )),
+/// `go_forward`: the next entry of the tab's history, as [`go`].
+impl Handler for GoForward {
+    type Output = NavResult;
+    const TRAITS: Traits = Traits::NAVIGATION;
+
+    async fn run(&self, ctx: &Ctx) -> Result<NavResult> {
+        go(ctx.tab_id, 1, load_wait(self.0.load_wait_ms)).await
     }
 }
 
-/// Whether `url` is a `data:` URL.
-fn is_data_url(url: &str) -> bool {
-    url::Url::parse(url).is_ok_and(|u| u.scheme() == "data")
-}
-
-/// Whether a new tab should be created on `url` itself instead of on `about:blank` followed by
-/// [`first_navigation`]: `about:blank` needs no navigation, and `Page.navigate` from an extension refuses
-/// `data:` URLs (`ERR_ABORTED`) that `chrome.tabs.create` opens. Neither touches the network, so there is
-/// no load failure to report.
-pub fn opens_directly(url: &str) -> bool {
-    url == "about:blank" || is_data_url(url)
-}
-
-/// Refuses target URLs that would land on the browser's own pages: `about:` URLs other than `about:blank`
-/// and `about:srcdoc` are `chrome://` pages (e.g. `about:version`), which extensions cannot control — and
-/// `Page.navigate` onto one from `chrome.debugger` crashes Chromium 156.
-///
-/// Errors: `invalid_action` naming the URL.
-pub fn check_target(url: &str) -> Result<()> {
-    let Ok(parsed) = url::Url::parse(url) else {
-        return Ok(());
-    };
-    if parsed.scheme() == "about" && !matches!(parsed.path(), "blank" | "srcdoc") {
-        return Err(Error::InvalidAction(format!(
-            "{url} is one of the browser's own pages, which extensions cannot open or control; use an \
-             http(s) URL (or about:blank)"
-        )));
-    }
-    Ok(())
-}
-
-/// `go_back` / `go_forward`: moves `delta` (−1 / +1) in the tab's history and waits as [`navigate`] does.
+/// `go_back` / `go_forward`: moves `delta` (−1 / +1) in the tab's history and waits as [`Navigate`] does.
 ///
 /// Errors: `invalid_action` when there is no entry in that direction.
-pub async fn go(tab_id: i64, delta: i64, load_wait_ms: u32) -> Result<NavResult> {
+async fn go(tab_id: i64, delta: i64, load_wait_ms: u32) -> Result<NavResult> {
     let history = cdp::send(tab_id, &PageGetNavigationHistory {}).await?;
     let target = usize::try_from(history.current_index + delta)
         .ok()
@@ -359,14 +225,21 @@ pub async fn go(tab_id: i64, delta: i64, load_wait_ms: u32) -> Result<NavResult>
     current(tab_id, loaded).await
 }
 
-/// `reload`: reloads the page and waits as [`navigate`] does.
-pub async fn reload(tab_id: i64, load_wait_ms: u32) -> Result<NavResult> {
-    crate::extract::invalidate(tab_id);
-    let deadline = page::now_ms() + LOAD_BUDGET_MS;
-    let commit = commit_waiter(tab_id);
-    dialogs::navigating(tab_id, cdp::send(tab_id, &PageReload {}).err_into()).await?;
-    let loaded = settle(tab_id, commit, deadline, load_wait_ms).await?;
-    current(tab_id, loaded).await
+/// `reload`: reloads the page and waits as [`Navigate`] does.
+impl Handler for Reload {
+    type Output = NavResult;
+    const TRAITS: Traits = Traits::NAVIGATION;
+
+    async fn run(&self, ctx: &Ctx) -> Result<NavResult> {
+        let tab_id = ctx.tab_id;
+        let load_wait_ms = load_wait(self.0.load_wait_ms);
+        crate::extract::invalidate(tab_id);
+        let deadline = page::now_ms() + LOAD_BUDGET_MS;
+        let commit = commit_waiter(tab_id);
+        dialogs::navigating(tab_id, cdp::send(tab_id, &PageReload {}).err_into()).await?;
+        let loaded = settle(tab_id, commit, deadline, load_wait_ms).await?;
+        current(tab_id, loaded).await
+    }
 }
 
 /// Waits (answering dialogs) for the commit, then as [`wait_loaded`]; whether `load` came.
@@ -613,144 +486,6 @@ impl Watch {
                 ));
                 Some(false)
             }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use bua_protocol::ErrorCode;
-
-    #[test]
-    fn load_failures_are_classified_by_chromium_error_name() {
-        let cases = [
-            ("net::ERR_NAME_NOT_RESOLVED", LoadFailure::NameNotResolved),
-            (
-                "net::ERR_NAME_RESOLUTION_FAILED",
-                LoadFailure::NameNotResolved,
-            ),
-            ("net::ERR_DNS_TIMED_OUT", LoadFailure::NameNotResolved),
-            ("net::ERR_CONNECTION_REFUSED", LoadFailure::Unreachable),
-            ("net::ERR_CONNECTION_RESET", LoadFailure::Unreachable),
-            ("net::ERR_ADDRESS_UNREACHABLE", LoadFailure::Unreachable),
-            ("net::ERR_INTERNET_DISCONNECTED", LoadFailure::Unreachable),
-            ("net::ERR_EMPTY_RESPONSE", LoadFailure::Unreachable),
-            ("net::ERR_PROXY_CONNECTION_FAILED", LoadFailure::Unreachable),
-            ("net::ERR_TIMED_OUT", LoadFailure::TimedOut),
-            ("net::ERR_CONNECTION_TIMED_OUT", LoadFailure::TimedOut),
-            ("net::ERR_UNSAFE_PORT", LoadFailure::BadUrl),
-            ("net::ERR_INVALID_URL", LoadFailure::BadUrl),
-            ("net::ERR_UNKNOWN_URL_SCHEME", LoadFailure::BadUrl),
-            ("net::ERR_CERT_AUTHORITY_INVALID", LoadFailure::Insecure),
-            ("net::ERR_SSL_PROTOCOL_ERROR", LoadFailure::Insecure),
-            ("net::ERR_BLOCKED_BY_ADMINISTRATOR", LoadFailure::Blocked),
-            ("net::ERR_TOO_MANY_REDIRECTS", LoadFailure::BadResponse),
-            (
-                "net::ERR_HTTP_RESPONSE_CODE_FAILURE",
-                LoadFailure::BadResponse,
-            ),
-            ("net::ERR_SOMETHING_NEW", LoadFailure::Other),
-            // Without the `net::` prefix too.
-            ("ERR_NAME_NOT_RESOLVED", LoadFailure::NameNotResolved),
-        ];
-        for (text, want) in cases {
-            assert_eq!(LoadFailure::classify(text), want, "{text}");
-        }
-    }
-
-    #[test]
-    fn an_unknown_host_is_host_not_found_a_refused_one_timeout_both_say_to_check_the_url() {
-        // DNS failure: its own code (an agent branching on `timeout` would retry it), never "retry as is".
-        let e = load_error(
-            "http://nonexistent.example/a",
-            "net::ERR_NAME_NOT_RESOLVED",
-            Tab::Existing(7),
-        );
-        assert_eq!(e.code(), ErrorCode::HostNotFound, "{e}");
-        let m = e.to_string();
-        for part in [
-            "nonexistent.example could not be found",
-            "DNS lookup failed (net::ERR_NAME_NOT_RESOLVED)",
-            "Check the host name",
-            "do not retry now",
-            "Tab 7 stays usable",
-        ] {
-            assert!(m.contains(part), "{part:?} not in {m:?}");
-        }
-        // A closed port: the host did not answer.
-        let e = load_error(
-            "http://127.0.0.1:9/",
-            "net::ERR_CONNECTION_REFUSED",
-            Tab::Existing(7),
-        );
-        assert_eq!(e.code(), ErrorCode::Timeout, "{e}");
-        let m = e.to_string();
-        assert!(
-            m.starts_with("127.0.0.1 did not answer (net::ERR_CONNECTION_REFUSED)"),
-            "{m}"
-        );
-        assert!(m.contains("Check the URL's host and port"), "{m}");
-        assert!(m.contains("retry at most once"), "{m}");
-        // open_tab closes the tab it opened and says so itself: no "stays usable" here.
-        let e = load_error(
-            "http://nonexistent.example/",
-            "net::ERR_NAME_NOT_RESOLVED",
-            Tab::Opened,
-        );
-        assert_eq!(e.code(), ErrorCode::HostNotFound);
-        assert!(!e.to_string().contains("stays usable"), "{e}");
-    }
-
-    #[test]
-    fn a_url_the_browser_refuses_is_invalid_action_and_a_refused_answer_internal_error() {
-        let e = load_error(
-            "http://127.0.0.1:1/",
-            "net::ERR_UNSAFE_PORT",
-            Tab::Existing(3),
-        );
-        assert_eq!(e.code(), ErrorCode::InvalidAction, "{e}");
-        assert!(e.to_string().contains("Fix the URL"), "{e}");
-        let e = load_error(
-            "https://self-signed.test/",
-            "net::ERR_CERT_AUTHORITY_INVALID",
-            Tab::Opened,
-        );
-        assert_eq!(e.code(), ErrorCode::InternalError, "{e}");
-        assert!(e.to_string().contains("do not try to get around it"), "{e}");
-        let e = load_error(
-            "http://loop.test/",
-            "net::ERR_TOO_MANY_REDIRECTS",
-            Tab::Opened,
-        );
-        assert_eq!(e.code(), ErrorCode::InternalError, "{e}");
-        assert!(e.to_string().contains("redirect loop"), "{e}");
-    }
-
-    #[test]
-    fn only_blank_and_data_urls_open_directly() {
-        assert!(opens_directly("about:blank"));
-        assert!(opens_directly("data:text/html,<p>hi"));
-        assert!(opens_directly("DATA:text/plain,x"));
-        assert!(!opens_directly("http://127.0.0.1:8000/"));
-        assert!(!opens_directly("https://example.com/data:x"));
-    }
-
-    #[test]
-    fn browser_pages_behind_about_urls_are_refused_before_navigating() {
-        for url in ["about:version", "about:settings", "about:gpu"] {
-            let e = check_target(url).expect_err(url);
-            assert_eq!(e.code(), bua_protocol::ErrorCode::InvalidAction);
-            assert!(e.to_string().contains("browser's own pages"), "{e}");
-        }
-        for url in [
-            "about:blank",
-            "about:srcdoc",
-            "http://127.0.0.1:8000/about:version",
-            "https://example.com/",
-            "data:text/html,hi",
-        ] {
-            assert_eq!(check_target(url), Ok(()), "{url}");
         }
     }
 }
