@@ -21,10 +21,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use base64::Engine;
-use bua_protocol::ImageFormat;
-use serde_json::{json, Map, Value};
+use bua_protocol::{Action, ImageFormat, Locator};
+use serde_json::{json, Value};
 
-use crate::client::{after_connection_lost, BridgeClient, Endpoint};
+use crate::client::{action_params, after_connection_lost, BridgeClient, Endpoint};
 pub use crate::error::BRIDGE_UNREACHABLE;
 use crate::error::{Error, Result};
 use crate::token;
@@ -345,6 +345,15 @@ pub struct Request {
 }
 
 impl Request {
+    /// The request of `action` (its canonical wire params, [`action_params`]), printed as `output`.
+    pub fn action(action: &Action, output: Output) -> Self {
+        Request {
+            method: action.name().into(),
+            params: action_params(action),
+            output,
+        }
+    }
+
     /// A request printed as JSON.
     pub fn json(method: &str, params: Value) -> Self {
         Request {
@@ -372,15 +381,11 @@ pub struct LocatorArgs {
 }
 
 impl LocatorArgs {
-    /// Writes the locator into `params` as flat keys (`uid`, `selector`, …, `index`), or nested as
-    /// `locator` when `nested` (for `type`, whose own `text` parameter takes the flat `text` key).
+    /// The element the flags name.
     ///
-    /// Errors: none or several of uid/selector/text/xpath given.
-    pub fn write(
-        &self,
-        params: &mut Map<String, Value>,
-        nested: bool,
-    ) -> std::result::Result<(), Failure> {
+    /// Errors (`invalid_action`): none or several of uid/selector/text/xpath given, or `--index`
+    /// with a uid (a uid names one element).
+    pub fn locator(&self) -> std::result::Result<Locator, Failure> {
         let given: Vec<(&str, &String)> = [
             ("uid", &self.uid),
             ("selector", &self.selector),
@@ -390,32 +395,35 @@ impl LocatorArgs {
         .into_iter()
         .filter_map(|(k, v)| v.as_ref().map(|v| (k, v)))
         .collect();
-        let (key, value) = match given.as_slice() {
-            [one] => *one,
-            [] => {
-                return Err(Failure::invalid(
-                    "give the element: a uid from `bua-bridge extract --elements`, or --selector, --text or --xpath",
-                ))
-            }
-            many => {
-                let keys: Vec<&str> = many.iter().map(|(k, _)| *k).collect();
-                return Err(Failure::invalid(format!(
-                    "give only one of uid, --selector, --text, --xpath (got {})",
-                    keys.join(" and ")
-                )));
-            }
-        };
-        let mut loc = Map::new();
-        loc.insert(key.into(), Value::String(value.clone()));
-        if let Some(i) = self.index {
-            loc.insert("index".into(), json!(i));
+        if given.len() > 1 {
+            let keys: Vec<&str> = given.iter().map(|(k, _)| *k).collect();
+            return Err(Failure::invalid(format!(
+                "give only one of uid, --selector, --text, --xpath (got {})",
+                keys.join(" and ")
+            )));
         }
-        if nested {
-            params.insert("locator".into(), Value::Object(loc));
-        } else {
-            params.extend(loc);
+        let index = self.index.unwrap_or(0);
+        match (&self.uid, &self.selector, &self.text, &self.xpath) {
+            (Some(_), ..) if self.index.is_some() => Err(Failure::invalid(
+                "--index is not allowed with a uid (a uid names one element)",
+            )),
+            (Some(uid), ..) => Ok(Locator::uid(uid.clone())),
+            (_, Some(selector), ..) => Ok(Locator::Selector {
+                selector: selector.clone(),
+                index,
+            }),
+            (_, _, Some(text), _) => Ok(Locator::Text {
+                text: text.clone(),
+                index,
+            }),
+            (.., Some(xpath)) => Ok(Locator::Xpath {
+                xpath: xpath.clone(),
+                index,
+            }),
+            _ => Err(Failure::invalid(
+                "give the element: a uid from `bua-bridge extract --elements`, or --selector, --text or --xpath",
+            )),
         }
-        Ok(())
     }
 }
 
@@ -448,14 +456,6 @@ pub fn type_args(
             }))
         }
     }
-}
-
-/// Adds `tabId` when given.
-pub fn with_tab(mut params: Map<String, Value>, tab: Option<i64>) -> Value {
-    if let Some(t) = tab {
-        params.insert("tabId".into(), json!(t));
-    }
-    Value::Object(params)
 }
 
 /// Serialises `v` as one line, or indented with `pretty`.
@@ -787,41 +787,44 @@ mod tests {
     use super::*;
 
     #[test]
-    fn locator_flags_become_flat_or_nested_keys() {
-        let mut p = Map::new();
-        LocatorArgs {
+    fn locator_flags_become_one_locator() {
+        let uid = LocatorArgs {
             uid: Some("e3".into()),
             ..Default::default()
-        }
-        .write(&mut p, false)
-        .unwrap();
-        assert_eq!(Value::Object(p), json!({"uid": "e3"}));
+        };
+        assert_eq!(uid.locator().unwrap(), Locator::uid("e3"));
 
-        let mut p = Map::new();
-        LocatorArgs {
+        let text = LocatorArgs {
             text: Some("Sign in".into()),
             index: Some(1),
             ..Default::default()
-        }
-        .write(&mut p, true)
-        .unwrap();
+        };
         assert_eq!(
-            Value::Object(p),
-            json!({"locator": {"text": "Sign in", "index": 1}})
+            text.locator().unwrap(),
+            Locator::Text {
+                text: "Sign in".into(),
+                index: 1
+            }
         );
 
-        let err = LocatorArgs::default()
-            .write(&mut Map::new(), false)
-            .unwrap_err();
+        let err = LocatorArgs::default().locator().unwrap_err();
         assert_eq!(err.code, "invalid_action");
         let err = LocatorArgs {
             uid: Some("e1".into()),
             selector: Some("#a".into()),
             ..Default::default()
         }
-        .write(&mut Map::new(), false)
+        .locator()
         .unwrap_err();
         assert!(err.message.contains("uid and selector"), "{}", err.message);
+        let err = LocatorArgs {
+            uid: Some("e1".into()),
+            index: Some(2),
+            ..Default::default()
+        }
+        .locator()
+        .unwrap_err();
+        assert!(err.message.contains("--index"), "{}", err.message);
     }
 
     #[test]

@@ -30,7 +30,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Map, Value};
 use tokio::sync::Mutex;
 
-use crate::client::{after_connection_lost, BridgeClient, Endpoint};
+use crate::client::{action_params, after_connection_lost, BridgeClient, Endpoint};
 use crate::error::{Error, Result, BRIDGE_UNREACHABLE};
 use crate::render;
 use crate::server::{self, ServerConfig, ServerHandle};
@@ -407,10 +407,7 @@ impl BrowserMcp {
             return tool_error(e.client_code(), &e.to_string());
         }
         let name = action.name();
-        let mut params = action.to_value();
-        if let Value::Object(m) = &mut params {
-            m.remove("type");
-        }
+        let params = action_params(&action);
         let called = match &action {
             Action::Screenshot(shot) => self.capped_screenshot(shot).await,
             _ => self.call(name, params).await,
@@ -440,11 +437,9 @@ impl BrowserMcp {
     async fn capped_screenshot(&self, shot: &Screenshot) -> Result<Value> {
         let cap = self.options.screenshot_cap;
         let capture = |shot: Screenshot| async move {
-            let mut params = Action::Screenshot(shot).to_value();
-            if let Value::Object(m) = &mut params {
-                m.remove("type");
-            }
-            self.call("screenshot", params).await
+            let screenshot = Action::Screenshot(shot);
+            self.call(screenshot.name(), action_params(&screenshot))
+                .await
         };
         let size = |r: &Value| {
             let side = |k: &str| {
