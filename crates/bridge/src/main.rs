@@ -6,7 +6,7 @@ mod cmd;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = match cmd::parse::parse_args() {
+    let cli = match cmd::parse_args() {
         Ok(cli) => cli,
         Err(code) => return code,
     };

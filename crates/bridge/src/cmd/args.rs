@@ -4,11 +4,10 @@
 
 use std::net::IpAddr;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
-use super::parse::parse_grace;
+use super::parse::{parse_grace, Grace};
 
 #[derive(Parser)]
 #[command(
@@ -411,9 +410,6 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         files_dirs: Vec<PathBuf>,
     },
 }
-
-/// `--agent-grace` ([`bua_bridge::ServerConfig::agent_grace`]): `None` is `off`.
-pub(crate) type Grace = Option<Duration>;
 
 /// Default of `--extension-wait` ([`bua_bridge::server::DEFAULT_EXTENSION_WAIT`]).
 pub(crate) const EXTENSION_WAIT_SECS: u64 = bua_bridge::server::DEFAULT_EXTENSION_WAIT.as_secs();

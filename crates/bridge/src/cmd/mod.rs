@@ -4,18 +4,18 @@
 
 pub(crate) mod args;
 mod client;
-pub(crate) mod parse;
+mod parse;
+mod process;
 mod server;
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use bua_bridge::cli::{self, Request};
-use bua_bridge::{token, Error};
 
-use args::Command;
+use args::{Cli, Command};
+use process::{init_logging, report};
 
 /// Runs one subcommand to its exit status.
 pub(crate) async fn run(command: Command) -> ExitCode {
@@ -108,34 +108,69 @@ pub(crate) async fn run(command: Command) -> ExitCode {
     }
 }
 
-/// Logs to stderr at `default` (or `$BUA_LOG`).
-pub(crate) fn init_logging(default: &str) {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("BUA_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    // Colour codes only for a terminal: a log file or a pipe gets plain text.
-    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(ansi)
-        .init();
-}
-
-/// `--token-file`, else the default token file (~/.config/bua/token).
-pub(crate) fn token_path(given: Option<PathBuf>) -> Result<PathBuf, Error> {
-    match given {
-        Some(p) => Ok(p),
-        None => token::default_path(),
-    }
-}
-
-/// The exit status of `result`; an error is printed on stderr.
-pub(crate) fn report(result: Result<(), Error>) -> ExitCode {
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            let _ = writeln!(std::io::stderr(), "bua-bridge: {e}");
-            ExitCode::FAILURE
+/// Parses the command line; an unknown subcommand also prints the list of subcommands.
+pub(crate) fn parse_args() -> Result<Cli, ExitCode> {
+    use clap::CommandFactory;
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| resolve_sources(&m));
+    match parsed {
+        Ok(cli) => Ok(cli),
+        Err(e) if e.kind() == clap::error::ErrorKind::InvalidSubcommand => {
+            let mut stderr = std::io::stderr();
+            let _ = writeln!(stderr, "{}", e.render());
+            let _ = writeln!(stderr, "{}", Cli::command().render_help());
+            Err(ExitCode::from(2))
         }
+        Err(e) => e.exit(),
     }
+}
+
+/// The command line from `matches`, where a flag given on the command line beats an environment
+/// variable that says the same thing otherwise: `--token-file` beats `$BUA_TOKEN`, `--port`
+/// beats `$BUA_URL` (and `--url`/`$BUA_URL` beat `--port`/`$BUA_PORT`).
+///
+/// Errors: `--token` and `--token-file` both on the command line (a conflict), or what clap finds.
+fn resolve_sources(matches: &clap::ArgMatches) -> Result<Cli, clap::Error> {
+    use clap::parser::ValueSource;
+    use clap::{CommandFactory, FromArgMatches};
+    let mut cli = Cli::from_arg_matches(matches)?;
+    let Some((_, sub)) = matches.subcommand() else {
+        return Ok(cli);
+    };
+    let source = |id: &str| sub.try_get_raw(id).ok().and_then(|_| sub.value_source(id));
+    let on_command_line = |id: &str| source(id) == Some(ValueSource::CommandLine);
+    let from_env = |id: &str| source(id) == Some(ValueSource::EnvVariable);
+    if on_command_line("token") && on_command_line("token_file") {
+        return Err(Cli::command().error(
+            clap::error::ErrorKind::ArgumentConflict,
+            "--token and --token-file cannot be used together: give one",
+        ));
+    }
+    let drop_token = from_env("token") && on_command_line("token_file");
+    let drop_url = from_env("url") && on_command_line("port");
+    let (token, url) = match &mut cli.command {
+        Command::Call { conn, .. }
+        | Command::Tabs { conn }
+        | Command::Open { conn, .. }
+        | Command::Navigate { conn, .. }
+        | Command::Extract { conn, .. }
+        | Command::Click { conn, .. }
+        | Command::Type { conn, .. }
+        | Command::Eval { conn, .. }
+        | Command::Screenshot { conn, .. }
+        | Command::Handoff { conn, .. }
+        | Command::Pdf { conn, .. }
+        | Command::Downloads { conn, .. }
+        | Command::Events { conn, .. } => (&mut conn.token, &mut conn.url),
+        Command::Mcp { token, url, .. } => (token, url),
+        _ => return Ok(cli),
+    };
+    if drop_token {
+        *token = None;
+    }
+    if drop_url {
+        *url = None;
+    }
+    Ok(cli)
 }

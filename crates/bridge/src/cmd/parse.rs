@@ -1,11 +1,9 @@
-//! Reading the command line: clap's parse, plus the rules clap cannot state (a flag on the command
-//! line beats an environment variable that says the same thing) and the `--agent-grace` parser.
+//! Value parsers of the command line: `--agent-grace`.
 
-use std::io::Write;
-use std::process::ExitCode;
 use std::time::Duration;
 
-use super::args::{Cli, Command, Grace};
+/// `--agent-grace` ([`bua_bridge::ServerConfig::agent_grace`]): `None` is `off`.
+pub(crate) type Grace = Option<Duration>;
 
 /// Parses `--agent-grace`: a number with a unit `ms`, `s`, `m` or `h` (`90s`, `5m`), or `off`.
 pub(crate) fn parse_grace(text: &str) -> std::result::Result<Grace, String> {
@@ -31,71 +29,4 @@ pub(crate) fn parse_grace(text: &str) -> std::result::Result<Grace, String> {
         }
     };
     Ok(Some(Duration::from_millis(ms)))
-}
-
-/// Parses the command line; an unknown subcommand also prints the list of subcommands.
-pub(crate) fn parse_args() -> Result<Cli, ExitCode> {
-    use clap::CommandFactory;
-    let parsed = Cli::command()
-        .try_get_matches()
-        .and_then(|m| resolve_sources(&m));
-    match parsed {
-        Ok(cli) => Ok(cli),
-        Err(e) if e.kind() == clap::error::ErrorKind::InvalidSubcommand => {
-            let mut stderr = std::io::stderr();
-            let _ = writeln!(stderr, "{}", e.render());
-            let _ = writeln!(stderr, "{}", Cli::command().render_help());
-            Err(ExitCode::from(2))
-        }
-        Err(e) => e.exit(),
-    }
-}
-
-/// The command line from `matches`, where a flag given on the command line beats an environment
-/// variable that says the same thing otherwise: `--token-file` beats `$BUA_TOKEN`, `--port`
-/// beats `$BUA_URL` (and `--url`/`$BUA_URL` beat `--port`/`$BUA_PORT`).
-///
-/// Errors: `--token` and `--token-file` both on the command line (a conflict), or what clap finds.
-fn resolve_sources(matches: &clap::ArgMatches) -> Result<Cli, clap::Error> {
-    use clap::parser::ValueSource;
-    use clap::{CommandFactory, FromArgMatches};
-    let mut cli = Cli::from_arg_matches(matches)?;
-    let Some((_, sub)) = matches.subcommand() else {
-        return Ok(cli);
-    };
-    let source = |id: &str| sub.try_get_raw(id).ok().and_then(|_| sub.value_source(id));
-    let on_command_line = |id: &str| source(id) == Some(ValueSource::CommandLine);
-    let from_env = |id: &str| source(id) == Some(ValueSource::EnvVariable);
-    if on_command_line("token") && on_command_line("token_file") {
-        return Err(Cli::command().error(
-            clap::error::ErrorKind::ArgumentConflict,
-            "--token and --token-file cannot be used together: give one",
-        ));
-    }
-    let drop_token = from_env("token") && on_command_line("token_file");
-    let drop_url = from_env("url") && on_command_line("port");
-    let (token, url) = match &mut cli.command {
-        Command::Call { conn, .. }
-        | Command::Tabs { conn }
-        | Command::Open { conn, .. }
-        | Command::Navigate { conn, .. }
-        | Command::Extract { conn, .. }
-        | Command::Click { conn, .. }
-        | Command::Type { conn, .. }
-        | Command::Eval { conn, .. }
-        | Command::Screenshot { conn, .. }
-        | Command::Handoff { conn, .. }
-        | Command::Pdf { conn, .. }
-        | Command::Downloads { conn, .. }
-        | Command::Events { conn, .. } => (&mut conn.token, &mut conn.url),
-        Command::Mcp { token, url, .. } => (token, url),
-        _ => return Ok(cli),
-    };
-    if drop_token {
-        *token = None;
-    }
-    if drop_url {
-        *url = None;
-    }
-    Ok(cli)
 }

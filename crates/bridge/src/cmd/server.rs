@@ -10,12 +10,12 @@ use bua_bridge::launch::{LaunchOptions, TokenSource};
 use bua_bridge::{cli, server, token, Error, ServerConfig};
 
 use super::args::Command;
-use super::{init_logging, report, token_path};
+use super::process::{init_logging, report, token_path};
 
 /// What `serve` grants its agents: how long an owner's tabs outlive its connections, and the folders
 /// `upload` may read.
 pub(crate) struct ServeAgents {
-    pub(crate) grace: super::args::Grace,
+    pub(crate) grace: super::parse::Grace,
     pub(crate) files_dirs: Vec<PathBuf>,
 }
 

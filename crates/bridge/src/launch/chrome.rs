@@ -9,7 +9,7 @@ use nix::unistd::Pid;
 use serde_json::Value;
 use tokio::process::Child;
 
-use super::LaunchOptions;
+use super::options::LaunchOptions;
 use crate::error::{Error, Result};
 use crate::origin::extension_id_from_key;
 
@@ -128,8 +128,7 @@ pub fn extension_id_of(extension_dir: &Path) -> Result<Option<String>> {
 /// unless it is off. The others are browser UI drawn as web pages (the reload button, the omnibox popup and
 /// its AI-mode variant): in a headless or agent-driven window nobody sees them, yet every navigation re-renders
 /// them in a renderer of their own and keeps the browser's main thread busy for a few hundred ms, the thread every
-/// `chrome.*` call of the extension goes through (docs/BENCHMARKS.md). Puppeteer and Playwright turn the same
-/// ones off.
+/// `chrome.*` call of the extension goes through. Puppeteer and Playwright turn the same ones off.
 pub const DISABLED_FEATURES: [&str; 5] = [
     "DisableLoadExtensionCommandLineSwitch",
     "WebUIReloadButton",
@@ -142,8 +141,8 @@ pub const DISABLED_FEATURES: [&str; 5] = [
 /// yet the bar is on every tab the extension attaches to, and each time a tab shows it, it slides in: a layout
 /// of the whole browser window per animation frame (about 10–20 ms each, for a few hundred ms) on the browser's
 /// main thread, which every `chrome.debugger` command and answer goes through. Measured right after a
-/// navigation on small pages, an `extract` took a median 17–21 ms with the bar and 8.5–12 ms without
-/// (docs/BENCHMARKS.md). A headed launch keeps it: there a person may be watching, and the bar tells them the
+/// navigation on small pages, an `extract` took a median 17–21 ms with the bar and 8.5–12 ms without.
+/// A headed launch keeps it: there a person may be watching, and the bar tells them the
 /// extension is driving this browser.
 pub const SILENT_DEBUGGER: &str = "--silent-debugger-extension-api";
 

@@ -9,13 +9,17 @@
 //! is terminated and the temporary profile removed.
 
 mod chrome;
+mod launched;
+mod options;
 mod pairing;
 
 pub use chrome::{chrome_args, extension_id_of, find_chrome, DISABLED_FEATURES, SILENT_DEBUGGER};
 use chrome::{remove_profile, Browser, Profile};
+pub use launched::{env_hint, Launched};
+pub use options::{LaunchOptions, TokenSource};
 use pairing::pair;
+pub use pairing::READY_TIMEOUT;
 
-use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -23,146 +27,7 @@ use nix::unistd::Pid;
 use tokio::process::Command;
 
 use crate::error::{Error, Result};
-use crate::server::{self, ServerConfig, ServerHandle};
-
-/// How long `launch` may take from start to `READY` (15 s, the budget on a 2-core machine).
-pub const READY_TIMEOUT: Duration = Duration::from_secs(15);
-
-/// Where the pairing token comes from.
-#[derive(Debug, Clone)]
-pub enum TokenSource {
-    /// Read (or create) this token file (mode 0600).
-    File(PathBuf),
-    /// A fresh random token kept in memory only (tests, throwaway sessions).
-    Ephemeral,
-}
-
-/// Settings of one launch.
-#[derive(Debug, Clone)]
-pub struct LaunchOptions {
-    /// Server port; 0 picks a free one.
-    pub port: u16,
-    /// Chromium binary; `None` = `/usr/bin/chromium`, else `chromium`, `google-chrome` or
-    /// `chromium-browser` on `PATH`.
-    pub chrome: Option<PathBuf>,
-    /// The unpacked extension (the `dist/` folder made by `./build.sh`).
-    pub extension_dir: PathBuf,
-    /// Run Chromium with `--headless=new`.
-    pub headless: bool,
-    /// Use (and keep) this profile; `None` = a fresh temporary profile removed on exit.
-    pub user_data_dir: Option<PathBuf>,
-    /// The pairing token.
-    pub token: TokenSource,
-    /// Lowest protocol version the server accepts (tests raise it).
-    pub min_protocol_version: u32,
-    /// Let Chromium write to our stderr (otherwise its output is discarded).
-    pub chrome_output: bool,
-    /// Extra Chromium flags, appended after the required ones.
-    pub extra_args: Vec<String>,
-    /// The folders `upload` may read files from (SPEC §4).
-    pub files_dirs: Vec<PathBuf>,
-}
-
-impl LaunchOptions {
-    /// Options for `extension_dir` with defaults: free port, headless, temporary profile, ephemeral token.
-    pub fn new(extension_dir: impl Into<PathBuf>) -> Self {
-        LaunchOptions {
-            port: 0,
-            chrome: None,
-            extension_dir: extension_dir.into(),
-            headless: true,
-            user_data_dir: None,
-            token: TokenSource::Ephemeral,
-            min_protocol_version: bua_protocol::MIN_PROTOCOL_VERSION,
-            chrome_output: false,
-            extra_args: Vec::new(),
-            files_dirs: Vec::new(),
-        }
-    }
-}
-
-/// A running launch: server + Chromium + profile.
-pub struct Launched {
-    server: ServerHandle,
-    browser: Browser,
-    profile: Profile,
-    /// The extension id that completed the handshake.
-    pub extension_id: String,
-    /// The browser's DevTools port on 127.0.0.1.
-    pub devtools_port: u16,
-    /// The browser's DevTools WebSocket URL.
-    pub devtools_url: String,
-    /// Time from the start of [`start`] to the extension's `ack`.
-    pub startup: Duration,
-}
-
-impl Launched {
-    /// The in-process server.
-    pub fn server(&self) -> &ServerHandle {
-        &self.server
-    }
-
-    /// Chromium's main process id (also its process group id).
-    pub fn browser_pid(&self) -> i32 {
-        self.browser.pgid.as_raw()
-    }
-
-    /// The profile directory in use.
-    pub fn profile_dir(&self) -> &Path {
-        self.profile.path()
-    }
-
-    /// The `READY` line that scripts and the tests parse: `READY port=<N> token=<T> extension_id=<ID>`.
-    pub fn ready_line(&self) -> String {
-        format!(
-            "READY port={} token={} extension_id={}",
-            self.server.port(),
-            self.server.token(),
-            self.extension_id
-        )
-    }
-
-    /// The line written to stderr for people: the shell command that points later CLI calls
-    /// (`bua-bridge tabs`, …) and `bua-bridge mcp` at this bridge, e.g.
-    /// `export BUA_PORT=40123 BUA_TOKEN=9f…  # for bua-bridge tabs, open, mcp, … in this shell`.
-    pub fn env_hint(&self) -> String {
-        env_hint(self.server.port(), self.server.token())
-    }
-
-    /// The `DEVTOOLS …` line written to stderr (for tests and debugging).
-    pub fn devtools_line(&self) -> String {
-        format!(
-            "DEVTOOLS port={} ws={} browser_pid={} profile={}",
-            self.devtools_port,
-            self.devtools_url,
-            self.browser_pid(),
-            self.profile_dir().display()
-        )
-    }
-
-    /// Waits until Chromium exits by itself (e.g. the user closed it); returns its exit description.
-    pub async fn browser_exited(&mut self) -> String {
-        match self.browser.child.wait().await {
-            Ok(status) => status.to_string(),
-            Err(e) => e.to_string(),
-        }
-    }
-
-    /// Stops the server, terminates Chromium's process group, removes a temporary profile.
-    pub async fn shutdown(self) {
-        let Launched {
-            server,
-            mut browser,
-            profile,
-            ..
-        } = self;
-        server.shutdown().await;
-        browser.terminate().await;
-        if let Profile::Temporary(dir) = profile {
-            remove_profile(dir).await;
-        }
-    }
-}
+use crate::server::{self, ServerConfig};
 
 /// Starts server + Chromium, pairs the extension and waits for its `ack`, within [`READY_TIMEOUT`].
 ///
@@ -284,11 +149,6 @@ pub enum StopReason {
     StdinClosed,
     /// Chromium exited by itself.
     BrowserExited(String),
-}
-
-/// The `export BUA_PORT=<port> BUA_TOKEN=<token>  # …` line of [`Launched::env_hint`].
-pub fn env_hint(port: u16, token: &str) -> String {
-    format!("export BUA_PORT={port} BUA_TOKEN={token}  # for bua-bridge tabs, open, mcp, … in this shell")
 }
 
 /// The CLI's `launch`: [`start`], print `READY …` on stdout (and `DEVTOOLS …` on stderr), serve until

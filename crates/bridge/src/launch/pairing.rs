@@ -6,9 +6,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::{Launched, READY_TIMEOUT};
+use super::launched::Launched;
 use crate::devtools::{self, DevTools};
 use crate::error::{Error, Result};
+
+/// How long `launch` may take from start to `READY` (15 s, the budget on a 2-core machine).
+pub const READY_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// The time left until `deadline` (zero once it passed).
 fn remaining(deadline: Instant) -> Duration {

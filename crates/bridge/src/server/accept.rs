@@ -12,8 +12,10 @@ use tokio_tungstenite::tungstenite::handshake::server::{
 };
 use tokio_tungstenite::tungstenite::http::StatusCode;
 
+use super::config::HANDSHAKE_TIMEOUT;
 use super::connection::Connection;
-use super::{websocket_config, Counters, Shared, HANDSHAKE_TIMEOUT};
+use super::frames::websocket_config;
+use super::state::{Counters, Shared};
 use crate::origin::{classify_origin, OriginClass};
 
 /// Accepts TCP connections until shutdown; each one is upgraded and served on its own task.

@@ -3,6 +3,7 @@
 //! request runs on its own task, so a slow action never blocks the next frame.
 
 use std::net::SocketAddr;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -13,18 +14,19 @@ use bua_protocol::{
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::net::TcpStream;
-use tokio::sync::mpsc;
+use tokio::sync::{broadcast, mpsc};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_tungstenite::WebSocketStream;
 use tokio_util::sync::CancellationToken;
 
+use super::config::OUTBOUND_QUEUE;
 use super::events::EventQueue;
 use super::frames::{close_message, is_reset, millis, to_text};
 use super::owners::owner_disconnected;
 use super::pending::{dispatch, fail_pending};
+use super::state::{lock, Counters, Shared};
 use super::v1::v1_new_tab;
-use super::{lock, Counters, Shared, OUTBOUND_QUEUE};
 use crate::origin::OriginClass;
 
 /// What a connection is, once its handshake passed.
@@ -325,5 +327,53 @@ impl Connection {
                 });
             }
         }
+    }
+
+    /// `subscribe_events`: forwards every later extension event as `{"type":"event","event":{…}}`
+    /// through this connection's bounded [`EventQueue`] (oldest dropped and counted when full).
+    /// A second `subscribe_events` on the same connection is answered the same way but starts no
+    /// second forwarder (events are never duplicated).
+    pub(super) async fn subscribe_events(&self, id: String) {
+        let first = !self.subscribed.swap(true, Ordering::Relaxed);
+        let mut rx = self.shared.events.subscribe();
+        self.send(to_text(&ClientResponse::Ok {
+            id,
+            result: json!({"subscribed": true}),
+        }))
+        .await;
+        if !first {
+            return;
+        }
+        let queue = self.events.clone();
+        let closed = self.closed.clone();
+        let shared = self.shared.clone();
+        let peer = self.peer;
+        tokio::spawn(async move {
+            let mut warned = false;
+            loop {
+                let received = tokio::select! {
+                    _ = closed.cancelled() => break,
+                    r = rx.recv() => r,
+                };
+                let dropped = match received {
+                    Ok(event) => queue.push(event),
+                    Err(broadcast::error::RecvError::Lagged(n)) => {
+                        queue.lost(n);
+                        n
+                    }
+                    Err(broadcast::error::RecvError::Closed) => break,
+                };
+                if dropped > 0 {
+                    shared
+                        .counters
+                        .dropped_events
+                        .fetch_add(dropped, Ordering::Relaxed);
+                    if !warned {
+                        warned = true;
+                        tracing::warn!(%peer, "a slow event subscriber is losing its oldest events");
+                    }
+                }
+            }
+        });
     }
 }

@@ -1,17 +1,12 @@
-//! The event stream of SPEC §9: a subscriber's bounded [`EventQueue`], and `subscribe_events`,
-//! which forwards every later extension event to it.
+//! The event stream of SPEC §9: a subscriber's bounded [`EventQueue`], which the connection's
+//! `subscribe_events` fills with every later extension event.
 
-use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 
-use bua_protocol::ClientResponse;
 use serde_json::{json, Value};
-use tokio::sync::broadcast;
 use tokio_tungstenite::tungstenite::Message;
 
-use super::connection::Connection;
-use super::frames::to_text;
-use super::lock;
+use super::state::lock;
 
 /// A subscriber's bounded event buffer (SPEC §9 event stream): the forwarder pushes without ever
 /// waiting, dropping the oldest event when full; the connection's writer sends events only when no
@@ -71,56 +66,6 @@ impl EventQueue {
             json!({"type": "event", "event": event})
         };
         Some(Message::text(frame.to_string()))
-    }
-}
-
-impl Connection {
-    /// `subscribe_events`: forwards every later extension event as `{"type":"event","event":{…}}`
-    /// through this connection's bounded [`EventQueue`] (oldest dropped and counted when full).
-    /// A second `subscribe_events` on the same connection is answered the same way but starts no
-    /// second forwarder (events are never duplicated).
-    pub(super) async fn subscribe_events(&self, id: String) {
-        let first = !self.subscribed.swap(true, Ordering::Relaxed);
-        let mut rx = self.shared.events.subscribe();
-        self.send(to_text(&ClientResponse::Ok {
-            id,
-            result: json!({"subscribed": true}),
-        }))
-        .await;
-        if !first {
-            return;
-        }
-        let queue = self.events.clone();
-        let closed = self.closed.clone();
-        let shared = self.shared.clone();
-        let peer = self.peer;
-        tokio::spawn(async move {
-            let mut warned = false;
-            loop {
-                let received = tokio::select! {
-                    _ = closed.cancelled() => break,
-                    r = rx.recv() => r,
-                };
-                let dropped = match received {
-                    Ok(event) => queue.push(event),
-                    Err(broadcast::error::RecvError::Lagged(n)) => {
-                        queue.lost(n);
-                        n
-                    }
-                    Err(broadcast::error::RecvError::Closed) => break,
-                };
-                if dropped > 0 {
-                    shared
-                        .counters
-                        .dropped_events
-                        .fetch_add(dropped, Ordering::Relaxed);
-                    if !warned {
-                        warned = true;
-                        tracing::warn!(%peer, "a slow event subscriber is losing its oldest events");
-                    }
-                }
-            }
-        });
     }
 }
 

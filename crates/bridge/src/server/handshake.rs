@@ -12,11 +12,12 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 
+use super::config::{ExtensionInfo, CLOSE_REPLACED, HANDSHAKE_TIMEOUT};
 use super::connection::{Connection, Peer};
 use super::frames::{close_message, to_text};
 use super::owners::{adopt_agent_owners, owner_connected};
 use super::pending::fail_pending;
-use super::{lock, Counters, ExtensionInfo, ExtensionSlot, CLOSE_REPLACED, HANDSHAKE_TIMEOUT};
+use super::state::{lock, Counters, ExtensionSlot};
 use crate::origin::OriginClass;
 
 impl Connection {

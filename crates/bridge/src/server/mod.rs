@@ -17,240 +17,46 @@
 //! helpers (`frames`).
 
 mod accept;
+mod config;
 mod connection;
 mod events;
 mod frames;
 mod handshake;
 mod owners;
 mod pending;
+mod state;
 mod v1;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use bua_protocol::{Action, ErrorBody, ErrorCode, MAX_FRAME_BYTES, MIN_PROTOCOL_VERSION};
+use bua_protocol::{Action, ErrorBody, ErrorCode};
 use serde_json::Value;
 use tokio::net::TcpListener;
-use tokio::sync::{broadcast, mpsc, oneshot, watch};
+use tokio::sync::{broadcast, watch};
 use tokio::task::JoinHandle;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::Message;
 use tokio_util::sync::CancellationToken;
 
 use crate::error::{Error, Result};
 use accept::accept_loop;
+use config::EVENT_BUFFER;
+pub use config::{
+    ExtensionInfo, ServerConfig, Stats, BRIDGE_OWNER, CLOSE_REPLACED, DEFAULT_AGENT_GRACE,
+    DEFAULT_EXTENSION_WAIT, DEFAULT_SUBSCRIBER_BUFFER, HANDSHAKE_TIMEOUT,
+};
 use frames::millis;
+pub use frames::websocket_config;
 use pending::{dispatch, fail_pending};
-
-/// How long a connection may take from TCP accept to a completed upgrade, and from the upgrade to
-/// its `hello` (10 s each).
-pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Capacity of each connection's outbound queue (messages); senders wait when it is full.
-const OUTBOUND_QUEUE: usize = 1024;
-
-/// Capacity of the event broadcast buffer (events). Each subscriber's forwarder drains it at once
-/// into its own [`ServerConfig::subscriber_buffer`], so it only lags when a forwarder task is starved.
-const EVENT_BUFFER: usize = 1024;
-
-/// Default of [`ServerConfig::subscriber_buffer`] (events).
-pub const DEFAULT_SUBSCRIBER_BUFFER: usize = 1024;
-
-/// Application close code sent to an extension connection replaced by a newer one (SPEC §2).
-pub const CLOSE_REPLACED: u16 = 4001;
-
-/// The wait `bua-bridge serve` and `bua-bridge mcp` give an extension before an action fails
-/// with `no_extension` ([`ServerConfig::extension_wait`]): 13 s, the extension's longest
-/// reconnect backoff step (10 s × a jitter of up to 1.25, SPEC §2) plus its connect.
-pub const DEFAULT_EXTENSION_WAIT: Duration = Duration::from_secs(13);
-
-/// How long `serve`, `mcp` and `launch` keep an agent owner's tabs and window after its last
-/// connection ended ([`ServerConfig::agent_grace`], SPEC §6): 5 min.
-pub const DEFAULT_AGENT_GRACE: Duration = Duration::from_secs(5 * 60);
-
-/// The `owner` of the requests the bridge sends the extension on its own behalf (the `get_tabs` that finds
-/// agent owners at connect), not a client's.
-pub const BRIDGE_OWNER: &str = "bua-bridge";
-
-/// Settings of one server.
-#[derive(Debug, Clone)]
-pub struct ServerConfig {
-    /// Address to listen on; port 0 picks a free port. Loopback unless the user asked otherwise.
-    pub bind: SocketAddr,
-    /// The pairing token every `hello` must carry (SPEC §2).
-    pub token: String,
-    /// When set, only `Origin: chrome-extension://<this id>` may connect as the extension.
-    pub extension_id: Option<String>,
-    /// The lowest protocol version accepted; versions above [`PROTOCOL_VERSION`] are refused too.
-    pub min_protocol_version: u32,
-    /// Events kept per `subscribe_events` subscriber that has not read them yet (≥ 1). When a slow
-    /// subscriber's buffer is full the oldest event is dropped and counted; the next event it gets
-    /// carries `"dropped": N`. Requests and responses never wait for events.
-    pub subscriber_buffer: usize,
-    /// How long an action waits for an extension when none is connected, counted from the later
-    /// of the server's start and the last extension disconnect: an extension in its reconnect
-    /// backoff (0.5 s → 10 s, SPEC §2) is back within that time. Past it, or when zero, an action
-    /// without an extension fails at once with `no_extension`. [`ServerConfig::loopback`] sets
-    /// zero; `serve` and `mcp` use [`DEFAULT_EXTENSION_WAIT`].
-    pub extension_wait: Duration,
-    /// When every connection of an agent owner has been gone this long, the bridge closes that
-    /// owner's agent tabs and window (`close_agent_tabs` + `close_agent_window` with its `owner`;
-    /// the sessions end through the usual path, SPEC §6). An owner that connects again within it
-    /// keeps them. `None` (what [`ServerConfig::loopback`] sets): never; `serve`, `mcp` and
-    /// `launch` use [`DEFAULT_AGENT_GRACE`] unless `--agent-grace` says otherwise.
-    pub agent_grace: Option<Duration>,
-    /// The folders `upload` may read files from (`--files-dir`, SPEC §4); none: uploads are refused.
-    pub files_dirs: Vec<std::path::PathBuf>,
-}
-
-impl ServerConfig {
-    /// A loopback config on `port` with `token`, no pinned extension, and the crate's version range.
-    pub fn loopback(port: u16, token: impl Into<String>) -> Self {
-        ServerConfig {
-            bind: SocketAddr::from(([127, 0, 0, 1], port)),
-            token: token.into(),
-            extension_id: None,
-            min_protocol_version: MIN_PROTOCOL_VERSION,
-            subscriber_buffer: DEFAULT_SUBSCRIBER_BUFFER,
-            extension_wait: Duration::ZERO,
-            agent_grace: None,
-            files_dirs: Vec::new(),
-        }
-    }
-}
-
-/// The connected extension, as told in its `hello`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExtensionInfo {
-    /// The bridge's id of this connection (increasing).
-    pub connection: u64,
-    /// The extension id from its `Origin`.
-    pub extension_id: String,
-    /// `name` from `hello` (e.g. `chrome-main`).
-    pub name: Option<String>,
-    /// `extensionVersion` from `hello`.
-    pub extension_version: Option<String>,
-    /// The protocol version the extension speaks.
-    pub protocol_version: u32,
-}
-
-/// Counters of what the server saw since it started (all monotonic).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// WebSocket upgrade requests received (refused or not).
-    pub upgrade_requests: u64,
-    /// Upgrades refused because of their `Origin` (HTTP 403).
-    pub refused_origins: u64,
-    /// Upgrades whose `Origin` was `chrome-extension://…` and that passed the Origin check.
-    pub extension_upgrades: u64,
-    /// Handshakes answered with `ack` for the extension.
-    pub extension_acks: u64,
-    /// Handshakes answered with `ack` for clients.
-    pub client_acks: u64,
-    /// Handshakes answered with `reject` (both roles).
-    pub rejects: u64,
-    /// Malformed frames answered with `invalid_action` (both roles).
-    pub invalid_frames: u64,
-    /// Responses from the extension whose request had already timed out or was unknown.
-    pub late_responses: u64,
-    /// Events dropped for slow `subscribe_events` subscribers (summed over subscribers).
-    pub dropped_events: u64,
-}
-
-#[derive(Default)]
-struct Counters {
-    upgrade_requests: AtomicU64,
-    refused_origins: AtomicU64,
-    extension_upgrades: AtomicU64,
-    extension_acks: AtomicU64,
-    client_acks: AtomicU64,
-    rejects: AtomicU64,
-    invalid_frames: AtomicU64,
-    late_responses: AtomicU64,
-    dropped_events: AtomicU64,
-}
-
-impl Counters {
-    fn bump(counter: &AtomicU64) {
-        counter.fetch_add(1, Ordering::Relaxed);
-    }
-
-    fn snapshot(&self) -> Stats {
-        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
-        Stats {
-            upgrade_requests: get(&self.upgrade_requests),
-            refused_origins: get(&self.refused_origins),
-            extension_upgrades: get(&self.extension_upgrades),
-            extension_acks: get(&self.extension_acks),
-            client_acks: get(&self.client_acks),
-            rejects: get(&self.rejects),
-            invalid_frames: get(&self.invalid_frames),
-            late_responses: get(&self.late_responses),
-            dropped_events: get(&self.dropped_events),
-        }
-    }
-}
-
-/// The current extension connection.
-struct ExtensionSlot {
-    info: ExtensionInfo,
-    tx: mpsc::Sender<Message>,
-}
-
-/// A request forwarded to the extension and not answered yet.
-struct Pending {
-    /// Which extension connection it was sent on (its requests fail when that connection goes).
-    connection: u64,
-    /// The action type, for logs.
-    action: &'static str,
-    started: Instant,
-    reply: oneshot::Sender<std::result::Result<Value, ErrorBody>>,
-}
-
-struct Shared {
-    config: ServerConfig,
-    extension: Mutex<Option<ExtensionSlot>>,
-    pending: Mutex<HashMap<String, Pending>>,
-    events: broadcast::Sender<Value>,
-    extension_state: watch::Sender<Option<ExtensionInfo>>,
-    /// When an extension was last expected: the server's start, then each extension disconnect
-    /// (the start of [`ServerConfig::extension_wait`]'s window).
-    extension_expected_since: Mutex<Instant>,
-    counters: Counters,
-    next_connection: AtomicU64,
-    shutdown: CancellationToken,
-    /// Live client connections per agent owner, and a count bumped on every connect, so a grace
-    /// timer can tell that its owner came back meanwhile ([`ServerConfig::agent_grace`]).
-    owners: Mutex<HashMap<String, OwnerLiveness>>,
-}
-
-#[derive(Default)]
-struct OwnerLiveness {
-    connections: usize,
-    connects: u64,
-}
-
-/// Locks a mutex, recovering the data if a panicking thread poisoned it (the maps stay consistent:
-/// every critical section is a single insert/remove/replace).
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
+use state::{Counters, Shared};
 
 /// A running server. Dropping it does not stop the server; call [`ServerHandle::shutdown`].
 pub struct ServerHandle {
     addr: SocketAddr,
     shared: Arc<Shared>,
     accept_task: JoinHandle<()>,
-}
-
-/// The WebSocket limits of SPEC §3: messages and frames up to [`MAX_FRAME_BYTES`] (16 MiB).
-pub fn websocket_config() -> WebSocketConfig {
-    WebSocketConfig::default()
-        .max_message_size(Some(MAX_FRAME_BYTES))
-        .max_frame_size(Some(MAX_FRAME_BYTES))
 }
 
 /// Binds `config.bind` and starts serving in the background on the current tokio runtime.

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use bua_protocol::Action;
 use serde_json::Value;
 
+use super::config::BRIDGE_OWNER;
 use super::pending::dispatch;
-use super::{lock, Shared, BRIDGE_OWNER};
+use super::state::{lock, Shared};
 
 /// Counts a new connection of `owner` (which cancels a grace timer running for it).
 pub(super) fn owner_connected(shared: &Shared, owner: &str) {

@@ -11,7 +11,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_tungstenite::tungstenite::Message;
 
 use super::frames::{millis, to_text};
-use super::{lock, Pending, Shared};
+use super::state::{lock, Pending, Shared};
 
 /// Forwards one action to the current extension and waits for its answer or its timeout.
 pub(super) async fn dispatch(

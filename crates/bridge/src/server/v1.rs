@@ -6,7 +6,7 @@ use bua_protocol::{Action, ErrorBody};
 use serde_json::Value;
 
 use super::pending::dispatch;
-use super::Shared;
+use super::state::Shared;
 
 /// v1 `new_tab {url}` answers `{tab_id, url, title, active}` for the *loaded* page, but `open_tab`
 /// answers `{tabId, windowId, domain}` as soon as the tab exists. So the bridge opens the agent tab
