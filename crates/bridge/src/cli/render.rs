@@ -9,7 +9,12 @@ use std::process::ExitCode;
 use base64::Engine;
 use serde_json::{json, Value};
 
-use super::{sniff_image, Failure, Output, BROKEN_PIPE_EXIT};
+use super::failure::Failure;
+use super::request::{sniff_image, Output};
+
+/// The exit status when stdout was closed before the output was written (128 + SIGPIPE, what a
+/// shell reports for `cat big | head -1`'s `cat`).
+pub const BROKEN_PIPE_EXIT: u8 = 141;
 
 /// Serialises `v` as one line, or indented with `pretty`.
 pub fn to_text(v: &Value, pretty: bool) -> String {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use bua_protocol::{Action, ImageFormat, Locator};
 use serde_json::Value;
 
-use super::Failure;
+use super::failure::Failure;
 use crate::client::action_params;
 
 /// The params of `call <method> '<json>'`: absent → none; otherwise a JSON object.

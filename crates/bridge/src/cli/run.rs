@@ -7,7 +7,10 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::{fail, print_line, render, succeed, to_text, Connection, Failure, Request};
+use super::connection::Connection;
+use super::failure::Failure;
+use super::render::{fail, print_line, render, succeed, to_text};
+use super::request::Request;
 use crate::client::{after_connection_lost, BridgeClient};
 use crate::error::{Error, Result};
 

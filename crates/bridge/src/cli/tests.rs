@@ -1,6 +1,8 @@
 use super::*;
+use crate::error::Error;
 use bua_protocol::{ImageFormat, Locator};
 use serde_json::json;
+use serde_json::Value;
 use std::path::Path;
 
 #[test]
