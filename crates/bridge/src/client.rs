@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use bua_protocol::ErrorCode;
+use bua_protocol::{Action, ErrorCode};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -457,6 +457,16 @@ impl BridgeClient {
             let _ = tokio::time::timeout(CLOSE_TIMEOUT, &mut self.reader).await;
         }
     }
+}
+
+/// The client request params of `action`: its canonical wire JSON (SPEC §4) without the `type`
+/// tag, which the request's method names (SPEC §9), e.g. `{"uid":"e3","tabId":12}` for a click.
+pub fn action_params(action: &Action) -> Value {
+    let mut params = action.to_value();
+    if let Value::Object(m) = &mut params {
+        m.remove("type");
+    }
+    params
 }
 
 /// What a front end does with a call to `method` that failed with `error` (SPEC §9, "Takeover"):

@@ -14,25 +14,30 @@
 //! page, default `ws://127.0.0.1:9225`) names that port, which `no_extension` errors and a startup
 //! line on stderr then say.
 
+mod screenshot;
+mod tool;
+
+pub use screenshot::{
+    ScreenshotCap, DEFAULT_SCREENSHOT_MAX_PNG_BYTES, DEFAULT_SCREENSHOT_MAX_SIDE,
+};
+pub use tool::{browser_tool, tool_description};
+use tool::{success, tool_error};
+
 use std::io::Write;
 use std::sync::Arc;
 
-use bua_protocol::{
-    tool_input_schema, Action, ErrorCode, ExtractPart, ExtractResult, ImageFormat, Screenshot,
-};
+use bua_protocol::{Action, ErrorCode, ExtractPart};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig as McpConfig, Tool,
-    ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig as McpConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use tokio::sync::Mutex;
 
-use crate::client::{after_connection_lost, BridgeClient, Endpoint};
-use crate::error::{Error, Result, BRIDGE_UNREACHABLE};
-use crate::render;
+use crate::client::{action_params, after_connection_lost, BridgeClient, Endpoint};
+use crate::error::{Error, Result};
 use crate::server::{self, ServerConfig, ServerHandle};
 use crate::DEFAULT_PORT;
 
@@ -71,52 +76,6 @@ pub struct McpOptions {
     pub files_dirs: Vec<std::path::PathBuf>,
 }
 
-/// The default [`ScreenshotCap::max_side`], px: the longest side MCP hosts take without shrinking the
-/// image themselves (Anthropic's vision guidance: images up to about 1568 px on the long side).
-pub const DEFAULT_SCREENSHOT_MAX_SIDE: u32 = 1568;
-/// The default [`ScreenshotCap::max_png_bytes`]: 1 MiB of PNG.
-pub const DEFAULT_SCREENSHOT_MAX_PNG_BYTES: usize = 1024 * 1024;
-/// JPEG quality of a screenshot sent as JPEG because its PNG was too large.
-const CAPPED_JPEG_QUALITY: u8 = 80;
-
-/// How big a screenshot `bua-bridge mcp` hands to the MCP host (`--screenshot-max-side`,
-/// `--screenshot-max-png-bytes`). The client API and the CLI send what they ask for; only MCP caps,
-/// because its images go straight into a model's context.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ScreenshotCap {
-    /// Longest side, px; a larger image is captured again scaled down to it (`maxWidth`). 0: no limit.
-    pub max_side: u32,
-    /// Largest PNG, bytes; a larger one is captured again as JPEG. 0: no limit.
-    pub max_png_bytes: usize,
-}
-
-impl Default for ScreenshotCap {
-    fn default() -> Self {
-        ScreenshotCap {
-            max_side: DEFAULT_SCREENSHOT_MAX_SIDE,
-            max_png_bytes: DEFAULT_SCREENSHOT_MAX_PNG_BYTES,
-        }
-    }
-}
-
-impl ScreenshotCap {
-    /// The `maxWidth` that brings a `width`×`height` image within [`Self::max_side`] (keeping the
-    /// aspect ratio, rounded down so neither side passes the cap); `None` when it fits already.
-    pub fn max_width_for(&self, width: u32, height: u32) -> Option<u32> {
-        let longest = width.max(height);
-        if self.max_side == 0 || longest <= self.max_side {
-            return None;
-        }
-        let scaled = u64::from(width) * u64::from(self.max_side) / u64::from(longest);
-        Some(u32::try_from(scaled).unwrap_or(self.max_side).max(1))
-    }
-
-    /// Whether base64 `data` of a PNG decodes to more than [`Self::max_png_bytes`].
-    fn png_too_large(&self, data: &str) -> bool {
-        self.max_png_bytes > 0 && data.len() / 4 * 3 > self.max_png_bytes
-    }
-}
-
 /// Where [`McpOptions::token`] came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TokenSource {
@@ -146,67 +105,6 @@ pub fn in_process_bridge_hint(port: u16) -> String {
             "this MCP server runs its own bridge on {url}, not on the default port {DEFAULT_PORT}: the extension connects to its backend URL (options page, default ws://127.0.0.1:{DEFAULT_PORT}), which must be {url} to reach it (or run `bua-bridge serve` on the extension's port and point the MCP server there)"
         )
     }
-}
-
-/// The tool description: the agent contract (SPEC §4–§8) in a few lines,
-/// then every error code a tool call can end with and what to do about it: the SPEC §8 codes with
-/// [`ErrorCode::advice`], and the client-side [`BRIDGE_UNREACHABLE`].
-pub fn tool_description() -> String {
-    let mut text = String::from(
-        "Drive the user's own Chrome (logged-in sessions, real input). The input is ONE action object, e.g. \
-{\"type\":\"click\",\"uid\":\"e3\",\"tabId\":12}.\n\
-- One action per call; read each result before the next.\n\
-- open_tab opens in the agent's own minimized window: pass that tabId to EVERY later action on that page. \
-Other agents may share this browser: an action without tabId may fall back to another agent's tab.\n\
-- extract answers in text: a header (url, title, obstacle, element count, what was truncated), \
-`=== markdown ===` the page, links with their uid: `[Terms](e4 /terms)` (path only on the same origin); \
-`=== elements ===` the rest, one per line: `e3 button \"Place order\"`, `e7 textbox \"Email\" = \"value\"`, \
-`e9 Help` (no role: a link; one to a URL already shown, and what no click can reach, are left out), flags checked/mixed/disabled; the header's `in viewport:` lists on-screen uids (the \
-others are still clickable); 10+ off-screen links in a row are one line `e40-e90 (51 links out of view): \"A\", \"B\", …` \
-(each uid in it works; include:[\"elements\"] lists them). include:[\"text\"] gives the innerText (verbatim quotes) instead; \
-include:[\"markdown\"] links by URL, no uids.\n\
-- uids are fresh on every extract: act with uids from the LATEST extract, and extract again after the page \
-changes (navigation, a submitted form, new content): a uid from an older extract may now name another element. \
-selector/text/xpath are fallbacks.\n\
-- obstacle {type: auth_wall|captcha|access_denied, confidence}: high = stop and tell the user (do not try to get \
-around it); low = try one alternative, then stop.\n\
-- When the page needs the person (a high obstacle, a password, a payment confirmation, a 2FA code), call handoff \
-and continue from its result; never type the person's secrets.\n\
-- Frames from other sites follow a line `frame f1: <origin>` in extract; their uids work.\n\
-- Results also say what the action caused: dialogs, navigated {url,title}, openedTab {tabId}, downloads.\n\
-- When done, close_agent_tabs (or close_agent_window) closes only this agent's tabs.\n\
-- Errors are tool errors {\"code\",\"message\"}; the message says what to do next. Never resend a failing \
-action unchanged. A message saying the user stopped the session, is away or blocked the site means: stop and \
-tell the user; do not reopen.\n\
-Error codes:\n",
-    );
-    for code in ErrorCode::all() {
-        text.push_str(&format!("- {}: {}\n", code.as_str(), code.advice()));
-    }
-    text.push_str(&format!(
-        "- {BRIDGE_UNREACHABLE}: This MCP server cannot reach its bua-bridge: ask the user to start it \
-(`bua-bridge serve`) or fix --port/--url.\n"
-    ));
-    text
-}
-
-/// The `browser` tool: name, description, the protocol's JSON Schema as `inputSchema`, and
-/// annotations (MCP hints): not read-only, may be destructive (it clicks and submits in the
-/// user's logged-in browser), not idempotent, open-world (any web site).
-pub fn browser_tool() -> Tool {
-    let schema = match tool_input_schema() {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    };
-    Tool::new(TOOL_NAME, tool_description(), Arc::new(schema))
-        .with_title("Browser")
-        .with_annotations(
-            ToolAnnotations::with_title("Browser")
-                .read_only(false)
-                .destructive(true)
-                .idempotent(false)
-                .open_world(true),
-        )
 }
 
 /// How long a call whose bridge went away keeps trying to reach (or become) the next one, and how many
@@ -407,10 +305,7 @@ impl BrowserMcp {
             return tool_error(e.client_code(), &e.to_string());
         }
         let name = action.name();
-        let mut params = action.to_value();
-        if let Value::Object(m) = &mut params {
-            m.remove("type");
-        }
+        let params = action_params(&action);
         let called = match &action {
             Action::Screenshot(shot) => self.capped_screenshot(shot).await,
             _ => self.call(name, params).await,
@@ -427,134 +322,6 @@ impl BrowserMcp {
             Err(e) => tool_error(e.client_code(), &e.to_string()),
         }
     }
-}
-
-impl BrowserMcp {
-    /// `screenshot` within [`McpOptions::screenshot_cap`]: captured as asked; when the image's longest
-    /// side is over the cap it is captured again scaled down (`maxWidth`), and when a PNG is over the
-    /// byte cap it is captured again as JPEG. The result then carries `scaledFrom {width, height}` and a
-    /// `note` saying what was done and which flag changes it, so the agent knows the image is smaller
-    /// than the page (e.g. a `fullPage` capture of a long page).
-    ///
-    /// Errors: those of the `screenshot` action.
-    async fn capped_screenshot(&self, shot: &Screenshot) -> Result<Value> {
-        let cap = self.options.screenshot_cap;
-        let capture = |shot: Screenshot| async move {
-            let mut params = Action::Screenshot(shot).to_value();
-            if let Value::Object(m) = &mut params {
-                m.remove("type");
-            }
-            self.call("screenshot", params).await
-        };
-        let size = |r: &Value| {
-            let side = |k: &str| {
-                r.get(k)
-                    .and_then(Value::as_u64)
-                    .and_then(|v| u32::try_from(v).ok())
-                    .unwrap_or(0)
-            };
-            (side("width"), side("height"))
-        };
-        let mut result = capture(shot.clone()).await?;
-        let (width, height) = size(&result);
-        let mut asked = shot.clone();
-        let mut notes = Vec::new();
-        if let Some(max_width) = cap.max_width_for(width, height) {
-            asked.max_width = Some(max_width);
-            result = capture(asked.clone()).await?;
-            let (w, h) = size(&result);
-            notes.push(format!(
-                "scaled down from {width}x{height} to {w}x{h} px to fit the MCP image limit of {} px on the longest side (bua-bridge mcp --screenshot-max-side)",
-                cap.max_side
-            ));
-        }
-        let data = result.get("data").and_then(Value::as_str).unwrap_or("");
-        if asked.format == ImageFormat::Png && cap.png_too_large(data) {
-            let png_bytes = data.len() / 4 * 3;
-            asked.format = ImageFormat::Jpeg;
-            asked.quality = Some(CAPPED_JPEG_QUALITY);
-            result = capture(asked).await?;
-            notes.push(format!(
-                "sent as JPEG (quality {CAPPED_JPEG_QUALITY}): the PNG was {} KiB, over the MCP limit of {} KiB (bua-bridge mcp --screenshot-max-png-bytes)",
-                png_bytes / 1024,
-                cap.max_png_bytes / 1024
-            ));
-        }
-        if !notes.is_empty() {
-            if let Value::Object(m) = &mut result {
-                m.insert(
-                    "scaledFrom".into(),
-                    json!({"width": width, "height": height}),
-                );
-                m.insert("note".into(), Value::String(notes.join("; ")));
-            }
-        }
-        Ok(result)
-    }
-}
-
-/// A tool error: `isError: true`, text `{"code":"…","message":"…"}` (`code`: SPEC §8, or the
-/// client-side `bridge_unreachable`).
-fn tool_error(code: &str, message: &str) -> CallToolResult {
-    let body = json!({"code": code, "message": message});
-    CallToolResult::error(vec![ContentBlock::text(body.to_string())])
-}
-
-/// A success: the result JSON as text (compact); `extract` as the agent text of
-/// [`render::extract_text`], `console` / `network` as [`render::console_text`] / [`render::network_text`];
-/// `screenshot` as an image block plus its metadata, `pdf` as an embedded `application/pdf` resource plus
-/// its metadata.
-fn success(action: &Action, result: Value) -> CallToolResult {
-    if matches!(action, Action::Extract(_)) {
-        // A result of another shape (a newer extension) still reaches the agent, as JSON.
-        if let Ok(extract) = serde_json::from_value::<ExtractResult>(result.clone()) {
-            return CallToolResult::success(vec![ContentBlock::text(render::extract_text(
-                &extract,
-            ))]);
-        }
-    }
-    let text = match action {
-        Action::Console(_) => serde_json::from_value(result.clone())
-            .ok()
-            .map(|r| render::console_text(&r)),
-        Action::Network(_) => serde_json::from_value(result.clone())
-            .ok()
-            .map(|r| render::network_text(&r)),
-        _ => None,
-    };
-    if let Some(text) = text {
-        return CallToolResult::success(vec![ContentBlock::text(text)]);
-    }
-    if let (Action::Pdf(_), Some(data)) = (action, result.get("data").and_then(Value::as_str)) {
-        // The PDF as an embedded resource the host can save or show, not base64 text for the model.
-        let tab = result.get("tabId").and_then(Value::as_i64).unwrap_or(0);
-        let bytes = data.len() / 4 * 3;
-        let pdf = rmcp::model::ResourceContents::blob(data, format!("bua://tab/{tab}/page.pdf"))
-            .with_mime_type("application/pdf");
-        let meta = json!({"mime": "application/pdf", "tabId": tab, "bytes": bytes});
-        return CallToolResult::success(vec![
-            ContentBlock::resource(pdf),
-            ContentBlock::text(meta.to_string()),
-        ]);
-    }
-    if matches!(action, Action::Screenshot(_)) {
-        let data = result.get("data").and_then(Value::as_str);
-        let mime = result
-            .get("mime")
-            .and_then(Value::as_str)
-            .unwrap_or("image/png");
-        if let Some(data) = data {
-            let mut meta = result.clone();
-            if let Value::Object(m) = &mut meta {
-                m.remove("data");
-            }
-            return CallToolResult::success(vec![
-                ContentBlock::image(data, mime),
-                ContentBlock::text(meta.to_string()),
-            ]);
-        }
-    }
-    CallToolResult::success(vec![ContentBlock::text(result.to_string())])
 }
 
 impl ServerHandler for BrowserMcp {
@@ -625,6 +392,7 @@ pub async fn serve_stdio(options: McpOptions) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn the_description_lists_every_error_and_the_extract_contract() {
