@@ -11,8 +11,7 @@
 //! Screenshots go to `target/ui-screenshots/`; with `BUA_UPDATE_DOCS=1` also to `docs/popup.png` and
 //! `docs/options.png` (the README shows those).
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

@@ -8,8 +8,9 @@
 //! to the v1 hello. The fixture page has the elements the examples name (`#submit` "提交", "登录",
 //! `#search`, `#list`, `#username`, `#agree`, `div.g` results, a button at (120, 340)).
 
-#[path = "support/mod.rs"]
-mod support;
+mod v1_conformance;
+
+use crate::support;
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
@@ -64,7 +65,7 @@ async fn ping_is_answered_with_no_extension_and_other_methods_get_no_extension()
 
 #[tokio::test]
 async fn the_seeds_v1_examples_get_v1_shaped_results() {
-    let browser = Browser::shared();
+    let browser = &Browser::shared("clients");
     let fixtures = FixtureServer::shared();
     let page = fixtures.url("/clients/v1.html");
     let mut v1 = V1Client::connect(browser.port, &browser.token).await;
@@ -320,7 +321,7 @@ async fn all_tabs(client: &BridgeClient) -> Vec<Value> {
 
 #[tokio::test]
 async fn two_clients_close_only_their_own_agent_tabs_and_windows() {
-    let browser = Browser::shared();
+    let browser = &Browser::shared("clients");
     let page = FixtureServer::shared().url("/clients/mcp.html");
     let a = browser.client().await;
     let b = browser.client().await;
@@ -406,7 +407,7 @@ async fn two_clients_close_only_their_own_agent_tabs_and_windows() {
 #[tokio::test]
 async fn subscribe_events_delivers_session_events_in_order_and_a_silent_subscriber_blocks_nothing()
 {
-    let browser = Browser::shared();
+    let browser = &Browser::shared("clients");
     let page = FixtureServer::shared().url("/clients/mcp.html");
     let subscriber = browser.client().await;
     let mut events = subscriber.forwarded_events();
@@ -562,7 +563,7 @@ fn help(args: &[&str]) -> String {
 
 #[tokio::test]
 async fn cli_subcommands_drive_the_launched_browser() {
-    let browser = Browser::shared();
+    let browser = &Browser::shared("clients");
     let fixtures = FixtureServer::shared();
     let counter = fixtures.url("/clients/mcp.html");
     let v1_page = fixtures.url("/clients/v1.html");
@@ -779,7 +780,7 @@ async fn cli_subcommands_drive_the_launched_browser() {
 
 #[tokio::test]
 async fn cli_invocations_are_one_agent_with_one_window_that_close_agent_tabs_reaches() {
-    let browser = Browser::shared();
+    let browser = &Browser::shared("clients");
     let page = FixtureServer::shared().url("/clients/mcp.html");
     let cli = Cli {
         port: browser.port,

@@ -14,8 +14,7 @@
 //! The second test reads every kind of control back with `get_value` after the page was changed by
 //! `set_value`, `type`, `check` and `select_option`, and compares it with what the page holds.
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 
 use std::time::Instant;
 
@@ -108,7 +107,7 @@ fn local(example: Value, tabs: &[(i64, i64)], page: &str) -> Value {
 
 #[tokio::test]
 async fn every_example_of_the_v1_document_gets_the_documented_result_fields() {
-    let browser = Browser::shared();
+    let browser = &Browser::shared("clients::v1_conformance");
     let fixtures = FixtureServer::shared();
     let page = fixtures.url("/clients/v1.html");
     let started = Instant::now();
@@ -388,7 +387,7 @@ async fn page_value(v1: &mut V1Client, expression: &str, tab_id: i64) -> Value {
 
 #[tokio::test]
 async fn get_value_reads_back_what_the_page_holds_after_each_kind_of_change() {
-    let browser = Browser::shared();
+    let browser = &Browser::shared("clients::v1_conformance");
     let page = FixtureServer::shared().url("/clients/values.html");
     let mut v1 = V1Client::connect(browser.port, &browser.token).await;
     let tab = v1.ok("new_tab", json!({ "url": page })).await;

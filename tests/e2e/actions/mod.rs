@@ -5,8 +5,7 @@
 //! One browser is shared by the whole file; every test works on its own agent tab(s), so tests run
 //! concurrently. Each test names the behaviour it checks and asserts the values the page reports.
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 
@@ -14,7 +13,7 @@ use base64::Engine;
 use bua_bridge::BridgeClient;
 use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
-use support::{eventually, get_tabs, note, Browser, FixtureServer};
+use support::{eventually, get_tabs, note, Browser, FixtureServer, SharedBrowser};
 
 /// `http://127.0.0.1:<port>/actions/<path>`.
 fn url(path: &str) -> String {
@@ -24,13 +23,16 @@ fn url(path: &str) -> String {
 /// A bridge client acting as one agent.
 struct Agent {
     client: BridgeClient,
+    /// The area's browser, held for as long as the agent acts on it.
+    browser: SharedBrowser,
 }
 
 impl Agent {
     async fn new() -> Agent {
         // `Browser::shared` hands the browser out once the extension serves actions steadily.
-        let client = Browser::shared().client().await;
-        Agent { client }
+        let browser = Browser::shared("actions");
+        let client = browser.client().await;
+        Agent { client, browser }
     }
 
     /// Calls `method`; panics with the code and message when it fails.
@@ -1041,7 +1043,7 @@ async fn screenshot_of_a_background_tab_right_after_open_tab_is_quick_and_focuse
     let a = Agent::new().await;
     // The agent's first tab opens its (minimized) agent window; every later open_tab is a background tab.
     let first = a.open("index.html").await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("actions");
     let dt = browser.devtools().await;
     let window_of = |tab: i64| {
         format!(
@@ -1198,7 +1200,7 @@ async fn navigate_and_open_tab_report_the_http_status() {
 #[tokio::test]
 async fn attach_fails_on_chrome_pages_but_an_open_devtools_client_is_fine() {
     let a = Agent::new().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("actions");
     let dt = browser.devtools().await;
     // A tab whose page another DevTools client (this harness) is attached to still works.
     let tab = a.open("index.html?devtools").await;
@@ -1750,7 +1752,7 @@ async fn beforeunload_guard_does_not_wedge_navigate_or_close_tab() {
 #[tokio::test]
 async fn a_dialog_on_a_tab_the_user_is_using_is_left_to_the_user_and_extract_says_so() {
     let a = Agent::new().await;
-    let dt = Browser::shared().devtools().await;
+    let dt = a.browser.devtools().await;
     let page = url("dialogs.html?user");
     let (target, tab) = support::open_user_tab(&dt, &a.client, &page).await;
     let listed = support::tab_info(&a.client, tab).await.expect("listed");

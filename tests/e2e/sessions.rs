@@ -7,8 +7,7 @@
 //! worker restart, the audit-log ring) or read browser-wide state (the focused window, the active tab of the
 //! user's window) take [`GATE`] exclusively.
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 
@@ -43,7 +42,7 @@ async fn act(client: &BridgeClient, tab_id: i64) -> Result<Value, bua_bridge::Er
 #[tokio::test]
 async fn the_first_action_on_a_tab_starts_one_session_with_one_session_started_event() {
     let _shared = GATE.read().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let mut events = Events::subscribe(&client).await;
@@ -101,7 +100,7 @@ async fn open_tab_uses_one_minimized_agent_window_that_never_takes_focus_and_clo
     // Exclusive: it compares the browser's last-focused window before and after, and every test beside it
     // that opens a user tab or an agent window can change which window that is.
     let _exclusive = GATE.write().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let mut events = Events::subscribe(&client).await;
@@ -220,7 +219,7 @@ async fn open_tab_with_focus_opens_in_the_users_window() {
     // Exclusive: it focuses a window and asserts its tab is the active one there; a user tab another test
     // opened meanwhile would change both.
     let _exclusive = GATE.write().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     // The test's own user window, focused as a person would: the "user's focused window" of SPEC §6.
@@ -257,7 +256,7 @@ async fn open_tab_with_focus_opens_in_the_users_window() {
 #[tokio::test]
 async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session() {
     let _shared = GATE.read().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let mut events = Events::subscribe(&client).await;
@@ -358,7 +357,7 @@ async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session()
 async fn adding_a_domain_to_the_blocklist_ends_its_sessions_as_domain_blocked() {
     // Exclusive: it writes the blocklist key directly, past the extension's write lock.
     let _exclusive = GATE.write().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let mut events = Events::subscribe(&client).await;
@@ -441,7 +440,7 @@ async fn adding_a_domain_to_the_blocklist_ends_its_sessions_as_domain_blocked() 
 #[tokio::test]
 async fn a_session_tab_redirected_onto_a_blocked_host_is_ended() {
     let _shared = GATE.read().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let fixtures = FixtureServer::shared();
     let dt = browser.devtools().await;
     let client = browser.client().await;
@@ -516,7 +515,7 @@ async fn a_session_tab_redirected_onto_a_blocked_host_is_ended() {
 #[tokio::test]
 async fn closing_a_tab_ends_its_session_as_tab_closed() {
     let _shared = GATE.read().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let mut events = Events::subscribe(&client).await;
@@ -543,7 +542,7 @@ async fn closing_a_tab_ends_its_session_as_tab_closed() {
 #[tokio::test]
 async fn a_detach_from_outside_ends_the_session_as_user_stopped_and_the_next_action_reattaches() {
     let _shared = GATE.read().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let mut events = Events::subscribe(&client).await;
@@ -614,7 +613,7 @@ async fn a_detach_from_outside_ends_the_session_as_user_stopped_and_the_next_act
 #[tokio::test]
 async fn stop_all_ends_every_session_as_global_stop_and_the_bridge_sees_global_stop_first() {
     let _exclusive = GATE.write().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let mut events = Events::subscribe(&client).await;
@@ -689,7 +688,7 @@ async fn stop_all_ends_every_session_as_global_stop_and_the_bridge_sees_global_s
 #[tokio::test]
 async fn idle_states_end_every_session_as_screen_locked_or_system_idle() {
     let _exclusive = GATE.write().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let mut events = Events::subscribe(&client).await;
@@ -752,7 +751,7 @@ async fn idle_states_end_every_session_as_screen_locked_or_system_idle() {
 #[tokio::test]
 async fn an_omitted_tab_id_is_resolved_by_the_session_rules_or_names_the_candidates() {
     let _exclusive = GATE.write().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
@@ -811,7 +810,7 @@ async fn an_omitted_tab_id_is_resolved_by_the_session_rules_or_names_the_candida
 #[tokio::test]
 async fn an_action_in_flight_fails_with_session_not_found_when_its_session_ends() {
     let _shared = GATE.read().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let (target, tab) = open_user_tab(&dt, &client, &page_url("inflight", "x")).await;
@@ -853,7 +852,7 @@ async fn an_action_in_flight_fails_with_session_not_found_when_its_session_ends(
 #[tokio::test]
 async fn closing_the_tab_mid_action_fails_wait_for_navigate_and_evaluate_with_tab_not_found() {
     let _shared = GATE.read().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     // Another connection of the same agent: another agent's close_tab would be refused (SPEC §6).
@@ -951,7 +950,7 @@ async fn closing_the_tab_mid_action_fails_wait_for_navigate_and_evaluate_with_ta
 #[tokio::test]
 async fn a_failed_attach_ends_the_session_it_started() {
     let _shared = GATE.read().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let mut events = Events::subscribe(&client).await;
@@ -1005,7 +1004,7 @@ async fn a_failed_attach_ends_the_session_it_started() {
 #[tokio::test]
 async fn navigate_without_a_tab_and_without_any_session_opens_an_agent_tab() {
     let _exclusive = GATE.write().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
@@ -1043,7 +1042,7 @@ async fn navigate_without_a_tab_and_without_any_session_opens_an_agent_tab() {
 #[tokio::test]
 async fn a_worker_start_after_an_extension_reload_ends_untrusted_sessions_and_vanished_tabs() {
     let _exclusive = GATE.write().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let mut events = Events::subscribe(&client).await;
@@ -1121,7 +1120,7 @@ async fn a_worker_start_after_an_extension_reload_ends_untrusted_sessions_and_va
 #[tokio::test]
 async fn after_the_service_worker_is_stopped_mid_session_the_session_continues_on_the_same_tab() {
     let _exclusive = GATE.write().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let (target, tab) = open_user_tab(&dt, &client, &page_url("restart", "x")).await;
@@ -1174,7 +1173,7 @@ async fn after_the_service_worker_is_stopped_mid_session_the_session_continues_o
 #[tokio::test]
 async fn a_thousand_start_end_cycles_leave_exactly_the_newest_thousand_history_entries() {
     let _exclusive = GATE.write().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     // Tabs closed by earlier tests may still be ending their sessions: clear once everything is quiet.
@@ -1333,6 +1332,8 @@ struct Headed {
     port: u16,
     token: String,
     devtools_url: String,
+    /// A browser of the harness's two (stopped above in `drop`, given back after it).
+    _permit: support::Permit,
 }
 
 impl Headed {
@@ -1348,6 +1349,7 @@ impl Headed {
             !std::path::Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
                 && !std::path::Path::new(&format!("/tmp/.X{n}-lock")).exists()
         })?;
+        let permit = support::Permit::acquire();
         let mut xvfb = Command::new(xvfb_bin)
             .args([
                 format!(":{display}").as_str(),
@@ -1451,6 +1453,7 @@ impl Headed {
             port: port.unwrap_or_default(),
             token: token.unwrap_or_default(),
             devtools_url: devtools_url.unwrap_or_default(),
+            _permit: permit,
         })
     }
 }
@@ -1477,7 +1480,7 @@ impl Drop for Headed {
 #[tokio::test]
 async fn headed_under_xvfb_a_page_in_the_minimized_agent_window_still_answers_actions_extract_and_screenshot(
 ) {
-    // Its own browser (headed), so it does not need the gate; the harness allows two per binary, this is one.
+    // Its own browser (headed), so it does not need the gate; it is one of the harness's two (`Headed::start`).
     let _one = HEADED.lock().await;
     let Some(headed) = tokio::task::spawn_blocking(Headed::start)
         .await
@@ -1640,7 +1643,7 @@ async fn open_agent_tab(client: &BridgeClient, host: &str, tag: &str) -> i64 {
 #[tokio::test]
 async fn after_stop_all_idle_or_a_block_the_agents_next_action_is_told_so_and_open_tab_counts() {
     let _exclusive = GATE.write().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let mut events = Events::subscribe(&client).await;
@@ -1754,7 +1757,7 @@ async fn after_stop_all_idle_or_a_block_the_agents_next_action_is_told_so_and_op
 #[tokio::test]
 async fn clicking_a_link_onto_a_blocked_domain_is_domain_blocked_naming_it() {
     let _shared = GATE.read().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("sessions");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let mut events = Events::subscribe(&client).await;
