@@ -1,5 +1,6 @@
 //! End-to-end tests of the bridge's client side (SPEC §9) in real headless
-//! Chromium with the built extension: the v1 bridge's examples sent verbatim by a v1 client,
+//! Chromium with the built extension: the v1 bridge's request examples (SPEC §9 is compatible with that
+//! bridge; the examples are written out below) sent verbatim by a v1 client,
 //! per-client ownership of agent tabs and windows, the event stream, and the CLI subcommands.
 //!
 //! "Verbatim" means the params of the v1 bridge's documented examples as written, except the three values
@@ -35,7 +36,7 @@ async fn ping_is_answered_with_no_extension_and_other_methods_get_no_extension()
         .await
         .expect("server");
     let mut v1 = V1Client::connect(handle.port(), "lonely-token").await;
-    // The seed's ping example, verbatim.
+    // The v1 bridge's ping example, verbatim.
     let pong = v1.request("ping", json!({})).await;
     assert_eq!(pong["success"], true, "{pong}");
     assert_eq!(pong["result"], json!({"pong": true}));
@@ -245,7 +246,7 @@ async fn the_seeds_v1_examples_get_v1_shaped_results() {
     assert_eq!(r["checked"], true, "{r}");
     assert_eq!(r["tab_id"], tab_id);
 
-    // select_option (the seed's copy is cut off here): the same target form with a value.
+    // select_option (the v1 bridge's examples end inside it): the same target form with a value.
     let r = v1
         .ok(
             "select_option",
