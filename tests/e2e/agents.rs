@@ -3,8 +3,9 @@
 //! cannot act on each other's tabs, and a gone agent's tabs and window are closed after the grace; the browser
 //! itself refuses the blocklist for what an agent page opens or posts.
 //!
-//! One browser for the file. Each test points its extension at the bridge it uses (a port two MCP servers share,
-//! or a bridge this process runs), so the tests run one at a time ([`serial`]).
+//! One browser for the area (`Browser::shared_with("agents", …)`). Each test points its extension at the
+//! bridge it uses (a port two MCP servers share, or a bridge this process runs), so the tests run one at a
+//! time ([`serial`]).
 
 use crate::support;
 

@@ -2,8 +2,9 @@
 //! in real headless Chromium with the built extension and the real `bua-bridge launch`, on the fixture
 //! pages of `tests/fixtures/observe/`, driven through the bridge's client API.
 //!
-//! One browser is shared by the whole file, launched with `--files-dir` on a temporary folder holding the
-//! upload test files (file-URL access stays off, as in a default install). Every test works on its own
+//! One browser is shared by the whole area (`Browser::shared_with("observe", …)`), launched with
+//! `--files-dir` on a temporary folder holding the upload test files (file-URL access stays off, as in a
+//! default install). Every test works on its own
 //! agent tab and asserts what the page itself reports.
 
 use crate::support;
