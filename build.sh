@@ -79,7 +79,7 @@ build_all() {
   wait "$ext"
 }
 
-# The pinned Python MCP SDK that tests/mcp.rs drives `bua-bridge mcp` with, in a venv under target/ (made once;
+# The pinned Python MCP SDK that tests/e2e/mcp.rs drives `bua-bridge mcp` with, in a venv under target/ (made once;
 # the test itself never installs anything).
 MCP_SDK_VERSION=2.3.0
 MCP_VENV=target/mcp-venv

@@ -2,7 +2,7 @@
 //! ([`bua_extension::extract::page::analyze`]) on the CDP responses that `tests/corpus_dump.py` saved
 //! from real Chromium (default `/tmp/corpus-dumps`, or `$BUA_CORPUS_DUMPS`), prints per page markdown
 //! recall, size ratio and obstacle, the per-folder confusion tables, and asserts the corpus thresholds
-//! (the same as `tests/corpus.rs`, from [`metrics::summarise`]).
+//! (the same as `tests/e2e/corpus.rs`, from [`metrics::summarise`]).
 //! `$BUA_CORPUS_ONLY=<substring>` limits the pages; `$BUA_CORPUS_OUT=<dir>` writes each page's
 //! markdown, expected text and elements there.
 //!

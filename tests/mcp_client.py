@@ -1,6 +1,6 @@
 """A real MCP client (the official Python MCP SDK) driving `bua-bridge mcp` over stdio.
 
-Used by tests/mcp.rs (in the venv `./build.sh prereqs test` makes, with the pinned SDK), which asserts on what
+Used by tests/e2e/mcp.rs (in the venv `./build.sh prereqs test` makes, with the pinned SDK), which asserts on what
 this prints.
 It runs a short agent session and prints one JSON report on stdout:
 

@@ -1,6 +1,6 @@
-//! Measures of `extract` on the corpus, shared by the native dump runner (`tests/corpus_dumps.rs`)
-//! and the end-to-end corpus test (`tests/corpus.rs`): markdown recall and size ratio per page, the
-//! obstacle confusion table per folder, and the thresholds both assert.
+//! Measures of `extract` on the corpus, shared by the native dump runner (`tests/corpus_dumps.rs`), the
+//! end-to-end corpus test (`tests/e2e/corpus.rs`) and the peer benchmark (`crates/bench`): markdown recall
+//! and size ratio per page, the obstacle confusion table per folder, and the thresholds the tests assert.
 
 #![allow(dead_code)]
 
@@ -134,7 +134,7 @@ pub fn measure(
 }
 
 /// Prints the per-page table, the per-folder confusion tables and the summary; returns the
-/// failed corpus thresholds (listed at the top of `tests/corpus.rs`).
+/// failed corpus thresholds (listed at the top of `tests/e2e/corpus.rs`).
 pub fn summarise(reports: &[PageReport]) -> Vec<String> {
     for r in reports {
         println!(

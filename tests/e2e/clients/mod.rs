@@ -1,5 +1,6 @@
 //! End-to-end tests of the bridge's client side (SPEC §9) in real headless
-//! Chromium with the built extension: the v1 bridge's examples sent verbatim by a v1 client,
+//! Chromium with the built extension: the v1 bridge's request examples (SPEC §9 is compatible with that
+//! bridge; the examples are written out below) sent verbatim by a v1 client,
 //! per-client ownership of agent tabs and windows, the event stream, and the CLI subcommands.
 //!
 //! "Verbatim" means the params of the v1 bridge's documented examples as written, except the three values
@@ -8,8 +9,9 @@
 //! to the v1 hello. The fixture page has the elements the examples name (`#submit` "提交", "登录",
 //! `#search`, `#list`, `#username`, `#agree`, `div.g` results, a button at (120, 340)).
 
-#[path = "support/mod.rs"]
-mod support;
+mod v1_conformance;
+
+use crate::support;
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
@@ -34,7 +36,7 @@ async fn ping_is_answered_with_no_extension_and_other_methods_get_no_extension()
         .await
         .expect("server");
     let mut v1 = V1Client::connect(handle.port(), "lonely-token").await;
-    // The seed's ping example, verbatim.
+    // The v1 bridge's ping example, verbatim.
     let pong = v1.request("ping", json!({})).await;
     assert_eq!(pong["success"], true, "{pong}");
     assert_eq!(pong["result"], json!({"pong": true}));
@@ -64,7 +66,7 @@ async fn ping_is_answered_with_no_extension_and_other_methods_get_no_extension()
 
 #[tokio::test]
 async fn the_seeds_v1_examples_get_v1_shaped_results() {
-    let browser = Browser::shared();
+    let browser = &Browser::shared("clients");
     let fixtures = FixtureServer::shared();
     let page = fixtures.url("/clients/v1.html");
     let mut v1 = V1Client::connect(browser.port, &browser.token).await;
@@ -244,7 +246,7 @@ async fn the_seeds_v1_examples_get_v1_shaped_results() {
     assert_eq!(r["checked"], true, "{r}");
     assert_eq!(r["tab_id"], tab_id);
 
-    // select_option (the seed's copy is cut off here): the same target form with a value.
+    // select_option (the v1 bridge's examples end inside it): the same target form with a value.
     let r = v1
         .ok(
             "select_option",
@@ -320,7 +322,7 @@ async fn all_tabs(client: &BridgeClient) -> Vec<Value> {
 
 #[tokio::test]
 async fn two_clients_close_only_their_own_agent_tabs_and_windows() {
-    let browser = Browser::shared();
+    let browser = &Browser::shared("clients");
     let page = FixtureServer::shared().url("/clients/mcp.html");
     let a = browser.client().await;
     let b = browser.client().await;
@@ -406,7 +408,7 @@ async fn two_clients_close_only_their_own_agent_tabs_and_windows() {
 #[tokio::test]
 async fn subscribe_events_delivers_session_events_in_order_and_a_silent_subscriber_blocks_nothing()
 {
-    let browser = Browser::shared();
+    let browser = &Browser::shared("clients");
     let page = FixtureServer::shared().url("/clients/mcp.html");
     let subscriber = browser.client().await;
     let mut events = subscriber.forwarded_events();
@@ -562,7 +564,7 @@ fn help(args: &[&str]) -> String {
 
 #[tokio::test]
 async fn cli_subcommands_drive_the_launched_browser() {
-    let browser = Browser::shared();
+    let browser = &Browser::shared("clients");
     let fixtures = FixtureServer::shared();
     let counter = fixtures.url("/clients/mcp.html");
     let v1_page = fixtures.url("/clients/v1.html");
@@ -779,7 +781,7 @@ async fn cli_subcommands_drive_the_launched_browser() {
 
 #[tokio::test]
 async fn cli_invocations_are_one_agent_with_one_window_that_close_agent_tabs_reaches() {
-    let browser = Browser::shared();
+    let browser = &Browser::shared("clients");
     let page = FixtureServer::shared().url("/clients/mcp.html");
     let cli = Cli {
         port: browser.port,

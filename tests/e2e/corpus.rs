@@ -14,10 +14,9 @@
 //! Pages are served under neutral prefixes (`/s1/…`) so that the folder names, which are the labels,
 //! never reach the classifier through the URL. `BUA_CORPUS_ONLY=<substring>` limits the pages.
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 
-#[path = "support/corpus_metrics.rs"]
+#[path = "../support/corpus_metrics.rs"]
 mod metrics;
 
 use std::path::{Path, PathBuf};
@@ -178,7 +177,7 @@ async fn corpus_meets_the_extract_thresholds_through_the_extension() {
         corpus.display()
     );
     let server = serve_corpus(&corpus);
-    let browser = Browser::shared();
+    let browser = &Browser::shared("corpus");
     let client = browser.client().await;
     let opened = client
         .call(

@@ -1,17 +1,18 @@
 //! End-to-end harness: real headless Chromium with the built extension, the real `bua-bridge`,
 //! fixture pages from a local HTTP server, all driven through the bridge's client API.
 //!
-//! Use it from a test file with `#[path = "support/mod.rs"] mod support;` (the file must be a
-//! `[[test]]` of `crates/bridge/Cargo.toml` so that `CARGO_BIN_EXE_bua-bridge` is set).
+//! The module of `tests/e2e/main.rs`, the one end-to-end test binary (a `[[test]]` of
+//! `crates/bridge/Cargo.toml`, so that `CARGO_BIN_EXE_bua-bridge` is set).
 //!
 //! * [`FixtureServer`] — HTTP on 127.0.0.1 serving a directory plus programmable [`Route`]s
 //!   (redirects, slow responses, status codes). It runs on its own thread and runtime, so one server
 //!   can be shared by every test of a binary ([`FixtureServer::shared`] serves `tests/fixtures`).
 //! * [`Browser`] — runs `bua-bridge launch --headless --port 0 --exit-on-stdin-close
-//!   --ephemeral-token --extension <repo>/dist` and parses `READY`. [`Browser::shared`] starts one
-//!   per test binary; [`Browser::launch`] starts a dedicated one. At most two are alive at once per
-//!   binary. Each is stopped on drop; the shared one (a static, never dropped) stops when the test
-//!   process exits, because `launch` watches its stdin. So nothing survives a panicking test.
+//!   --ephemeral-token --extension <repo>/dist` and parses `READY`. [`Browser::shared`] lends the
+//!   browser of an area (a module: `actions`, `sessions`, …) to its tests; [`Browser::launch`] starts a
+//!   dedicated one. At most two are alive at once (2 cores). Each is stopped on drop; the last shared
+//!   one (kept in a static, never dropped) stops when the test process exits, because `launch` watches
+//!   its stdin. So nothing survives a panicking test.
 //! * Helpers to reach the extension's service worker through DevTools (storage, evaluation).
 
 #![allow(dead_code)]
@@ -153,15 +154,28 @@ static SLOTS: (Mutex<usize>, Condvar) = (Mutex::new(0), Condvar::new());
 pub struct Permit;
 
 impl Permit {
-    /// Waits for a free slot (blocking).
+    /// Waits for a free slot (blocking). While none is free, the shared browser is stopped as soon as no
+    /// test holds it ([`Browser::shared`] starts it again for the next one).
     pub fn acquire() -> Permit {
         let (count, freed) = &SLOTS;
-        let mut n = lock(count);
-        while *n >= MAX_BROWSERS {
-            n = freed.wait(n).unwrap_or_else(|p| p.into_inner());
+        loop {
+            {
+                let mut n = lock(count);
+                if *n < MAX_BROWSERS {
+                    *n += 1;
+                    return Permit;
+                }
+            }
+            // Outside the slot lock: stopping a browser gives its permit back, which takes that lock.
+            if !SharedSlot::stop_if_idle() {
+                // Woken by a freed permit; the timeout re-checks the shared browser, which a test may have
+                // let go of meanwhile.
+                let n = lock(count);
+                if *n >= MAX_BROWSERS {
+                    let _ = freed.wait_timeout(n, Duration::from_millis(200));
+                }
+            }
         }
-        *n += 1;
-        Permit
     }
 }
 
@@ -307,13 +321,21 @@ impl Browser {
         }
     }
 
-    /// One browser per test binary, started on first use and stopped when the process exits. `launch` prints
+    /// The browser of `area` (a module of this binary: `"actions"`, `"sessions"`, …), lent to the calling test
+    /// until the returned [`SharedBrowser`] drops: hold it for the whole test. The tests of one area share one
+    /// browser and run concurrently on it; tests of another area wait until none of this one holds it, and then
+    /// get a fresh browser of their own. So each area's tests see only the tabs, sessions, windows and settings
+    /// they made themselves, as when every area was a test binary of its own with one browser. `launch` prints
     /// READY once the extension acknowledged the pairing, and the extension keeps that connection when the
     /// settings `launch` wrote arrive again (it reconnects only on a changed URL or token), so the first action
-    /// of a test finds it serving.
-    pub fn shared() -> &'static Browser {
-        static SHARED: OnceLock<Browser> = OnceLock::new();
-        SHARED.get_or_init(|| Browser::launch(BrowserOptions::default()))
+    /// of a test finds it serving. Blocks while another area holds the browser.
+    pub fn shared(area: &'static str) -> SharedBrowser {
+        Browser::shared_with(area, BrowserOptions::default())
+    }
+
+    /// [`Browser::shared`] for an area whose browser is launched with `opts`.
+    pub fn shared_with(area: &'static str, opts: BrowserOptions) -> SharedBrowser {
+        SharedSlot::lend(area, opts)
     }
 
     /// The bridge's `ws://` URL.
@@ -424,6 +446,109 @@ impl Browser {
 impl Drop for Browser {
     fn drop(&mut self) {
         self.terminate();
+    }
+}
+
+/// The one shared browser: which area it belongs to and how many of that area's tests hold it.
+struct SharedSlot {
+    area: Option<&'static str>,
+    browser: Option<Arc<Browser>>,
+    /// Tests of `area` holding (or waiting for the launch of) the browser.
+    users: usize,
+}
+
+static SHARED: (Mutex<SharedSlot>, Condvar) = (
+    Mutex::new(SharedSlot {
+        area: None,
+        browser: None,
+        users: 0,
+    }),
+    Condvar::new(),
+);
+
+impl SharedSlot {
+    fn lend(area: &'static str, opts: BrowserOptions) -> SharedBrowser {
+        let (slot, changed) = &SHARED;
+        let mut s = lock(slot);
+        loop {
+            if s.users == 0 || s.area == Some(area) {
+                if s.area == Some(area) {
+                    if let Some(browser) = &s.browser {
+                        let browser = browser.clone();
+                        s.users += 1;
+                        return SharedBrowser { browser };
+                    }
+                }
+                if s.users == 0 {
+                    break;
+                }
+                // Another test of this area is launching it.
+            }
+            s = changed.wait(s).unwrap_or_else(|p| p.into_inner());
+        }
+        // Free, or idle with another area's browser: this area gets a fresh one.
+        let previous = s.browser.take();
+        s.area = Some(area);
+        s.users = 1;
+        drop(s);
+        drop(previous);
+        let launching = Launching;
+        let browser = Arc::new(Browser::launch(opts));
+        std::mem::forget(launching);
+        let mut s = lock(slot);
+        s.browser = Some(browser.clone());
+        changed.notify_all();
+        SharedBrowser { browser }
+    }
+
+    /// Stops the shared browser when no test holds it; whether it did.
+    fn stop_if_idle() -> bool {
+        let (slot, _) = &SHARED;
+        let idle = {
+            let mut s = lock(slot);
+            if s.users > 0 {
+                return false;
+            }
+            s.area = None;
+            s.browser.take()
+        };
+        idle.is_some()
+    }
+}
+
+/// Frees the slot when a launch for it panics, so the other tests fail on their own instead of waiting.
+struct Launching;
+
+impl Drop for Launching {
+    fn drop(&mut self) {
+        let (slot, changed) = &SHARED;
+        let mut s = lock(slot);
+        s.users = 0;
+        s.area = None;
+        changed.notify_all();
+    }
+}
+
+/// The browser of an area, lent to one test by [`Browser::shared`]; given back on drop.
+pub struct SharedBrowser {
+    browser: Arc<Browser>,
+}
+
+impl std::ops::Deref for SharedBrowser {
+    type Target = Browser;
+
+    fn deref(&self) -> &Browser {
+        &self.browser
+    }
+}
+
+impl Drop for SharedBrowser {
+    fn drop(&mut self) {
+        let (slot, changed) = &SHARED;
+        lock(slot).users -= 1;
+        changed.notify_all();
+        // A test waiting for a permit may now stop this browser.
+        SLOTS.1.notify_all();
     }
 }
 

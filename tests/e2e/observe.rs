@@ -2,12 +2,12 @@
 //! in real headless Chromium with the built extension and the real `bua-bridge launch`, on the fixture
 //! pages of `tests/fixtures/observe/`, driven through the bridge's client API.
 //!
-//! One browser is shared by the whole file, launched with `--files-dir` on a temporary folder holding the
-//! upload test files (file-URL access stays off, as in a default install). Every test works on its own
+//! One browser is shared by the whole area (`Browser::shared_with("observe", …)`), launched with
+//! `--files-dir` on a temporary folder holding the upload test files (file-URL access stays off, as in a
+//! default install). Every test works on its own
 //! agent tab and asserts what the page itself reports.
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -17,7 +17,7 @@ use base64::Engine;
 use bua_bridge::BridgeClient;
 use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
-use support::{eventually, Browser, BrowserOptions, FixtureServer};
+use support::{eventually, Browser, BrowserOptions, FixtureServer, SharedBrowser};
 
 /// Size of the large upload file, bytes.
 const BIG: usize = 10 * 1024 * 1024;
@@ -35,13 +35,14 @@ fn files_dir() -> &'static PathBuf {
     })
 }
 
-fn browser() -> &'static Browser {
-    static BROWSER: OnceLock<Browser> = OnceLock::new();
-    BROWSER.get_or_init(|| {
-        Browser::launch(BrowserOptions {
+/// The area's browser, held by a test for its whole run (in its [`Agent`]).
+fn browser() -> SharedBrowser {
+    Browser::shared_with(
+        "observe",
+        BrowserOptions {
             extra_args: vec!["--files-dir".into(), files_dir().display().to_string()],
-        })
-    })
+        },
+    )
 }
 
 /// `http://127.0.0.1:<port>/observe/<path>`.
@@ -51,12 +52,15 @@ fn url(path: &str) -> String {
 
 struct Agent {
     client: BridgeClient,
+    _browser: SharedBrowser,
 }
 
 impl Agent {
     async fn new() -> Agent {
+        let browser = browser();
         Agent {
-            client: browser().client().await,
+            client: browser.client().await,
+            _browser: browser,
         }
     }
 

@@ -1,13 +1,14 @@
 //! The main job end to end: `bua-bridge demo` plays the whole agent tour against the bundled demo site in real
 //! headless Chromium and exits 0 only when every step did what it should.
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 
 use std::process::Command;
 
 #[test]
 fn demo_tour_passes_every_step_and_saves_a_screenshot() {
+    // `bua-bridge demo` runs a browser: one of the harness's two.
+    let _slot = support::Permit::acquire();
     let root = support::repo_root();
     let out = tempfile::tempdir().expect("temp dir");
     let output = Command::new(support::bridge_bin())
@@ -40,6 +41,7 @@ fn demo_tour_passes_every_step_and_saves_a_screenshot() {
 
 #[test]
 fn demo_with_urls_opens_and_extracts_each_page() {
+    let _slot = support::Permit::acquire();
     let site = support::FixtureServer::start(support::repo_root().join("demo/site"));
     let output = Command::new(support::bridge_bin())
         .args(["demo", "--headless", "--extension"])

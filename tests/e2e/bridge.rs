@@ -1,8 +1,7 @@
 //! End-to-end tests of the foundation (SPEC §2, §3, §9: launch, pairing, reconnects) in real headless Chromium
 //! with the built extension, the real `bua-bridge launch`, and fixture pages on 127.0.0.1.
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 
@@ -56,7 +55,7 @@ where
 
 #[tokio::test]
 async fn handshake_the_extension_is_acked_and_a_client_gets_a_client_id() {
-    let browser = Browser::shared();
+    let browser = &Browser::shared("bridge");
     let dt = browser.devtools().await;
     let state = browser
         .wait_connection_state(&dt, Duration::from_secs(5), |s| s["state"] == "connected")
@@ -77,7 +76,7 @@ async fn handshake_the_extension_is_acked_and_a_client_gets_a_client_id() {
 
 #[tokio::test]
 async fn get_tabs_returns_the_fixture_tab_with_its_url_and_title() {
-    let browser = Browser::shared();
+    let browser = &Browser::shared("bridge");
     let fixtures = FixtureServer::shared();
     let url = fixtures.url("/basic/index.html");
     let dt = browser.devtools().await;
@@ -112,7 +111,7 @@ async fn get_tabs_returns_the_fixture_tab_with_its_url_and_title() {
 
 #[tokio::test]
 async fn web_origins_are_refused_at_the_upgrade_for_both_roles() {
-    let browser = Browser::shared();
+    let browser = &Browser::shared("bridge");
     let fixtures = FixtureServer::shared();
     let page_origin = format!("http://127.0.0.1:{}", fixtures.port());
     for origin in [
@@ -160,7 +159,7 @@ async fn web_origins_are_refused_at_the_upgrade_for_both_roles() {
 
 #[tokio::test]
 async fn a_wrong_token_is_rejected_unauthorized() {
-    let browser = Browser::shared();
+    let browser = &Browser::shared("bridge");
     let err = BridgeClient::connect(browser.port, "0000wrong")
         .await
         .expect_err("rejected");
@@ -178,7 +177,7 @@ async fn a_wrong_token_is_rejected_unauthorized() {
 
 #[tokio::test]
 async fn a_malformed_client_frame_gets_invalid_action_and_the_connection_stays_open() {
-    let browser = Browser::shared();
+    let browser = &Browser::shared("bridge");
     let client = browser.client().await;
     let err = client
         .send_raw_unidentified("{\"id\": 12, this is not json".to_string())

@@ -11,8 +11,7 @@
 //! Screenshots go to `target/ui-screenshots/`; with `BUA_UPDATE_DOCS=1` also to `docs/popup.png` and
 //! `docs/options.png` (the README shows those).
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 
@@ -691,6 +690,40 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
     let interceptor = serve_example_test(&browser).await;
 
     let options = Page::open(&dt, &options_url(&browser), 960, 900).await;
+    options_show_the_connection_and_an_empty_log(&options, &browser).await;
+    let history = script_a_session_history(&browser, &dt, &client, &mut events).await;
+    the_blocklist_validates_normalises_and_blocks(
+        &options,
+        &browser,
+        &dt,
+        &client,
+        &mut events,
+        history.example,
+    )
+    .await;
+    the_idle_timeout_is_set_in_minutes(&options, &browser, &dt).await;
+    the_log_lists_the_history_newest_first(&options, &history).await;
+    a_second_options_page_does_not_move_while_loading(&browser, &dt).await;
+    every_control_is_named(&options).await;
+    a_thousand_entries_are_paged_fifty_at_a_time(&options, &browser, &dt).await;
+    the_log_is_cleared_with_the_keyboard_after_its_confirmation(&options, &browser, &dt).await;
+    removing_the_entry_unblocks_the_domain(&options, &browser, &dt, &client, history.example).await;
+    interceptor.abort();
+    options.close().await;
+}
+
+/// The sessions the scripted history made (tab ids) and how the shop's ended.
+struct ScriptedHistory {
+    shop: i64,
+    shop_end: Value,
+    docs: i64,
+    news: i64,
+    maps: i64,
+    example: i64,
+}
+
+/// The page shows the connection it pairs with, and an empty log.
+async fn options_show_the_connection_and_an_empty_log(options: &Page<'_>, browser: &Browser) {
     options
         .wait_until("document.getElementById('conn-title').textContent === 'Connected'")
         .await;
@@ -706,9 +739,16 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
     );
     assert_eq!(options.text("#log-count").await, "0 entries");
     assert_eq!(options.text("#log-range").await, "No entries");
+}
 
-    // A scripted session history, with the page open (the log fills live).
-    let shop = agent_session(&client, &site("shop", "log"), 3).await;
+/// A scripted session history, with the page open (the log fills live).
+async fn script_a_session_history(
+    browser: &Browser,
+    dt: &DevTools,
+    client: &BridgeClient,
+    events: &mut Events,
+) -> ScriptedHistory {
+    let shop = agent_session(client, &site("shop", "log"), 3).await;
     tokio::time::sleep(Duration::from_millis(1200)).await;
     client
         .call("close_tab", json!({"tabId": shop}))
@@ -716,26 +756,43 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
         .expect("close_tab");
     let shop_end = events.wait(LIMIT, |e| ended(e, shop, "tab_closed")).await;
 
-    let (_docs_target, docs) = user_session(&dt, &client, &site("docs", "log"), 2).await;
-    worker_ui(&browser, &dt, json!({"cmd": "stop_session", "tabId": docs})).await;
+    let (_docs_target, docs) = user_session(dt, client, &site("docs", "log"), 2).await;
+    worker_ui(browser, dt, json!({"cmd": "stop_session", "tabId": docs})).await;
     let docs_end = events.wait(LIMIT, |e| ended(e, docs, "user_stopped")).await;
     assert_eq!(docs_end["actionCount"], 2, "{docs_end}");
 
-    let (_news_target, news) = user_session(&dt, &client, &site("news", "log"), 1).await;
-    let maps = agent_session(&client, &site("maps", "log"), 2).await;
-    worker_ui(&browser, &dt, json!({"cmd": "stop_all"})).await;
+    let (_news_target, news) = user_session(dt, client, &site("news", "log"), 1).await;
+    let maps = agent_session(client, &site("maps", "log"), 2).await;
+    worker_ui(browser, dt, json!({"cmd": "stop_all"})).await;
     events.wait(LIMIT, |e| ended(e, news, "global_stop")).await;
     events.wait(LIMIT, |e| ended(e, maps, "global_stop")).await;
 
     let example_url = "http://example.test/inbox";
-    let (_example_target, example) = user_session(&dt, &client, example_url, 4).await;
+    let (_example_target, example) = user_session(dt, client, example_url, 4).await;
     assert_eq!(
-        act(&client, example).await.expect("example.test answers")["value"],
+        act(client, example).await.expect("example.test answers")["value"],
         "example.test",
         "example.test is served through Fetch"
     );
+    ScriptedHistory {
+        shop,
+        shop_end,
+        docs,
+        news,
+        maps,
+        example,
+    }
+}
 
-    // The blocklist: validation and normalisation are shown while typing.
+/// The blocklist: validation and normalisation are shown while typing.
+async fn the_blocklist_validates_normalises_and_blocks(
+    options: &Page<'_>,
+    browser: &Browser,
+    dt: &DevTools,
+    client: &BridgeClient,
+    events: &mut Events,
+    example: i64,
+) {
     options.type_into("#block-input", "not a domain").await;
     let preview = options.text("#block-preview").await;
     assert!(preview.contains("is not a domain"), "{preview}");
@@ -769,19 +826,21 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
         .await;
     assert_eq!(options.text("#block-count").await, "1");
     assert_eq!(
-        browser.storage_get(&dt, "blocklist").await,
+        browser.storage_get(dt, "blocklist").await,
         json!(["example.test"])
     );
     // The next action there fails with domain_blocked, and so does an agent's open_tab onto it.
-    let err = act(&client, example).await.expect_err("blocked");
+    let err = act(client, example).await.expect_err("blocked");
     assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
     let err = client
         .call("open_tab", json!({"url": "http://sub.example.test/x"}))
         .await
         .expect_err("blocked");
     assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
+}
 
-    // The idle timeout, in minutes.
+/// The idle timeout, in minutes.
+async fn the_idle_timeout_is_set_in_minutes(options: &Page<'_>, browser: &Browser, dt: &DevTools) {
     options.type_into("#idle-minutes", "0.1").await;
     options.key("Enter").await;
     options
@@ -795,26 +854,28 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
         )
         .await;
     assert_eq!(
-        browser.storage_get(&dt, "idleTimeoutSeconds").await,
+        browser.storage_get(dt, "idleTimeoutSeconds").await,
         json!(2700)
     );
+}
 
-    // The audit log: 10 rows, newest first, START and END coloured differently, END with the details.
+/// The audit log: 10 rows, newest first, START and END coloured differently, END with the details.
+async fn the_log_lists_the_history_newest_first(options: &Page<'_>, history: &ScriptedHistory) {
     options
         .wait_until("document.querySelectorAll('#log-body tr').length === 10")
         .await;
-    let rows = log_rows(&options).await;
+    let rows = log_rows(options).await;
     let expected: Vec<(&str, &str, i64)> = vec![
-        ("END", "example.test", example),
-        ("START", "example.test", example),
-        ("END", "maps.localhost", maps),
-        ("END", "news.localhost", news),
-        ("START", "maps.localhost", maps),
-        ("START", "news.localhost", news),
-        ("END", "docs.localhost", docs),
-        ("START", "docs.localhost", docs),
-        ("END", "shop.localhost", shop),
-        ("START", "shop.localhost", shop),
+        ("END", "example.test", history.example),
+        ("START", "example.test", history.example),
+        ("END", "maps.localhost", history.maps),
+        ("END", "news.localhost", history.news),
+        ("START", "maps.localhost", history.maps),
+        ("START", "news.localhost", history.news),
+        ("END", "docs.localhost", history.docs),
+        ("START", "docs.localhost", history.docs),
+        ("END", "shop.localhost", history.shop),
+        ("START", "shop.localhost", history.shop),
     ];
     let got: Vec<(&str, &str, String)> = rows
         .iter()
@@ -843,7 +904,7 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
         "{docs_row:?}"
     );
     let shop_row = &rows[8];
-    let shop_count = shop_end["actionCount"].as_u64().expect("count");
+    let shop_count = history.shop_end["actionCount"].as_u64().expect("count");
     let parts: Vec<&str> = shop_row[5].split(" · ").collect();
     assert_eq!(parts.len(), 3, "{shop_row:?}");
     assert_eq!(parts[0], "tab closed");
@@ -851,8 +912,8 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
         .trim_end_matches(" s")
         .parse()
         .unwrap_or_else(|_| panic!("duration in seconds: {shop_row:?}"));
-    let shop_ms =
-        shop_end["endedAt"].as_f64().unwrap_or(0.0) - shop_end["startedAt"].as_f64().unwrap_or(0.0);
+    let shop_ms = history.shop_end["endedAt"].as_f64().unwrap_or(0.0)
+        - history.shop_end["startedAt"].as_f64().unwrap_or(0.0);
     assert!(
         (secs * 1000.0 - shop_ms).abs() <= 100.0,
         "{secs} s vs {shop_ms} ms"
@@ -882,9 +943,11 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
     );
     assert_eq!(options.text("#log-count").await, "10 entries");
     assert_eq!(options.text("#log-range").await, "1–10 of 10");
+}
 
-    // An options page opened now gets its data before its first visible paint: nothing moves.
-    let second = Page::open(&dt, &options_url(&browser), 960, 900).await;
+/// An options page opened now gets its data before its first visible paint: nothing moves.
+async fn a_second_options_page_does_not_move_while_loading(browser: &Browser, dt: &DevTools) {
+    let second = Page::open(dt, &options_url(browser), 960, 900).await;
     assert_eq!(
         second
             .eval("document.querySelectorAll('#log-body tr').length")
@@ -900,7 +963,10 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
         "the options page moved while loading: CLS {shift}"
     );
     second.close().await;
+}
 
+/// A screenshot of the filled log; every control of the page has an accessible name.
+async fn every_control_is_named(options: &Page<'_>) {
     options
         .eval("document.activeElement && document.activeElement.blur()")
         .await;
@@ -926,9 +992,15 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
             "no control named {expected:?}: {names:?}"
         );
     }
+}
 
-    // 1000 entries (the cap) are paged 50 at a time. They are written to storage directly (the page shows
-    // what storage holds; the worker keeps its own cached copy of the ring, which Clear empties too).
+/// 1000 entries (the cap) are paged 50 at a time. They are written to storage directly (the page shows
+/// what storage holds; the worker keeps its own cached copy of the ring, which Clear empties too).
+async fn a_thousand_entries_are_paged_fifty_at_a_time(
+    options: &Page<'_>,
+    browser: &Browser,
+    dt: &DevTools,
+) {
     let ring: Vec<Value> = (0..1000)
         .map(|i| {
             let at = 1.764e12 + f64::from(i) * 1000.0;
@@ -942,7 +1014,7 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
         .collect();
     let shown = Instant::now();
     browser
-        .storage_set(&dt, json!({"sessionHistory": ring}))
+        .storage_set(dt, json!({"sessionHistory": ring}))
         .await;
     options
         .wait_until("document.getElementById('log-range').textContent === '1–50 of 1000'")
@@ -957,7 +1029,7 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
             .await,
         json!(50)
     );
-    let first = log_rows(&options).await;
+    let first = log_rows(options).await;
     assert_eq!(
         (first[0][1].as_str(), first[0][4].as_str()),
         ("END", "tab 599")
@@ -966,13 +1038,19 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
     options
         .wait_until("document.getElementById('log-range').textContent === '51–100 of 1000'")
         .await;
-    assert_eq!(log_rows(&options).await[0][4], "tab 574");
+    assert_eq!(log_rows(options).await[0][4], "tab 574");
     options.click("#log-newer").await;
     options
         .wait_until("document.getElementById('log-range').textContent === '1–50 of 1000'")
         .await;
+}
 
-    // Keyboard only: Tab to Clear…, Enter opens the confirmation with the focus on Cancel; Escape keeps the log.
+/// Keyboard only: Tab to Clear…, Enter opens the confirmation with the focus on Cancel; Escape keeps the log.
+async fn the_log_is_cleared_with_the_keyboard_after_its_confirmation(
+    options: &Page<'_>,
+    browser: &Browser,
+    dt: &DevTools,
+) {
     options.focus_top().await;
     let path = options.tab_to("log-clear").await;
     note(&format!("options Tab order: {path:?}"));
@@ -997,7 +1075,7 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
         .await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(options.text("#log-count").await, "1000 entries");
-    let kept = browser.storage_get(&dt, "sessionHistory").await;
+    let kept = browser.storage_get(dt, "sessionHistory").await;
     assert_eq!(
         kept.as_array().map(Vec::len),
         Some(1000),
@@ -1027,22 +1105,28 @@ async fn options_blocklist_idle_timeout_and_audit_log() {
         options.eval("[document.getElementById('log-table').hidden, document.getElementById('log-empty').hidden]").await,
         json!([true, false])
     );
-    let history = worker_ui(&browser, &dt, json!({"cmd": "get_history"})).await;
+    let history = worker_ui(browser, dt, json!({"cmd": "get_history"})).await;
     assert_eq!(history, json!({"entries": []}));
+}
 
-    // Removing the entry unblocks the domain.
+/// Removing the entry unblocks the domain.
+async fn removing_the_entry_unblocks_the_domain(
+    options: &Page<'_>,
+    browser: &Browser,
+    dt: &DevTools,
+    client: &BridgeClient,
+    example: i64,
+) {
     options
         .click("#block-list button[data-entry=\"example.test\"]")
         .await;
     options
         .wait_until("document.getElementById('block-count').textContent === '0'")
         .await;
-    assert_eq!(browser.storage_get(&dt, "blocklist").await, json!([]));
-    act(&client, example)
+    assert_eq!(browser.storage_get(dt, "blocklist").await, json!([]));
+    act(client, example)
         .await
         .expect("example.test is allowed again");
-    interceptor.abort();
-    options.close().await;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-//! Conformance of the bridge's client side with the v1 bridge document (SPEC §9), in real headless
+//! Conformance of the bridge's client side with the v1 bridge's API document (SPEC §9 keeps the bridge
+//! compatible with it; its examples are written out below as JSON literals), in real headless
 //! Chromium with the built extension: every JSON example of the document's command sections is sent
 //! as written, and each result field the document shows must be present with the type it shows
 //! (string, number, boolean, array, object, or null where the document allows it), recursively.
@@ -11,11 +12,10 @@
 //! the `target` its other sections use, with the results SPEC §4 gives (`get_value`'s modelled on
 //! `set_value`'s).
 //!
-//! The second test reads every kind of control back with `get_value` after the page was changed by
-//! `set_value`, `type`, `check` and `select_option`, and compares it with what the page holds.
+//! `get_value` read back after each kind of change is tested with the other form controls
+//! (`actions::forms`).
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 
 use std::time::Instant;
 
@@ -108,7 +108,7 @@ fn local(example: Value, tabs: &[(i64, i64)], page: &str) -> Value {
 
 #[tokio::test]
 async fn every_example_of_the_v1_document_gets_the_documented_result_fields() {
-    let browser = Browser::shared();
+    let browser = &Browser::shared("clients::v1_conformance");
     let fixtures = FixtureServer::shared();
     let page = fixtures.url("/clients/v1.html");
     let started = Instant::now();
@@ -365,227 +365,4 @@ async fn every_example_of_the_v1_document_gets_the_documented_result_fields() {
         "v1 document conformance ({sent} examples): {:.1} s",
         started.elapsed().as_secs_f64()
     ));
-}
-
-/// `get_value` as a v1 client sends it: `{target, tab_id}` → the result.
-async fn read(v1: &mut V1Client, by: &str, value: &str, tab_id: i64) -> Value {
-    v1.ok(
-        "get_value",
-        json!({ "target": { "by": by, "value": value }, "tab_id": tab_id }),
-    )
-    .await
-}
-
-/// The page's own view of `expression` (a v1 `run_script`).
-async fn page_value(v1: &mut V1Client, expression: &str, tab_id: i64) -> Value {
-    v1.ok(
-        "run_script",
-        json!({ "code": expression, "tab_id": tab_id }),
-    )
-    .await["result"]
-        .clone()
-}
-
-#[tokio::test]
-async fn get_value_reads_back_what_the_page_holds_after_each_kind_of_change() {
-    let browser = Browser::shared();
-    let page = FixtureServer::shared().url("/clients/values.html");
-    let mut v1 = V1Client::connect(browser.port, &browser.token).await;
-    let tab = v1.ok("new_tab", json!({ "url": page })).await;
-    let tab_id = tab["tab_id"].as_i64().expect("tab_id");
-    let target = |value: &str| json!({ "by": "css", "value": value });
-
-    // A text input after set_value: by css, and by its <label for>'s text.
-    v1.ok(
-        "set_value",
-        json!({ "target": target("#name"), "value": "Ada Lovelace", "tab_id": tab_id }),
-    )
-    .await;
-    let held = page_value(&mut v1, "document.querySelector('#name').value", tab_id).await;
-    assert_eq!(held, "Ada Lovelace");
-    for (by, value) in [("css", "#name"), ("text", "Full name")] {
-        let r = read(&mut v1, by, value, tab_id).await;
-        assert_eq!(r["value"], held, "{by} {value}: {r}");
-        assert_eq!(r["element"]["tag"], "input", "{r}");
-        assert_eq!(r["element"]["type"], "text", "{r}");
-        assert_eq!(r["tab_id"], tab_id, "{r}");
-        assert!(
-            r.get("checked").is_none() && r.get("label").is_none(),
-            "{r}"
-        );
-    }
-
-    // A textarea after type, by xpath.
-    v1.ok(
-        "type",
-        json!({ "target": target("#bio"), "text": "Wrote the first program", "tab_id": tab_id }),
-    )
-    .await;
-    let held = page_value(&mut v1, "document.querySelector('#bio').value", tab_id).await;
-    assert_eq!(held, "Wrote the first program");
-    let r = read(&mut v1, "xpath", "//textarea[@id='bio']", tab_id).await;
-    assert_eq!(r["value"], held, "{r}");
-    assert_eq!(r["element"]["tag"], "textarea", "{r}");
-
-    // A password field after type: masked as type reads it back, while the page holds the text.
-    let typed = v1
-        .ok(
-            "type",
-            json!({ "target": target("#pw"), "text": "s3cret", "tab_id": tab_id }),
-        )
-        .await;
-    assert_eq!(
-        page_value(&mut v1, "document.querySelector('#pw').value", tab_id).await,
-        "s3cret"
-    );
-    let r = read(&mut v1, "text", "Password", tab_id).await;
-    assert_eq!(r["value"], "••••••", "{r}");
-    assert_eq!(r["value"], typed["value"], "as type reads back: {r}");
-    assert_eq!(r["element"]["type"], "password", "{r}");
-
-    // Selects after select_option: value + label, arrays for a multi-select.
-    v1.ok(
-        "select_option",
-        json!({ "target": target("#city"), "label": "上海", "tab_id": tab_id }),
-    )
-    .await;
-    let r = read(&mut v1, "xpath", "//select[@id='city']", tab_id).await;
-    assert_eq!(
-        page_value(&mut v1, "document.querySelector('#city').value", tab_id).await,
-        "sh"
-    );
-    assert_eq!(
-        (&r["value"], &r["label"]),
-        (&json!("sh"), &json!("上海")),
-        "{r}"
-    );
-    assert_eq!(r["element"]["tag"], "select", "{r}");
-    v1.ok(
-        "select_option",
-        json!({ "target": target("#langs"), "value": ["rs", "py"], "tab_id": tab_id }),
-    )
-    .await;
-    let held = page_value(
-        &mut v1,
-        "Array.from(document.querySelector('#langs').selectedOptions, o => o.value)",
-        tab_id,
-    )
-    .await;
-    assert_eq!(held, json!(["rs", "py"]));
-    let r = read(&mut v1, "css", "#langs", tab_id).await;
-    assert_eq!(r["value"], held, "{r}");
-    assert_eq!(r["label"], json!(["Rust", "Python"]), "{r}");
-
-    // A checkbox after check and uncheck, by its label's text; radios by css.
-    for wanted in [true, false] {
-        v1.ok(
-            "check",
-            json!({ "target": { "by": "text", "value": "I agree" }, "checked": wanted, "tab_id": tab_id }),
-        )
-        .await;
-        let held = page_value(&mut v1, "document.querySelector('#agree').checked", tab_id).await;
-        assert_eq!(held, wanted);
-        let r = read(&mut v1, "text", "I agree", tab_id).await;
-        assert_eq!(r["checked"], held, "{r}");
-        assert_eq!(r["value"], "on", "{r}");
-        assert_eq!(r["element"]["type"], "checkbox", "{r}");
-    }
-    v1.ok(
-        "check",
-        json!({ "target": target("#large"), "tab_id": tab_id }),
-    )
-    .await;
-    let r = read(&mut v1, "css", "#large", tab_id).await;
-    assert_eq!(
-        (&r["checked"], &r["value"]),
-        (&json!(true), &json!("large")),
-        "{r}"
-    );
-    let r = read(&mut v1, "xpath", "//input[@value='small']", tab_id).await;
-    assert_eq!(
-        (&r["checked"], &r["value"]),
-        (&json!(false), &json!("small")),
-        "{r}"
-    );
-
-    // A contenteditable after type (it replaces the draft), then after set_value.
-    v1.ok(
-        "type",
-        json!({ "target": target("#editor"), "text": "typed notes", "tab_id": tab_id }),
-    )
-    .await;
-    let held = page_value(
-        &mut v1,
-        "document.querySelector('#editor').innerText",
-        tab_id,
-    )
-    .await;
-    assert_eq!(held, "typed notes");
-    let r = read(&mut v1, "text", "typed notes", tab_id).await;
-    assert_eq!(r["value"], held, "{r}");
-    assert_eq!(r["element"]["tag"], "div", "{r}");
-    v1.ok(
-        "set_value",
-        json!({ "target": target("#editor"), "value": "set notes", "tab_id": tab_id }),
-    )
-    .await;
-    assert_eq!(
-        read(&mut v1, "css", "#editor", tab_id).await["value"],
-        "set notes"
-    );
-
-    // An element without a value: invalid_action saying what to do instead.
-    let r = v1
-        .request(
-            "get_value",
-            json!({ "target": target("#plain"), "tab_id": tab_id }),
-        )
-        .await;
-    assert_eq!(r["success"], false, "{r}");
-    assert_eq!(r["code"], "invalid_action", "{r}");
-    let message = r["error"].as_str().unwrap_or_default();
-    assert!(
-        message.contains("a <div> has no value") && message.contains("extract"),
-        "{message}"
-    );
-
-    // v4: by uid from extract, and by selector; v4 keys only. The same agent (owner) as the v1 client that
-    // opened the tab: another agent's tab is refused (SPEC §6).
-    let v4 = BridgeClient::connect_as(browser.port, &browser.token, Some(&v1.client_id))
-        .await
-        .expect("v4 client");
-    let page_read = v4
-        .call("extract", json!({ "tabId": tab_id }))
-        .await
-        .expect("extract");
-    let uid = page_read["elements"]
-        .as_array()
-        .and_then(|e| {
-            e.iter()
-                .find(|e| e["role"] == "textbox" && e["name"] == "Full name")
-        })
-        .and_then(|e| e["uid"].as_str())
-        .unwrap_or_else(|| panic!("no textbox \"Full name\" in {}", page_read["elements"]))
-        .to_owned();
-    let r = v4
-        .call("get_value", json!({ "uid": uid, "tabId": tab_id }))
-        .await
-        .expect("get_value by uid");
-    assert_eq!(
-        r,
-        json!({ "element": r["element"].clone(), "value": "Ada Lovelace", "tabId": tab_id })
-    );
-    assert_eq!(r["element"]["tag"], "input", "{r}");
-    let r = v4
-        .call(
-            "get_value",
-            json!({ "selector": "#langs", "tabId": tab_id }),
-        )
-        .await
-        .expect("get_value by selector");
-    assert_eq!(r["value"], json!(["rs", "py"]), "{r}");
-    assert_eq!(r["label"], json!(["Rust", "Python"]), "{r}");
-    assert!(r.get("tab_id").is_none(), "v4 keys only: {r}");
-
-    v1.ok("close_tab", json!({ "tab_id": tab_id })).await;
 }

@@ -3,15 +3,15 @@
 //! cannot act on each other's tabs, and a gone agent's tabs and window are closed after the grace; the browser
 //! itself refuses the blocklist for what an agent page opens or posts.
 //!
-//! One browser for the file. Each test points its extension at the bridge it uses (a port two MCP servers share,
-//! or a bridge this process runs), so the tests run one at a time ([`serial`]).
+//! One browser for the area (`Browser::shared_with("agents", …)`). Each test points its extension at the
+//! bridge it uses (a port two MCP servers share, or a bridge this process runs), so the tests run one at a
+//! time ([`serial`]).
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::{mpsc, OnceLock};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use bua_bridge::devtools::DevTools;
@@ -19,22 +19,23 @@ use bua_bridge::BridgeClient;
 use serde_json::{json, Value};
 use support::{
     bridge_bin, eventually, fixtures_dir, get_tabs, history, Browser, BrowserOptions,
-    FixtureServer, Route, OFFLINE_RESOLVER_RULES,
+    FixtureServer, Route, SharedBrowser, OFFLINE_RESOLVER_RULES,
 };
 
 /// The blocked test domain, resolved to 127.0.0.1 by the browser's host-resolver rules.
 const BLOCKED_HOST: &str = "blocked.test";
 
-fn browser() -> &'static Browser {
-    static BROWSER: OnceLock<Browser> = OnceLock::new();
-    BROWSER.get_or_init(|| {
-        Browser::launch(BrowserOptions {
+/// The area's browser, held by a test for its whole run.
+fn browser() -> SharedBrowser {
+    Browser::shared_with(
+        "agents",
+        BrowserOptions {
             // The last --host-resolver-rules wins: the usual offline rules plus the blocked domain on loopback.
             extra_args: vec![format!(
                 "--chrome-arg=--host-resolver-rules=MAP {BLOCKED_HOST} 127.0.0.1, {OFFLINE_RESOLVER_RULES}"
             )],
-        })
-    })
+        },
+    )
 }
 
 /// One test at a time: each points the one extension at its own bridge.
@@ -233,7 +234,7 @@ fn body(text: &str) -> Value {
 async fn when_the_mcp_server_that_owns_the_bridge_exits_the_other_takes_over_and_no_call_fails_for_it(
 ) {
     let _serial = serial().await;
-    let browser = browser();
+    let browser = &browser();
     let dt = browser.devtools().await;
     let port = free_port();
     let port_arg = port.to_string();
@@ -320,7 +321,7 @@ async fn when_the_mcp_server_that_owns_the_bridge_exits_the_other_takes_over_and
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn agents_cannot_touch_each_others_tabs_and_a_gone_agents_tabs_close_after_the_grace() {
     let _serial = serial().await;
-    let browser = browser();
+    let browser = &browser();
     let dt = browser.devtools().await;
     let grace = Duration::from_millis(1500);
     let mut config = bua_bridge::server::ServerConfig::loopback(0, browser.token.clone());
@@ -437,7 +438,7 @@ async fn agents_cannot_touch_each_others_tabs_and_a_gone_agents_tabs_close_after
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_blocked_site_gets_no_request_from_an_agent_pages_window_open_or_form_post() {
     let _serial = serial().await;
-    let browser = browser();
+    let browser = &browser();
     let dt = browser.devtools().await;
     let mut config = bua_bridge::server::ServerConfig::loopback(0, browser.token.clone());
     config.extension_id = Some(browser.extension_id.clone());

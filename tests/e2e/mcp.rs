@@ -5,8 +5,7 @@
 //! A second test speaks raw JSON-RPC to `bua-bridge mcp` with no bridge running and checks that it
 //! starts one in-process.
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -67,7 +66,7 @@ fn text_json(step: &Value) -> Value {
 #[test]
 fn the_python_mcp_sdk_lists_one_browser_tool_and_drives_a_fixture_page() {
     let python = mcp_python();
-    let browser = Browser::shared();
+    let browser = &Browser::shared("mcp");
     let page = FixtureServer::shared().url("/clients/mcp.html");
     let started = Instant::now();
     let output = Command::new(&python)
@@ -607,7 +606,7 @@ async fn a_wrong_token_is_named_as_such_not_as_a_missing_bridge() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_page_screenshot_of_a_long_page_is_scaled_to_the_mcp_cap_and_says_so() {
     use base64::Engine;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("mcp");
     let fixtures = FixtureServer::shared();
     fixtures.route(
         "/mcp/long",

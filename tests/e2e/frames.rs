@@ -3,8 +3,7 @@
 //! localhost — three sites, so three renderer processes and three CDP targets. `extract` must read all
 //! three levels, and every element action by uid must have its effect in the frame's own page.
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 
 use std::time::Duration;
 
@@ -93,7 +92,8 @@ async fn close(client: &BridgeClient, tab: i64) {
 #[tokio::test]
 async fn extract_reads_three_levels_of_cross_origin_frames_in_document_order() {
     let _serial = SERIAL.lock().await;
-    let client = Browser::shared().client().await;
+    let browser = &Browser::shared("frames");
+    let client = browser.client().await;
     let tab = open_three_levels(&client).await;
     let port = FixtureServer::shared().port();
     let r = extract(&client, tab).await;
@@ -139,7 +139,8 @@ async fn extract_reads_three_levels_of_cross_origin_frames_in_document_order() {
 #[tokio::test]
 async fn every_element_action_by_uid_lands_in_its_frame_at_every_level() {
     let _serial = SERIAL.lock().await;
-    let client = Browser::shared().client().await;
+    let browser = &Browser::shared("frames");
+    let client = browser.client().await;
     let tab = open_three_levels(&client).await;
     let port = FixtureServer::shared().port();
     let r = extract(&client, tab).await;
@@ -231,7 +232,8 @@ async fn every_element_action_by_uid_lands_in_its_frame_at_every_level() {
 #[tokio::test]
 async fn a_frame_navigating_to_an_unknown_scheme_does_not_end_the_session() {
     let _serial = SERIAL.lock().await;
-    let client = Browser::shared().client().await;
+    let browser = &Browser::shared("frames");
+    let client = browser.client().await;
     let mut events = support::Events::subscribe(&client).await;
     let tab = open_three_levels(&client).await;
     let port = FixtureServer::shared().port();

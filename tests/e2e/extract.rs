@@ -1,8 +1,7 @@
 //! End-to-end tests of `extract` (SPEC §5) in real headless Chromium with
 //! the built extension and the real bridge, on the fixture pages of `tests/fixtures/extract/`.
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 
 use std::time::Duration;
 
@@ -66,7 +65,8 @@ async fn close(client: &BridgeClient, tab: i64) {
 #[tokio::test]
 async fn uids_are_stable_between_two_extracts_of_an_unchanged_page() {
     let _serial = SERIAL.lock().await;
-    let client = Browser::shared().client().await;
+    let browser = &Browser::shared("extract");
+    let client = browser.client().await;
     let tab = open(&client, "/extract/uids.html").await;
     let first = extract(&client, tab).await;
     let second = extract(&client, tab).await;
@@ -92,7 +92,8 @@ async fn uids_are_stable_between_two_extracts_of_an_unchanged_page() {
 #[tokio::test]
 async fn main_frame_navigation_makes_old_uids_stale() {
     let _serial = SERIAL.lock().await;
-    let client = Browser::shared().client().await;
+    let browser = &Browser::shared("extract");
+    let client = browser.client().await;
     let tab = open(&client, "/extract/uids.html").await;
     let uid = uid_of(&extract(&client, tab).await, "button", "Increment");
     // A navigation the page makes itself (not the `navigate` action) also clears the cache.
@@ -133,7 +134,8 @@ async fn main_frame_navigation_makes_old_uids_stale() {
 #[tokio::test]
 async fn push_state_keeps_uids_and_a_rerendered_node_is_stale_not_its_look_alike() {
     let _serial = SERIAL.lock().await;
-    let client = Browser::shared().client().await;
+    let browser = &Browser::shared("extract");
+    let client = browser.client().await;
     let tab = open(&client, "/extract/uids.html").await;
     let uid = uid_of(&extract(&client, tab).await, "button", "Increment");
     eval(
@@ -177,7 +179,8 @@ async fn push_state_keeps_uids_and_a_rerendered_node_is_stale_not_its_look_alike
 #[tokio::test]
 async fn five_thousand_rows_give_exactly_200_elements_with_the_visible_top_buttons() {
     let _serial = SERIAL.lock().await;
-    let client = Browser::shared().client().await;
+    let browser = &Browser::shared("extract");
+    let client = browser.client().await;
     let tab = open(&client, "/extract/rows.html").await;
     let r = extract(&client, tab).await;
     let els = r["elements"].as_array().expect("elements");
@@ -209,7 +212,8 @@ async fn script_text_stays_out_but_the_same_text_shown_on_the_page_stays_in() {
     // The extension empties `<script>`/`<style>` text before the snapshot reaches Rust (SPEC §5); the
     // snapshot shares strings by value, so a `<pre>` showing a script word for word names the same one.
     let _serial = SERIAL.lock().await;
-    let client = Browser::shared().client().await;
+    let browser = &Browser::shared("extract");
+    let client = browser.client().await;
     let tab = open(&client, "/extract/scripts.html").await;
     let r = extract(&client, tab).await;
     let markdown = r["markdown"].as_str().expect("markdown");
@@ -229,7 +233,8 @@ async fn script_text_stays_out_but_the_same_text_shown_on_the_page_stays_in() {
 #[tokio::test]
 async fn a_two_megabyte_page_is_capped_at_50_kb_text_and_30_kb_markdown() {
     let _serial = SERIAL.lock().await;
-    let client = Browser::shared().client().await;
+    let browser = &Browser::shared("extract");
+    let client = browser.client().await;
     let tab = open(&client, "/extract/big.html").await;
     let r = extract(&client, tab).await;
     let text = r["text"].as_str().expect("text");
@@ -253,7 +258,8 @@ async fn a_two_megabyte_page_is_capped_at_50_kb_text_and_30_kb_markdown() {
 #[tokio::test]
 async fn buttons_in_open_and_closed_shadow_roots_and_a_frame_are_listed_and_clickable() {
     let _serial = SERIAL.lock().await;
-    let client = Browser::shared().client().await;
+    let browser = &Browser::shared("extract");
+    let client = browser.client().await;
     let tab = open(&client, "/extract/controls.html").await;
     // The frame loads after the page's own load event on slow machines: wait for its button.
     let r = eventually(Duration::from_secs(10), || async {
@@ -301,7 +307,8 @@ async fn buttons_in_open_and_closed_shadow_roots_and_a_frame_are_listed_and_clic
 #[tokio::test]
 async fn a_design_system_password_input_on_a_sign_in_page_is_an_auth_wall() {
     let _serial = SERIAL.lock().await;
-    let client = Browser::shared().client().await;
+    let browser = &Browser::shared("extract");
+    let client = browser.client().await;
     let tab = open(&client, "/extract/signin.html").await;
     let r = extract(&client, tab).await;
     assert_eq!(r["obstacle"]["type"], "auth_wall", "{:#}", r);
@@ -312,7 +319,8 @@ async fn a_design_system_password_input_on_a_sign_in_page_is_an_auth_wall() {
 #[tokio::test]
 async fn a_news_page_with_a_log_in_link_in_its_nav_has_no_obstacle() {
     let _serial = SERIAL.lock().await;
-    let client = Browser::shared().client().await;
+    let browser = &Browser::shared("extract");
+    let client = browser.client().await;
     let tab = open(&client, "/extract/news.html").await;
     let r = extract(&client, tab).await;
     assert!(r.get("obstacle").is_none(), "{:#}", r["obstacle"]);
@@ -347,7 +355,8 @@ fn checked_of(result: &Value, name: &str) -> Option<Value> {
 #[tokio::test]
 async fn checkboxes_radios_and_switches_carry_checked_on_small_and_big_pages() {
     let _serial = SERIAL.lock().await;
-    let client = Browser::shared().client().await;
+    let browser = &Browser::shared("extract");
+    let client = browser.client().await;
     // 3,000 padding spans make 6,000+ DOM nodes: the same states on a big page.
     for path in ["/extract/checked.html", "/extract/checked.html?pad=3000"] {
         let tab = open(&client, path).await;
@@ -440,7 +449,8 @@ async fn checkboxes_radios_and_switches_carry_checked_on_small_and_big_pages() {
 #[tokio::test]
 async fn mathml_formulas_are_in_the_markdown_as_tex_or_their_text() {
     let _serial = SERIAL.lock().await;
-    let client = Browser::shared().client().await;
+    let browser = &Browser::shared("extract");
+    let client = browser.client().await;
     let tab = open(&client, "/extract/math.html").await;
     let r = extract(&client, tab).await;
     close(&client, tab).await;
@@ -462,7 +472,8 @@ async fn mathml_formulas_are_in_the_markdown_as_tex_or_their_text() {
 #[tokio::test]
 async fn include_sends_only_the_parts_asked_for_and_without_it_everything() {
     let _serial = SERIAL.lock().await;
-    let client = Browser::shared().client().await;
+    let browser = &Browser::shared("extract");
+    let client = browser.client().await;
     let tab = open(&client, "/extract/news.html").await;
     let full = extract(&client, tab).await;
     for key in ["text", "markdown", "elements"] {
@@ -501,7 +512,8 @@ async fn include_sends_only_the_parts_asked_for_and_without_it_everything() {
 #[tokio::test]
 async fn what_no_click_can_reach_is_hidden_and_a_link_to_a_url_shown_before_is_the_same_as_it() {
     let _serial = SERIAL.lock().await;
-    let client = Browser::shared().client().await;
+    let browser = &Browser::shared("extract");
+    let client = browser.client().await;
     let tab = open(&client, "/extract/reach.html").await;
     let r = client
         .call(

@@ -5,8 +5,7 @@
 //! own on the page (not the extension's debugger), and the popup is `popup/popup.html` opened as a tab. The
 //! tests share one browser; Stop all, which ends every session of a browser, has a browser of its own.
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -121,7 +120,7 @@ async fn sign_in(dt: &DevTools, session: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sign_in_handoff_shows_the_tab_and_returns_when_the_account_page_loads() {
     let _serial = SERIAL.lock().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("handoff");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let mut events = Events::subscribe(&client).await;
@@ -246,7 +245,7 @@ async fn a_sign_in_handoff_shows_the_tab_and_returns_when_the_account_page_loads
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_challenge_that_gives_way_to_the_site_ends_the_handoff_by_page() {
     let _serial = SERIAL.lock().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("handoff");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let url = fixture("challenge", "challenge.html");
@@ -293,7 +292,7 @@ async fn a_challenge_that_gives_way_to_the_site_ends_the_handoff_by_page() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn done_cancel_and_the_wait_running_out_end_a_handoff_without_an_obstacle() {
     let _serial = SERIAL.lock().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("handoff");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let tab = agent_tab(&client, &fixture("plain", "account.html")).await;
@@ -367,7 +366,7 @@ async fn done_cancel_and_the_wait_running_out_end_a_handoff_without_an_obstacle(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_handoffs_on_two_tabs_are_both_shown_and_both_resolve() {
     let _serial = SERIAL.lock().await;
-    let browser = Browser::shared();
+    let browser = &Browser::shared("handoff");
     let dt = browser.devtools().await;
     let client = browser.client().await;
     let (a_url, b_url) = (

@@ -1,0 +1,206 @@
+//! JavaScript dialogs (SPEC §7; `src/actions/dialogs.rs`): answered, reported, left to the user on their tab.
+
+use std::time::{Duration, Instant};
+
+use bua_protocol::ErrorCode;
+use serde_json::json;
+
+use super::{url, Agent};
+use crate::support::{self, eventually, get_tabs};
+
+#[tokio::test]
+async fn dialogs_are_answered_during_evaluate_and_reported() {
+    let a = Agent::new().await;
+    let tab = a.open("dialogs.html").await;
+    let r = a
+        .ok("evaluate", json!({ "tabId": tab, "expression": "return [alert('hi'), confirm('sure?'), prompt('name?', 'x')]" }))
+        .await;
+    assert_eq!(
+        r,
+        json!({ "type": "object", "value": [null, false, null], "dialogs": [
+            { "type": "alert", "message": "hi", "answer": "accepted" },
+            { "type": "confirm", "message": "sure?", "answer": "dismissed" },
+            { "type": "prompt", "message": "name?", "answer": "dismissed" },
+        ] })
+    );
+    // An alert raised by a click is answered at once: the click returns, and the page ran on.
+    let started = Instant::now();
+    let r = a
+        .ok("click", json!({ "tabId": tab, "selector": "#alert-btn" }))
+        .await;
+    assert_eq!(r["clicked"]["id"], "alert-btn");
+    assert_eq!(
+        r["dialogs"],
+        json!([{ "type": "alert", "message": "Saved!", "answer": "accepted" }])
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(a.text_of(tab, "after").await, "after alert");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn a_confirm_from_a_click_is_dismissed_by_default_and_accepted_when_asked() {
+    let a = Agent::new().await;
+    let tab = a.open("dialogs.html").await;
+    let r = a
+        .ok("click", json!({ "tabId": tab, "selector": "#delete-btn" }))
+        .await;
+    assert_eq!(
+        r["dialogs"],
+        json!([{ "type": "confirm", "message": "Delete?", "answer": "dismissed" }])
+    );
+    assert_eq!(a.text_of(tab, "confirmed").await, "false");
+    let r = a
+        .ok(
+            "click",
+            json!({ "tabId": tab, "selector": "#delete-btn", "dialog": "accept" }),
+        )
+        .await;
+    assert_eq!(r["dialogs"][0]["answer"], "accepted");
+    assert_eq!(a.text_of(tab, "confirmed").await, "true");
+    // An action that raises no dialog reports none.
+    let r = a
+        .ok("click", json!({ "tabId": tab, "selector": "#confirmed" }))
+        .await;
+    assert!(r.get("dialogs").is_none(), "{r}");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn a_prompt_gets_the_prompt_text() {
+    let a = Agent::new().await;
+    let tab = a.open("dialogs.html").await;
+    let r = a
+        .ok(
+            "click",
+            json!({ "tabId": tab, "selector": "#name-btn", "promptText": "Ada Lovelace" }),
+        )
+        .await;
+    assert_eq!(
+        r["dialogs"],
+        json!([{ "type": "prompt", "message": "Your name?", "answer": "accepted", "promptText": "Ada Lovelace" }])
+    );
+    assert_eq!(a.text_of(tab, "named").await, "Ada Lovelace");
+    // Accepted without a text: the prompt's default, as OK would give.
+    let r = a
+        .ok(
+            "click",
+            json!({ "tabId": tab, "selector": "#name-btn", "dialog": "accept" }),
+        )
+        .await;
+    assert_eq!(r["dialogs"][0]["promptText"], "anonymous");
+    assert_eq!(a.text_of(tab, "named").await, "anonymous");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn an_alert_opened_between_actions_is_answered_and_reported_by_the_next_one() {
+    let a = Agent::new().await;
+    let tab = a.open("dialogs.html").await;
+    let r = a
+        .ok("click", json!({ "tabId": tab, "selector": "#timer-btn" }))
+        .await;
+    assert!(r.get("dialogs").is_none(), "{r}");
+    // The page retitles itself just before its alert: once the tab says so, the alert is open.
+    eventually(Duration::from_secs(5), || async {
+        let tabs = get_tabs(&a.client).await.ok()?;
+        tabs.into_iter()
+            .find(|t| t["tabId"] == tab && t["title"] == "Alerting")
+    })
+    .await
+    .expect("the timer's alert opened");
+    let started = Instant::now();
+    let r = a.ok("extract", json!({ "tabId": tab })).await;
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert_eq!(
+        r["dialogs"],
+        json!([{ "type": "alert", "message": "Timer!", "answer": "accepted" }])
+    );
+    assert_eq!(r["title"], "Dialogs");
+    assert!(r.get("dialog").is_none(), "{r}");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn beforeunload_guard_does_not_wedge_navigate_or_close_tab() {
+    let a = Agent::new().await;
+    let tab = a.open("guard.html").await;
+    // Typing gives the page the user activation a beforeunload prompt needs.
+    a.ok(
+        "type",
+        json!({ "tabId": tab, "selector": "#draft", "text": "unsaved" }),
+    )
+    .await;
+    let started = Instant::now();
+    let r = a
+        .ok("navigate", json!({ "tabId": tab, "url": url("two.html") }))
+        .await;
+    assert_eq!(r["title"], "Page Two");
+    assert_eq!(r["dialogs"][0]["type"], "beforeunload");
+    assert_eq!(r["dialogs"][0]["answer"], "accepted");
+    assert!(started.elapsed() < Duration::from_secs(5));
+
+    a.ok(
+        "navigate",
+        json!({ "tabId": tab, "url": url("guard.html") }),
+    )
+    .await;
+    a.ok(
+        "type",
+        json!({ "tabId": tab, "selector": "#draft", "text": "unsaved" }),
+    )
+    .await;
+    let started = Instant::now();
+    let r = a.ok("close_tab", json!({ "tabId": tab })).await;
+    assert_eq!(r["closed"], true);
+    assert_eq!(r["tabId"], tab);
+    assert_eq!(r["dialogs"][0]["type"], "beforeunload");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let tabs = get_tabs(&a.client).await.expect("get_tabs");
+    assert!(!tabs.iter().any(|t| t["tabId"] == tab), "{tabs:?}");
+}
+
+#[tokio::test]
+async fn a_dialog_on_a_tab_the_user_is_using_is_left_to_the_user_and_extract_says_so() {
+    let a = Agent::new().await;
+    let dt = a.browser.devtools().await;
+    let page = url("dialogs.html?user");
+    let (target, tab) = support::open_user_tab(&dt, &a.client, &page).await;
+    let listed = support::tab_info(&a.client, tab).await.expect("listed");
+    assert_eq!(listed["agentOwned"], false);
+    a.ok("click", json!({ "tabId": tab, "selector": "#timer-btn" }))
+        .await;
+    eventually(Duration::from_secs(5), || async {
+        let tabs = get_tabs(&a.client).await.ok()?;
+        tabs.into_iter()
+            .find(|t| t["tabId"] == tab && t["title"] == "Alerting")
+    })
+    .await
+    .expect("the timer's alert opened");
+    let r = a.ok("extract", json!({ "tabId": tab })).await;
+    assert_eq!(r["dialog"], json!({ "type": "alert", "message": "Timer!" }));
+    assert_eq!(r["url"], page.as_str());
+    assert!(
+        r.get("dialogs").is_none() && r.get("markdown").is_none(),
+        "{r}"
+    );
+    let (code, message) = a
+        .err("click", json!({ "tabId": tab, "selector": "#delete-btn" }))
+        .await;
+    assert_eq!(code, ErrorCode::ElementObstructed);
+    assert!(message.contains("alert(\"Timer!\")"), "{message}");
+    // evaluate answers it (the default: accepted) and reports it; the page runs on.
+    let r = a
+        .ok(
+            "evaluate",
+            json!({ "tabId": tab, "expression": "return document.title" }),
+        )
+        .await;
+    assert_eq!(r["value"], "Dialogs");
+    assert_eq!(r["dialogs"][0]["message"], "Timer!");
+    let _ = dt.close_target(&target).await;
+}

@@ -1,0 +1,96 @@
+//! Downloads (SPEC §4 `downloads`; `src/actions/downloads.rs`).
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use super::{url, Agent};
+use crate::support::{self, FixtureServer};
+
+#[tokio::test]
+async fn a_downloading_click_reports_the_download_and_downloads_waits_for_it() {
+    // Chromium saves into the machine's download folder and renames a file whose name is taken there:
+    // names unique to this run keep the reported names exact.
+    let run = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let (export_name, csv_name) = (format!("export-{run}.txt"), format!("report-{run}.csv"));
+    let server = FixtureServer::shared();
+    let body: String = (0..3000).map(|i| format!("row {i}\n")).collect();
+    let csv_body = std::fs::read_to_string(support::fixtures_dir().join("actions/report.csv"))
+        .expect("report.csv");
+    server.route(
+        &format!("/actions/{csv_name}"),
+        support::Route::Response {
+            status: 200,
+            content_type: "text/csv".into(),
+            body: csv_body.clone(),
+            headers: Vec::new(),
+        },
+    );
+    server.route(
+        "/actions/export",
+        support::Route::Response {
+            status: 200,
+            content_type: "text/plain".into(),
+            body: body.clone(),
+            headers: vec![(
+                "Content-Disposition".into(),
+                format!("attachment; filename=\"{export_name}\""),
+            )],
+        },
+    );
+    let a = Agent::new().await;
+    let tab = a.open("dialogs.html").await;
+    let started = Instant::now();
+    let r = a
+        .ok("click", json!({ "tabId": tab, "selector": "#export" }))
+        .await;
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    let export = &r["downloads"][0];
+    assert_eq!(export["filename"], export_name.as_str(), "{r}");
+    assert!(
+        r.get("navigated").is_none(),
+        "a download is no navigation: {r}"
+    );
+    a.eval(
+        tab,
+        &format!("document.getElementById('csv').href = {csv_name:?}; return 1"),
+    )
+    .await;
+    let r = a
+        .ok("click", json!({ "tabId": tab, "selector": "#csv" }))
+        .await;
+    let csv = &r["downloads"][0];
+    assert_eq!(csv["filename"], csv_name.as_str(), "{r}");
+    let listed = a
+        .ok("downloads", json!({ "tabId": tab, "waitMs": 10000 }))
+        .await;
+    let listed = listed["downloads"].as_array().cloned().unwrap_or_default();
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    let find = |id: &Value| {
+        listed
+            .iter()
+            .find(|d| d["id"] == *id)
+            .cloned()
+            .expect("listed")
+    };
+    let e = find(&export["id"]);
+    assert_eq!(e["state"], "complete", "{e}");
+    assert_eq!(e["bytes"], body.len());
+    assert_eq!(e["url"], url("export"));
+    assert_eq!(e["tabId"], tab);
+    let c = find(&csv["id"]);
+    assert_eq!(c["state"], "complete", "{c}");
+    assert_eq!(c["bytes"], csv_body.len());
+    assert_eq!(c["mime"], "text/csv");
+    // Another agent does not see them.
+    let other = Agent::new().await;
+    let theirs = other.ok("downloads", json!({})).await;
+    assert_eq!(theirs["downloads"], json!([]));
+    a.close(tab).await;
+}

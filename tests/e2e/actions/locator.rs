@@ -1,0 +1,35 @@
+//! Locators (SPEC §4; `src/actions/locator.rs`): the uids of `extract` drive actions, and go stale.
+
+use super::{url, Agent};
+use bua_protocol::ErrorCode;
+use serde_json::json;
+
+#[tokio::test]
+async fn extract_uids_drive_actions_and_go_stale_after_navigation() {
+    let a = Agent::new().await;
+    let tab = a.open("index.html").await;
+    let uid = a.uid(tab, "button", "Click me").await;
+    let r = a.ok("click", json!({ "tabId": tab, "uid": uid })).await;
+    assert_eq!(r["clicked"]["id"], "counter");
+    assert_eq!(a.text_of(tab, "counter").await, "Clicked 1");
+    a.ok("navigate", json!({ "tabId": tab, "url": url("two.html") }))
+        .await;
+    let (code, message) = a.err("click", json!({ "tabId": tab, "uid": uid })).await;
+    assert_eq!(code, ErrorCode::ElementStale);
+    assert!(message.contains("extract"), "{message}");
+    // A uid beyond the last extract's was never given out: said plainly, with the range it listed.
+    let page = a.ok("extract", json!({ "tabId": tab })).await;
+    let n = page["elements"].as_array().map_or(0, Vec::len);
+    assert!(n > 0, "{page}");
+    let (code, message) = a.err("click", json!({ "tabId": tab, "uid": "e999" })).await;
+    assert_eq!(code, ErrorCode::ElementStale);
+    assert!(
+        message.contains(&format!(
+            "uid e999 was not in tab {tab}'s last extract, which listed e0…e{}",
+            n - 1
+        )),
+        "{message}"
+    );
+    assert!(!message.contains("navigated"), "{message}");
+    a.close(tab).await;
+}

@@ -1,0 +1,54 @@
+//! `wait_for` (SPEC §4; `src/actions/wait.rs`).
+
+use std::time::{Duration, Instant};
+
+use super::Agent;
+use bua_protocol::ErrorCode;
+use serde_json::json;
+
+#[tokio::test]
+async fn wait_for_sees_late_elements_text_and_hiding_and_times_out() {
+    let a = Agent::new().await;
+    let tab = a.open("index.html").await;
+    let r = a
+        .ok(
+            "wait_for",
+            json!({ "tabId": tab, "selector": "#late", "timeoutMs": 5000 }),
+        )
+        .await;
+    assert_eq!(r["found"], true);
+    assert!(r["elapsedMs"].as_u64().is_some());
+    let r = a
+        .ok(
+            "wait_for",
+            json!({ "tabId": tab, "textContains": "Late button" }),
+        )
+        .await;
+    assert_eq!(r["found"], true);
+    let r = a
+        .ok(
+            "wait_for",
+            json!({ "tabId": tab, "selector": "#hidden-p", "state": "hidden" }),
+        )
+        .await;
+    assert_eq!(r["found"], true);
+    let r = a
+        .ok(
+            "wait_for",
+            json!({ "tabId": tab, "selector": "#hidden-p", "state": "attached" }),
+        )
+        .await;
+    assert_eq!(r["found"], true);
+
+    let started = Instant::now();
+    let (code, message) = a
+        .err(
+            "wait_for",
+            json!({ "tabId": tab, "selector": "#never", "timeoutMs": 400 }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::Timeout);
+    assert!(message.contains("400 ms"), "{message}");
+    assert!(started.elapsed() < Duration::from_secs(2));
+    a.close(tab).await;
+}

@@ -1,0 +1,132 @@
+//! The service worker stopped or restarted mid-session (SPEC §6): what survives and what ends.
+
+use super::*;
+
+#[tokio::test]
+async fn after_the_service_worker_is_stopped_mid_session_the_session_continues_on_the_same_tab() {
+    let _exclusive = GATE.write().await;
+    let browser = &Browser::shared("sessions");
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    let (target, tab) = open_user_tab(&dt, &client, &page_url("restart", "x")).await;
+    act(&client, tab).await.expect("action 1");
+    act(&client, tab).await.expect("action 2");
+    let before = session_of(browser, &dt, tab).await.expect("session");
+    assert_eq!(before["actionCount"], 2);
+    let history_before = history(browser, &dt).await;
+
+    browser.stop_service_worker(&dt, &client).await;
+
+    // A browser event wakes it; it reconnects and reconciles.
+    let (waker, _) = open_user_tab(&dt, &client, &page_url("restart-waker", "x")).await;
+    let title = eventually(Duration::from_secs(15), || async {
+        act(&client, tab).await.ok()
+    })
+    .await
+    .unwrap_or_else(|| {
+        panic!(
+            "the action after the restart never worked\n{}",
+            browser.logs()
+        )
+    });
+    assert_eq!(title["value"], "BUA sessions fixture");
+
+    let after = session_of(browser, &dt, tab)
+        .await
+        .expect("the session survived");
+    assert_eq!(
+        after["startedAt"], before["startedAt"],
+        "the same session: {after}"
+    );
+    assert_eq!(after["actionCount"], 3, "the count continues: {after}");
+    let history_after = history(browser, &dt).await;
+    let mine: Vec<&Value> = history_after.iter().filter(|e| e["tabId"] == tab).collect();
+    assert_eq!(mine.len(), 1, "one START for the tab, no END: {mine:?}");
+    assert_eq!(mine[0]["event"], "start");
+    assert_eq!(
+        history_after, history_before,
+        "no entry added, lost or duplicated by the restart"
+    );
+
+    dt.close_target(&target).await.expect("close");
+    dt.close_target(&waker).await.expect("close");
+}
+
+/// A reloaded (or updated) extension starts with an empty `chrome.storage.session` while `activeSessions`
+/// survives in `chrome.storage.local`. `chrome.runtime.reload()` itself cannot be used here: Chromium disables
+/// a command-line-loaded extension on reload (`unsupportedDeveloperExtension`). So the test recreates exactly
+/// what the new instance finds: it clears `storage.session` and restarts the worker.
+#[tokio::test]
+async fn a_worker_start_after_an_extension_reload_ends_untrusted_sessions_and_vanished_tabs() {
+    let _exclusive = GATE.write().await;
+    let browser = &Browser::shared("sessions");
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    let mut events = Events::subscribe(&client).await;
+    worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
+    let (target, user) = open_user_tab(&dt, &client, &page_url("reload", "x")).await;
+    act(&client, user).await.expect("action");
+    let agent = client
+        .call("open_tab", json!({"url": page_url("reload-agent", "x")}))
+        .await
+        .expect("open_tab")["tabId"]
+        .as_i64()
+        .expect("tabId");
+    // A session whose tab vanished while no worker ran (written straight into storage).
+    let ghost: i64 = 2e9 as i64;
+    let mut stored = browser.storage_get(&dt, "activeSessions").await;
+    stored.as_array_mut().expect("sessions").push(json!({
+        "tabId": ghost, "domain": "ghost.localhost", "startedAt": 1.0, "lastActionAt": 1.0,
+        "actionCount": 4, "owner": "user"
+    }));
+    browser
+        .storage_set(&dt, json!({ "activeSessions": stored }))
+        .await;
+
+    browser
+        .eval_in_worker(&dt, "chrome.storage.session.clear().then(() => true)")
+        .await;
+    browser.stop_service_worker(&dt, &client).await;
+    let (waker, _) = open_user_tab(&dt, &client, &page_url("reload-waker", "x")).await;
+
+    // The new instance reconnects; its reconcile events go out as soon as it can send them.
+    let end = events
+        .wait(Duration::from_secs(20), |e| {
+            ended(e, user, "extension_reload")
+        })
+        .await;
+    assert_eq!(end["actionCount"], 1, "{end}");
+    events
+        .wait(LIMIT, |e| ended(e, agent, "extension_reload"))
+        .await;
+    let ghost_end = events.wait(LIMIT, |e| ended(e, ghost, "tab_closed")).await;
+    assert_eq!(ghost_end["actionCount"], 4, "{ghost_end}");
+    assert!(sessions(browser, &dt).await.is_empty());
+    let agent_gone = eventually(LIMIT, || async {
+        tab_info(&client, agent).await.is_none().then_some(())
+    })
+    .await;
+    assert!(
+        agent_gone.is_some(),
+        "the agent tab is closed by the cleanup"
+    );
+    let entries = history(browser, &dt).await;
+    for (tab, reason) in [
+        (user, "extension_reload"),
+        (agent, "extension_reload"),
+        (ghost, "tab_closed"),
+    ] {
+        assert!(
+            entries
+                .iter()
+                .any(|h| h["tabId"] == tab && h["reason"] == reason),
+            "audit log END for tab {tab} ({reason})"
+        );
+    }
+    // The user's tab is usable again, with a new session.
+    let title = act(&client, user).await.expect("works after the reload");
+    assert_eq!(title["value"], "BUA sessions fixture");
+    worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
+    dt.close_target(&target).await.expect("close");
+    dt.close_target(&waker).await.expect("close");
+}
