@@ -250,16 +250,21 @@ async fn expected_texts(
     Ok(out)
 }
 
-/// The three servers, started and warmed up (browser launched, first page loaded and read).
-struct Servers {
-    servers: Vec<McpServer>,
+/// The three servers, started and warmed up (browser launched, first page loaded and read); also
+/// the task benchmark's (`crate::tasks`).
+pub struct Servers {
+    /// In [`TOOLS`] order.
+    pub servers: Vec<McpServer>,
     /// Chrome DevTools MCP's page id (its page tools require one).
-    devtools_page: i64,
+    pub devtools_page: i64,
     /// A server that failed for good (it exited): its later calls are recorded as failed at once.
     dead: [Option<String>; 3],
 }
 
-async fn start_servers(
+/// Starts ours (paired with `launched`), Playwright MCP and Chrome DevTools MCP in `work`.
+///
+/// Errors: when a server does not start or complete its handshake.
+pub async fn start_servers(
     opts: &PeerOptions,
     launched: &launch::Launched,
     work: &Path,

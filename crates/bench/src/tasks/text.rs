@@ -1,0 +1,433 @@
+//! What the scripted agent reads: each tool's page text parsed into the same list of nodes (id to act
+//! on, role, accessible name, depth in the tree, line), and the one rule that finds a task's target in
+//! it, whatever the tool. Only the text a tool returned is used: no uid, ref or selector is known in
+//! advance.
+//!
+//! * ours (`bua-bridge mcp` `extract`): the markdown, where links carry their uid (`[alice](e12 /p)`),
+//!   then `=== elements ===` with one flat line per element, `e7 textbox "Email" = "…"`, a line
+//!   without a role being a link;
+//! * Playwright MCP (`browser_snapshot`): indented YAML, `- textbox "Username:" [ref=e19]`;
+//! * Chrome DevTools MCP (`take_snapshot`): indented lines, `uid=1_10 textbox "Username:" focusable`.
+
+use crate::peers::Tool;
+
+/// One line of a page text that can be acted on or that says something (a text node, a row).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// What the tool wants to act on it: `e12` (ours, Playwright), `1_10` (DevTools); empty for text.
+    pub id: String,
+    /// Its role as the tool writes it (`textbox`, `button`, `row`, …; `link` for ours' role-less lines).
+    pub role: String,
+    /// Its accessible name (or a text node's text).
+    pub name: String,
+    /// Depth in the tree (0 for ours' flat list).
+    pub depth: usize,
+    /// The whole line, for states (`checked`, `[checked]`) and for text around it.
+    pub line: String,
+}
+
+/// A page text, parsed.
+#[derive(Debug, Clone, Default)]
+pub struct Page {
+    /// The nodes in the order the text gives them (document order for the trees).
+    pub nodes: Vec<Node>,
+    /// The raw text, for `expect`.
+    pub text: String,
+}
+
+/// The kinds of target a task names (an ARIA role, as every tool's text names it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// A text field (`textbox`, `searchbox`).
+    Textbox,
+    /// A button.
+    Button,
+    /// A link.
+    Link,
+    /// A checkbox.
+    Checkbox,
+    /// A single-choice `<select>` (`combobox`).
+    Combobox,
+    /// A multiple-choice `<select>` (`listbox`).
+    Listbox,
+}
+
+impl Role {
+    fn matches(self, role: &str) -> bool {
+        match self {
+            Role::Textbox => matches!(role, "textbox" | "searchbox"),
+            Role::Button => role == "button",
+            Role::Link => role == "link",
+            Role::Checkbox => role == "checkbox",
+            Role::Combobox => role == "combobox",
+            Role::Listbox => role == "listbox",
+        }
+    }
+
+    /// The role's word in the tools' texts (and for Playwright's `fill_form` field types).
+    pub fn word(self) -> &'static str {
+        match self {
+            Role::Textbox => "textbox",
+            Role::Button => "button",
+            Role::Link => "link",
+            Role::Checkbox => "checkbox",
+            Role::Combobox => "combobox",
+            Role::Listbox => "listbox",
+        }
+    }
+}
+
+/// Where a target is, besides its role and name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Near {
+    /// Anywhere: the first match in document order.
+    Anywhere,
+    /// In the table row that contains this text (as a whole word).
+    Row(&'static str),
+    /// The first match after the first line that contains this text.
+    After(&'static str),
+}
+
+/// A semantic target: role, accessible name (empty: any name, e.g. an unlabelled field) and place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// Its role.
+    pub role: Role,
+    /// Its accessible name, compared without case, a trailing colon or curly quotes; exact first, then
+    /// as a part of the name.
+    pub name: &'static str,
+    /// Where it is.
+    pub near: Near,
+    /// Matches to pass over first (0: the first match).
+    pub skip: usize,
+}
+
+impl Target {
+    /// `role "name"` anywhere.
+    pub const fn new(role: Role, name: &'static str) -> Target {
+        Target {
+            role,
+            name,
+            near: Near::Anywhere,
+            skip: 0,
+        }
+    }
+
+    /// This target, in the row containing `text`.
+    pub const fn in_row(self, text: &'static str) -> Target {
+        Target {
+            near: Near::Row(text),
+            ..self
+        }
+    }
+
+    /// This target, the first after `text`.
+    pub const fn after(self, text: &'static str) -> Target {
+        Target {
+            near: Near::After(text),
+            ..self
+        }
+    }
+
+    /// The second match, not the first (the time field after a date field).
+    pub const fn second(self) -> Target {
+        Target { skip: 1, ..self }
+    }
+
+    /// How the agent describes it to a tool that asks (Playwright's `element`).
+    pub fn describe(&self) -> String {
+        match (&self.near, self.name.is_empty()) {
+            (Near::Row(t), _) => format!("{} \"{}\" in the row of {t}", self.role.word(), self.name),
+            (Near::After(t), true) => format!("{} after \"{t}\"", self.role.word()),
+            _ => format!("{} \"{}\"", self.role.word(), self.name),
+        }
+    }
+}
+
+/// A name as compared: lower case, curly quotes straight, spaces collapsed, no trailing `:` or `*`.
+pub fn normalize(s: &str) -> String {
+    let s = s.replace(['’', '‘'], "'").to_lowercase();
+    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    s.trim_end_matches([':', '*', ' ']).to_string()
+}
+
+/// `word` occurs in `text` as a whole word (letters and digits around it do not continue it).
+fn has_word(text: &str, word: &str) -> bool {
+    let (text, word) = (text.to_lowercase(), word.to_lowercase());
+    text.match_indices(&word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
+}
+
+/// The first JSON-style quoted string at the start of `s` (after spaces), unescaped, and the rest.
+fn quoted(s: &str) -> Option<(String, &str)> {
+    let s = s.trim_start();
+    let body = s.strip_prefix('"')?;
+    let mut out = String::new();
+    let mut chars = body.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some((_, n)) = chars.next() {
+                    out.push(match n {
+                        'n' => '\n',
+                        other => other,
+                    });
+                }
+            }
+            '"' => return Some((out, &body[i + 1..])),
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+/// Parses `text` as `tool` writes a page.
+pub fn parse(tool: Tool, text: &str) -> Page {
+    let nodes = match tool {
+        Tool::Ours => parse_ours(text),
+        Tool::Playwright => parse_playwright(text),
+        Tool::DevTools => parse_devtools(text),
+    };
+    Page {
+        nodes,
+        text: text.to_string(),
+    }
+}
+
+/// Ours: the markdown's lines (text nodes, with their `[name](eN …)` links) and the element list.
+fn parse_ours(text: &str) -> Vec<Node> {
+    let mut nodes = Vec::new();
+    let mut in_elements = false;
+    for line in text.lines() {
+        if line.starts_with("=== ") {
+            in_elements = line == "=== elements ===";
+            continue;
+        }
+        if in_elements {
+            let Some((id, rest)) = line.split_once(' ') else {
+                continue;
+            };
+            if !id.starts_with('e') || !id[1..].chars().all(|c| c.is_ascii_digit()) {
+                continue;
+            }
+            let (role, name) = match quoted(rest) {
+                Some((name, _)) => ("link".to_string(), name),
+                None => match rest.split_once(' ') {
+                    Some((role, tail)) if tail.trim_start().starts_with('"') => (
+                        role.to_string(),
+                        quoted(tail).map(|q| q.0).unwrap_or_default(),
+                    ),
+                    Some((role, _)) if role.chars().all(|c| c.is_ascii_lowercase()) => {
+                        (role.to_string(), String::new())
+                    }
+                    _ => ("link".to_string(), rest.trim().to_string()),
+                },
+            };
+            nodes.push(Node {
+                id: id.to_string(),
+                role,
+                name,
+                depth: 0,
+                line: line.to_string(),
+            });
+            continue;
+        }
+        // A markdown line: its text, then each `[name](eN …)` link in it.
+        nodes.push(Node {
+            id: String::new(),
+            role: "text".into(),
+            name: line.to_string(),
+            depth: 0,
+            line: line.to_string(),
+        });
+        let mut rest = line;
+        while let Some(open) = rest.find('[') {
+            let after = &rest[open + 1..];
+            let Some(close) = after.find("](e") else {
+                break;
+            };
+            let name = &after[..close];
+            let target = &after[close + 2..];
+            let id: String = target
+                .chars()
+                .take_while(|c| *c != ' ' && *c != ')')
+                .collect();
+            if id.len() > 1 && id[1..].chars().all(|c| c.is_ascii_digit()) {
+                nodes.push(Node {
+                    id,
+                    role: "link".into(),
+                    name: name.to_string(),
+                    depth: 0,
+                    line: line.to_string(),
+                });
+            }
+            rest = &after[close + 2..];
+        }
+    }
+    nodes
+}
+
+/// Playwright MCP's YAML: `- role "name" [attr] [ref=eN]: text`; a line may be wrapped in single quotes.
+fn parse_playwright(text: &str) -> Vec<Node> {
+    let mut nodes = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        let Some(item) = trimmed.strip_prefix("- ") else {
+            continue;
+        };
+        let depth = (line.len() - trimmed.len()) / 2;
+        let item = item.trim_start_matches('\'').trim_end_matches(['\'', ':']);
+        let (role, rest) = item.split_once(' ').unwrap_or((item, ""));
+        let role = role.trim_end_matches(':').to_string();
+        let name = quoted(rest).map(|q| q.0).unwrap_or_else(|| {
+            // `- generic [ref=e18]: "Username:"` and `- text: Hello`: the text after the colon.
+            item.rsplit_once(": ")
+                .map(|(_, t)| t.trim_matches('"').to_string())
+                .unwrap_or_default()
+        });
+        let id = line
+            .split("[ref=")
+            .nth(1)
+            .and_then(|r| r.split(']').next())
+            .unwrap_or_default()
+            .to_string();
+        nodes.push(Node {
+            id,
+            role,
+            name,
+            depth,
+            line: line.to_string(),
+        });
+    }
+    nodes
+}
+
+/// Chrome DevTools MCP's snapshot: `uid=1_10 role "name" flags…`, two spaces a level; a text node
+/// has no role (`uid=1_9 "Username:"`).
+fn parse_devtools(text: &str) -> Vec<Node> {
+    let mut nodes = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        let Some(rest) = trimmed.strip_prefix("uid=") else {
+            continue;
+        };
+        let depth = (line.len() - trimmed.len()) / 2;
+        let (id, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+        let (role, name) = match quoted(rest) {
+            Some((name, _)) => ("text".to_string(), name),
+            None => {
+                let (role, tail) = rest.split_once(' ').unwrap_or((rest, ""));
+                (
+                    role.to_string(),
+                    quoted(tail).map(|q| q.0).unwrap_or_default(),
+                )
+            }
+        };
+        nodes.push(Node {
+            id: id.to_string(),
+            role,
+            name,
+            depth,
+            line: line.to_string(),
+        });
+    }
+    nodes
+}
+
+impl Page {
+    /// The text of node `i` and everything below it in the tree (its own line for a flat list).
+    fn subtree_text(&self, i: usize) -> String {
+        let depth = self.nodes[i].depth;
+        let mut out = self.nodes[i].line.clone();
+        for n in self.nodes[i + 1..].iter().take_while(|n| n.depth > depth) {
+            out.push('\n');
+            out.push_str(&n.line);
+        }
+        out
+    }
+
+    /// The nearest ancestor of node `i` whose role is `role`.
+    fn ancestor(&self, i: usize, role: &str) -> Option<usize> {
+        let mut depth = self.nodes[i].depth;
+        for j in (0..i).rev() {
+            if self.nodes[j].depth < depth {
+                if self.nodes[j].role == role {
+                    return Some(j);
+                }
+                depth = self.nodes[j].depth;
+            }
+        }
+        None
+    }
+
+    /// Finds `target` (module doc); `None` when this text does not show it.
+    pub fn find(&self, target: &Target) -> Option<&Node> {
+        let want = normalize(target.name);
+        let start = match target.near {
+            Near::After(text) => {
+                let text = text.to_lowercase();
+                self.nodes
+                    .iter()
+                    .position(|n| n.line.to_lowercase().contains(&text))?
+                    + 1
+            }
+            _ => 0,
+        };
+        let candidates: Vec<usize> = (start..self.nodes.len())
+            .filter(|&i| !self.nodes[i].id.is_empty() && target.role.matches(&self.nodes[i].role))
+            .filter(|&i| match target.near {
+                Near::Row(text) => match self.ancestor(i, "row") {
+                    Some(row) => has_word(&self.subtree_text(row), text),
+                    // A flat list: the row's text can only be in the element's own name.
+                    None => has_word(&self.nodes[i].name, text),
+                },
+                _ => true,
+            })
+            .collect();
+        let name = |i: &&usize| normalize(&self.nodes[**i].name);
+        let exact: Vec<usize> = candidates
+            .iter()
+            .filter(|i| want.is_empty() || name(i) == want)
+            .copied()
+            .collect();
+        let matches = if exact.len() > target.skip {
+            exact
+        } else {
+            candidates
+                .iter()
+                .filter(|i| name(i).contains(&want))
+                .copied()
+                .collect()
+        };
+        matches.get(target.skip).map(|&i| &self.nodes[i])
+    }
+
+    /// The option named `name` inside the node `list` (a listbox's options in a tree text).
+    pub fn option_in(&self, list: &Node, name: &str) -> Option<&Node> {
+        let i = self.nodes.iter().position(|n| n == list)?;
+        let want = normalize(name);
+        self.nodes[i + 1..]
+            .iter()
+            .take_while(|n| n.depth > list.depth)
+            .find(|n| n.role == "option" && normalize(&n.name) == want)
+    }
+
+    /// The page shows `text` (case-insensitive; curly quotes as straight ones).
+    pub fn shows(&self, text: &str) -> bool {
+        normalize(&self.text).contains(&normalize(text))
+    }
+}
+
+/// Whether a checkbox's line says it is checked, in any tool's notation.
+pub fn is_checked(node: &Node) -> bool {
+    let line = node.line.as_str();
+    line.contains("[checked]")
+        || line.contains("[checked=true]")
+        || line.split_whitespace().any(|w| w == "checked")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,107 @@
+use super::*;
+
+const PLAYWRIGHT: &str = r#"### Snapshot
+```yaml
+- generic [ref=e1]:
+  - main [ref=e13]:
+    - generic [ref=e17]:
+      - generic [ref=e18]: "Username:"
+      - textbox "Username:" [active] [ref=e19]
+    - 'button "Toggle theme (current theme: auto)" [ref=e8] [cursor=pointer]'
+    - table [ref=e30]:
+      - row "bob bob@example.org" [ref=e31]:
+        - cell [ref=e32]:
+          - checkbox "Select" [ref=e33]
+        - cell "bob" [ref=e34]
+      - row "bobby bobby@example.org" [ref=e35]:
+        - cell [ref=e36]:
+          - checkbox "Select" [checked] [ref=e37]
+        - cell "bobby" [ref=e38]
+```"#;
+
+const DEVTOOLS: &str = r#"## Latest page snapshot
+uid=1_0 RootWebArea "Log in | Django site admin" url="http://127.0.0.1:1/admin/login/"
+  uid=1_7 main
+    uid=1_8 form
+      uid=1_9 "Username:"
+      uid=1_10 textbox "Username:" focusable focused required
+      uid=1_13 button "Log in"
+      uid=1_14 listbox "Available groups"
+        uid=1_15 option "editors"
+        uid=1_16 option "publishers"
+"#;
+
+const OURS: &str = r#"url: http://127.0.0.1:1/admin/auth/user/
+title: Select user to change
+=== markdown ===
+| Username | Email |
+| --- | --- |
+| [alice](e12 /admin/auth/user/2/change/) | alice@example.org |
+Date joined:
+=== elements ===
+e3 textbox "Search"
+e4 button "Search"
+e9 checkbox "Select this object for an action - bob" checked
+e10 checkbox "Select this object for an action - bobby"
+e20 textbox ""
+e21 textbox ""
+e30 Home
+"#;
+
+#[test]
+fn playwright_targets_are_found_by_role_name_and_row() {
+    let page = parse(Tool::Playwright, PLAYWRIGHT);
+    let user = page.find(&Target::new(Role::Textbox, "Username")).unwrap();
+    assert_eq!(user.id, "e19");
+    let theme = page.find(&Target::new(Role::Button, "Toggle theme")).unwrap();
+    assert_eq!(theme.id, "e8");
+    let bob = page
+        .find(&Target::new(Role::Checkbox, "Select").in_row("bob"))
+        .unwrap();
+    assert_eq!(bob.id, "e33");
+    let bobby = page
+        .find(&Target::new(Role::Checkbox, "Select").in_row("bobby"))
+        .unwrap();
+    assert_eq!(bobby.id, "e37");
+    assert!(is_checked(bobby) && !is_checked(bob));
+}
+
+#[test]
+fn devtools_targets_and_list_box_options_are_found() {
+    let page = parse(Tool::DevTools, DEVTOOLS);
+    assert_eq!(
+        page.find(&Target::new(Role::Button, "Log in")).unwrap().id,
+        "1_13"
+    );
+    let list = page
+        .find(&Target::new(Role::Listbox, "Available groups"))
+        .unwrap()
+        .clone();
+    assert_eq!(page.option_in(&list, "publishers").unwrap().id, "1_16");
+    assert!(page.option_in(&list, "reviewers").is_none());
+    assert!(page.shows("log in | django"));
+}
+
+#[test]
+fn ours_elements_markdown_links_and_unnamed_fields_after_a_text() {
+    let page = parse(Tool::Ours, OURS);
+    assert_eq!(page.find(&Target::new(Role::Link, "alice")).unwrap().id, "e12");
+    assert_eq!(page.find(&Target::new(Role::Link, "Home")).unwrap().id, "e30");
+    assert_eq!(
+        page.find(&Target::new(Role::Textbox, "Search")).unwrap().id,
+        "e3"
+    );
+    let bob = Target::new(Role::Checkbox, "Select this object for an action - bob");
+    assert_eq!(page.find(&bob).unwrap().id, "e9");
+    assert!(is_checked(page.find(&bob).unwrap()));
+    let second = Target::new(Role::Textbox, "").after("bobby").second();
+    assert_eq!(page.find(&second).unwrap().id, "e21");
+}
+
+#[test]
+fn names_compare_without_case_colons_or_curly_quotes() {
+    assert_eq!(normalize("Yes, I’m sure"), normalize("yes, i'm SURE"));
+    assert_eq!(normalize("Username:"), "username");
+    assert!(has_word("bob bob@example.org", "bob"));
+    assert!(!has_word("bobby", "bob"));
+}
