@@ -5,6 +5,7 @@
 #   ./build.sh demo [URL…] build, launch headless Chromium with the extension, and run the agent tour
 #   ./build.sh bench      benchmarks (writes docs/BENCHMARKS.md); `bench --peers`: ours vs Playwright/DevTools MCP;
 #                         `bench --tasks`: multi-step tasks in Django's admin and Trac through the same three
+#                         MCP servers
 #   ./build.sh prereqs [demo|test]  only install what `demo` (default) or `test` needs from the system
 # `demo` and `test` install what is missing first (Debian/Ubuntu, apt-get): see ensure_system.
 set -euo pipefail
