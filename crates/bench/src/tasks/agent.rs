@@ -86,7 +86,21 @@ impl<'a> Agent<'a> {
         self.calls.clear();
         self.notes.clear();
         for step in steps {
-            if let Err(why) = self.step(base, step).await {
+            let Err(why) = self.step(base, step).await else {
+                continue;
+            };
+            // A failed action: a model reads the page again and retries once with what it sees
+            // (a stale uid, a page that had not finished loading).
+            let retry = why.contains(" failed: ") && !matches!(step, Intent::Open(_));
+            self.notes.push(why);
+            if !retry {
+                return;
+            }
+            let again = match self.read().await {
+                Ok(()) => self.step(base, step).await,
+                Err(e) => Err(e),
+            };
+            if let Err(why) = again {
                 self.notes.push(why);
                 return;
             }
@@ -164,8 +178,16 @@ impl<'a> Agent<'a> {
             Tool::Playwright => ("browser_snapshot", json!({})),
             Tool::DevTools => ("take_snapshot", json!({})),
         };
-        let text = self.call(name, args).await?;
+        let text = self.call(name, args.clone()).await?;
         self.set_page(&text);
+        // A page still loading reads as nothing to act on: a model would read it again.
+        if !self.page.nodes.iter().any(|n| !n.id.is_empty()) {
+            self.notes
+                .push(format!("{name} read a page with nothing to act on; read again"));
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let text = self.call(name, args).await?;
+            self.set_page(&text);
+        }
         Ok(())
     }
 
@@ -365,6 +387,11 @@ impl<'a> Agent<'a> {
 
     async fn expect(&mut self, wanted: &str) -> Step {
         if !self.fresh {
+            self.read().await?;
+        }
+        if !self.page.shows(wanted) {
+            // Perhaps still loading: one more look.
+            tokio::time::sleep(Duration::from_millis(300)).await;
             self.read().await?;
         }
         if !self.page.shows(wanted) {

@@ -24,6 +24,10 @@ pub struct Node {
     pub depth: usize,
     /// The whole line, for states (`checked`, `[checked]`) and for text around it.
     pub line: String,
+    /// Its place in document order: the line's for the trees; for ours twice the uid's number
+    /// (uids are numbered in document order), and for a markdown line one more than twice the last
+    /// uid the markdown named before it.
+    pub order: usize,
 }
 
 /// A page text, parsed.
@@ -33,6 +37,8 @@ pub struct Page {
     pub nodes: Vec<Node>,
     /// The raw text, for `expect`.
     pub text: String,
+    /// The controls are a list of their own, apart from the text (ours), not placed among it.
+    pub flat: bool,
 }
 
 /// The kinds of target a task names (an ARIA role, as every tool's text names it).
@@ -86,6 +92,9 @@ pub enum Near {
     Row(&'static str),
     /// The first match after the first line that contains this text.
     After(&'static str),
+    /// The last match before the first element of this role whose name contains this text: the
+    /// filter box above a list box.
+    Before(Role, &'static str),
 }
 
 /// A semantic target: role, accessible name (empty: any name, e.g. an unlabelled field) and place.
@@ -129,6 +138,14 @@ impl Target {
         }
     }
 
+    /// This target, the last before the `role` element named `text`.
+    pub const fn before(self, role: Role, text: &'static str) -> Target {
+        Target {
+            near: Near::Before(role, text),
+            ..self
+        }
+    }
+
     /// The second match, not the first (the time field after a date field).
     pub const fn second(self) -> Target {
         Target { skip: 1, ..self }
@@ -139,6 +156,7 @@ impl Target {
         match (&self.near, self.name.is_empty()) {
             (Near::Row(t), _) => format!("{} \"{}\" in the row of {t}", self.role.word(), self.name),
             (Near::After(t), true) => format!("{} after \"{t}\"", self.role.word()),
+            (Near::Before(_, t), _) => format!("{} \"{}\" before \"{t}\"", self.role.word(), self.name),
             _ => format!("{} \"{}\"", self.role.word(), self.name),
         }
     }
@@ -194,13 +212,17 @@ pub fn parse(tool: Tool, text: &str) -> Page {
     Page {
         nodes,
         text: text.to_string(),
+        flat: tool == Tool::Ours,
     }
 }
 
 /// Ours: the markdown's lines (text nodes, with their `[name](eN …)` links) and the element list.
 fn parse_ours(text: &str) -> Vec<Node> {
+    let uid_order = |id: &str| id[1..].parse::<usize>().map_or(0, |n| 2 * n);
     let mut nodes = Vec::new();
     let mut in_elements = false;
+    // The markdown's place between elements: after the last uid it named.
+    let mut last_uid_order = 0;
     for line in text.lines() {
         if line.starts_with("=== ") {
             in_elements = line == "=== elements ===";
@@ -213,8 +235,11 @@ fn parse_ours(text: &str) -> Vec<Node> {
             if !id.starts_with('e') || !id[1..].chars().all(|c| c.is_ascii_digit()) {
                 continue;
             }
+            let single_role = !rest.is_empty() && rest.chars().all(|c| c.is_ascii_lowercase());
             let (role, name) = match quoted(rest) {
                 Some((name, _)) => ("link".to_string(), name),
+                // `e27 textbox`: a field without a name.
+                None if single_role => (rest.to_string(), String::new()),
                 None => match rest.split_once(' ') {
                     Some((role, tail)) if tail.trim_start().starts_with('"') => (
                         role.to_string(),
@@ -232,6 +257,7 @@ fn parse_ours(text: &str) -> Vec<Node> {
                 name,
                 depth: 0,
                 line: line.to_string(),
+                order: uid_order(id),
             });
             continue;
         }
@@ -242,6 +268,7 @@ fn parse_ours(text: &str) -> Vec<Node> {
             name: line.to_string(),
             depth: 0,
             line: line.to_string(),
+            order: last_uid_order + 1,
         });
         let mut rest = line;
         while let Some(open) = rest.find('[') {
@@ -256,7 +283,9 @@ fn parse_ours(text: &str) -> Vec<Node> {
                 .take_while(|c| *c != ' ' && *c != ')')
                 .collect();
             if id.len() > 1 && id[1..].chars().all(|c| c.is_ascii_digit()) {
+                last_uid_order = uid_order(&id);
                 nodes.push(Node {
+                    order: last_uid_order,
                     id,
                     role: "link".into(),
                     name: name.to_string(),
@@ -267,6 +296,8 @@ fn parse_ours(text: &str) -> Vec<Node> {
             rest = &after[close + 2..];
         }
     }
+    // Document order: the markdown's lines between the elements their uids place them.
+    nodes.sort_by_key(|n| n.order);
     nodes
 }
 
@@ -300,6 +331,7 @@ fn parse_playwright(text: &str) -> Vec<Node> {
             name,
             depth,
             line: line.to_string(),
+            order: 2 * nodes.len(),
         });
     }
     nodes
@@ -332,6 +364,7 @@ fn parse_devtools(text: &str) -> Vec<Node> {
             name,
             depth,
             line: line.to_string(),
+            order: 2 * nodes.len(),
         });
     }
     nodes
@@ -347,6 +380,22 @@ impl Page {
             out.push_str(&n.line);
         }
         out
+    }
+
+    /// In a tree without rows: the nearest line before node `i` that is a text of its own (not a
+    /// control's label of the same name) is `text`, as a table's first cell is read before its
+    /// controls.
+    fn row_label(&self, i: usize, text: &str) -> bool {
+        self.nodes[..i]
+            .iter()
+            .rev()
+            .filter(|n| n.role == "text" && !n.name.is_empty())
+            .find(|n| {
+                !self.nodes[..i]
+                    .iter()
+                    .any(|c| !c.id.is_empty() && c.role != "text" && c.name == n.name)
+            })
+            .is_some_and(|n| normalize(&n.name) == normalize(text))
     }
 
     /// The nearest ancestor of node `i` whose role is `role`.
@@ -366,27 +415,44 @@ impl Page {
     /// Finds `target` (module doc); `None` when this text does not show it.
     pub fn find(&self, target: &Target) -> Option<&Node> {
         let want = normalize(target.name);
-        let start = match target.near {
+        let (after, before) = match target.near {
             Near::After(text) => {
                 let text = text.to_lowercase();
-                self.nodes
+                let anchor = self
+                    .nodes
                     .iter()
-                    .position(|n| n.line.to_lowercase().contains(&text))?
-                    + 1
+                    .find(|n| n.line.to_lowercase().contains(&text))?;
+                (Some(anchor.order), None)
             }
-            _ => 0,
+            Near::Before(role, text) => {
+                let text = normalize(text);
+                let anchor = self.nodes.iter().find(|n| {
+                    !n.id.is_empty() && role.matches(&n.role) && normalize(&n.name).contains(&text)
+                })?;
+                (None, Some(anchor.order))
+            }
+            _ => (None, None),
         };
-        let candidates: Vec<usize> = (start..self.nodes.len())
+        let mut candidates: Vec<usize> = (0..self.nodes.len())
             .filter(|&i| !self.nodes[i].id.is_empty() && target.role.matches(&self.nodes[i].role))
+            .filter(|&i| after.is_none_or(|a| self.nodes[i].order > a))
+            .filter(|&i| before.is_none_or(|b| self.nodes[i].order < b))
             .filter(|&i| match target.near {
                 Near::Row(text) => match self.ancestor(i, "row") {
                     Some(row) => has_word(&self.subtree_text(row), text),
-                    // A flat list: the row's text can only be in the element's own name.
+                    // No rows in the tree: the row's cells are lines before it, the nearest
+                    // naming a row text being the row's.
+                    None if !self.flat => self.row_label(i, text),
+                    // A list apart from the text: the row's text can only be in its own name.
                     None => has_word(&self.nodes[i].name, text),
                 },
                 _ => true,
             })
             .collect();
+        if before.is_some() {
+            // The nearest before the anchor first.
+            candidates.reverse();
+        }
         let name = |i: &&usize| normalize(&self.nodes[**i].name);
         let exact: Vec<usize> = candidates
             .iter()

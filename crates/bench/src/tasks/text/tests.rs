@@ -94,8 +94,11 @@ fn ours_elements_markdown_links_and_unnamed_fields_after_a_text() {
     let bob = Target::new(Role::Checkbox, "Select this object for an action - bob");
     assert_eq!(page.find(&bob).unwrap().id, "e9");
     assert!(is_checked(page.find(&bob).unwrap()));
-    let second = Target::new(Role::Textbox, "").after("bobby").second();
-    assert_eq!(page.find(&second).unwrap().id, "e21");
+    // "Date joined:" follows e12 in the markdown: the unnamed fields after it are e20 and e21.
+    let time = Target::new(Role::Textbox, "").after("Date joined").second();
+    assert_eq!(page.find(&time).unwrap().id, "e21");
+    let above = Target::new(Role::Checkbox, "").before(Role::Checkbox, "bobby");
+    assert_eq!(page.find(&above).unwrap().id, "e9");
 }
 
 #[test]
@@ -104,4 +107,29 @@ fn names_compare_without_case_colons_or_curly_quotes() {
     assert_eq!(normalize("Username:"), "username");
     assert!(has_word("bob bob@example.org", "bob"));
     assert!(!has_word("bobby", "bob"));
+}
+
+#[test]
+fn a_tree_without_rows_places_a_checkbox_by_the_row_text_before_it() {
+    let page = parse(
+        Tool::DevTools,
+        r#"uid=1_1 "authenticated"
+uid=1_2 checkbox "WIKI_CREATE"
+uid=1_3 "WIKI_CREATE"
+uid=1_4 "developer"
+uid=1_5 checkbox "TICKET_MODIFY"
+uid=1_6 "TICKET_MODIFY"
+uid=1_7 checkbox "WIKI_CREATE"
+uid=1_8 "WIKI_CREATE"
+"#,
+    );
+    let target = Target::new(Role::Checkbox, "WIKI_CREATE").in_row("developer");
+    assert_eq!(page.find(&target).unwrap().id, "1_7");
+    // Ours lists the same checkboxes apart from the text: their names do not say the row.
+    let ours = parse(
+        Tool::Ours,
+        "=== markdown ===\ndeveloper\n=== elements ===\ne1 checkbox \"WIKI_CREATE\"\ne2 textbox\n",
+    );
+    assert!(ours.find(&target).is_none());
+    assert_eq!(ours.find(&Target::new(Role::Textbox, "")).unwrap().id, "e2");
 }
