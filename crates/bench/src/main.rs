@@ -203,6 +203,35 @@ fn absolute(path: &Path) -> Result<PathBuf, BenchError> {
     })
 }
 
+/// `chrome --version`'s line.
+fn chromium_version(chrome: &Path) -> String {
+    std::process::Command::new(chrome)
+        .arg("--version")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "Chromium".into())
+}
+
+/// Replaces one section of the report `out` (`-`: none) with `section`, by `splice`.
+///
+/// Errors: [`BenchError::io`] when the report cannot be written.
+fn write_section(
+    out: &Path,
+    section: &str,
+    splice: fn(&str, &str) -> String,
+    what: &str,
+) -> Result<(), BenchError> {
+    if out == Path::new("-") {
+        return Ok(());
+    }
+    let old = std::fs::read_to_string(out).unwrap_or_default();
+    std::fs::write(out, splice(&old, section))
+        .map_err(|e| BenchError::io(format!("writing {}", out.display()), e))?;
+    eprintln!("[bench] wrote the {what} section of {}", out.display());
+    Ok(())
+}
+
 /// `--peers`: runs [`bench::peers`] and replaces its section of `cli.out`.
 async fn peers_main(cli: &Cli, extension: &Path) -> Result<(), BenchError> {
     let opts = bench::peers::PeerOptions {
@@ -218,22 +247,11 @@ async fn peers_main(cli: &Cli, extension: &Path) -> Result<(), BenchError> {
         only: cli.corpus_pages.clone(),
     };
     let machine = bench::machine::collect(&cli.node);
-    let chromium = std::process::Command::new(&cli.chrome)
-        .arg("--version")
-        .output()
-        .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "Chromium".into());
+    let chromium = chromium_version(&cli.chrome);
     let results = bench::peers::run(&opts).await?;
     let section = bench::peers::render(&results, &chromium, &machine);
     println!("{section}");
-    if cli.out != Path::new("-") {
-        let old = std::fs::read_to_string(&cli.out).unwrap_or_default();
-        std::fs::write(&cli.out, bench::peers::splice(&old, &section))
-            .map_err(|e| BenchError::io(format!("writing {}", cli.out.display()), e))?;
-        eprintln!("[bench] wrote the peer section of {}", cli.out.display());
-    }
-    Ok(())
+    write_section(&cli.out, &section, bench::peers::splice, "peer")
 }
 
 /// `--tasks`: runs [`bench::tasks`] and replaces its section of `cli.out`.
@@ -255,22 +273,11 @@ async fn tasks_main(cli: &Cli, extension: &Path) -> Result<(), BenchError> {
         dump: cli.tasks_dump.clone(),
     };
     let machine = bench::machine::collect(&cli.node);
-    let chromium = std::process::Command::new(&cli.chrome)
-        .arg("--version")
-        .output()
-        .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "Chromium".into());
+    let chromium = chromium_version(&cli.chrome);
     let results = bench::tasks::run(&opts).await?;
     let section = bench::tasks::report::render(&results, &chromium, &machine);
     println!("{section}");
-    if cli.out != Path::new("-") {
-        let old = std::fs::read_to_string(&cli.out).unwrap_or_default();
-        std::fs::write(&cli.out, bench::tasks::report::splice(&old, &section))
-            .map_err(|e| BenchError::io(format!("writing {}", cli.out.display()), e))?;
-        eprintln!("[bench] wrote the task section of {}", cli.out.display());
-    }
-    Ok(())
+    write_section(&cli.out, &section, bench::tasks::report::splice, "task")
 }
 
 async fn main_async(cli: Cli) -> Result<(), BenchError> {

@@ -13,8 +13,11 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::tasks::Intent;
-use super::text::{self, Node, Page, Role, Target};
+mod calls;
+
+use super::formats;
+use super::list::Intent;
+use super::text::{Node, Page, Target};
 use crate::mcp::McpServer;
 use crate::peers::Tool;
 
@@ -151,7 +154,10 @@ impl<'a> Agent<'a> {
             _ => (name, name.to_string()),
         };
         let started = std::time::Instant::now();
-        let answer = self.server.call(tool_name, args.clone(), self.timeout).await;
+        let answer = self
+            .server
+            .call(tool_name, args.clone(), self.timeout)
+            .await;
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         let (text, failed) = match answer {
             Ok(r) => (r.text, r.is_error),
@@ -182,8 +188,9 @@ impl<'a> Agent<'a> {
         self.set_page(&text);
         // A page still loading reads as nothing to act on: a model would read it again.
         if !self.page.nodes.iter().any(|n| !n.id.is_empty()) {
-            self.notes
-                .push(format!("{name} read a page with nothing to act on; read again"));
+            self.notes.push(format!(
+                "{name} read a page with nothing to act on; read again"
+            ));
             tokio::time::sleep(Duration::from_millis(300)).await;
             let text = self.call(name, args).await?;
             self.set_page(&text);
@@ -192,7 +199,7 @@ impl<'a> Agent<'a> {
     }
 
     fn set_page(&mut self, text: &str) {
-        self.page = text::parse(self.tool, text);
+        self.page = formats::parse(self.tool, text);
         self.fresh = true;
         if let Some(url) = page_url(text) {
             self.url = url;
@@ -209,9 +216,18 @@ impl<'a> Agent<'a> {
 
     fn after_action(&mut self, text: &str) {
         self.fresh = false;
+        // A result that carries the page as it is now (DevTools MCP with includeSnapshot; ours or
+        // Playwright MCP, should their action results ever carry a view inline) replaces the text.
+        let view = match self.tool {
+            Tool::Ours => "=== elements ===",
+            Tool::Playwright => "```yaml",
+            Tool::DevTools => "\nuid=",
+        };
+        if text.contains(view) {
+            self.set_page(text);
+            return;
+        }
         match self.tool {
-            // DevTools MCP with includeSnapshot: the result is the page as it is now.
-            Tool::DevTools if text.contains("uid=") => self.set_page(text),
             Tool::Ours if text.contains("\"navigated\"") => self.page = Page::default(),
             Tool::Playwright => {
                 if let Some(url) = page_url(text) {
@@ -239,152 +255,6 @@ impl<'a> Agent<'a> {
         Err(format!("not in the text: {}", target.describe()))
     }
 
-    async fn open(&mut self, url: &str) -> Step {
-        self.page = Page::default();
-        let args = match self.tool {
-            Tool::Ours => json!({"type": "navigate", "url": url}),
-            Tool::Playwright => json!({"url": url}),
-            Tool::DevTools => json!({"type": "url", "url": url}),
-        };
-        let text = self
-            .call(["navigate", "browser_navigate", "navigate_page"][self.tool as usize], args)
-            .await?;
-        self.fresh = false;
-        if let Some(u) = page_url(&text) {
-            self.url = u;
-        }
-        Ok(())
-    }
-
-    async fn type_into(&mut self, target: &Target, node: &Node, text: &str, keys: bool) -> Step {
-        match self.tool {
-            Tool::Ours => {
-                let args = json!({"type": "type", "uid": node.id, "text": text});
-                self.act(["type", "", ""], args).await
-            }
-            Tool::Playwright => {
-                let mut args = json!({"element": target.describe(), "target": node.id, "text": text});
-                if keys {
-                    args["slowly"] = json!(true);
-                }
-                self.act(["", "browser_type", ""], args).await
-            }
-            // DevTools' fill sets the value at once; where the page listens for keys, focus the field
-            // and type the keys.
-            Tool::DevTools if keys => {
-                self.act(["", "", "click"], json!({"uid": node.id})).await?;
-                self.act(["", "", "type_text"], json!({"text": text}))
-                    .await
-            }
-            Tool::DevTools => {
-                let args = json!({"uid": node.id, "value": text, "includeSnapshot": true});
-                self.act(["", "", "fill"], args).await
-            }
-        }
-    }
-
-    async fn fill(&mut self, fields: &[(Target, &'static str)]) -> Step {
-        let mut nodes = Vec::new();
-        for (target, _) in fields {
-            nodes.push(self.resolve(target).await?);
-        }
-        match self.tool {
-            Tool::Ours if !self.ours_fill => {
-                for ((target, value), node) in fields.iter().zip(&nodes) {
-                    match target.role {
-                        Role::Checkbox => self.check(target, node, *value == "true").await?,
-                        Role::Combobox | Role::Listbox => self.select_node(node, value).await?,
-                        _ => self.type_into(target, node, value, false).await?,
-                    }
-                }
-                Ok(())
-            }
-            Tool::Ours => {
-                let list: Vec<Value> = fields
-                    .iter()
-                    .zip(&nodes)
-                    .map(|((_, value), node)| json!({"uid": node.id, "value": value}))
-                    .collect();
-                self.act(["fill", "", ""], json!({"type": "fill", "fields": list}))
-                    .await
-            }
-            Tool::Playwright => {
-                let list: Vec<Value> = fields
-                    .iter()
-                    .zip(&nodes)
-                    .map(|((target, value), node)| {
-                        json!({"element": target.describe(), "target": node.id,
-                               "name": target.describe(), "type": target.role.word(), "value": value})
-                    })
-                    .collect();
-                self.act(["", "browser_fill_form", ""], json!({"fields": list}))
-                    .await
-            }
-            Tool::DevTools => {
-                let list: Vec<Value> = fields
-                    .iter()
-                    .zip(&nodes)
-                    .map(|((_, value), node)| json!({"uid": node.id, "value": value}))
-                    .collect();
-                let args = json!({"elements": list, "includeSnapshot": true});
-                self.act(["", "", "fill_form"], args).await
-            }
-        }
-    }
-
-    async fn click(&mut self, target: &Target, node: &Node) -> Step {
-        let args = match self.tool {
-            Tool::Ours => json!({"type": "click", "uid": node.id}),
-            Tool::Playwright => json!({"element": target.describe(), "target": node.id}),
-            Tool::DevTools => json!({"uid": node.id, "includeSnapshot": true}),
-        };
-        self.act(["click", "browser_click", "click"], args).await
-    }
-
-    /// Ours' `select_option` by label (the adapter for ours and for ours' per-field fill).
-    async fn select_node(&mut self, node: &Node, option: &str) -> Step {
-        let args = json!({"type": "select_option", "uid": node.id, "label": option});
-        self.act(["select_option", "", ""], args).await
-    }
-
-    async fn select(&mut self, target: &Target, option: &str) -> Step {
-        let node = self.resolve(target).await?;
-        match self.tool {
-            Tool::Ours => self.select_node(&node, option).await,
-            Tool::Playwright => {
-                let args = json!({"element": target.describe(), "target": node.id, "values": [option]});
-                self.act(["", "browser_select_option", ""], args).await
-            }
-            // DevTools MCP selects a combobox's option with fill; a list box's option is clicked.
-            Tool::DevTools if target.role == Role::Combobox => {
-                let args = json!({"uid": node.id, "value": option, "includeSnapshot": true});
-                self.act(["", "", "fill"], args).await
-            }
-            Tool::DevTools => {
-                let Some(item) = self.page.option_in(&node, option).cloned() else {
-                    return Err(format!(
-                        "not in the text: option \"{option}\" of {}",
-                        target.describe()
-                    ));
-                };
-                let args = json!({"uid": item.id, "includeSnapshot": true});
-                self.act(["", "", "click"], args).await
-            }
-        }
-    }
-
-    async fn check(&mut self, target: &Target, node: &Node, on: bool) -> Step {
-        match self.tool {
-            Tool::Ours => {
-                let args = json!({"type": "check", "uid": node.id, "checked": on});
-                self.act(["check", "", ""], args).await
-            }
-            // The peers have no check tool: click when the text shows the other state.
-            _ if text::is_checked(node) == on => Ok(()),
-            _ => self.click(target, node).await,
-        }
-    }
-
     async fn expect(&mut self, wanted: &str) -> Step {
         if !self.fresh {
             self.read().await?;
@@ -395,7 +265,8 @@ impl<'a> Agent<'a> {
             self.read().await?;
         }
         if !self.page.shows(wanted) {
-            self.notes.push(format!("the text did not show \"{wanted}\""));
+            self.notes
+                .push(format!("the text did not show \"{wanted}\""));
         }
         Ok(())
     }

@@ -78,7 +78,8 @@ impl Venv {
 
     /// The versions of Django and Trac, for the report.
     pub async fn versions(&self) -> String {
-        let code = "import django, trac; print(f'Django {django.get_version()}, Trac {trac.__version__}')";
+        let code =
+            "import django, trac; print(f'Django {django.get_version()}, Trac {trac.__version__}')";
         run(&self.program("python"), &["-c", code], None)
             .await
             .map(|s| s.trim().to_string())
@@ -161,14 +162,39 @@ pub async fn seed(app: App, venv: &Venv, dir: &Path) -> Result<(), BenchError> {
                 .map_err(|e| BenchError::io(format!("writing {}", settings.display()), e))?;
             let python = venv.program("python");
             run(&python, &["manage.py", "migrate", "--noinput"], Some(dir)).await?;
-            run(&python, &["manage.py", "shell", "-c", DJANGO_SEED], Some(dir)).await?;
+            run(
+                &python,
+                &["manage.py", "shell", "-c", DJANGO_SEED],
+                Some(dir),
+            )
+            .await?;
         }
         App::Trac => {
             let admin = venv.program("trac-admin");
-            run(&admin, &[&path, "initenv", "Bench project", "sqlite:db/trac.db"], None).await?;
-            run(&admin, &[&path, "permission", "add", "anonymous", "TRAC_ADMIN"], None).await?;
-            run(&admin, &[&path, "permission", "add", "developer", "WIKI_CREATE"], None).await?;
-            run(&admin, &[&path, "permission", "add", "developer", "WIKI_MODIFY"], None).await?;
+            run(
+                &admin,
+                &[&path, "initenv", "Bench project", "sqlite:db/trac.db"],
+                None,
+            )
+            .await?;
+            run(
+                &admin,
+                &[&path, "permission", "add", "anonymous", "TRAC_ADMIN"],
+                None,
+            )
+            .await?;
+            run(
+                &admin,
+                &[&path, "permission", "add", "developer", "WIKI_CREATE"],
+                None,
+            )
+            .await?;
+            run(
+                &admin,
+                &[&path, "permission", "add", "developer", "WIKI_MODIFY"],
+                None,
+            )
+            .await?;
             run(&venv.program("python"), &["-c", TRAC_SEED, &path], None).await?;
         }
     }
@@ -188,7 +214,13 @@ fn free_port() -> Result<u16, BenchError> {
 ///
 /// Errors: when the copy or the server's start fails, or it does not answer within 60 s.
 pub async fn start(app: App, venv: &Venv, from: &Path, to: &Path) -> Result<Instance, BenchError> {
-    copy_tree(from, to).map_err(|e| BenchError::io(format!("copying {}", from.display()), e))?;
+    // `cp -a`: the copy keeps the original's modes (Trac checks its environment's files).
+    run(
+        Path::new("cp"),
+        &["-a", &from.display().to_string(), &to.display().to_string()],
+        None,
+    )
+    .await?;
     let port = free_port()?;
     let addr = format!("127.0.0.1:{port}");
     let python = venv.program("python");
@@ -279,19 +311,4 @@ impl Instance {
     pub async fn stop(mut self) {
         let _ = self.child.kill().await;
     }
-}
-
-/// Copies the folder `from` into `to` (files and subfolders).
-fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_tree(&entry.path(), &target)?;
-        } else {
-            std::fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
 }

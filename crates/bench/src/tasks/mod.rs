@@ -1,6 +1,6 @@
 //! The task benchmark (`./build.sh bench --tasks`): what an agent pays per task, not per page. Real
 //! web applications from PyPI ([`apps`]: Django's admin, Trac) run on 127.0.0.1; one scripted agent
-//! ([`agent`]) does every task ([`tasks`]) through each of the three MCP servers the peer benchmark
+//! ([`agent`]) does every task ([`list`]) through each of the three MCP servers the peer benchmark
 //! starts (`crate::peers::start_servers`: ours, Playwright MCP, Chrome DevTools MCP, each with its own
 //! headless Chromium), finding its targets only in the text each tool returned ([`text`]); the
 //! application's own state says whether the task was done. Per tool and task: passed, calls, bytes of
@@ -11,8 +11,9 @@
 
 pub mod agent;
 pub mod apps;
+pub mod formats;
+pub mod list;
 pub mod report;
-pub mod tasks;
 pub mod text;
 
 use std::path::{Path, PathBuf};
@@ -159,7 +160,7 @@ pub async fn run(opts: &TaskOptions) -> Result<TaskResults, BenchError> {
     let ours_fill = ours_has_fill(&opts.peers.bridge_bin);
     let timeout = opts.peers.call_timeout;
 
-    let all: Vec<tasks::Task> = tasks::all()
+    let all: Vec<list::Task> = list::all()
         .into_iter()
         .filter(|t| opts.only.is_empty() || opts.only.iter().any(|o| o == t.id))
         .collect();
@@ -192,7 +193,13 @@ pub async fn run(opts: &TaskOptions) -> Result<TaskResults, BenchError> {
             .zip(&row.tools)
             .map(|(t, o)| format!("{} {}", t.label(), if o.passed { "ok" } else { "FAILED" }))
             .collect();
-        progress(&format!("{} ({}/{}): {}", task.id, n + 1, all.len(), marks.join(", ")));
+        progress(&format!(
+            "{} ({}/{}): {}",
+            task.id,
+            n + 1,
+            all.len(),
+            marks.join(", ")
+        ));
         results.rows.push(row);
     }
     for server in servers.servers {
@@ -219,7 +226,7 @@ async fn run_one(
     devtools_page: i64,
     timeout: Duration,
     ours_fill: bool,
-    task: &tasks::Task,
+    task: &list::Task,
     instance: &Instance,
     dump: Option<&Path>,
 ) -> Outcome {
@@ -250,7 +257,10 @@ async fn run_one(
                 c.text
             ));
         }
-        text.push_str(&format!("### outcome: passed={} notes={:?}\n", outcome.passed, outcome.notes));
+        text.push_str(&format!(
+            "### outcome: passed={} notes={:?}\n",
+            outcome.passed, outcome.notes
+        ));
         let _ = std::fs::create_dir_all(dir);
         let _ = std::fs::write(dir.join(format!("{}-{tool:?}.txt", task.id)), text);
     }

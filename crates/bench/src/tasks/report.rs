@@ -26,12 +26,14 @@ pub struct Totals {
 
 /// The totals of tool `i` over `rows`.
 pub fn totals(rows: &[Row], i: usize) -> Totals {
-    rows.iter().map(|r| &r.tools[i]).fold(Totals::default(), |t, o| Totals {
-        passed: t.passed + usize::from(o.passed),
-        calls: t.calls + o.calls,
-        bytes: t.bytes + o.bytes,
-        seconds: t.seconds + o.seconds,
-    })
+    rows.iter()
+        .map(|r| &r.tools[i])
+        .fold(Totals::default(), |t, o| Totals {
+            passed: t.passed + usize::from(o.passed),
+            calls: t.calls + o.calls,
+            bytes: t.bytes + o.bytes,
+            seconds: t.seconds + o.seconds,
+        })
 }
 
 /// Ours / the best peer's value (smallest), with the peer's name.
@@ -61,7 +63,10 @@ fn cell(o: &Outcome) -> String {
 pub fn summary(r: &TaskResults) -> String {
     let mut s = String::new();
     let n = r.rows.len();
-    let _ = writeln!(s, "| tool | tasks passed | calls | bytes read | seconds in tools |");
+    let _ = writeln!(
+        s,
+        "| tool | tasks passed | calls | bytes read | seconds in tools |"
+    );
     let _ = writeln!(s, "| --- | --- | --- | --- | --- |");
     let t: Vec<Totals> = (0..3).map(|i| totals(&r.rows, i)).collect();
     for (i, tool) in TOOLS.iter().enumerate() {
@@ -106,7 +111,10 @@ pub fn summary(r: &TaskResults) -> String {
 pub fn render(r: &TaskResults, chromium: &str, machine: &crate::machine::MachineInfo) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{BEGIN}");
-    let _ = writeln!(s, "## Tasks: what an agent pays per task (`./build.sh bench --tasks`)\n");
+    let _ = writeln!(
+        s,
+        "## Tasks: what an agent pays per task (`./build.sh bench --tasks`)\n"
+    );
     let _ = writeln!(
         s,
         "{} tasks in two real web applications from PyPI ({}; a `django-admin startproject` project's \
@@ -131,7 +139,7 @@ pub fn render(r: &TaskResults, chromium: &str, machine: &crate::machine::Machine
     let _ = writeln!(
         s,
         "One scripted agent for all three (`crates/bench/src/tasks/agent.rs`): each task is written once \
-         as intents on targets named by role, accessible name and place (`tasks.rs`); per tool it finds \
+         as intents on targets named by role, accessible name and place (`list.rs`); per tool it finds \
          each target only in the text that tool returned, reuses the latest text it has, takes a page \
          view when an action's result carries one (DevTools MCP with `includeSnapshot: true`), and reads \
          (`extract` / `browser_snapshot` / `take_snapshot`) when the target is not in its text, after the \
@@ -166,15 +174,25 @@ pub fn render(r: &TaskResults, chromium: &str, machine: &crate::machine::Machine
         .rows
         .iter()
         .flat_map(|row| {
-            TOOLS.iter().zip(&row.tools).filter(|(_, o)| !o.passed || !o.notes.is_empty()).map(
-                move |(tool, o)| {
-                    format!("* `{}`, {}: {}", row.id, tool.label(), o.notes.join("; ").replace('|', "/"))
-                },
-            )
+            TOOLS
+                .iter()
+                .zip(&row.tools)
+                .filter(|(_, o)| !o.passed || !o.notes.is_empty())
+                .map(move |(tool, o)| {
+                    format!(
+                        "* `{}`, {}: {}",
+                        row.id,
+                        tool.label(),
+                        o.notes.join("; ").replace('|', "/")
+                    )
+                })
         })
         .collect();
     if !failures.is_empty() {
-        let _ = writeln!(s, "\nFailures and what the agent did not find in the text:\n");
+        let _ = writeln!(
+            s,
+            "\nFailures and what the agent did not find in the text:\n"
+        );
         for f in failures {
             let _ = writeln!(s, "{f}");
         }

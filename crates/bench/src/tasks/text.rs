@@ -3,13 +3,13 @@
 //! it, whatever the tool. Only the text a tool returned is used: no uid, ref or selector is known in
 //! advance.
 //!
+//! The three formats are parsed in [`super::formats`]:
+//!
 //! * ours (`bua-bridge mcp` `extract`): the markdown, where links carry their uid (`[alice](e12 /p)`),
 //!   then `=== elements ===` with one flat line per element, `e7 textbox "Email" = "…"`, a line
 //!   without a role being a link;
 //! * Playwright MCP (`browser_snapshot`): indented YAML, `- textbox "Username:" [ref=e19]`;
 //! * Chrome DevTools MCP (`take_snapshot`): indented lines, `uid=1_10 textbox "Username:" focusable`.
-
-use crate::peers::Tool;
 
 /// One line of a page text that can be acted on or that says something (a text node, a row).
 #[derive(Debug, Clone, PartialEq)]
@@ -154,9 +154,13 @@ impl Target {
     /// How the agent describes it to a tool that asks (Playwright's `element`).
     pub fn describe(&self) -> String {
         match (&self.near, self.name.is_empty()) {
-            (Near::Row(t), _) => format!("{} \"{}\" in the row of {t}", self.role.word(), self.name),
+            (Near::Row(t), _) => {
+                format!("{} \"{}\" in the row of {t}", self.role.word(), self.name)
+            }
             (Near::After(t), true) => format!("{} after \"{t}\"", self.role.word()),
-            (Near::Before(_, t), _) => format!("{} \"{}\" before \"{t}\"", self.role.word(), self.name),
+            (Near::Before(_, t), _) => {
+                format!("{} \"{}\" before \"{t}\"", self.role.word(), self.name)
+            }
             _ => format!("{} \"{}\"", self.role.word(), self.name),
         }
     }
@@ -170,204 +174,13 @@ pub fn normalize(s: &str) -> String {
 }
 
 /// `word` occurs in `text` as a whole word (letters and digits around it do not continue it).
-fn has_word(text: &str, word: &str) -> bool {
+pub(super) fn has_word(text: &str, word: &str) -> bool {
     let (text, word) = (text.to_lowercase(), word.to_lowercase());
     text.match_indices(&word).any(|(i, _)| {
         let before = text[..i].chars().next_back();
         let after = text[i + word.len()..].chars().next();
         !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
     })
-}
-
-/// The first JSON-style quoted string at the start of `s` (after spaces), unescaped, and the rest.
-fn quoted(s: &str) -> Option<(String, &str)> {
-    let s = s.trim_start();
-    let body = s.strip_prefix('"')?;
-    let mut out = String::new();
-    let mut chars = body.char_indices();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '\\' => {
-                if let Some((_, n)) = chars.next() {
-                    out.push(match n {
-                        'n' => '\n',
-                        other => other,
-                    });
-                }
-            }
-            '"' => return Some((out, &body[i + 1..])),
-            c => out.push(c),
-        }
-    }
-    None
-}
-
-/// Parses `text` as `tool` writes a page.
-pub fn parse(tool: Tool, text: &str) -> Page {
-    let nodes = match tool {
-        Tool::Ours => parse_ours(text),
-        Tool::Playwright => parse_playwright(text),
-        Tool::DevTools => parse_devtools(text),
-    };
-    Page {
-        nodes,
-        text: text.to_string(),
-        flat: tool == Tool::Ours,
-    }
-}
-
-/// Ours: the markdown's lines (text nodes, with their `[name](eN …)` links) and the element list.
-fn parse_ours(text: &str) -> Vec<Node> {
-    let uid_order = |id: &str| id[1..].parse::<usize>().map_or(0, |n| 2 * n);
-    let mut nodes = Vec::new();
-    let mut in_elements = false;
-    // The markdown's place between elements: after the last uid it named.
-    let mut last_uid_order = 0;
-    for line in text.lines() {
-        if line.starts_with("=== ") {
-            in_elements = line == "=== elements ===";
-            continue;
-        }
-        if in_elements {
-            let Some((id, rest)) = line.split_once(' ') else {
-                continue;
-            };
-            if !id.starts_with('e') || !id[1..].chars().all(|c| c.is_ascii_digit()) {
-                continue;
-            }
-            let single_role = !rest.is_empty() && rest.chars().all(|c| c.is_ascii_lowercase());
-            let (role, name) = match quoted(rest) {
-                Some((name, _)) => ("link".to_string(), name),
-                // `e27 textbox`: a field without a name.
-                None if single_role => (rest.to_string(), String::new()),
-                None => match rest.split_once(' ') {
-                    Some((role, tail)) if tail.trim_start().starts_with('"') => (
-                        role.to_string(),
-                        quoted(tail).map(|q| q.0).unwrap_or_default(),
-                    ),
-                    Some((role, _)) if role.chars().all(|c| c.is_ascii_lowercase()) => {
-                        (role.to_string(), String::new())
-                    }
-                    _ => ("link".to_string(), rest.trim().to_string()),
-                },
-            };
-            nodes.push(Node {
-                id: id.to_string(),
-                role,
-                name,
-                depth: 0,
-                line: line.to_string(),
-                order: uid_order(id),
-            });
-            continue;
-        }
-        // A markdown line: its text, then each `[name](eN …)` link in it.
-        nodes.push(Node {
-            id: String::new(),
-            role: "text".into(),
-            name: line.to_string(),
-            depth: 0,
-            line: line.to_string(),
-            order: last_uid_order + 1,
-        });
-        let mut rest = line;
-        while let Some(open) = rest.find('[') {
-            let after = &rest[open + 1..];
-            let Some(close) = after.find("](e") else {
-                break;
-            };
-            let name = &after[..close];
-            let target = &after[close + 2..];
-            let id: String = target
-                .chars()
-                .take_while(|c| *c != ' ' && *c != ')')
-                .collect();
-            if id.len() > 1 && id[1..].chars().all(|c| c.is_ascii_digit()) {
-                last_uid_order = uid_order(&id);
-                nodes.push(Node {
-                    order: last_uid_order,
-                    id,
-                    role: "link".into(),
-                    name: name.to_string(),
-                    depth: 0,
-                    line: line.to_string(),
-                });
-            }
-            rest = &after[close + 2..];
-        }
-    }
-    // Document order: the markdown's lines between the elements their uids place them.
-    nodes.sort_by_key(|n| n.order);
-    nodes
-}
-
-/// Playwright MCP's YAML: `- role "name" [attr] [ref=eN]: text`; a line may be wrapped in single quotes.
-fn parse_playwright(text: &str) -> Vec<Node> {
-    let mut nodes = Vec::new();
-    for line in text.lines() {
-        let trimmed = line.trim_start();
-        let Some(item) = trimmed.strip_prefix("- ") else {
-            continue;
-        };
-        let depth = (line.len() - trimmed.len()) / 2;
-        let item = item.trim_start_matches('\'').trim_end_matches(['\'', ':']);
-        let (role, rest) = item.split_once(' ').unwrap_or((item, ""));
-        let role = role.trim_end_matches(':').to_string();
-        let name = quoted(rest).map(|q| q.0).unwrap_or_else(|| {
-            // `- generic [ref=e18]: "Username:"` and `- text: Hello`: the text after the colon.
-            item.rsplit_once(": ")
-                .map(|(_, t)| t.trim_matches('"').to_string())
-                .unwrap_or_default()
-        });
-        let id = line
-            .split("[ref=")
-            .nth(1)
-            .and_then(|r| r.split(']').next())
-            .unwrap_or_default()
-            .to_string();
-        nodes.push(Node {
-            id,
-            role,
-            name,
-            depth,
-            line: line.to_string(),
-            order: 2 * nodes.len(),
-        });
-    }
-    nodes
-}
-
-/// Chrome DevTools MCP's snapshot: `uid=1_10 role "name" flags…`, two spaces a level; a text node
-/// has no role (`uid=1_9 "Username:"`).
-fn parse_devtools(text: &str) -> Vec<Node> {
-    let mut nodes = Vec::new();
-    for line in text.lines() {
-        let trimmed = line.trim_start();
-        let Some(rest) = trimmed.strip_prefix("uid=") else {
-            continue;
-        };
-        let depth = (line.len() - trimmed.len()) / 2;
-        let (id, rest) = rest.split_once(' ').unwrap_or((rest, ""));
-        let (role, name) = match quoted(rest) {
-            Some((name, _)) => ("text".to_string(), name),
-            None => {
-                let (role, tail) = rest.split_once(' ').unwrap_or((rest, ""));
-                (
-                    role.to_string(),
-                    quoted(tail).map(|q| q.0).unwrap_or_default(),
-                )
-            }
-        };
-        nodes.push(Node {
-            id: id.to_string(),
-            role,
-            name,
-            depth,
-            line: line.to_string(),
-            order: 2 * nodes.len(),
-        });
-    }
-    nodes
 }
 
 impl Page {
@@ -494,6 +307,3 @@ pub fn is_checked(node: &Node) -> bool {
         || line.contains("[checked=true]")
         || line.split_whitespace().any(|w| w == "checked")
 }
-
-#[cfg(test)]
-mod tests;

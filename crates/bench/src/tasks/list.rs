@@ -74,7 +74,6 @@ const fn checkbox(name: &'static str) -> Target {
     Target::new(Role::Checkbox, name)
 }
 
-
 /// Every task, in the order they run.
 pub fn all() -> Vec<Task> {
     let saved = Expect("was changed successfully");
@@ -128,7 +127,7 @@ pub fn all() -> Vec<Task> {
                     keys: false,
                 },
                 Press("Enter"),
-                Expect("2 results"),
+                Expect("bobby@example.org"),
                 Check(checkbox("Select this object for an action - bob"), true),
                 Check(checkbox("Select this object for an action - bobby"), true),
                 Select(combo("Action"), "Delete selected users"),

@@ -1,4 +1,5 @@
 use super::*;
+use crate::tasks::text::{has_word, is_checked, normalize, Role, Target};
 
 const PLAYWRIGHT: &str = r#"### Snapshot
 ```yaml
@@ -46,6 +47,7 @@ e10 checkbox "Select this object for an action - bobby"
 e20 textbox ""
 e21 textbox ""
 e30 Home
+e31 reviewers
 "#;
 
 #[test]
@@ -53,7 +55,9 @@ fn playwright_targets_are_found_by_role_name_and_row() {
     let page = parse(Tool::Playwright, PLAYWRIGHT);
     let user = page.find(&Target::new(Role::Textbox, "Username")).unwrap();
     assert_eq!(user.id, "e19");
-    let theme = page.find(&Target::new(Role::Button, "Toggle theme")).unwrap();
+    let theme = page
+        .find(&Target::new(Role::Button, "Toggle theme"))
+        .unwrap();
     assert_eq!(theme.id, "e8");
     let bob = page
         .find(&Target::new(Role::Checkbox, "Select").in_row("bob"))
@@ -85,8 +89,18 @@ fn devtools_targets_and_list_box_options_are_found() {
 #[test]
 fn ours_elements_markdown_links_and_unnamed_fields_after_a_text() {
     let page = parse(Tool::Ours, OURS);
-    assert_eq!(page.find(&Target::new(Role::Link, "alice")).unwrap().id, "e12");
-    assert_eq!(page.find(&Target::new(Role::Link, "Home")).unwrap().id, "e30");
+    assert_eq!(
+        page.find(&Target::new(Role::Link, "alice")).unwrap().id,
+        "e12"
+    );
+    assert_eq!(
+        page.find(&Target::new(Role::Link, "Home")).unwrap().id,
+        "e30"
+    );
+    assert_eq!(
+        page.find(&Target::new(Role::Link, "reviewers")).unwrap().id,
+        "e31"
+    );
     assert_eq!(
         page.find(&Target::new(Role::Textbox, "Search")).unwrap().id,
         "e3"
