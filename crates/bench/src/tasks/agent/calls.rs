@@ -78,6 +78,8 @@ impl Agent<'_> {
                 }
                 Ok(())
             }
+            // The shape of ours' `fill` is not settled yet: `{fields: [{uid, value}]}` is assumed here;
+            // adjust it to the schema when the action lands (`ours_has_fill` turns this on).
             Tool::Ours => {
                 let list: Vec<Value> = fields
                     .iter()
