@@ -3,7 +3,9 @@
 #   ./build.sh            build the extension into dist/ (load it with "Load unpacked") and bua-bridge
 #   ./build.sh test       fmt + clippy + native tests + end-to-end tests in real headless Chromium
 #   ./build.sh demo [URL…] build, launch headless Chromium with the extension, and run the agent tour
-#   ./build.sh bench      benchmarks (writes docs/BENCHMARKS.md); `bench --peers`: ours vs Playwright/DevTools MCP
+#   ./build.sh bench      benchmarks (writes docs/BENCHMARKS.md); `bench --peers`: ours vs Playwright/DevTools MCP;
+#                         `bench --tasks`: multi-step tasks in Django's admin and Trac through the same three
+#                         MCP servers
 #   ./build.sh prereqs [demo|test]  only install what `demo` (default) or `test` needs from the system
 # `demo` and `test` install what is missing first (Debian/Ubuntu, apt-get): see ensure_system.
 set -euo pipefail
@@ -152,6 +154,23 @@ ensure_mcp_venv() {
   "$python" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_SDK_VERSION"
 }
 
+# The real web applications `bench --tasks` drives, pinned, in a venv under target/ (made once): Django
+# (its admin, on a `django-admin startproject` project) and Trac.
+TASKS_APPS=("django==5.2.19" "trac==1.6")
+TASKS_VENV=target/tasks-venv
+
+ensure_tasks_venv() {
+  local python=$TASKS_VENV/bin/python
+  if "$python" -c "import importlib.metadata as m, sys; sys.exit(m.version('django') != '5.2.19' or m.version('trac') != '1.6')" >/dev/null 2>&1; then
+    return
+  fi
+  have python3 && python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || apt_install python3 python3-venv
+  log "installing ${TASKS_APPS[*]} into $TASKS_VENV (once)"
+  rm -rf "$TASKS_VENV"
+  python3 -m venv "$TASKS_VENV"
+  "$python" -m pip install --quiet --disable-pip-version-check "${TASKS_APPS[@]}"
+}
+
 run_tests() {
   ensure_system test
   log "cargo fmt --check"
@@ -195,8 +214,10 @@ case "${1:-build}" in
            log "installing the Playwright peer (npm ci in bench/)"
            (cd bench && npm ci --no-audit --no-fund)
          fi
-         # `--peers` runs our MCP server as an agent's host does: the bua-bridge binary, release-built.
-         case " $* " in *" --peers "*) cargo build --release -p bua-bridge --bin bua-bridge ;; esac
+         # `--peers` and `--tasks` run our MCP server as an agent's host does: the bua-bridge binary,
+         # release-built; `--tasks` also needs the web applications it drives (Django, Trac from PyPI).
+         case " $* " in *" --peers "*|*" --tasks "*) cargo build --release -p bua-bridge --bin bua-bridge ;; esac
+         case " $* " in *" --tasks "*) ensure_tasks_venv ;; esac
          cargo run --release -p bua-bench -- --extension "$ROOT/dist" "$@" ;;
   id) extension_id; echo ;;
   *) echo "usage: ./build.sh [build|test|demo [URL…]|bench|prereqs [demo|test]|id]" >&2; exit 2 ;;

@@ -13,6 +13,8 @@
 //! * [`peer`] — the Playwright peer (`bench/aria.mjs`) as a JSON-lines subprocess.
 //! * [`peers`] — the read loop through three MCP servers (ours, Playwright MCP, Chrome DevTools MCP),
 //!   driven by the stdio client in [`mcp`] (`--peers`).
+//! * [`tasks`] — multi-step tasks in real web applications through the same three MCP servers
+//!   (`--tasks`).
 //! * [`run`] — the measurement phases.
 //! * [`report`] — the Markdown report (`docs/BENCHMARKS.md`), [`machine`] — what it ran on.
 //! * [`stats`] — median and p95.
@@ -26,6 +28,7 @@ pub mod rawcdp;
 pub mod report;
 pub mod run;
 pub mod stats;
+pub mod tasks;
 
 /// Every way the benchmark can fail.
 #[derive(Debug, thiserror::Error)]

@@ -100,9 +100,22 @@ struct Cli {
     /// The folder with the peers' `node_modules` (`--peers`).
     #[arg(long, default_value = "bench")]
     peers_dir: PathBuf,
-    /// Seconds one MCP tool call may take before it counts as failed (`--peers`).
+    /// Seconds one MCP tool call may take before it counts as failed (`--peers`, `--tasks`).
     #[arg(long, default_value_t = 60)]
     peers_call_timeout: u64,
+    /// Run only the task benchmark: multi-step tasks in Django's admin and Trac through our MCP server,
+    /// Playwright MCP and Chrome DevTools MCP; its section of the report is replaced, the rest kept.
+    #[arg(long)]
+    tasks: bool,
+    /// The venv with Django and Trac (`--tasks`; `./build.sh bench --tasks` makes it).
+    #[arg(long, default_value = "target/tasks-venv")]
+    tasks_venv: PathBuf,
+    /// Only these tasks (comma-separated ids, `--tasks`).
+    #[arg(long, value_delimiter = ',')]
+    tasks_only: Vec<String>,
+    /// Write every tool call and its result text into this folder (`--tasks`).
+    #[arg(long)]
+    tasks_dump: Option<PathBuf>,
 }
 
 /// A phase of the run, for `--skip`.
@@ -190,6 +203,35 @@ fn absolute(path: &Path) -> Result<PathBuf, BenchError> {
     })
 }
 
+/// `chrome --version`'s line.
+fn chromium_version(chrome: &Path) -> String {
+    std::process::Command::new(chrome)
+        .arg("--version")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "Chromium".into())
+}
+
+/// Replaces one section of the report `out` (`-`: none) with `section`, by `splice`.
+///
+/// Errors: [`BenchError::io`] when the report cannot be written.
+fn write_section(
+    out: &Path,
+    section: &str,
+    splice: fn(&str, &str) -> String,
+    what: &str,
+) -> Result<(), BenchError> {
+    if out == Path::new("-") {
+        return Ok(());
+    }
+    let old = std::fs::read_to_string(out).unwrap_or_default();
+    std::fs::write(out, splice(&old, section))
+        .map_err(|e| BenchError::io(format!("writing {}", out.display()), e))?;
+    eprintln!("[bench] wrote the {what} section of {}", out.display());
+    Ok(())
+}
+
 /// `--peers`: runs [`bench::peers`] and replaces its section of `cli.out`.
 async fn peers_main(cli: &Cli, extension: &Path) -> Result<(), BenchError> {
     let opts = bench::peers::PeerOptions {
@@ -205,22 +247,37 @@ async fn peers_main(cli: &Cli, extension: &Path) -> Result<(), BenchError> {
         only: cli.corpus_pages.clone(),
     };
     let machine = bench::machine::collect(&cli.node);
-    let chromium = std::process::Command::new(&cli.chrome)
-        .arg("--version")
-        .output()
-        .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "Chromium".into());
+    let chromium = chromium_version(&cli.chrome);
     let results = bench::peers::run(&opts).await?;
     let section = bench::peers::render(&results, &chromium, &machine);
     println!("{section}");
-    if cli.out != Path::new("-") {
-        let old = std::fs::read_to_string(&cli.out).unwrap_or_default();
-        std::fs::write(&cli.out, bench::peers::splice(&old, &section))
-            .map_err(|e| BenchError::io(format!("writing {}", cli.out.display()), e))?;
-        eprintln!("[bench] wrote the peer section of {}", cli.out.display());
-    }
-    Ok(())
+    write_section(&cli.out, &section, bench::peers::splice, "peer")
+}
+
+/// `--tasks`: runs [`bench::tasks`] and replaces its section of `cli.out`.
+async fn tasks_main(cli: &Cli, extension: &Path) -> Result<(), BenchError> {
+    let opts = bench::tasks::TaskOptions {
+        peers: bench::peers::PeerOptions {
+            extension: extension.to_path_buf(),
+            chrome: cli.chrome.clone(),
+            corpus: PathBuf::new(),
+            limit: None,
+            bridge_bin: absolute(&cli.bridge_bin)?,
+            node: cli.node.clone(),
+            bench_dir: absolute(&cli.peers_dir)?,
+            call_timeout: std::time::Duration::from_secs(cli.peers_call_timeout),
+            only: Vec::new(),
+        },
+        venv: absolute(&cli.tasks_venv)?,
+        only: cli.tasks_only.clone(),
+        dump: cli.tasks_dump.clone(),
+    };
+    let machine = bench::machine::collect(&cli.node);
+    let chromium = chromium_version(&cli.chrome);
+    let results = bench::tasks::run(&opts).await?;
+    let section = bench::tasks::report::render(&results, &chromium, &machine);
+    println!("{section}");
+    write_section(&cli.out, &section, bench::tasks::report::splice, "task")
 }
 
 async fn main_async(cli: Cli) -> Result<(), BenchError> {
@@ -267,6 +324,9 @@ async fn main_async(cli: Cli) -> Result<(), BenchError> {
     })?;
     if cli.peers {
         return peers_main(&cli, copy.path()).await;
+    }
+    if cli.tasks {
+        return tasks_main(&cli, copy.path()).await;
     }
     let opts = Options {
         extension: copy.path().to_path_buf(),
@@ -322,6 +382,9 @@ async fn main_async(cli: Cli) -> Result<(), BenchError> {
         let old = std::fs::read_to_string(&cli.out).unwrap_or_default();
         if let Some(section) = bench::peers::section_of(&old) {
             text = bench::peers::splice(&text, &format!("{section}\n"));
+        }
+        if let Some(section) = bench::tasks::report::section_of(&old) {
+            text = bench::tasks::report::splice(&text, &format!("{section}\n"));
         }
         if let Some(dir) = cli.out.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)

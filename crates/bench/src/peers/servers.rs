@@ -13,12 +13,13 @@ use super::results::Call;
 use crate::mcp::{McpServer, ToolResult};
 use crate::BenchError;
 
-/// The three servers, started and warmed up (browser launched, first page loaded and read).
+/// The three servers, started and warmed up (browser launched, first page loaded and read); also the
+/// task benchmark's (`crate::tasks`).
 pub(crate) struct Servers {
     /// Ours, Playwright MCP, Chrome DevTools MCP, in [`TOOLS`](super::TOOLS) order.
     pub(crate) servers: Vec<McpServer>,
     /// Chrome DevTools MCP's page id (its page tools require one).
-    devtools_page: i64,
+    pub(crate) devtools_page: i64,
     /// A server that failed for good (it exited): its later calls are recorded as failed at once.
     dead: [Option<String>; 3],
 }

@@ -1,0 +1,282 @@
+//! The scripted agent: one for all three tools. It turns each intent into the calls of one tool and
+//! finds targets only in the text that tool returned (parsed by [`super::text`]). It keeps the latest
+//! page text it has; an action whose result carries a page view (Chrome DevTools MCP's
+//! `includeSnapshot: true`) replaces it with that view; an action that left the page (ours says
+//! `navigated`, Playwright MCP's result gives the new URL) makes it obsolete; when a target is not in
+//! the text it has, or it must see the page (an `expect`), it makes the tool's read call (ours
+//! `extract`, Playwright MCP `browser_snapshot`, DevTools MCP `take_snapshot`). Each tool gets its
+//! best options: both peers' form fill for several fields, DevTools' snapshot with each action,
+//! Playwright's key-by-key typing where the page listens for keys; ours fills one field per call until
+//! its schema lists a `fill` action, which is then used.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+mod calls;
+
+use super::formats;
+use super::list::Intent;
+use super::text::{Node, Page, Target};
+use crate::mcp::McpServer;
+use crate::peers::Tool;
+
+/// One tool call as the agent made it.
+#[derive(Debug, Clone)]
+pub struct Call {
+    /// The tool (for ours the action type).
+    pub name: String,
+    /// Its arguments.
+    pub args: Value,
+    /// ms from request to answer.
+    pub ms: f64,
+    /// The result's text: what the model reads.
+    pub text: String,
+    /// The call failed (a tool error or no answer).
+    pub failed: bool,
+}
+
+/// One tool's agent.
+pub struct Agent<'a> {
+    tool: Tool,
+    server: &'a mut McpServer,
+    /// DevTools MCP's page id.
+    devtools_page: i64,
+    timeout: Duration,
+    /// The latest page text, parsed; empty when obsolete.
+    page: Page,
+    /// `page` was read (or came with an action) after the last action.
+    fresh: bool,
+    /// Playwright MCP's last page URL (its results say it).
+    url: String,
+    /// Ours lists a `fill` action in its schema.
+    ours_fill: bool,
+    /// The calls of the current task.
+    pub calls: Vec<Call>,
+    /// What the agent noticed the text lacked (an expected text, a target).
+    pub notes: Vec<String>,
+}
+
+/// A step that could not go on.
+type Step = Result<(), String>;
+
+impl<'a> Agent<'a> {
+    /// An agent for `tool` on `server`; `ours_fill` when our schema lists `fill`.
+    pub fn new(
+        tool: Tool,
+        server: &'a mut McpServer,
+        devtools_page: i64,
+        timeout: Duration,
+        ours_fill: bool,
+    ) -> Agent<'a> {
+        Agent {
+            tool,
+            server,
+            devtools_page,
+            timeout,
+            page: Page::default(),
+            fresh: false,
+            url: String::new(),
+            ours_fill,
+            calls: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Runs the steps of one task; stops at the first step that cannot go on (the reason is in
+    /// `notes`). The calls are in `calls`.
+    pub async fn run(&mut self, base: &str, steps: &[Intent]) {
+        self.calls.clear();
+        self.notes.clear();
+        for step in steps {
+            let Err(why) = self.step(base, step).await else {
+                continue;
+            };
+            // A failed action: a model reads the page again and retries once with what it sees
+            // (a stale uid, a page that had not finished loading).
+            let retry = why.contains(" failed: ") && !matches!(step, Intent::Open(_));
+            self.notes.push(why);
+            if !retry {
+                return;
+            }
+            let again = match self.read().await {
+                Ok(()) => self.step(base, step).await,
+                Err(e) => Err(e),
+            };
+            if let Err(why) = again {
+                self.notes.push(why);
+                return;
+            }
+        }
+    }
+
+    async fn step(&mut self, base: &str, step: &Intent) -> Step {
+        match step {
+            Intent::Open(path) => self.open(&format!("{base}{path}")).await,
+            Intent::Type { target, text, keys } => {
+                let node = self.resolve(target).await?;
+                self.type_into(target, &node, text, *keys).await
+            }
+            Intent::Fill(fields) => self.fill(fields).await,
+            Intent::Click(target) => {
+                let node = self.resolve(target).await?;
+                self.click(target, &node).await
+            }
+            Intent::Select(target, option) => self.select(target, option).await,
+            Intent::Check(target, on) => {
+                let node = self.resolve(target).await?;
+                self.check(target, &node, *on).await
+            }
+            Intent::Press(key) => {
+                let args = match self.tool {
+                    Tool::Ours => json!({"type": "press_key", "key": key}),
+                    Tool::Playwright => json!({"key": key}),
+                    Tool::DevTools => json!({"key": key, "includeSnapshot": true}),
+                };
+                self.act(["press_key", "browser_press_key", "press_key"], args)
+                    .await
+            }
+            Intent::Expect(text) => self.expect(text).await,
+        }
+    }
+
+    /// Calls the tool; a failure is returned as its text. Every call is recorded.
+    async fn call(&mut self, name: &str, args: Value) -> Result<String, String> {
+        let mut args = args;
+        if self.tool == Tool::DevTools && name != "list_pages" {
+            args["pageId"] = json!(self.devtools_page);
+        }
+        let (tool_name, label) = match self.tool {
+            Tool::Ours => (
+                "browser",
+                args["type"].as_str().unwrap_or("browser").to_string(),
+            ),
+            _ => (name, name.to_string()),
+        };
+        let started = std::time::Instant::now();
+        let answer = self
+            .server
+            .call(tool_name, args.clone(), self.timeout)
+            .await;
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        let (text, failed) = match answer {
+            Ok(r) => (r.text, r.is_error),
+            Err(e) => (e.to_string(), true),
+        };
+        self.calls.push(Call {
+            name: label.clone(),
+            args,
+            ms,
+            text: text.clone(),
+            failed,
+        });
+        if failed {
+            let short: String = text.chars().take(200).collect();
+            return Err(format!("{label} failed: {short}"));
+        }
+        Ok(text)
+    }
+
+    /// The tool's read call; its text becomes the page.
+    async fn read(&mut self) -> Step {
+        let (name, args) = match self.tool {
+            Tool::Ours => ("extract", json!({"type": "extract"})),
+            Tool::Playwright => ("browser_snapshot", json!({})),
+            Tool::DevTools => ("take_snapshot", json!({})),
+        };
+        let text = self.call(name, args.clone()).await?;
+        self.set_page(&text);
+        // A page still loading reads as nothing to act on: a model would read it again.
+        if !self.page.nodes.iter().any(|n| !n.id.is_empty()) {
+            self.notes.push(format!(
+                "{name} read a page with nothing to act on; read again"
+            ));
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let text = self.call(name, args).await?;
+            self.set_page(&text);
+        }
+        Ok(())
+    }
+
+    fn set_page(&mut self, text: &str) {
+        self.page = formats::parse(self.tool, text);
+        self.fresh = true;
+        if let Some(url) = page_url(text) {
+            self.url = url;
+        }
+    }
+
+    /// An action: names per tool (ours, Playwright, DevTools); what its result says about the page.
+    async fn act(&mut self, names: [&str; 3], args: Value) -> Step {
+        let name = names[self.tool as usize];
+        let text = self.call(name, args).await?;
+        self.after_action(&text);
+        Ok(())
+    }
+
+    fn after_action(&mut self, text: &str) {
+        self.fresh = false;
+        // A result that carries the page as it is now (DevTools MCP with includeSnapshot; ours or
+        // Playwright MCP, should their action results ever carry a view inline) replaces the text.
+        let view = match self.tool {
+            Tool::Ours => "=== elements ===",
+            Tool::Playwright => "```yaml",
+            Tool::DevTools => "\nuid=",
+        };
+        if text.contains(view) {
+            self.set_page(text);
+            return;
+        }
+        match self.tool {
+            Tool::Ours if text.contains("\"navigated\"") => self.page = Page::default(),
+            Tool::Playwright => {
+                if let Some(url) = page_url(text) {
+                    if url != self.url {
+                        self.page = Page::default();
+                        self.url = url;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The target in the text the agent has, else in a new read.
+    async fn resolve(&mut self, target: &Target) -> Result<Node, String> {
+        if let Some(node) = self.page.find(target) {
+            return Ok(node.clone());
+        }
+        if !self.fresh {
+            self.read().await?;
+            if let Some(node) = self.page.find(target) {
+                return Ok(node.clone());
+            }
+        }
+        Err(format!("not in the text: {}", target.describe()))
+    }
+
+    async fn expect(&mut self, wanted: &str) -> Step {
+        if !self.fresh {
+            self.read().await?;
+        }
+        if !self.page.shows(wanted) {
+            // Perhaps still loading: one more look.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            self.read().await?;
+        }
+        if !self.page.shows(wanted) {
+            self.notes
+                .push(format!("the text did not show \"{wanted}\""));
+        }
+        Ok(())
+    }
+}
+
+/// The page URL a result states: Playwright MCP's `- Page URL: …`, ours' `url: …`.
+fn page_url(text: &str) -> Option<String> {
+    text.lines().find_map(|l| {
+        l.strip_prefix("- Page URL: ")
+            .or_else(|| l.strip_prefix("url: "))
+            .map(|u| u.trim().to_string())
+    })
+}
