@@ -8,6 +8,7 @@
 //! resolves uids for the element-taking actions.
 
 pub mod ax;
+pub mod diff;
 pub mod markdown;
 pub mod obstacle;
 pub mod page;
