@@ -19,8 +19,7 @@ const ELEMENT_LINE_BYTES: usize = 32;
 /// The change from `old` to `new`, or `None` when a diff would say about as much as the new view itself
 /// (the caller sends the view then).
 pub fn diff(old: &ExtractResult, new: &ExtractResult) -> Option<Changes> {
-    let before: HashMap<&str, &ExtractElement> =
-        listed(old).map(|e| (e.uid.as_str(), e)).collect();
+    let before: HashMap<&str, &ExtractElement> = listed(old).map(|e| (e.uid.as_str(), e)).collect();
     let after: HashMap<&str, &ExtractElement> = listed(new).map(|e| (e.uid.as_str(), e)).collect();
     let mut changes = Changes::default();
     for e in listed(new) {
@@ -113,7 +112,8 @@ fn worth_it(changes: &Changes, new: &ExtractResult) -> bool {
     if size <= ALWAYS_WORTH_BYTES {
         return true;
     }
-    let view = new.markdown.as_deref().map_or(0, str::len) + listed(new).count() * ELEMENT_LINE_BYTES;
+    let view =
+        new.markdown.as_deref().map_or(0, str::len) + listed(new).count() * ELEMENT_LINE_BYTES;
     (size as f64) <= view as f64 * WORTH_SHARE
 }
 

@@ -33,7 +33,9 @@ fn view(markdown: &str, elements: Vec<ExtractElement>) -> ExtractResult {
 
 fn page(extra_lines: usize) -> String {
     (0..extra_lines)
-        .map(|i| format!("Paragraph {i} of a long page that says a lot about nothing in particular."))
+        .map(|i| {
+            format!("Paragraph {i} of a long page that says a lot about nothing in particular.")
+        })
         .collect::<Vec<_>>()
         .join("\n\n")
 }
@@ -49,7 +51,10 @@ fn nothing_changed_is_an_empty_change() {
 #[test]
 fn a_validation_message_and_a_new_button_are_named() {
     let body = page(20);
-    let a = view(&body, vec![el("e0", "textbox", "Email"), el("e1", "button", "Send")]);
+    let a = view(
+        &body,
+        vec![el("e0", "textbox", "Email"), el("e1", "button", "Send")],
+    );
     let b = view(
         &format!("{body}\n\nPlease enter a valid email address."),
         vec![
