@@ -9,6 +9,7 @@
 
 pub mod ax;
 pub mod diff;
+pub mod uids;
 pub mod markdown;
 pub mod obstacle;
 pub mod page;
