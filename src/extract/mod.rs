@@ -9,12 +9,12 @@
 
 pub mod ax;
 pub mod diff;
-pub mod uids;
 pub mod markdown;
 pub mod obstacle;
 pub mod page;
 pub mod snapshot;
 pub mod text;
+pub mod uids;
 
 use std::cell::{Cell, RefCell};
 
