@@ -147,6 +147,52 @@ fn char_key(c: char) -> KeyDef {
     }
 }
 
+/// One step of typing a text as a person does (SPEC §4 `type`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stroke {
+    /// A key pressed and released with the modifier mask held (shift for `A`, `?`): `keydown`, `keypress`,
+    /// `beforeinput`, `input`, `keyup`, as a keyboard makes them.
+    Key(KeyDef, u32),
+    /// Text no key of ours makes without side effects (a tab character, which as a key would move the
+    /// focus): inserted as an IME commits it (`beforeinput`, `input`).
+    Insert(String),
+}
+
+/// The strokes that type `text`: a key per character; a line break (`\n`, `\r\n`, `\r`) is Enter in a
+/// `multiline` field (textarea, contenteditable) and nothing in a one-line field, where Enter would
+/// submit the form (a one-line field keeps no line break either way).
+pub fn strokes(text: &str, multiline: bool) -> Vec<Stroke> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' | '\n' => {
+                if c == '\r' && chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                if multiline {
+                    if let Some(enter) = lookup("Enter") {
+                        out.push(Stroke::Key(enter, 0));
+                    }
+                }
+            }
+            '\t' => match out.last_mut() {
+                Some(Stroke::Insert(s)) => s.push(c),
+                _ => out.push(Stroke::Insert(c.to_string())),
+            },
+            c => out.push(Stroke::Key(char_key(c), if needs_shift(c) { 8 } else { 0 })),
+        }
+    }
+    out
+}
+
+/// Whether `c` is typed with shift held on the US layout.
+fn needs_shift(c: char) -> bool {
+    c.is_ascii_uppercase()
+        || SHIFTED_DIGITS.contains(c)
+        || PUNCTUATION.iter().any(|(_, shifted, ..)| *shifted == c)
+}
+
 /// The CDP `modifiers` bitmask of `modifiers` (Alt=1, Ctrl=2, Meta=4, Shift=8).
 pub fn mask(modifiers: &[Modifier]) -> u32 {
     modifiers.iter().fold(0, |m, k| m | k.cdp_bit())
@@ -288,5 +334,46 @@ mod tests {
     fn modifier_mask_matches_cdp_bits() {
         assert_eq!(mask(&[Modifier::Alt, Modifier::Shift]), 9);
         assert_eq!(modifier_key(Modifier::Ctrl).key_code, 17);
+    }
+
+    #[test]
+    fn typing_is_a_key_per_character_with_shift_where_a_keyboard_needs_it() {
+        let s = strokes("aB?é", false);
+        let keys: Vec<(String, u32)> = s
+            .iter()
+            .map(|k| match k {
+                Stroke::Key(d, m) => (d.key.clone(), *m),
+                Stroke::Insert(t) => (t.clone(), 99),
+            })
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                ("a".into(), 0),
+                ("B".into(), 8),
+                ("?".into(), 8),
+                ("é".into(), 0)
+            ]
+        );
+        // Shift held is still text, not a shortcut.
+        let Stroke::Key(b, m) = &s[1] else { panic!() };
+        let e = serde_json::to_value(event(b, *m, true)).unwrap();
+        assert_eq!(
+            (e["type"].as_str(), e["text"].as_str()),
+            (Some("keyDown"), Some("B"))
+        );
+    }
+
+    #[test]
+    fn line_breaks_are_enter_only_where_a_field_keeps_them() {
+        let enter = |s: &[Stroke]| {
+            s.iter()
+                .filter(|k| matches!(k, Stroke::Key(d, _) if d.key == "Enter"))
+                .count()
+        };
+        assert_eq!(enter(&strokes("a\r\nb\nc", true)), 2);
+        assert_eq!(enter(&strokes("a\r\nb\nc", false)), 0);
+        assert_eq!(strokes("a\nb", false).len(), 2);
+        assert_eq!(strokes("\t\t", true), [Stroke::Insert("\t\t".into())]);
     }
 }

@@ -89,6 +89,7 @@ impl Collector {
             navigated,
             opened_tab,
             downloads,
+            ..Outcomes::default()
         }
     }
 }

@@ -8,11 +8,14 @@
 //! resolves uids for the element-taking actions.
 
 pub mod ax;
+pub mod diff;
 pub mod markdown;
 pub mod obstacle;
 pub mod page;
 pub mod snapshot;
 pub mod text;
+pub mod uids;
+pub mod view;
 
 use std::cell::{Cell, RefCell};
 
@@ -137,6 +140,7 @@ pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
     if !want_elements {
         out.elements = None;
     }
+    view::remember(tab_id, params, &out);
     Ok(out)
 }
 
@@ -382,6 +386,7 @@ fn resolve_page_id(tab_id: i64, uid: &str) -> Result<i64> {
 pub fn invalidate(tab_id: i64) {
     UIDS.with(|u| u.borrow_mut().invalidate(tab_id));
     FRAMES.with(|t| t.borrow_mut().remove(&tab_id));
+    view::forget(tab_id);
 }
 
 /// The `element_stale` error of `uid` on `tab_id`, whose latest extract gave out `held` uids (`e0`…).

@@ -22,6 +22,7 @@
 //!
 //! All fallible functions return [`Error`]; protocol-level failures carry the SPEC §8 error code.
 
+pub mod changes_text;
 pub mod cli;
 pub mod client;
 pub mod demo;

@@ -44,6 +44,7 @@
 #![warn(missing_docs)]
 
 mod action;
+mod changes;
 mod client;
 mod envelope;
 mod error;
@@ -58,6 +59,7 @@ mod v1;
 mod wire;
 
 pub use action::*;
+pub use changes::*;
 pub use client::*;
 pub use envelope::*;
 pub use error::*;

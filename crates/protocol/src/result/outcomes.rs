@@ -2,6 +2,8 @@
 //! opened, downloads started.
 
 use crate::action::TabId;
+use crate::changes::Changes;
+use crate::ExtractResult;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -88,6 +90,13 @@ pub struct Outcomes {
     /// The downloads the action started.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub downloads: Vec<DownloadRef>,
+    /// What the action changed in the agent's view of the tab ([`Changes`]); `{}` when nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Changes>,
+    /// The tab's new view instead of `changes`: after a navigation, when the agent had no view of the
+    /// tab yet, or when the change is too big to be worth a diff.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<Box<ExtractResult>>,
 }
 
 impl Outcomes {

@@ -1,0 +1,132 @@
+//! Stable uids (SPEC §5): a node keeps its uid for as long as it is in the document — through later
+//! extracts, an action's `changes`, a frame's re-attach — and a node seen for the first time gets the next
+//! number. A main-frame navigation starts afresh ([`UidCache::clear`]). Pure, so it is tested natively.
+//!
+//! A node is known by where its `backendNodeId` is valid (the tab, or a cross-origin frame's target: ids
+//! are unique per renderer only) and that id, which Chrome keeps for the node's life.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+
+/// The uid of number `n`: `e0`, `e1`, … (SPEC §5).
+pub fn uid(n: usize) -> String {
+    format!("e{n}")
+}
+
+/// Parses `e<N>` (no sign, no leading zeros) into `N`.
+pub fn parse_uid(uid: &str) -> Option<usize> {
+    let digits = uid.strip_prefix('e')?;
+    if digits.is_empty()
+        || (digits.len() > 1 && digits.starts_with('0'))
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// The most nodes one tab's cache remembers; past it (a long-lived page that keeps making new nodes) the
+/// cache starts afresh at the next extract, as a navigation does.
+pub const MAX_REMEMBERED: usize = 200_000;
+
+/// uid numbers of one tab's nodes, keyed by `K` (where the node's id is valid + the id).
+#[derive(Debug, Clone)]
+pub struct UidCache<K> {
+    number_of: HashMap<K, usize>,
+    nodes: Vec<K>,
+}
+
+impl<K> Default for UidCache<K> {
+    fn default() -> Self {
+        UidCache {
+            number_of: HashMap::new(),
+            nodes: Vec::new(),
+        }
+    }
+}
+
+impl<K: Clone + Eq + Hash> UidCache<K> {
+    /// The uids of `nodes` (one extract's elements, in its order): the number each already has, the next
+    /// free one for a node not seen before.
+    pub fn assign(&mut self, nodes: impl IntoIterator<Item = K>) -> Vec<String> {
+        let nodes: Vec<K> = nodes.into_iter().collect();
+        if self.nodes.len() + nodes.len() > MAX_REMEMBERED {
+            self.clear();
+        }
+        nodes
+            .into_iter()
+            .map(|key| {
+                let next = self.nodes.len();
+                let n = *self.number_of.entry(key.clone()).or_insert(next);
+                if n == next {
+                    self.nodes.push(key);
+                }
+                uid(n)
+            })
+            .collect()
+    }
+
+    /// The node of `uid`, or `None` when it was never given (or the cache started afresh since).
+    pub fn resolve(&self, uid: &str) -> Option<&K> {
+        self.nodes.get(parse_uid(uid)?)
+    }
+
+    /// Forgets every uid (main-frame navigation, `navigate`).
+    pub fn clear(&mut self) {
+        self.number_of.clear();
+        self.nodes.clear();
+    }
+
+    /// Number of uids given since the last [`UidCache::clear`].
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True when no uid was given since the last [`UidCache::clear`].
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_first_extract_numbers_in_document_order() {
+        let mut c = UidCache::default();
+        assert_eq!(c.assign([10, 20, 30]), ["e0", "e1", "e2"]);
+        assert_eq!(c.resolve("e1"), Some(&20));
+        assert_eq!(c.resolve("e3"), None);
+    }
+
+    #[test]
+    fn a_node_keeps_its_uid_when_others_are_inserted_before_it() {
+        let mut c = UidCache::default();
+        c.assign([10, 20, 30]);
+        // Two rows inserted at the top, 20 removed: the others keep theirs, new ones get new numbers.
+        assert_eq!(c.assign([40, 41, 10, 30]), ["e3", "e4", "e0", "e2"]);
+        // A removed node's uid still names it (resolving it then says the node is gone).
+        assert_eq!(c.resolve("e1"), Some(&20));
+        assert_eq!(c.resolve("e4"), Some(&41));
+    }
+
+    #[test]
+    fn the_same_id_in_another_target_is_another_node() {
+        let mut c = UidCache::default();
+        assert_eq!(c.assign([("tab", 5), ("frame", 5)]), ["e0", "e1"]);
+        assert_eq!(c.resolve("e1"), Some(&("frame", 5)));
+    }
+
+    #[test]
+    fn clear_starts_afresh_and_malformed_uids_resolve_to_nothing() {
+        let mut c = UidCache::default();
+        c.assign([1, 2]);
+        c.clear();
+        assert!(c.is_empty());
+        assert_eq!(c.assign([2]), ["e0"]);
+        for bad in ["e", "e01", "x1", "e-1", "e1x", ""] {
+            assert_eq!(c.resolve(bad), None, "{bad}");
+        }
+    }
+}
