@@ -21,6 +21,7 @@
 //!
 //! The children name each other (`super::locator`), never this file, so the module has no import cycle.
 
+pub mod changes;
 pub mod ctx;
 pub mod dialogs;
 mod dispatcher;

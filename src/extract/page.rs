@@ -3,7 +3,7 @@
 //! The wasm side only fetches (`DOMSnapshot.captureSnapshot`, which also gives URL, title and viewport
 //! ([`super::snapshot::Dom::page`]), and `innerText` when asked) and
 //! stores uids; every decision is made here, so the same code runs natively on dumped responses
-//! (`tests/corpus.rs`) and in the extension.
+//! (`tests/e2e/corpus.rs`) and in the extension.
 
 use super::ax::{self, ElementList};
 use super::markdown::{self, Markdown};

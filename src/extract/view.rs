@@ -1,16 +1,10 @@
-//! The agent's view of each tab and what an action changed in it (SPEC §4 "Outcomes": `changes`, `view`).
-//!
-//! The view is the `extract` result the agent last got for the tab, in the form the agent text is made from
-//! (markdown with uids, elements): from an `extract` that asked for both with `refs`, or from an earlier
-//! action's `changes` / `view`. After an action, [`after_action`] reads the page once more, settles it
-//! first (a click's fetch, an autocomplete's list), and answers with the diff against that view — or with
-//! the new view itself after a navigation, when the agent had no view of the tab, or when a diff would say
-//! about as much as the page. A main-frame navigation forgets the view, as it does the uids.
+//! The agent's view of each tab (SPEC §4 "Outcomes": `changes`, `view`): the `extract` result the agent last
+//! got for the tab, in the form the agent text is made from (markdown with uids, elements) — from an
+//! `extract` that asked for both with `refs`, or from an earlier action's `changes` / `view`. A main-frame
+//! navigation forgets it, as it does the uids. What an action changed is read against it in
+//! `actions::changes`.
 
-use super::diff;
-use crate::cdp::commands::RuntimeEvaluate;
-use crate::error::Result;
-use bua_protocol::{Changes, Extract, ExtractPart, ExtractResult};
+use bua_protocol::ExtractResult;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -18,51 +12,8 @@ thread_local! {
     static VIEWS: RefCell<HashMap<i64, ExtractResult>> = RefCell::new(HashMap::new());
 }
 
-/// What an action's result says about the page after it.
-pub enum AfterAction {
-    /// The change against the agent's last view of the tab.
-    Changes(Changes),
-    /// The new view.
-    View(Box<ExtractResult>),
-}
-
-/// The page script that waits for the page to settle after an action: until no DOM mutation came for
-/// [`QUIET_MS`], at least [`FIRST_LOOK_MS`] (a click's handler may `fetch` before it changes anything), at
-/// most [`SETTLE_MAX_MS`]. A page that keeps changing (a clock, an animation) is read at the cap.
-fn settle_js() -> String {
-    format!(
-        r#"new Promise(done => {{
-  const quiet = {QUIET_MS}, first = {FIRST_LOOK_MS}, max = {SETTLE_MAX_MS}, start = performance.now();
-  let last = start, timer;
-  const o = new MutationObserver(() => {{ last = performance.now(); }});
-  o.observe(document, {{ subtree: true, childList: true, attributes: true, characterData: true }});
-  const check = () => {{
-    const now = performance.now();
-    if ((now - start >= first && now - last >= quiet) || now - start >= max) {{ o.disconnect(); done(true); }}
-    else timer = setTimeout(check, 10);
-  }};
-  timer = setTimeout(check, Math.min(first, quiet));
-}})"#
-    )
-}
-/// Quiet time that counts as settled, ms.
-const QUIET_MS: u32 = 60;
-/// Shortest wait, ms.
-const FIRST_LOOK_MS: u32 = 60;
-/// Longest wait, ms.
-const SETTLE_MAX_MS: u32 = 1_000;
-
-/// The `extract` parameters of a view: what the agent text shows.
-fn view_params(tab_id: i64) -> Extract {
-    Extract {
-        tab_id: Some(tab_id),
-        include: vec![ExtractPart::Markdown, ExtractPart::Elements],
-        refs: true,
-    }
-}
-
 /// Keeps `result` as the agent's view of `tab_id` when it is one (markdown and elements, with refs).
-pub fn remember(tab_id: i64, params: &Extract, result: &ExtractResult) {
+pub fn remember(tab_id: i64, params: &bua_protocol::Extract, result: &ExtractResult) {
     if params.refs && result.markdown.is_some() && result.elements.is_some() {
         VIEWS.with(|v| v.borrow_mut().insert(tab_id, result.clone()));
     }
@@ -73,31 +24,7 @@ pub fn forget(tab_id: i64) {
     VIEWS.with(|v| v.borrow_mut().remove(&tab_id));
 }
 
-/// Settles the page, reads it, and says what changed since the agent's last view (`fresh_page`: the action
-/// navigated, so the view is sent whole).
-pub async fn after_action(tab_id: i64, fresh_page: bool) -> Result<AfterAction> {
-    settle(tab_id).await;
-    let old = VIEWS.with(|v| v.borrow().get(&tab_id).cloned());
-    // `extract` keeps what it reads as the new view (`remember`).
-    let new = super::extract(tab_id, &view_params(tab_id)).await?;
-    Ok(match old.filter(|_| !fresh_page) {
-        Some(old) => match diff::diff(&old, &new) {
-            Some(changes) => AfterAction::Changes(changes),
-            None => AfterAction::View(Box::new(new)),
-        },
-        None => AfterAction::View(Box::new(new)),
-    })
-}
-
-/// Waits for the page to settle ([`settle_js`]); a page that cannot run it (a dialog, a crashed renderer)
-/// is read as it is.
-async fn settle(tab_id: i64) {
-    let command = RuntimeEvaluate {
-        expression: settle_js(),
-        silent: Some(true),
-        await_promise: Some(true),
-        return_by_value: Some(true),
-        ..Default::default()
-    };
-    let _ = crate::cdp::send(tab_id, &command).await;
+/// The agent's view of `tab_id`, when it has one.
+pub fn get(tab_id: i64) -> Option<ExtractResult> {
+    VIEWS.with(|v| v.borrow().get(&tab_id).cloned())
 }

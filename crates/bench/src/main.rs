@@ -151,7 +151,7 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
 }
 
 /// The readability corpus: `explicit`, else `$BUA_CORPUS_DIR/readability`, else
-/// `corpus/readability` (the corpus the end-to-end tests score, `tests/corpus.rs`).
+/// `corpus/readability` (the corpus the end-to-end tests score, `tests/e2e/corpus.rs`).
 ///
 /// Errors: [`BenchError::io`] (not found) when the folder does not exist, with the ways to fix it.
 fn corpus_dir(explicit: Option<PathBuf>) -> Result<PathBuf, BenchError> {

@@ -1,14 +1,13 @@
 //! Layer 4 of the obstacle classifier, the page around a sign-in form: does it read as a sign-in,
-
 //! sign-up or checkout page, is it an article, does it let the person go on without signing in.
 
+use super::form_words::{
+    SIGN_IN_PATH_WORDS, SIGN_IN_TITLE_WORDS, SIGN_UP_HEADING_WORDS, SIGN_UP_WORDS,
+};
 use super::forms::{is_password_field, is_personal_details_field, is_text_field};
 use super::phrases::{any_word, normalise, strip_markdown};
 use super::verdict::MARKDOWN_HEAD_CHARS;
-use super::words::{
-    CHECKOUT_FIELD_WORDS, CHECKOUT_PATH_WORDS, CHECKOUT_WORDS, GUEST_WORDS, SIGN_IN_PATH_WORDS,
-    SIGN_IN_TITLE_WORDS, SIGN_UP_HEADING_WORDS, SIGN_UP_WORDS,
-};
+use super::words::{CHECKOUT_FIELD_WORDS, CHECKOUT_PATH_WORDS, CHECKOUT_WORDS, GUEST_WORDS};
 use crate::extract::ax::AxElement;
 
 pub(super) fn reads_as_checkout(url: &str, title: &str) -> bool {

@@ -1,13 +1,12 @@
 //! Layer 4 of the obstacle classifier, the form: which fields are passwords, and what a password form is
-
 //! for (signing in, or signing up and changing a password), read from its structure.
 
-use super::phrases::{any_word, contains_phrase, normalise};
-use super::words::{
-    CONSENT_WORDS, FORGOT_WORDS, IDENTIFIER_WORDS, NEW_PASSWORD_WORDS, OTHER_SECRET_WORDS,
-    PASSWORD_WORDS, PERSONAL_DETAILS_WORDS, SIGN_IN_TITLE_WORDS, SIGN_UP_SUBMIT_WORDS,
-    STAY_SIGNED_IN_WORDS,
+use super::form_words::{
+    CONSENT_WORDS, FORGOT_WORDS, NEW_PASSWORD_WORDS, OTHER_SECRET_WORDS, PASSWORD_WORDS,
+    PERSONAL_DETAILS_WORDS, SIGN_IN_TITLE_WORDS, SIGN_UP_SUBMIT_WORDS, STAY_SIGNED_IN_WORDS,
 };
+use super::phrases::{any_word, contains_phrase, normalise};
+use super::words::IDENTIFIER_WORDS;
 use crate::extract::ax::AxElement;
 
 pub(super) fn is_password_field(e: &AxElement) -> bool {

@@ -24,6 +24,7 @@
 //! [`phrases`] (matching on word boundaries); this file runs the layers in order.
 
 mod context;
+mod form_words;
 mod forms;
 mod interstitial;
 mod phrases;
@@ -39,13 +40,11 @@ use context::{
     is_article, offers_sign_up_in_headings, reads_as_checkout, reads_as_sign_in, reads_as_sign_up,
     sign_in_is_optional,
 };
+use form_words::{FEATURE_ONLY, SIGN_IN_PHRASES};
 use forms::{is_identifier_field, password_forms, FormKind};
 use interstitial::{title_matches, url_signature};
 use phrases::{contains_phrase, normalise, phrase_positions, strip_markdown};
-use words::{
-    CAPTCHA_PHRASES, DENIED_PHRASES, DENIED_PHRASES_WEAK, FEATURE_ONLY, SIGN_IN_PHRASES,
-    TITLE_SIGNATURES,
-};
+use words::{CAPTCHA_PHRASES, DENIED_PHRASES, DENIED_PHRASES_WEAK, TITLE_SIGNATURES};
 
 /// On a long page, a layer-3 phrase counts only within this many chars of the top.
 const TOP_CHARS: usize = 800;

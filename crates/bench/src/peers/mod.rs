@@ -11,7 +11,7 @@
 //! Tools take turns page by page, in an order that rotates, so a noisy moment hits all alike. Each
 //! tool call is timed from the request written to the answer read (what the agent waits), and its
 //! result text is what the agent receives (bytes, and recall of `expected.html`'s words in the read,
-//! as `tests/corpus.rs` scores the corpus). A call that fails or times out is recorded, not fatal.
+//! as `tests/e2e/corpus.rs` scores the corpus). A call that fails or times out is recorded, not fatal.
 //!
 //! Rooms: `options` (what a run is given, the three tools), `results` (what it measured), `corpus`
 //! (the pages, their expected texts, recall), `servers` (the three MCP servers and one call of

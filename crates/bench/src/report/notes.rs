@@ -164,7 +164,7 @@ pub fn notes(results: &Results, ctx: &Context) -> Vec<String> {
                  at all: their output is the article's markdown alone, and their aria snapshot is the same text with \
                  its YAML prefixes (`- paragraph: `, `- heading \"…\" [level=1]`), so the ratio there is {} \
                  (median) and can only reach 0.6× by leaving a third of the article out, which the readability \
-                 corpus forbids (`tests/corpus.rs`, recall ≥ 0.95 on the same pages). On the {} pages with controls \
+                 corpus forbids (`tests/e2e/corpus.rs`, recall ≥ 0.95 on the same pages). On the {} pages with controls \
                  it is {}: the markdown keeps every link's absolute URL (SPEC §5) and each element is a JSON object \
                  of about {} bytes (`{{\"uid\":\"e7\",\"role\":\"link\",\"name\":\"Home\"}}`; `visible` \
                  only when true) against an aria line such as `- link \"Home\"`. What it would take: a terser \

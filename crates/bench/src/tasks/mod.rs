@@ -153,7 +153,8 @@ pub async fn run(opts: &TaskOptions) -> Result<TaskResults, BenchError> {
     let launched = launch::start(launch_opts).await?;
     let client = BridgeClient::connect(launched.server().port(), launched.server().token()).await?;
     crate::run::settle(&client).await?;
-    let mut servers = crate::peers::servers::start_servers(&opts.peers, &launched, work.path()).await?;
+    let mut servers =
+        crate::peers::servers::start_servers(&opts.peers, &launched, work.path()).await?;
     for (i, s) in servers.servers.iter().enumerate() {
         results.servers[i] = s.info.clone();
     }

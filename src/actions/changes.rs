@@ -1,0 +1,82 @@
+//! What an action changed in the agent's view of its tab (SPEC §4 "Outcomes": `changes`, `view`). After an
+//! action, [`after_action`] reads the page once more, settles it first (a click's fetch, an autocomplete's
+//! list), and answers with the diff against the agent's view (`extract::view`) — or with the new view itself
+//! after a navigation, when the agent had no view of the tab, or when a diff would say about as much as the
+//! page.
+
+use crate::cdp::commands::RuntimeEvaluate;
+use crate::error::Result;
+use crate::extract::{self, diff, view};
+use bua_protocol::{Changes, Extract, ExtractPart, ExtractResult};
+
+/// What an action's result says about the page after it.
+pub enum AfterAction {
+    /// The change against the agent's last view of the tab.
+    Changes(Changes),
+    /// The new view.
+    View(Box<ExtractResult>),
+}
+
+/// The page script that waits for the page to settle after an action: until no DOM mutation came for
+/// [`QUIET_MS`], at least [`FIRST_LOOK_MS`] (a click's handler may `fetch` before it changes anything), at
+/// most [`SETTLE_MAX_MS`]. A page that keeps changing (a clock, an animation) is read at the cap.
+fn settle_js() -> String {
+    format!(
+        r#"new Promise(done => {{
+  const quiet = {QUIET_MS}, first = {FIRST_LOOK_MS}, max = {SETTLE_MAX_MS}, start = performance.now();
+  let last = start, timer;
+  const o = new MutationObserver(() => {{ last = performance.now(); }});
+  o.observe(document, {{ subtree: true, childList: true, attributes: true, characterData: true }});
+  const check = () => {{
+    const now = performance.now();
+    if ((now - start >= first && now - last >= quiet) || now - start >= max) {{ o.disconnect(); done(true); }}
+    else timer = setTimeout(check, 10);
+  }};
+  timer = setTimeout(check, Math.min(first, quiet));
+}})"#
+    )
+}
+/// Quiet time that counts as settled, ms.
+const QUIET_MS: u32 = 60;
+/// Shortest wait, ms.
+const FIRST_LOOK_MS: u32 = 60;
+/// Longest wait, ms.
+const SETTLE_MAX_MS: u32 = 1_000;
+
+/// The `extract` parameters of a view: what the agent text shows.
+fn view_params(tab_id: i64) -> Extract {
+    Extract {
+        tab_id: Some(tab_id),
+        include: vec![ExtractPart::Markdown, ExtractPart::Elements],
+        refs: true,
+    }
+}
+
+/// Settles the page, reads it, and says what changed since the agent's last view (`fresh_page`: the action
+/// navigated, so the view is sent whole).
+pub async fn after_action(tab_id: i64, fresh_page: bool) -> Result<AfterAction> {
+    settle(tab_id).await;
+    let old = view::get(tab_id);
+    // `extract` keeps what it reads as the new view (`remember`).
+    let new = extract::extract(tab_id, &view_params(tab_id)).await?;
+    Ok(match old.filter(|_| !fresh_page) {
+        Some(old) => match diff::diff(&old, &new) {
+            Some(changes) => AfterAction::Changes(changes),
+            None => AfterAction::View(Box::new(new)),
+        },
+        None => AfterAction::View(Box::new(new)),
+    })
+}
+
+/// Waits for the page to settle ([`settle_js`]); a page that cannot run it (a dialog, a crashed renderer)
+/// is read as it is.
+async fn settle(tab_id: i64) {
+    let command = RuntimeEvaluate {
+        expression: settle_js(),
+        silent: Some(true),
+        await_promise: Some(true),
+        return_by_value: Some(true),
+        ..Default::default()
+    };
+    let _ = crate::cdp::send(tab_id, &command).await;
+}
