@@ -14,7 +14,7 @@
 //! * [`launch`] — `bua-bridge launch`: server + Chromium with the unpacked extension, paired automatically.
 //! * [`files`] — the files of an `upload`: allowed folders, reading, `file_chunk` frames.
 //! * [`mcp`] — `bua-bridge mcp`: an MCP server on stdio with one `browser` tool (rmcp).
-//! * [`render`] — results as text for a model (the MCP `extract` result): header, markdown, one line per element.
+//! * `bua_protocol::text` — results as text for a model (the MCP `extract` result), shared with the extension.
 //! * [`cli`] — the friendly client subcommands (`tabs`, `open`, `extract`, `click`, …) as functions.
 //! * [`origin`], [`token`] — the pure rules of SPEC §2 (Origin classes, extension ids, pairing tokens).
 //! * [`site`] — the static file server of the demo site, the benchmark's pages and the tests' fixtures.
@@ -22,7 +22,6 @@
 //!
 //! All fallible functions return [`Error`]; protocol-level failures carry the SPEC §8 error code.
 
-pub mod changes_text;
 pub mod cli;
 pub mod client;
 pub mod demo;
@@ -32,7 +31,6 @@ pub mod files;
 pub mod launch;
 pub mod mcp;
 pub mod origin;
-pub mod render;
 pub mod server;
 pub mod site;
 pub mod token;

@@ -46,7 +46,7 @@ pub fn render(
                 message: "the extract result has no markdown".into(),
             }),
         Output::AgentText => serde_json::from_value::<bua_protocol::ExtractResult>(result.clone())
-            .map(|r| crate::render::extract_text(&r))
+            .map(|r| bua_protocol::text::extract_text(&r))
             .map_err(|e| Failure {
                 code: "internal_error".into(),
                 message: format!("the extract result does not have the SPEC §5 shape: {e}"),

@@ -116,7 +116,7 @@ pub enum Output {
     /// `extract --elements`: `{url, title, elements, totalElements, truncated}`; with `--pretty`
     /// one element per line: `e3  button  "Sign in"`.
     Elements,
-    /// `extract --agent`: the text an MCP agent receives ([`crate::render::extract_text`]).
+    /// `extract --agent`: the text an MCP agent receives ([`bua_protocol::text::extract_text`]).
     AgentText,
     /// `screenshot -o FILE`: the image, checked to be of the format asked for, is written to the
     /// file; prints `{file, mime, width, height, bytes}`.

@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 
 use super::TOOL_NAME;
 use crate::error::BRIDGE_UNREACHABLE;
-use crate::render;
+use bua_protocol::text as render;
 
 /// The tool description: the agent contract (SPEC §4–§8) in a few lines,
 /// then every error code a tool call can end with and what to do about it: the SPEC §8 codes with

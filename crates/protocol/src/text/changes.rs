@@ -1,5 +1,5 @@
 //! What an action changed, as text for a model (SPEC §9): the `changes` and `view` outcomes of an action's
-//! result (SPEC §4) written the way the agent text of `extract` writes a page ([`crate::render`]).
+//! result (SPEC §4) written the way the agent text of `extract` writes a page ([`super`]).
 //!
 //! ```text
 //! changes: 1 added, 1 changed, 1 removed; text: 1 line added, 1 removed
@@ -15,8 +15,9 @@
 //! `changes: none` says the action changed nothing the agent sees. A `view` (after a navigation, or a change
 //! too big for a diff) is the new page's agent text under `=== page ===`.
 
-use crate::render::{element_line, extract_text};
-use bua_protocol::{Changes, ExtractResult};
+use super::{element_line, extract_text};
+use crate::changes::Changes;
+use crate::result::ExtractResult;
 use serde_json::Value;
 
 /// Splits the `changes` / `view` outcomes off an action's result JSON and returns their text (`None` when
@@ -100,7 +101,7 @@ pub fn changes_text(c: &Changes) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bua_protocol::{Checked, ExtractElement};
+    use crate::result::{Checked, ExtractElement};
     use serde_json::json;
 
     fn el(uid: &str, role: &str, name: &str) -> ExtractElement {

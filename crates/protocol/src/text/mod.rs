@@ -32,7 +32,7 @@
 //! `refs`, links to the page's own origin are written from their path (`/legal/terms`): the `url:`
 //! line above says the origin.
 
-use bua_protocol::{
+use crate::result::{
     Checked, Confidence, DialogAnswered, ExtractElement, ExtractResult, ObstacleType,
 };
 
@@ -232,7 +232,7 @@ fn bare_name(name: &str) -> Option<String> {
     let first_word = name.split(' ').next()?;
     let last_word = name.rsplit(' ').next()?;
     let role_word = first_word == "generic"
-        || bua_protocol::INTERACTIVE_ROLES
+        || crate::result::INTERACTIVE_ROLES
             .iter()
             .any(|r| r.eq_ignore_ascii_case(first_word));
     let uid_like = first_word
@@ -337,7 +337,7 @@ fn push_block(out: &mut String, block: &str) {
 /// error http://shop.test/app.js:12 Uncaught TypeError: x is undefined
 /// log http://shop.test/app.js:3 "ready"
 /// ```
-pub fn console_text(r: &bua_protocol::ConsoleResult) -> String {
+pub fn console_text(r: &crate::result::ConsoleResult) -> String {
     let mut out = header("console", r.entries.len(), r.dropped, r.next);
     for e in &r.entries {
         out.push_str(e.level.as_str());
@@ -355,7 +355,7 @@ pub fn console_text(r: &bua_protocol::ConsoleResult) -> String {
 /// The agent text of a `network` result: a header as [`console_text`]'s, then one line per request,
 /// `GET 404 Fetch 120 B 35 ms http://…`, a failure in place of the status (`failed net::ERR_…`), a request
 /// still running as `pending`.
-pub fn network_text(r: &bua_protocol::NetworkResult) -> String {
+pub fn network_text(r: &crate::result::NetworkResult) -> String {
     let mut out = header("network", r.requests.len(), r.dropped, r.next);
     for q in &r.requests {
         let mut line = q.method.clone();
@@ -396,9 +396,8 @@ mod tests {
 
     #[test]
     fn console_and_network_read_one_line_per_entry() {
-        use bua_protocol::{
-            ConsoleEntry, ConsoleLevel, ConsoleResult, NetworkEntry, NetworkResult,
-        };
+        use crate::action::ConsoleLevel;
+        use crate::result::{ConsoleEntry, ConsoleResult, NetworkEntry, NetworkResult};
         let c = ConsoleResult {
             entries: vec![ConsoleEntry {
                 n: 7,
@@ -439,7 +438,7 @@ mod tests {
             "network: 2 entries; next since: 2\nGET 404 Fetch 120 B 35 ms http://x/a\nGET failed net::ERR_CONNECTION_REFUSED Fetch 35 ms http://x/a\n"
         );
     }
-    use bua_protocol::{Obstacle, Truncated};
+    use crate::result::{Obstacle, Truncated};
 
     fn el(uid: &str, role: &str, name: Option<&str>) -> ExtractElement {
         ExtractElement {
@@ -640,7 +639,7 @@ mod tests {
     #[test]
     fn dialogs_answered_and_a_dialog_left_open_are_header_lines() {
         let mut r = result();
-        r.dialogs = vec![bua_protocol::DialogReport {
+        r.dialogs = vec![crate::result::DialogReport {
             r#type: "confirm".into(),
             message: "Delete?".into(),
             answer: DialogAnswered::Dismissed,
@@ -653,7 +652,7 @@ mod tests {
             extract_text(&r)
         );
         r.dialogs.clear();
-        r.dialog = Some(bua_protocol::OpenDialog {
+        r.dialog = Some(crate::result::OpenDialog {
             r#type: "alert".into(),
             message: "Saved!".into(),
         });
