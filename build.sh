@@ -173,6 +173,8 @@ ensure_tasks_venv() {
 
 run_tests() {
   ensure_system test
+  # The wasm clippy below needs the wasm target before build_all would install it.
+  ensure_prereqs
   log "cargo fmt --check"
   cargo fmt --all -- --check
   # Layers import downward only (src/lib.rs gives the order): a module cycle fails the suite.

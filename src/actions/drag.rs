@@ -29,7 +29,7 @@ const INTERCEPT_GRACE_MS: u32 = 100;
 /// `invalid_action` for a point outside the viewport.
 impl Handler for Drag {
     type Output = DragResult;
-    const TRAITS: Traits = Traits::PAGE;
+    const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<DragResult> {
         let action = self;

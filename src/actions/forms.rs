@@ -176,7 +176,7 @@ impl Handler for GetValue {
 /// select), `element_not_found` (no such option; the message lists the options), locator errors.
 impl Handler for SelectOption {
     type Output = SelectOptionResult;
-    const TRAITS: Traits = Traits::PAGE;
+    const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<SelectOptionResult> {
         let tab_id = ctx.tab_id;
@@ -266,7 +266,7 @@ impl Handler for SelectOption {
 /// `element_obstructed`.
 impl Handler for Check {
     type Output = CheckResult;
-    const TRAITS: Traits = Traits::PAGE;
+    const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<CheckResult> {
         let (locator, wanted) = (&self.locator, self.checked);
@@ -343,7 +343,7 @@ async fn toggle(control: &Element) -> Result<()> {
 /// value; a `<select>` without that option), locator errors.
 impl Handler for SetValue {
     type Output = SetValueResult;
-    const TRAITS: Traits = Traits::PAGE;
+    const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<SetValueResult> {
         let tab_id = ctx.tab_id;

@@ -24,6 +24,9 @@ pub struct Traits {
     pub tab_lock: bool,
     /// What it does with a tab in a minimized window.
     pub window: Window,
+    /// It acts on the page (input, navigation): its result says what it changed in the agent's view of the
+    /// tab, or gives the new view (SPEC §4 "Outcomes": `changes`, `view`).
+    pub changes: bool,
 }
 
 /// How an action treats a JavaScript dialog open on the tab before it started (SPEC §7). On an agent's tab
@@ -58,12 +61,20 @@ impl Traits {
         open_dialog: OpenDialog::Refuse,
         tab_lock: true,
         window: Window::KeepMinimized,
+        changes: false,
+    };
+
+    /// Input on the page: it may change what the agent sees (see [`Traits::changes`]).
+    pub const INPUT: Traits = Traits {
+        changes: true,
+        ..Traits::PAGE
     };
 
     /// A navigation (see [`Traits::navigation`]); it answers a dialog already open.
     pub const NAVIGATION: Traits = Traits {
         navigation: true,
         open_dialog: OpenDialog::Answer,
+        changes: true,
         ..Traits::PAGE
     };
 }

@@ -61,7 +61,7 @@ const SAME_TAB: &str = r#"function() {
 /// cover). A dialog raised by the click does not fail it.
 impl Handler for Click {
     type Output = ClickResult;
-    const TRAITS: Traits = Traits::PAGE;
+    const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<ClickResult> {
         let (locator, new_tab) = (&self.locator, self.new_tab);
@@ -144,7 +144,7 @@ impl Handler for Click {
 /// Errors: `invalid_action` when the point is outside the viewport.
 impl Handler for ClickAt {
     type Output = ClickResult;
-    const TRAITS: Traits = Traits::PAGE;
+    const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<ClickResult> {
         let tab_id = ctx.tab_id;
@@ -188,7 +188,7 @@ impl Handler for ClickAt {
 /// `hover {locator}`: moves the mouse over the element's uncovered centre.
 impl Handler for Hover {
     type Output = HoverResult;
-    const TRAITS: Traits = Traits::PAGE;
+    const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<HoverResult> {
         let tab_id = ctx.tab_id;

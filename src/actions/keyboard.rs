@@ -144,7 +144,7 @@ async fn key_press(tab_id: i64, def: &KeyDef, mask: u32) -> Result<bool> {
 /// read-only); `element_obstructed` when a dialog interrupts the typing.
 impl Handler for TypeText {
     type Output = TypeResult;
-    const TRAITS: Traits = Traits::PAGE;
+    const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<TypeResult> {
         let tab_id = ctx.tab_id;
@@ -288,7 +288,7 @@ impl Element {
 /// Errors: `invalid_action` for a key name that is not a `KeyboardEvent.key` value; locator errors.
 impl Handler for PressKey {
     type Output = PressKeyResult;
-    const TRAITS: Traits = Traits::PAGE;
+    const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<PressKeyResult> {
         let tab_id = ctx.tab_id;

@@ -58,6 +58,11 @@ impl Collector {
         }
     }
 
+    /// Whether the tab's main frame changed document since the action started.
+    pub fn navigated(&self) -> bool {
+        crate::session::navigations(self.tab_id) != self.navigations
+    }
+
     /// The outcomes. `navigated` is left out for the navigations (`navigate`, `go_back`, …), whose result
     /// is the new page.
     pub async fn finish(self, is_navigation: bool) -> Outcomes {

@@ -2,6 +2,7 @@
 //! page action shares ([`run`]): JavaScript dialogs (SPEC §7), the outcomes the result reports
 //! ([`outcomes`]), and the release of the objects the action resolved.
 
+use super::changes::{self, AfterAction};
 use super::ctx::Ctx;
 use super::dialogs::{self, Policy};
 use super::handler::{Handler, OpenDialog, Pageless, Traits};
@@ -41,15 +42,31 @@ pub(crate) async fn run(
         leaves_page: traits.navigation,
     };
     let collector = outcomes::Collector::start(ctx);
-    let result = dialogs::answering(tab_id, policy, action.run(ctx)).await;
+    let result = dialogs::answering(tab_id, policy.clone(), action.run(ctx)).await;
+    // What the action changed, read in the action's dialog scope (settling the page runs its scripts).
+    let after = match result.is_ok() && traits.changes && dialogs::left_open(tab_id).is_none() {
+        true => {
+            let fresh = traits.navigation || collector.navigated();
+            let read = Box::pin(changes::after_action(tab_id, fresh));
+            Some(dialogs::answering(tab_id, policy, read).await)
+        }
+        false => None,
+    };
     if dialogs::left_open(tab_id).is_none() {
         page::release(tab_id).await;
     }
     let mut value = result?;
-    collector
-        .finish(traits.navigation)
-        .await
-        .merge_into(&mut value);
+    let mut outcomes = collector.finish(traits.navigation).await;
+    match after {
+        Some(Ok(AfterAction::Changes(changes))) => outcomes.changes = Some(changes),
+        Some(Ok(AfterAction::View(view))) => outcomes.view = Some(view),
+        // The action happened: its result stands, without the change it could not read.
+        Some(Err(e)) => crate::log::info(&format!(
+            "tab {tab_id}: what the action changed could not be read: {e}"
+        )),
+        None => {}
+    }
+    outcomes.merge_into(&mut value);
     Ok(value)
 }
 

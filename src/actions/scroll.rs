@@ -41,7 +41,7 @@ const SCROLL: &str = r#"function bua_scroll(target, dx, dy, toEnd) {
 /// Errors: locator errors.
 impl Handler for Scroll {
     type Output = ScrollResult;
-    const TRAITS: Traits = Traits::PAGE;
+    const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<ScrollResult> {
         let tab_id = ctx.tab_id;

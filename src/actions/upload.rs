@@ -110,7 +110,7 @@ const ASSIGN: &str = r#"function(holder, metas) {
 /// one file and more were given; locator errors as for `click`.
 impl Handler for Upload {
     type Output = UploadResult;
-    const TRAITS: Traits = Traits::PAGE;
+    const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<UploadResult> {
         let action = self;

@@ -4,8 +4,9 @@
 //! composed DOM tree), [`markdown`] (DOM → block IR → Markdown), [`ax`] (DOM → interactive elements,
 //! uid cache), [`obstacle`] (the five-layer classifier), [`text`] (size caps) and
 //! [`page`] (all of it in one step). This file is the thin I/O around them: it fetches the CDP responses
-//! for a tab (the dispatcher has already attached the debugger), keeps one [`ax::UidCache`] per tab, and
-//! resolves uids for the element-taking actions.
+//! for a tab (the dispatcher has already attached the debugger), keeps one [`uids::UidCache`] per tab (a
+//! node keeps its uid while it is in the document, SPEC §5), and resolves uids for the element-taking
+//! actions.
 
 pub mod ax;
 pub mod diff;
@@ -29,11 +30,21 @@ use crate::cdp::{self, Command, Target};
 use crate::error::{Error, Result};
 
 thread_local! {
-    static UIDS: RefCell<ax::TabUidCaches> = RefCell::new(ax::TabUidCaches::default());
+    /// Per tab, the uid of every node an extract listed since the main frame's last navigation.
+    static UIDS: RefCell<std::collections::HashMap<i64, uids::UidCache<NodeKey>>> = RefCell::new(Default::default());
     static LISTENING: Cell<bool> = const { Cell::new(false) };
-    /// Per tab, the target of each part of its latest extract (0: the tab; `k`: frame `f<k>`).
-    static FRAMES: RefCell<std::collections::HashMap<i64, Vec<Target>>> = RefCell::new(Default::default());
+    /// Per tab, the target of each part of its latest extract (0: the tab; `k`: frame `f<k>`), with the
+    /// part's [`FrameKey`].
+    static FRAMES: RefCell<std::collections::HashMap<i64, Vec<(FrameKey, Target)>>> = RefCell::new(Default::default());
 }
+
+/// Where a `backendNodeId` is valid, in a form that outlives one extract's part numbers and a frame
+/// session's re-attach: `""` for the tab's own documents, the parent's key + `/` + the `<iframe>`'s
+/// `backendNodeId` there for a cross-origin frame.
+type FrameKey = String;
+
+/// A node, for its stable uid: where its id is valid, and the id.
+type NodeKey = (FrameKey, i64);
 
 /// Most cross-origin frame targets read by one extract (SPEC §5 "Frames").
 const MAX_REMOTE_FRAMES: usize = 20;
@@ -86,7 +97,11 @@ pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
     let targets: Vec<Target> = std::iter::once(Target::tab(tab_id))
         .chain(frames.iter().map(|f| f.target.clone()))
         .collect();
-    FRAMES.with(|t| t.borrow_mut().insert(tab_id, targets.clone()));
+    let keys = frame_keys(&frames);
+    FRAMES.with(|t| {
+        let parts = keys.iter().cloned().zip(targets.iter().cloned()).collect();
+        t.borrow_mut().insert(tab_id, parts)
+    });
     let info = match text_info {
         Some(info) => info,
         None => match dom.page() {
@@ -104,13 +119,27 @@ pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
     };
 
     let refs = params.refs && want_elements && params.wants(ExtractPart::Markdown);
-    let mut result = page::analyze_parsed(
+    // Listed elements keep the uid they had; without the list the cache is left as it was.
+    let number = |elements: &[ax::AxElement]| match want_elements {
+        true => UIDS.with(|u| {
+            let mut u = u.borrow_mut();
+            u.entry(tab_id)
+                .or_default()
+                .assign(elements.iter().map(|e| {
+                    let (part, backend) = snapshot::split_backend(e.backend_node_id);
+                    (keys.get(part).cloned().unwrap_or_default(), backend)
+                }))
+        }),
+        false => (0..elements.len()).map(uids::uid).collect(),
+    };
+    let (mut result, uids) = page::analyze_numbered(
         &info.url,
         &info.title,
         &info.text,
         info.viewport,
         &dom,
         refs,
+        number,
     );
     mark_mixed_checkboxes(
         tab_id,
@@ -119,11 +148,6 @@ pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
         &mut result.elements.elements,
     )
     .await;
-    let uids = if want_elements {
-        UIDS.with(|u| u.borrow_mut().replace(tab_id, &result.elements.elements))
-    } else {
-        Vec::new()
-    };
     let mut out = to_protocol(
         info.url,
         info.title,
@@ -321,9 +345,14 @@ pub fn to_protocol(
 /// Errors: [`Error::ElementStale`] when the uid is not in the tab's cache (never extracted, or the
 /// main frame navigated since), or its frame is no longer attached.
 pub fn resolve_uid(tab_id: i64, uid: &str) -> Result<(Target, i64)> {
-    let id = resolve_page_id(tab_id, uid)?;
-    let (part, backend) = snapshot::split_backend(id);
-    let target = frame_target(tab_id, part).ok_or_else(|| {
+    let (frame, backend) = resolve_node(tab_id, uid)?;
+    let part = FRAMES.with(|t| {
+        t.borrow()
+            .get(&tab_id)?
+            .iter()
+            .position(|(k, _)| *k == frame)
+    });
+    let target = part.and_then(|part| frame_target(tab_id, part)).ok_or_else(|| {
         Error::ElementStale(format!(
             "uid {uid} is inside a frame of tab {tab_id} that went away (it navigated or was removed); call \
              extract again and use a fresh uid"
@@ -334,7 +363,7 @@ pub fn resolve_uid(tab_id: i64, uid: &str) -> Result<(Target, i64)> {
 
 /// The target of part `part` of `tab_id`'s latest extract, while its frame session is attached.
 fn frame_target(tab_id: i64, part: usize) -> Option<Target> {
-    let target = FRAMES.with(|t| t.borrow().get(&tab_id)?.get(part).cloned())?;
+    let target = FRAMES.with(|t| Some(t.borrow().get(&tab_id)?.get(part)?.1.clone()))?;
     match target.session() {
         Some(session) => cdp::target::session(tab_id, session).map(|_| target),
         None => Some(target),
@@ -360,42 +389,45 @@ pub fn resolve_frame(tab_id: i64, frame: &str) -> Result<Target> {
     })
 }
 
-fn resolve_page_id(tab_id: i64, uid: &str) -> Result<i64> {
+fn resolve_node(tab_id: i64, uid: &str) -> Result<NodeKey> {
     UIDS.with(|u| {
         let u = u.borrow();
-        u.resolve(tab_id, uid).ok_or_else(|| {
-            // uids are e0…e(N-1) without gaps: N is the first one that does not resolve.
-            let (mut lo, mut hi) = (0usize, 1usize);
-            while u.resolve(tab_id, &ax::uid(hi - 1)).is_some() {
-                (lo, hi) = (hi, hi * 2);
-            }
-            while lo < hi {
-                let mid = lo + (hi - lo) / 2;
-                match u.resolve(tab_id, &ax::uid(mid)) {
-                    Some(_) => lo = mid + 1,
-                    None => hi = mid,
-                }
-            }
-            stale(tab_id, uid, lo)
-        })
+        let cache = u.get(&tab_id);
+        cache
+            .and_then(|c| c.resolve(uid).cloned())
+            .ok_or_else(|| stale(tab_id, uid, cache.map_or(0, uids::UidCache::next)))
     })
+}
+
+/// The [`FrameKey`] of each part of an extract: part 0 the tab's, part `k` frame `k-1`'s.
+fn frame_keys(frames: &[RemoteFrame]) -> Vec<FrameKey> {
+    let mut keys: Vec<FrameKey> = vec![String::new()];
+    for f in frames {
+        let parent = keys.get(f.parent).cloned().unwrap_or_default();
+        // A frame whose owner could not be read is known by its session until it is read again.
+        keys.push(match (f.owner, f.target.session()) {
+            (0, Some(session)) => format!("{parent}/s{session}"),
+            (owner, _) => format!("{parent}/{owner}"),
+        });
+    }
+    keys
 }
 
 /// Forgets `tab_id`'s uids: main-frame navigation (`Page.frameNavigated` without `parentId`) and
 /// `navigate` (SPEC §5). SPA route changes (`Page.navigatedWithinDocument`) keep them.
 pub fn invalidate(tab_id: i64) {
-    UIDS.with(|u| u.borrow_mut().invalidate(tab_id));
+    UIDS.with(|u| u.borrow_mut().remove(&tab_id));
     FRAMES.with(|t| t.borrow_mut().remove(&tab_id));
     view::forget(tab_id);
 }
 
-/// The `element_stale` error of `uid` on `tab_id`, whose latest extract gave out `held` uids (`e0`…).
-/// A uid numbered beyond them was never given out on this page, which the message says plainly.
+/// The `element_stale` error of `uid` on `tab_id`, where `e0`…`e(held-1)` were given out since the page
+/// loaded. A uid numbered beyond them was never given out on this page, which the message says plainly.
 pub(crate) fn stale(tab_id: i64, uid: &str, held: usize) -> Error {
     match ax::parse_uid(uid) {
         Some(n) if held > 0 && n >= held => Error::ElementStale(format!(
-            "uid {uid} was not in tab {tab_id}'s last extract, which listed e0…e{}; use one of those (or \
-             call extract again if the page changed)",
+            "uid {uid} was never given on tab {tab_id}'s current page (its uids so far are e0…e{}); call \
+             extract and use a uid it lists",
             held - 1
         )),
         _ => Error::ElementStale(format!(

@@ -5,7 +5,7 @@
 //! stores uids; every decision is made here, so the same code runs natively on dumped responses
 //! (`tests/e2e/corpus.rs`) and in the extension.
 
-use super::ax::{self, ElementList};
+use super::ax::{self, AxElement, ElementList};
 use super::markdown::{self, Markdown};
 use super::obstacle::{self, ObstacleInput, Verdict};
 use super::snapshot::{Dom, SnapshotError};
@@ -49,7 +49,7 @@ pub struct PageInputs<'a> {
     pub snapshot: &'a serde_json::Value,
 }
 
-/// The parts of an `extract` result (uids are given by the caller's [`ax::UidCache`]).
+/// The parts of an `extract` result (uids are given by the caller: [`analyze_numbered`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageExtract {
     /// `innerText` capped at [`text::TEXT_MAX_BYTES`].
@@ -103,6 +103,23 @@ pub fn analyze_parsed(
     dom: &Dom,
     refs: bool,
 ) -> PageExtract {
+    let (page, _) = analyze_numbered(url, title, inner_text, viewport, dom, refs, |elements| {
+        (0..elements.len()).map(ax::uid).collect()
+    });
+    page
+}
+
+/// [`analyze_parsed`] with the uids of the listed elements given by `number` (the tab's stable uids,
+/// SPEC §5: it gets the capped list in order and answers one uid each); returns them with the page.
+pub fn analyze_numbered(
+    url: &str,
+    title: &str,
+    inner_text: &str,
+    viewport: (f64, f64),
+    dom: &Dom,
+    refs: bool,
+    number: impl FnOnce(&[AxElement]) -> Vec<String>,
+) -> (PageExtract, Vec<String>) {
     let viewport = dom.viewport_rect(viewport.0, viewport.1);
     let all = ax::dom_elements(dom, viewport);
     let elements = ax::select(&all, ax::MAX_ELEMENTS);
@@ -122,21 +139,19 @@ pub fn analyze_parsed(
             .any(|a| obstacle::is_interstitial_url(a)),
     });
     let (text, text_truncated) = text::cap_text(inner_text);
+    let uids = number(&elements.elements);
     let (markdown, in_markdown) = if refs {
-        // uids are the list's indices (`ax::uid`), as the tab's uid cache gives them.
         // A hidden link keeps its URL: its uid would offer a click that cannot land.
-        let uids: HashMap<i64, String> = elements
+        let by_node: HashMap<i64, String> = elements
             .elements
             .iter()
-            .enumerate()
-            .filter(|(_, e)| !e.hidden)
-            .map(|(i, e)| (e.backend_node_id, ax::uid(i)))
+            .zip(&uids)
+            .filter(|(e, _)| !e.hidden)
+            .map(|(e, uid)| (e.backend_node_id, uid.clone()))
             .collect();
-        let (agent, named) = markdown::with_refs(&blocks, &uids, url);
-        let mut flags = vec![false; elements.elements.len()];
-        for i in named.iter().filter_map(|u| ax::parse_uid(u)) {
-            flags[i] = true;
-        }
+        let (agent, named) = markdown::with_refs(&blocks, &by_node, url);
+        let named: std::collections::HashSet<&String> = named.iter().collect();
+        let flags = uids.iter().map(|u| named.contains(u)).collect();
         (agent, flags)
     } else {
         (markdown, Vec::new())
@@ -146,7 +161,7 @@ pub fn analyze_parsed(
     } else {
         Vec::new()
     };
-    PageExtract {
+    let page = PageExtract {
         text,
         text_truncated,
         markdown,
@@ -154,7 +169,8 @@ pub fn analyze_parsed(
         obstacle,
         in_markdown,
         same_as,
-    }
+    };
+    (page, uids)
 }
 
 #[cfg(test)]

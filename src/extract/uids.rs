@@ -26,21 +26,25 @@ pub fn parse_uid(uid: &str) -> Option<usize> {
 }
 
 /// The most nodes one tab's cache remembers; past it (a long-lived page that keeps making new nodes) the
-/// cache starts afresh at the next extract, as a navigation does.
+/// nodes the latest extract did not list are forgotten — their uids then say "stale" — and numbering goes on
+/// from where it was, so a uid never names a second node.
 pub const MAX_REMEMBERED: usize = 200_000;
 
 /// uid numbers of one tab's nodes, keyed by `K` (where the node's id is valid + the id).
 #[derive(Debug, Clone)]
 pub struct UidCache<K> {
     number_of: HashMap<K, usize>,
-    nodes: Vec<K>,
+    node_of: HashMap<usize, K>,
+    /// The next number to give: numbers are never given twice until [`UidCache::clear`].
+    next: usize,
 }
 
 impl<K> Default for UidCache<K> {
     fn default() -> Self {
         UidCache {
             number_of: HashMap::new(),
-            nodes: Vec::new(),
+            node_of: HashMap::new(),
+            next: 0,
         }
     }
 }
@@ -50,41 +54,65 @@ impl<K: Clone + Eq + Hash> UidCache<K> {
     /// free one for a node not seen before.
     pub fn assign(&mut self, nodes: impl IntoIterator<Item = K>) -> Vec<String> {
         let nodes: Vec<K> = nodes.into_iter().collect();
-        if self.nodes.len() + nodes.len() > MAX_REMEMBERED {
-            self.clear();
+        if self.number_of.len() + nodes.len() > MAX_REMEMBERED {
+            self.forget_all_but(&nodes);
         }
         nodes
             .into_iter()
             .map(|key| {
-                let next = self.nodes.len();
-                let n = *self.number_of.entry(key.clone()).or_insert(next);
-                if n == next {
-                    self.nodes.push(key);
-                }
+                let n = match self.number_of.get(&key) {
+                    Some(&n) => n,
+                    None => {
+                        let n = self.next;
+                        self.next += 1;
+                        self.number_of.insert(key.clone(), n);
+                        self.node_of.insert(n, key);
+                        n
+                    }
+                };
                 uid(n)
             })
             .collect()
     }
 
-    /// The node of `uid`, or `None` when it was never given (or the cache started afresh since).
+    /// Keeps only `keep`'s numbers (the numbering goes on).
+    fn forget_all_but(&mut self, keep: &[K]) {
+        let kept: HashMap<K, usize> = keep
+            .iter()
+            .filter_map(|k| Some((k.clone(), *self.number_of.get(k)?)))
+            .collect();
+        self.node_of = kept.iter().map(|(k, &n)| (n, k.clone())).collect();
+        self.number_of = kept;
+    }
+
+    /// The node of `uid`, or `None` when it was never given (or was forgotten since).
     pub fn resolve(&self, uid: &str) -> Option<&K> {
-        self.nodes.get(parse_uid(uid)?)
+        self.node_of.get(&parse_uid(uid)?)
+    }
+
+    /// Whether `uid`'s number was given out on this page (it may name a node forgotten since).
+    pub fn was_given(&self, uid: &str) -> bool {
+        parse_uid(uid).is_some_and(|n| n < self.next)
+    }
+
+    /// The number the next new node gets: uids `e0`…`e(next-1)` were given on this page.
+    pub fn next(&self) -> usize {
+        self.next
     }
 
     /// Forgets every uid (main-frame navigation, `navigate`).
     pub fn clear(&mut self) {
-        self.number_of.clear();
-        self.nodes.clear();
+        *self = UidCache::default();
     }
 
-    /// Number of uids given since the last [`UidCache::clear`].
+    /// Number of nodes remembered.
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.number_of.len()
     }
 
-    /// True when no uid was given since the last [`UidCache::clear`].
+    /// True when no node is remembered.
     pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+        self.number_of.is_empty()
     }
 }
 
@@ -116,6 +144,27 @@ mod tests {
         let mut c = UidCache::default();
         assert_eq!(c.assign([("tab", 5), ("frame", 5)]), ["e0", "e1"]);
         assert_eq!(c.resolve("e1"), Some(&("frame", 5)));
+    }
+
+    #[test]
+    fn past_the_cap_unlisted_nodes_are_forgotten_and_numbers_are_never_given_twice() {
+        let mut c = UidCache::default();
+        let first: Vec<usize> = (0..MAX_REMEMBERED - 1).collect();
+        c.assign(first.iter().copied());
+        // Three new nodes overflow: only the listed ones are kept, and numbering goes on.
+        assert_eq!(
+            c.assign([5, usize::MAX, usize::MAX - 1, usize::MAX - 2]),
+            [
+                "e5",
+                &uid(MAX_REMEMBERED - 1),
+                &uid(MAX_REMEMBERED),
+                &uid(MAX_REMEMBERED + 1)
+            ]
+        );
+        assert_eq!(c.len(), 4);
+        assert_eq!(c.resolve("e6"), None);
+        assert!(c.was_given("e6"));
+        assert_eq!(c.resolve("e5"), Some(&5));
     }
 
     #[test]

@@ -1,28 +1,26 @@
-//! Interactive elements and the per-tab uid cache (SPEC §5 `elements`).
+//! Interactive elements (SPEC §5 `elements`).
 //!
 //! `extract` reads them from the page's [`Dom`](crate::extract::snapshot::Dom) ([`dom_elements`]:
 //! roles by HTML-AAM and ARIA, names by a simplified accname, live values and checked states, layout
 //! boxes for the `visible` flag).
 //! Output: [`ElementList`] — the interactive nodes in document order, at most [`MAX_ELEMENTS`],
 //! visible ones preferred, and how many there were in all. Building the list is kept apart from
-//! assigning uids ([`UidCache`]), which the wasm side does once per tab. The one AX read left,
+//! assigning uids (`extract::uids`), which the wasm side does once per tab. The one AX read left,
 //! [`AxTree::first_checked`], is an `indeterminate` checkbox's `mixed` state, which the snapshot lacks.
 //!
 //! Rooms: [`element`] (the element, the cap), [`from_dom`] (reading elements from the snapshot),
-//! [`links`] (links that repeat one another), [`tree`] (the AX read of a checked state) and [`uid`]
-//! (uids and their per-tab cache).
+//! [`links`] (links that repeat one another) and [`tree`] (the AX read of a checked state).
 
 mod element;
 mod from_dom;
 mod links;
 mod tree;
-mod uid;
 
+pub use super::uids::{parse_uid, uid};
 pub use element::{select, AxElement, ElementList, MAX_ELEMENTS, MAX_LABEL_CHARS};
 pub use from_dom::dom_elements;
 pub use links::repeats;
 pub use tree::{AxError, AxTree};
-pub use uid::{parse_uid, uid, TabUidCaches, UidCache};
 
 #[cfg(test)]
 mod tests;

@@ -532,36 +532,6 @@ fn long_names_are_cut_with_an_ellipsis() {
 }
 
 #[test]
-fn uid_cache_maps_uids_to_backend_ids_until_cleared() {
-    let els: Vec<AxElement> = [41, 42, 43]
-        .iter()
-        .map(|&b| AxElement {
-            backend_node_id: b,
-            ..AxElement::default()
-        })
-        .collect();
-    let mut tabs = TabUidCaches::default();
-    assert_eq!(tabs.replace(7, &els), vec!["e0", "e1", "e2"]);
-    assert_eq!(tabs.resolve(7, "e1"), Some(42));
-    assert_eq!(tabs.resolve(7, "e3"), None);
-    assert_eq!(tabs.resolve(8, "e1"), None, "per tab");
-    for bad in ["e01", "e", "x1", "e-1", "e1 ", "E1"] {
-        assert_eq!(tabs.resolve(7, bad), None, "{bad}");
-    }
-    // A fresh extract replaces the whole mapping.
-    tabs.replace(7, &els[2..]);
-    assert_eq!(tabs.resolve(7, "e0"), Some(43));
-    assert_eq!(tabs.resolve(7, "e1"), None);
-    tabs.invalidate(7);
-    assert_eq!(tabs.resolve(7, "e0"), None);
-    let mut one = UidCache::default();
-    one.replace(&els);
-    assert_eq!(one.len(), 3);
-    one.clear();
-    assert!(one.is_empty());
-}
-
-#[test]
 fn links_with_one_url_frame_target_and_inline_handlers_repeat_and_a_handler_reading_its_click_never_does(
 ) {
     let link = |context: &str| AxElement {

@@ -411,8 +411,8 @@ mod tests {
             "`=== elements ===` the rest, one per line: `e3 button \"Place order\"`",
             "flags checked/mixed/disabled; the header's `in viewport:` lists on-screen uids",
             "include:[\"text\"] gives the innerText",
-            "uids are fresh on every extract",
-            "a uid from an older extract may now name another element",
+            "A uid names its element for as long as it is on the page",
+            "Input and navigation results end with what the action changed",
             "pass that tabId to EVERY later action",
             "an action without tabId may fall back to another agent's tab",
         ] {

@@ -28,9 +28,12 @@ Other agents may share this browser: an action without tabId may fall back to an
 others are still clickable); 10+ off-screen links in a row are one line `e40-e90 (51 links out of view): \"A\", \"B\", …` \
 (each uid in it works; include:[\"elements\"] lists them). include:[\"text\"] gives the innerText (verbatim quotes) instead; \
 include:[\"markdown\"] links by URL, no uids.\n\
-- uids are fresh on every extract: act with uids from the LATEST extract, and extract again after the page \
-changes (navigation, a submitted form, new content): a uid from an older extract may now name another element. \
-selector/text/xpath are fallbacks.\n\
+- A uid names its element for as long as it is on the page (a new page starts afresh); element_stale means it \
+is gone. selector/text/xpath are fallbacks.\n\
+- Input and navigation results end with what the action changed, so extract is rarely needed: `changes:` then \
+`+ e12 button \"Delete\"` (appeared), `~ e7 textbox \"Email\" = \"a@b.c\"` (changed), `- e3 e4` (gone), \
+`=== text added ===` / `=== text removed ===` lines; `changes: none` = no visible effect; or `=== page ===` and the \
+new page as extract shows it.\n\
 - obstacle {type: auth_wall|captcha|access_denied, confidence}: high = stop and tell the user (do not try to get \
 around it); low = try one alternative, then stop.\n\
 - When the page needs the person (a high obstacle, a password, a payment confirmation, a 2FA code), call handoff \
@@ -133,5 +136,11 @@ pub(super) fn success(action: &Action, result: Value) -> CallToolResult {
             ]);
         }
     }
-    CallToolResult::success(vec![ContentBlock::text(result.to_string())])
+    // What the action changed (or the new page) as agent text after the result's JSON (SPEC §9).
+    let mut result = result;
+    let text = match render::changes::take_view_text(&mut result) {
+        Some(changes) => format!("{result}\n{changes}"),
+        None => result.to_string(),
+    };
+    CallToolResult::success(vec![ContentBlock::text(text)])
 }

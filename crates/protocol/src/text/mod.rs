@@ -32,6 +32,8 @@
 //! `refs`, links to the page's own origin are written from their path (`/legal/terms`): the `url:`
 //! line above says the origin.
 
+pub mod changes;
+
 use crate::result::{
     Checked, Confidence, DialogAnswered, ExtractElement, ExtractResult, ObstacleType,
 };
@@ -150,11 +152,12 @@ const LINK_RUN_NAME_CHARS: usize = 24;
 /// consecutive plain links out of the viewport (no flag, no value) become one line with their uid range,
 /// how many they are and the first few names as JSON strings (a name may hold a comma or a quote),
 /// `e39-e127 (89 links out of view): "encryption", "faif", …`. The range may also span uids the markdown
-/// names or that are left out; each uid in it works.
+/// names or that are left out (each uid in it works), never one the list shows on a line of its own.
 /// Such runs are a page's menus, tag clouds and archives; they are a median of a tenth of a read's
 /// bytes, uid by uid, and the agent acts on what it sees (SPEC §9: scrolling lists them, as does
 /// `extract {include: ["elements"]}`, and `click {text}` reaches one by its name).
 fn element_lines(elements: &[&ExtractElement], min_run: usize) -> Vec<String> {
+    let number = |e: &ExtractElement| uid_number(&e.uid);
     let plain_offscreen = |e: &ExtractElement| {
         e.role == "link"
             && e.visible != Some(true)
@@ -165,7 +168,19 @@ fn element_lines(elements: &[&ExtractElement], min_run: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut rest = elements;
     while let Some(first) = rest.first() {
-        let run = rest.iter().take_while(|e| plain_offscreen(e)).count();
+        let mut run = rest
+            .iter()
+            .enumerate()
+            .take_while(|(i, e)| {
+                plain_offscreen(e)
+                    && (*i == 0 || number(e).is_some_and(|n| number(rest[i - 1]) < Some(n)))
+            })
+            .count();
+        // Stable uids (SPEC §5) number nodes added later after the others: a run's range must not take in
+        // an element the list shows on a line of its own.
+        while run >= min_run && !range_is_its_own(&rest[..run], elements) {
+            run -= 1;
+        }
         if run >= min_run {
             let names: Vec<String> = rest[..run]
                 .iter()
@@ -182,12 +197,32 @@ fn element_lines(elements: &[&ExtractElement], min_run: usize) -> Vec<String> {
             ));
             rest = &rest[run..];
         } else {
-            let n = run.max(1);
-            lines.extend(rest[..n].iter().map(|e| element_line(e)));
-            rest = &rest[n..];
+            // One line, and a run looked for again from the next element (one may start there).
+            lines.push(element_line(first));
+            rest = &rest[1..];
         }
     }
     lines
+}
+
+/// The number of uid `e<N>`.
+fn uid_number(uid: &str) -> Option<u64> {
+    uid.strip_prefix('e').and_then(|n| n.parse().ok())
+}
+
+/// Whether no element of `all` outside `run` has a uid number within `run`'s range.
+fn range_is_its_own(run: &[&ExtractElement], all: &[&ExtractElement]) -> bool {
+    let (Some(lo), Some(hi)) = (
+        run.first().and_then(|e| uid_number(&e.uid)),
+        run.last().and_then(|e| uid_number(&e.uid)),
+    ) else {
+        return false;
+    };
+    let inside = all
+        .iter()
+        .filter(|e| uid_number(&e.uid).is_some_and(|n| (lo..=hi).contains(&n)))
+        .count();
+    inside == run.len()
 }
 
 /// One element: `e7 textbox "Email" = "ada@example.com"`, then its flags (`checked`, `mixed`, `disabled`). A link,
@@ -547,6 +582,36 @@ mod tests {
         let got = extract_text(&r);
         assert!(!got.contains("out of view"), "{got}");
         assert!(got.contains("\ne8 Tag 8 with a long name\n"), "{got}");
+    }
+
+    #[test]
+    fn a_run_of_links_never_takes_in_the_uid_of_an_element_listed_elsewhere() {
+        let link = |n: usize| {
+            let mut e = el(&format!("e{n}"), "link", Some(&format!("Tag {n}")));
+            e.visible = None;
+            e
+        };
+        let mut r = result();
+        let elements = r.elements.as_mut().unwrap();
+        // A button added later (stable uids: the next number, e100) sits before links e90-e111 whose
+        // numbers take in e100's: the run stops before the range would cover it.
+        elements.push(el("e100", "button", Some("Added")));
+        elements.extend((90..100).map(link));
+        elements.extend((101..112).map(link));
+        let got = extract_text(&r);
+        assert!(got.contains("\ne100 button \"Added\"\n"), "{got}");
+        assert!(!got.contains("e90-e111"), "{got}");
+        assert!(got.contains("e101-e111 (11 links out of view)"), "{got}");
+        // Numbers that fall back (a node added before others) end a run too.
+        let mut r = result();
+        let elements = r.elements.as_mut().unwrap();
+        elements.extend((200..210).map(link));
+        elements.push(link(150));
+        elements.extend((210..220).map(link));
+        let got = extract_text(&r);
+        assert!(got.contains("e200-e209 (10 links out of view)"), "{got}");
+        assert!(got.contains("\ne150 Tag 150\n"), "{got}");
+        assert!(got.contains("e210-e219 (10 links out of view)"), "{got}");
     }
 
     fn elements_named(r: &mut ExtractResult, n: usize, name: &str) {
