@@ -205,8 +205,8 @@ async fn resolve_uid(tab_id: i64, uid: &str) -> Result<Element> {
 /// `element_stale` for a uid that no longer names a node in the document.
 pub fn stale(tab_id: i64, uid: &str) -> Error {
     Error::ElementStale(format!(
-        "uid {uid} is not on tab {tab_id}'s current page (it navigated or re-rendered since the last \
-         extract); call extract again and use a fresh uid"
+        "the element of uid {uid} is no longer in tab {tab_id}'s page (the page removed or re-rendered it); \
+         call extract and use the uid it lists for that element now"
     ))
 }
 
@@ -312,14 +312,17 @@ mod tests {
         let e = crate::extract::stale(5, "e999", 42);
         assert_eq!(e.code(), ErrorCode::ElementStale);
         let m = e.to_string();
-        assert!(m.contains("e999 was not in tab 5's last extract"), "{m}");
+        assert!(
+            m.contains("e999 was never given on tab 5's current page"),
+            "{m}"
+        );
         assert!(m.contains("e0…e41"), "{m}");
         assert!(!m.contains("navigated"), "{m}");
         // No extract held (never extracted, or the page navigated): the stale message.
         let m = crate::extract::stale(5, "e3", 0).to_string();
-        assert!(m.contains("navigated or changed"), "{m}");
-        // A uid of the last extract's range that no longer resolves cannot happen; a non-uid reads as stale.
+        assert!(m.contains("navigated"), "{m}");
+        // A uid given on the page whose node was forgotten, or a non-uid, reads as stale.
         let m = crate::extract::stale(5, "button", 42).to_string();
-        assert!(m.contains("call extract again"), "{m}");
+        assert!(m.contains("call extract"), "{m}");
     }
 }

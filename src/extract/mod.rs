@@ -431,8 +431,8 @@ pub(crate) fn stale(tab_id: i64, uid: &str, held: usize) -> Error {
             held - 1
         )),
         _ => Error::ElementStale(format!(
-            "uid {uid} is not on tab {tab_id}'s current page (it navigated or changed since the last extract); \
-             call extract again and use a fresh uid"
+            "uid {uid} is not on tab {tab_id}'s current page (it navigated since, or the element is gone); \
+             call extract and use a uid it lists"
         )),
     }
 }

@@ -25,7 +25,7 @@ async fn extract_uids_drive_actions_and_go_stale_after_navigation() {
     assert_eq!(code, ErrorCode::ElementStale);
     assert!(
         message.contains(&format!(
-            "uid e999 was not in tab {tab}'s last extract, which listed e0…e{}",
+            "uid e999 was never given on tab {tab}'s current page (its uids so far are e0…e{})",
             n - 1
         )),
         "{message}"

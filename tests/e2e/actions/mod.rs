@@ -6,6 +6,7 @@
 //! (`Browser::shared("actions")`); every test works on its own agent tab(s), so tests run concurrently. Each
 //! test names the behaviour it checks and asserts the values the page reports.
 
+mod changes;
 mod dialogs;
 mod dispatcher;
 mod downloads;
