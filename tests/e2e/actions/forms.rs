@@ -4,7 +4,7 @@ use bua_bridge::BridgeClient;
 use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
 
-use super::Agent;
+use super::{own_result, Agent};
 use crate::support::{Browser, FixtureServer, V1Client};
 
 #[tokio::test]
@@ -18,9 +18,11 @@ async fn select_option_fires_change_and_refuses_a_disabled_option() {
         )
         .await;
     assert_eq!(
-        r,
+        own_result(&r),
         json!({ "selected": [{ "value": "g", "label": "Green" }], "tabId": tab })
     );
+    // The select reads "Green" now, and the page printed its change event.
+    assert_eq!(r["changes"]["changed"][0]["value"], "Green", "{r}");
     let r = a
         .ok(
             "select_option",

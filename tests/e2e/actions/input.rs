@@ -7,7 +7,7 @@ use std::time::Duration;
 use bua_protocol::ErrorCode;
 use serde_json::json;
 
-use super::{url, Agent};
+use super::{own_result, url, Agent};
 use crate::support::{eventually, get_tabs};
 
 #[tokio::test]
@@ -18,9 +18,10 @@ async fn click_uses_real_mouse_events_and_reports_the_element() {
         .ok("click", json!({ "tabId": tab, "selector": "#counter" }))
         .await;
     assert_eq!(
-        r,
+        own_result(&r),
         json!({ "clicked": { "tag": "button", "role": "button", "id": "counter", "text": "Click me" }, "tabId": tab })
     );
+    assert_eq!(r["changes"]["changed"][0]["name"], "Clicked 1", "{r}");
     a.ok("click", json!({ "tabId": tab, "text": "Clicked 1" }))
         .await;
     a.ok(

@@ -36,6 +36,17 @@ fn url(path: &str) -> String {
     FixtureServer::shared().url(&format!("/actions/{path}"))
 }
 
+/// `r` without what the action changed in the agent's view (`changes`, `view`: SPEC §4), for tests that
+/// compare the action's own result.
+fn own_result(r: &Value) -> Value {
+    let mut r = r.clone();
+    if let Value::Object(m) = &mut r {
+        m.remove("changes");
+        m.remove("view");
+    }
+    r
+}
+
 fn image_bytes(r: &Value) -> Vec<u8> {
     base64::engine::general_purpose::STANDARD
         .decode(r["data"].as_str().expect("data"))

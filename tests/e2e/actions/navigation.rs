@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
 
-use super::{image_bytes, url, Agent};
+use super::{image_bytes, own_result, url, Agent};
 use crate::support::{self, eventually, get_tabs, note, FixtureServer};
 
 #[tokio::test]
@@ -20,8 +20,16 @@ async fn navigate_go_back_go_forward_reload_wait_for_load_and_report_url_and_tit
         )
         .await;
     assert_eq!(
-        nav,
+        own_result(&nav),
         json!({ "tabId": tab, "url": url("two.html?x=1"), "title": "Page Two", "status": 200, "loaded": true })
+    );
+    // The new page's view comes with it.
+    assert!(
+        nav["view"]["markdown"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("query=?x=1"),
+        "{nav}"
     );
     assert_eq!(a.text_of(tab, "query").await, "query=?x=1");
 

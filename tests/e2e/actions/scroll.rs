@@ -1,6 +1,6 @@
 //! `scroll` (SPEC §4; `src/actions/scroll.rs`).
 
-use super::Agent;
+use super::{own_result, Agent};
 use bua_protocol::ErrorCode;
 use serde_json::json;
 
@@ -10,7 +10,7 @@ async fn scroll_moves_the_window_or_a_container_and_reports_the_end() {
     let tab = a.open("controls.html").await;
     let r = a.ok("scroll", json!({ "tabId": tab, "dy": 300 })).await;
     assert_eq!(
-        r,
+        own_result(&r),
         json!({ "scrolled": { "dx": 0.0, "dy": 300.0 }, "atEnd": false, "tabId": tab })
     );
     assert_eq!(a.eval(tab, "return scrollY").await, 300);
