@@ -309,7 +309,8 @@ mod tests {
 
     #[test]
     fn a_uid_beyond_the_last_extract_is_said_plainly_to_be_unknown() {
-        let e = crate::extract::stale(5, "e999", 42);
+        use crate::extract::uids::Given;
+        let e = crate::extract::stale(5, "e999", Given::Never, 0..42);
         assert_eq!(e.code(), ErrorCode::ElementStale);
         let m = e.to_string();
         assert!(
@@ -319,10 +320,13 @@ mod tests {
         assert!(m.contains("e0…e41"), "{m}");
         assert!(!m.contains("navigated"), "{m}");
         // No extract held (never extracted, or the page navigated): the stale message.
-        let m = crate::extract::stale(5, "e3", 0).to_string();
+        let m = crate::extract::stale(5, "e3", Given::Never, 0..0).to_string();
         assert!(m.contains("navigated"), "{m}");
+        let m = crate::extract::stale(5, "e3", Given::EarlierPage, 40..42).to_string();
+        assert!(m.contains("before it navigated"), "{m}");
+        assert!(m.contains("e40…e41"), "{m}");
         // A uid given on the page whose node was forgotten, or a non-uid, reads as stale.
-        let m = crate::extract::stale(5, "button", 42).to_string();
+        let m = crate::extract::stale(5, "button", Given::Never, 0..42).to_string();
         assert!(m.contains("call extract"), "{m}");
     }
 }

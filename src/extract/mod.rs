@@ -395,7 +395,10 @@ fn resolve_node(tab_id: i64, uid: &str) -> Result<NodeKey> {
         let cache = u.get(&tab_id);
         cache
             .and_then(|c| c.resolve(uid).cloned())
-            .ok_or_else(|| stale(tab_id, uid, cache.map_or(0, uids::UidCache::next)))
+            .ok_or_else(|| match cache {
+                Some(cache) => stale(tab_id, uid, cache.given(uid), cache.range()),
+                None => stale(tab_id, uid, uids::Given::Never, 0..0),
+            })
     })
 }
 
@@ -416,25 +419,44 @@ fn frame_keys(frames: &[RemoteFrame]) -> Vec<FrameKey> {
 /// Forgets `tab_id`'s uids: main-frame navigation (`Page.frameNavigated` without `parentId`) and
 /// `navigate` (SPEC §5). SPA route changes (`Page.navigatedWithinDocument`) keep them.
 pub fn invalidate(tab_id: i64) {
-    UIDS.with(|u| u.borrow_mut().remove(&tab_id));
+    UIDS.with(|u| u.borrow_mut().get_mut(&tab_id).map(uids::UidCache::clear));
     FRAMES.with(|t| t.borrow_mut().remove(&tab_id));
     view::forget(tab_id);
 }
 
-/// The `element_stale` error of `uid` on `tab_id`, where `e0`…`e(held-1)` were given out since the page
-/// loaded. A uid numbered beyond them was never given out on this page, which the message says plainly.
-pub(crate) fn stale(tab_id: i64, uid: &str, held: usize) -> Error {
-    match ax::parse_uid(uid) {
-        Some(n) if held > 0 && n >= held => Error::ElementStale(format!(
-            "uid {uid} was never given on tab {tab_id}'s current page (its uids so far are e0…e{}); call \
-             extract and use a uid it lists",
-            held - 1
-        )),
-        _ => Error::ElementStale(format!(
-            "uid {uid} is not on tab {tab_id}'s current page (it navigated since, or the element is gone); \
+/// Forgets all of `tab_id` (the tab closed).
+pub fn forget_tab(tab_id: i64) {
+    invalidate(tab_id);
+    UIDS.with(|u| u.borrow_mut().remove(&tab_id));
+}
+
+/// The `element_stale` error of `uid` on `tab_id`, whose number stands as `given` (uids.rs), the current
+/// page's uids being `e<page.start>`…`e<page.end-1>`: a uid of the page the tab left, or one never given,
+/// is said plainly.
+pub(crate) fn stale(
+    tab_id: i64,
+    uid: &str,
+    given: uids::Given,
+    page: std::ops::Range<usize>,
+) -> Error {
+    let listed = match page.is_empty() {
+        true => "no uid yet".to_owned(),
+        false => format!("its uids so far are e{}…e{}", page.start, page.end - 1),
+    };
+    Error::ElementStale(match given {
+        uids::Given::EarlierPage => format!(
+            "uid {uid} was on the page tab {tab_id} showed before it navigated; call extract and use a uid \
+             of the current page ({listed})"
+        ),
+        uids::Given::Never if ax::parse_uid(uid).is_some() && !page.is_empty() => format!(
+            "uid {uid} was never given on tab {tab_id}'s current page ({listed}); call extract and use a \
+             uid it lists"
+        ),
+        _ => format!(
+            "uid {uid} is not on tab {tab_id}'s current page (the element is gone, or the page navigated); \
              call extract and use a uid it lists"
-        )),
-    }
+        ),
+    })
 }
 
 /// Clears a tab's uids when its main frame navigates; registered once, at the first extract.

@@ -1,6 +1,7 @@
 //! Stable uids (SPEC §5): a node keeps its uid for as long as it is in the document — through later
 //! extracts, an action's `changes`, a frame's re-attach — and a node seen for the first time gets the next
-//! number. A main-frame navigation starts afresh ([`UidCache::clear`]). Pure, so it is tested natively.
+//! number. A main-frame navigation forgets the page's uids ([`UidCache::clear`]); numbering goes on, so a
+//! uid of the page the tab left is never given to a node of the next one. Pure, so it is tested natively.
 //!
 //! A node is known by where its `backendNodeId` is valid (the tab, or a cross-origin frame's target: ids
 //! are unique per renderer only) and that id, which Chrome keeps for the node's life.
@@ -30,13 +31,27 @@ pub fn parse_uid(uid: &str) -> Option<usize> {
 /// from where it was, so a uid never names a second node.
 pub const MAX_REMEMBERED: usize = 200_000;
 
+/// Where a uid's number stands ([`UidCache::given`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Given {
+    /// On a page the tab has left.
+    EarlierPage,
+    /// On the current page (its node may be gone since).
+    ThisPage,
+    /// Never on this tab (or not a uid).
+    Never,
+}
+
 /// uid numbers of one tab's nodes, keyed by `K` (where the node's id is valid + the id).
 #[derive(Debug, Clone)]
 pub struct UidCache<K> {
     number_of: HashMap<K, usize>,
     node_of: HashMap<usize, K>,
-    /// The next number to give: numbers are never given twice until [`UidCache::clear`].
+    /// The next number to give: numbers are never given twice, not even across [`UidCache::clear`], so a
+    /// uid of an earlier page never names a node of the next one.
     next: usize,
+    /// The first number given on the current page.
+    first: usize,
 }
 
 impl<K> Default for UidCache<K> {
@@ -45,6 +60,7 @@ impl<K> Default for UidCache<K> {
             number_of: HashMap::new(),
             node_of: HashMap::new(),
             next: 0,
+            first: 0,
         }
     }
 }
@@ -90,19 +106,25 @@ impl<K: Clone + Eq + Hash> UidCache<K> {
         self.node_of.get(&parse_uid(uid)?)
     }
 
-    /// Whether `uid`'s number was given out on this page (it may name a node forgotten since).
-    pub fn was_given(&self, uid: &str) -> bool {
-        parse_uid(uid).is_some_and(|n| n < self.next)
+    /// Where `uid`'s number stands: given on an earlier page, on this one, or never.
+    pub fn given(&self, uid: &str) -> Given {
+        match parse_uid(uid) {
+            Some(n) if n < self.first => Given::EarlierPage,
+            Some(n) if n < self.next => Given::ThisPage,
+            _ => Given::Never,
+        }
     }
 
-    /// The number the next new node gets: uids `e0`…`e(next-1)` were given on this page.
-    pub fn next(&self) -> usize {
-        self.next
+    /// The uids given on this page: `e<first>`…`e<next-1>` (empty when `first == next`).
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.first..self.next
     }
 
-    /// Forgets every uid (main-frame navigation, `navigate`).
+    /// Forgets every uid (main-frame navigation, `navigate`); numbering goes on.
     pub fn clear(&mut self) {
-        *self = UidCache::default();
+        self.number_of.clear();
+        self.node_of.clear();
+        self.first = self.next;
     }
 
     /// Number of nodes remembered.
@@ -163,17 +185,23 @@ mod tests {
         );
         assert_eq!(c.len(), 4);
         assert_eq!(c.resolve("e6"), None);
-        assert!(c.was_given("e6"));
+        assert_eq!(c.given("e6"), Given::ThisPage);
         assert_eq!(c.resolve("e5"), Some(&5));
     }
 
     #[test]
-    fn clear_starts_afresh_and_malformed_uids_resolve_to_nothing() {
+    fn a_new_page_forgets_the_old_uids_and_never_gives_their_numbers_again() {
         let mut c = UidCache::default();
         c.assign([1, 2]);
         c.clear();
         assert!(c.is_empty());
-        assert_eq!(c.assign([2]), ["e0"]);
+        // The same backend id on the next page is another node, with another number.
+        assert_eq!(c.assign([2]), ["e2"]);
+        assert_eq!(c.resolve("e1"), None);
+        assert_eq!(c.given("e1"), Given::EarlierPage);
+        assert_eq!(c.given("e2"), Given::ThisPage);
+        assert_eq!(c.given("e3"), Given::Never);
+        assert_eq!(c.range(), 2..3);
         for bad in ["e", "e01", "x1", "e-1", "e1x", ""] {
             assert_eq!(c.resolve(bad), None, "{bad}");
         }

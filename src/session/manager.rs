@@ -488,7 +488,7 @@ pub fn forget_tab(tab_id: i64) {
     NAVIGATIONS.with(|n| n.borrow_mut().remove(&tab_id));
     cdp::forget(tab_id);
     cdp::lock::forget_tab(tab_id);
-    crate::extract::invalidate(tab_id);
+    crate::extract::forget_tab(tab_id);
 }
 
 /// `tabs.onRemoved`: the tab's session ends as `tab_closed`, after a `tab_closed` event (for session tabs and

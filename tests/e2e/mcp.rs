@@ -60,7 +60,9 @@ fn text_json(step: &Value) -> Value {
         .and_then(|c| c.iter().find(|i| i["type"] == "text"))
         .and_then(|i| i["text"].as_str())
         .unwrap_or_else(|| panic!("no text block in {step}"));
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("text is not JSON ({e}): {text}"))
+    // An action's changes follow its JSON as text (SPEC §9).
+    let json = text.split('\n').next().unwrap_or_default();
+    serde_json::from_str(json).unwrap_or_else(|e| panic!("text is not JSON ({e}): {text}"))
 }
 
 #[test]
@@ -162,6 +164,12 @@ fn the_python_mcp_sdk_lists_one_browser_tool_and_drives_a_fixture_page() {
     assert_eq!(clicked["tabId"], tab_id);
     assert_eq!(clicked["clicked"]["tag"], "button");
     assert_eq!(clicked["clicked"]["id"], "inc");
+    // What the click changed follows as text: the counter's line.
+    let click_text = text_of(&steps["click"]);
+    assert!(
+        click_text.contains("\n=== text added ===\nClicks so far: 1"),
+        "{click_text}"
+    );
     // The click really happened: the page's counter reads 1.
     assert_eq!(
         text_json(&steps["evaluate"]),

@@ -19,14 +19,21 @@ async fn extract_uids_drive_actions_and_go_stale_after_navigation() {
     assert!(message.contains("extract"), "{message}");
     // A uid beyond the last extract's was never given out: said plainly, with the range it listed.
     let page = a.ok("extract", json!({ "tabId": tab })).await;
-    let n = page["elements"].as_array().map_or(0, Vec::len);
-    assert!(n > 0, "{page}");
+    let numbers: Vec<u64> = page["elements"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e["uid"].as_str()?.strip_prefix('e')?.parse().ok())
+        .collect();
+    assert!(!numbers.is_empty(), "{page}");
+    // The new page's uids follow the old page's: none of them names a node of the new page.
+    let (first, last) = (numbers[0], numbers[numbers.len() - 1]);
+    assert!(first > 0, "{page}");
     let (code, message) = a.err("click", json!({ "tabId": tab, "uid": "e999" })).await;
     assert_eq!(code, ErrorCode::ElementStale);
     assert!(
         message.contains(&format!(
-            "uid e999 was never given on tab {tab}'s current page (its uids so far are e0…e{})",
-            n - 1
+            "uid e999 was never given on tab {tab}'s current page (its uids so far are e{first}…e{last})"
         )),
         "{message}"
     );
