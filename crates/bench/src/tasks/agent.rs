@@ -1,7 +1,8 @@
 //! The scripted agent: one for all three tools. It turns each intent into the calls of one tool and
 //! finds targets only in the text that tool returned (parsed by [`super::text`]). It keeps the latest
 //! page text it has; an action whose result carries a page view (Chrome DevTools MCP's
-//! `includeSnapshot: true`) replaces it with that view; an action that left the page (ours says
+//! `includeSnapshot: true`, ours after a navigation) replaces it with that view, ours' `changes` are
+//! applied to it ([`super::patch`]); an action that left the page (ours says
 //! `navigated`, Playwright MCP's result gives the new URL) makes it obsolete; when a target is not in
 //! the text it has, or it must see the page (an `expect`), it makes the tool's read call (ours
 //! `extract`, Playwright MCP `browser_snapshot`, DevTools MCP `take_snapshot`). Each tool gets its
@@ -17,6 +18,7 @@ mod calls;
 
 use super::formats;
 use super::list::Intent;
+use super::patch::{self, After};
 use super::text::{Node, Page, Target};
 use crate::mcp::McpServer;
 use crate::peers::Tool;
@@ -216,6 +218,14 @@ impl<'a> Agent<'a> {
 
     fn after_action(&mut self, text: &str) {
         self.fresh = false;
+        // Ours' result says what the action changed, or gives the new page: the page text is kept current
+        // from it, as a model reading the result would.
+        if self.tool == Tool::Ours {
+            match patch::after(&self.page.text, text) {
+                After::Page(page) | After::Patched(page) => return self.set_page(&page),
+                After::Nothing => {}
+            }
+        }
         // A result that carries the page as it is now (DevTools MCP with includeSnapshot; ours or
         // Playwright MCP, should their action results ever carry a view inline) replaces the text.
         let view = match self.tool {

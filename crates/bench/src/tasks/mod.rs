@@ -13,6 +13,7 @@ pub mod agent;
 pub mod apps;
 pub mod formats;
 pub mod list;
+pub mod patch;
 pub mod report;
 pub mod text;
 
