@@ -32,6 +32,16 @@ pub struct CdpEvent {
     pub session_id: Option<String>,
 }
 
+impl CdpEvent {
+    /// The URL of the target a `Target.targetCreated` announces; `None` for any other event.
+    pub fn created_target_url(&self) -> Option<&str> {
+        if self.method != "Target.targetCreated" {
+            return None;
+        }
+        self.params.pointer("/targetInfo/url").and_then(Value::as_str)
+    }
+}
+
 /// A target as listed by `Target.getTargets`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TargetInfo {

@@ -84,8 +84,7 @@ pub(super) async fn cold_start(
                     event = events.recv() => {
                         if let Ok(e) = event {
                             if worker_seen.is_none()
-                                && e.method == "Target.targetCreated"
-                                && e.params.pointer("/targetInfo/url").and_then(Value::as_str) == Some(sw_url.as_str())
+                                && e.created_target_url() == Some(sw_url.as_str())
                             {
                                 worker_seen = Some(Instant::now());
                             }
