@@ -17,25 +17,36 @@ pub enum AfterAction {
     View(Box<ExtractResult>),
 }
 
-/// The page script that waits for the page to settle after an action: until no DOM mutation came for
-/// [`QUIET_MS`], at least [`FIRST_LOOK_MS`] (a click's handler may `fetch` before it changes anything), at
-/// most [`SETTLE_MAX_MS`]. A page that keeps changing (a clock, an animation) is read at the cap.
+/// The page script that waits for the page to settle after an action: a document still being parsed (a
+/// navigation the action started, whose load it did not wait for) first until `DOMContentLoaded`, at most
+/// [`PARSED_MAX_MS`]; then until no DOM mutation came for [`QUIET_MS`], at least [`FIRST_LOOK_MS`] (a click's
+/// handler may `fetch` before it changes anything), at most [`SETTLE_MAX_MS`]. A page that keeps changing
+/// (a clock, an animation) is read at the cap.
 fn settle_js() -> String {
     format!(
         r#"new Promise(done => {{
-  const quiet = {QUIET_MS}, first = {FIRST_LOOK_MS}, max = {SETTLE_MAX_MS}, start = performance.now();
-  let last = start, timer;
-  const o = new MutationObserver(() => {{ last = performance.now(); }});
-  o.observe(document, {{ subtree: true, childList: true, attributes: true, characterData: true }});
-  const check = () => {{
-    const now = performance.now();
-    if ((now - start >= first && now - last >= quiet) || now - start >= max) {{ o.disconnect(); done(true); }}
-    else timer = setTimeout(check, 10);
+  const settle = () => {{
+    const quiet = {QUIET_MS}, first = {FIRST_LOOK_MS}, max = {SETTLE_MAX_MS}, start = performance.now();
+    let last = start;
+    const o = new MutationObserver(() => {{ last = performance.now(); }});
+    o.observe(document, {{ subtree: true, childList: true, attributes: true, characterData: true }});
+    const check = () => {{
+      const now = performance.now();
+      if ((now - start >= first && now - last >= quiet) || now - start >= max) {{ o.disconnect(); done(true); }}
+      else setTimeout(check, 10);
+    }};
+    setTimeout(check, Math.min(first, quiet));
   }};
-  timer = setTimeout(check, Math.min(first, quiet));
+  if (document.readyState !== 'loading') return settle();
+  let started = false;
+  const once = () => {{ if (!started) {{ started = true; settle(); }} }};
+  document.addEventListener('DOMContentLoaded', once, {{ once: true }});
+  setTimeout(once, {PARSED_MAX_MS});
 }})"#
     )
 }
+/// Longest wait for a document being parsed, ms.
+const PARSED_MAX_MS: u32 = 5_000;
 /// Quiet time that counts as settled, ms.
 const QUIET_MS: u32 = 60;
 /// Shortest wait, ms.

@@ -38,7 +38,9 @@ impl CdpEvent {
         if self.method != "Target.targetCreated" {
             return None;
         }
-        self.params.pointer("/targetInfo/url").and_then(Value::as_str)
+        self.params
+            .pointer("/targetInfo/url")
+            .and_then(Value::as_str)
     }
 }
 

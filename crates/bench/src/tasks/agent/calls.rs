@@ -22,7 +22,9 @@ impl Agent<'_> {
                 args,
             )
             .await?;
-        self.fresh = false;
+        // A navigation whose result carries the new page (ours' `view`; Playwright MCP's snapshot when
+        // it is inline) is read from it.
+        self.after_action(&text);
         if let Some(u) = page_url(&text) {
             self.url = u;
         }
