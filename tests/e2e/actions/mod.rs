@@ -12,6 +12,7 @@ mod downloads;
 mod evaluate;
 mod forms;
 mod input;
+mod keyboard;
 mod locator;
 mod navigation;
 mod outcomes;
