@@ -44,21 +44,27 @@ const EDITABLE_TARGET: &str = r#"function() {
 
 /// While `this` is being typed into, page scripts cannot move focus elsewhere (`HTMLElement.focus` of
 /// other elements is a no-op), so a field that "steals focus back" cannot take our keystrokes.
-/// Undone by [`FOCUS_UNLOCK`] (or after 5 s at the latest).
+/// Undone by [`FOCUS_UNLOCK`], or after 15 s (`type`'s timeout, SPEC §4) when that never comes: typing a long
+/// text key by key takes seconds. A newer lock takes over from an older one, whose undoing then does nothing
+/// (the fields of a form are typed into one after another, well within 15 s).
 const FOCUS_LOCK: &str = r#"function() {
   const target = this, K = Symbol.for('bua.focusLock');
   const wins = [target.ownerDocument.defaultView];
   try { if (wins[0].top !== wins[0] && wins[0].top.document) wins.push(wins[0].top); } catch (e) {}
+  const unlock = () => {
+    for (const w of wins) {
+      const P = w.HTMLElement.prototype;
+      if (P[K] && P[K].unlock === unlock) { P.focus = P[K].original; delete P[K]; }
+    }
+  };
   for (const w of wins) {
     const P = w.HTMLElement.prototype;
-    if (P[K]) continue;
-    const original = P.focus;
+    const original = P[K] ? P[K].original : P.focus;
     P.focus = function (...args) { if (this === target || target.contains(this)) return original.apply(this, args); };
-    P[K] = original;
+    P[K] = { original, unlock };
   }
-  const unlock = () => { for (const w of wins) { const P = w.HTMLElement.prototype; if (P[K]) { P.focus = P[K]; delete P[K]; } } };
   target.ownerDocument.defaultView[K] = unlock;
-  setTimeout(unlock, 5000);
+  setTimeout(unlock, 15000);
   return true;
 }"#;
 
@@ -74,7 +80,7 @@ const FOCUS_UNLOCK: &str = r#"function() {
 
 /// Starts a log of the trusted `keydown` and `keyup` events of `this` field's window, `"keydown:a"` each,
 /// taken in the capture phase before the page's listeners on the field: after a dialog, [`send_keys`]
-/// reads which keys arrived. Stopped by [`FOCUS_UNLOCK`] (or after 20 s at the latest).
+/// reads which keys arrived. Stopped by [`FOCUS_UNLOCK`] (or after 15 s, as the lock).
 const KEY_LOG_START: &str = r#"function() {
   const w = this.ownerDocument.defaultView, K = Symbol.for('bua.keyLog');
   if (w[K]) w[K].stop();
@@ -88,7 +94,7 @@ const KEY_LOG_START: &str = r#"function() {
     if (w[K] && w[K].log === log) delete w[K];
   };
   w[K] = { log, stop };
-  setTimeout(stop, 20000);
+  setTimeout(stop, 15000);
   return true;
 }"#;
 
