@@ -205,7 +205,8 @@ impl Drop for Deactivate {
     }
 }
 
-fn opening_waiter(tab_id: i64) -> events::Next {
+/// Resolves with the next dialog that opens on the tab (register it before sending what may raise one).
+pub fn opening_waiter(tab_id: i64) -> events::Next {
     events::wait(tab_id, |event| {
         matches!(event, Event::JavascriptDialogOpening(_))
     })

@@ -154,7 +154,7 @@ pub enum Stroke {
     /// `beforeinput`, `input`, `keyup`, as a keyboard makes them.
     Key(KeyDef, u32),
     /// Text no key of ours makes without side effects (a tab character, which as a key would move the
-    /// focus): inserted as an IME commits it (`beforeinput`, `input`).
+    /// focus, and other control characters): inserted as an IME commits it (`beforeinput`, `input`).
     Insert(String),
 }
 
@@ -176,7 +176,9 @@ pub fn strokes(text: &str, multiline: bool) -> Vec<Stroke> {
                     }
                 }
             }
-            '\t' => match out.last_mut() {
+            // A tab as a key moves the focus; other control characters are no key's text (Chrome inserts
+            // none from a key event).
+            c if c.is_control() => match out.last_mut() {
                 Some(Stroke::Insert(s)) => s.push(c),
                 _ => out.push(Stroke::Insert(c.to_string())),
             },
@@ -375,5 +377,6 @@ mod tests {
         assert_eq!(enter(&strokes("a\r\nb\nc", false)), 0);
         assert_eq!(strokes("a\nb", false).len(), 2);
         assert_eq!(strokes("\t\t", true), [Stroke::Insert("\t\t".into())]);
+        assert_eq!(strokes("\u{7}", true), [Stroke::Insert("\u{7}".into())]);
     }
 }

@@ -241,7 +241,7 @@ fn invalid_locator(locator: &Locator, message: &str) -> Error {
 
 /// What an element does (chromiumoxide's `Element` is the model): [`Element::describe`], [`Element::call`] here;
 /// [`Element::clickable_point`] and [`Element::scroll_into_view`] in [`super::pointer`]; [`Element::click`]
-/// in [`super::mouse`]; [`Element::focus`] in [`super::keyboard`].
+/// in [`super::mouse`]; [`Element::focus`] in [`super::typing`].
 impl Element {
     /// `{tag, role?, name?, id?, text?, type?}` (SPEC §4).
     pub async fn describe(&self) -> Result<ElementInfo> {

@@ -4,7 +4,8 @@
 //! parameters with its traits beside it, one file per action family:
 //!
 //! * [`navigation`] — `navigate`, `go_back`, `go_forward`, `reload` (+ waiting for loads after input)
-//! * [`input`] — `click`, `click_at`, `hover`; [`keyboard`] — `type`, `press_key` ([`keys`] maps key names)
+//! * [`input`] — `click`, `click_at`, `hover`; [`keyboard`] — `type`, `press_key` ([`keys`] maps key names,
+//!   [`typing`] types a text as a person does, for every action that types)
 //! * [`forms`] — `select_option`, `check`, `set_value`, `get_value`; [`scroll`]; [`wait`] — `wait_for`
 //! * [`evaluate`] (SPEC §7), [`scrape`], [`screenshot`]
 //! * [`handoff`] — the tab shown to the person until the page is clear or they answer
@@ -13,7 +14,7 @@
 //!   `open_tab` is the dispatcher's
 //! * [`locator`] resolves locators into a [`locator::Element`], which has the element's behaviour: it
 //!   describes itself and calls functions on itself ([`locator`]), finds its clickable point and scrolls
-//!   into view ([`pointer`]), clicks ([`mouse`], real mouse events) and takes the focus ([`keyboard`]).
+//!   into view ([`pointer`]), clicks ([`mouse`], real mouse events) and takes the focus ([`typing`]).
 //! * [`page`] wraps `Runtime` calls, [`dialogs`] keeps JavaScript dialogs from wedging CDP.
 //! * [`outcomes`] collects what an action caused (dialogs, `navigated`, `openedTab`, downloads) for its
 //!   result; [`downloads`] pairs the tabs' downloads with `chrome.downloads` (`downloads`).
@@ -46,6 +47,7 @@ pub mod scrape;
 pub mod screenshot;
 pub mod scroll;
 pub mod tabs;
+pub mod typing;
 pub mod upload;
 pub mod wait;
 

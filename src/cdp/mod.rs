@@ -166,6 +166,45 @@ pub async fn send_with_timeout<C: Command>(
     }
 }
 
+/// Sends `commands` to `target` one after another without waiting for each answer, then waits for all of
+/// them (each within [`COMMAND_TIMEOUT_MS`]); their answers are dropped. CDP runs a session's commands in the
+/// order they arrive, so this is [`send`] in a loop without a round trip per command (input events: the page
+/// sees them in order). A command refused with "not attached to an active page" is sent again a few ms
+/// later and may then come after its successors.
+///
+/// Errors: the first failure, as [`send`]'s; the others are still waited for.
+pub async fn send_all<C: Command>(
+    target: impl Into<Target>,
+    commands: &[C],
+) -> Result<(), CdpError> {
+    let target = target.into();
+    let mut pending: Vec<_> = commands
+        .iter()
+        .map(|command| Some(Box::pin(send(target.clone(), command))))
+        .collect();
+    let mut first_error = None;
+    // Polled in index order: a command is issued when its future is first polled.
+    std::future::poll_fn(|cx| {
+        for slot in pending.iter_mut() {
+            if let Some(future) = slot {
+                if let std::task::Poll::Ready(answer) = future.as_mut().poll(cx) {
+                    *slot = None;
+                    if let Err(e) = answer {
+                        first_error.get_or_insert(e);
+                    }
+                }
+            }
+        }
+        if pending.iter().all(Option::is_none) {
+            std::task::Poll::Ready(())
+        } else {
+            std::task::Poll::Pending
+        }
+    })
+    .await;
+    first_error.map_or(Ok(()), Err)
+}
+
 /// Runs `call` (one `chrome.debugger.sendCommand` of `method` to `target`) within `timeout_ms`, again while
 /// Chrome says the tab's new page is not active yet ([`not_active_yet`]); a refusal becomes a [`CdpError`].
 async fn answer_of<T, Fut>(

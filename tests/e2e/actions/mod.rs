@@ -13,6 +13,7 @@ mod downloads;
 mod evaluate;
 mod forms;
 mod input;
+mod keyboard;
 mod locator;
 mod navigation;
 mod outcomes;

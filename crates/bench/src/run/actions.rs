@@ -56,7 +56,7 @@ pub(super) async fn actions(
         },
         ActionRun {
             name: "type (uid)".into(),
-            bare: "DOM.focus + Input.insertText".into(),
+            bare: "DOM.focus + 10 × Input.dispatchKeyEvent".into(),
             ..ActionRun::default()
         },
         ActionRun {
@@ -117,15 +117,22 @@ pub(super) async fn actions(
                             false,
                         )
                         .await?;
-                    bench
-                        .raw
-                        .call(
-                            "Input.insertText",
-                            json!({"text": "hello"}),
-                            Some(&s),
-                            false,
-                        )
-                        .await?;
+                    // A key per character, as `type` presses them (SPEC §4).
+                    for c in "hello".chars() {
+                        let code = format!("Key{}", c.to_ascii_uppercase());
+                        let key_code = c.to_ascii_uppercase() as u32;
+                        for kind in ["keyDown", "keyUp"] {
+                            let mut p = json!({"type": kind, "key": c.to_string(), "code": code,
+                                "windowsVirtualKeyCode": key_code});
+                            if kind == "keyDown" {
+                                p["text"] = json!(c.to_string());
+                            }
+                            bench
+                                .raw
+                                .call("Input.dispatchKeyEvent", p, Some(&s), false)
+                                .await?;
+                        }
+                    }
                     (bridge, ms_since(t))
                 }
                 2 => {
