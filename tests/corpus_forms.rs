@@ -10,7 +10,8 @@
 //! cargo test -p bua-extension --test corpus_forms -- --nocapture
 //! ```
 //! Per-page lines are printed for the tune split only; `BUA_FORMS_SHOW=held` (or `all`) shows the
-//! others, for after the tuning is done.
+//! others, for after the tuning is done; `BUA_FORMS_URL=blind` lists the URL-blind verdicts;
+//! `BUA_FORMS_ELEMENTS=<name>` prints a page's elements and the head of its markdown.
 
 use std::path::PathBuf;
 
@@ -38,7 +39,9 @@ fn forms_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus/forms")
 }
 
-fn classify_all() -> Vec<Row> {
+/// Classifies every page of the manifest; `site_url`: with the URL the page had on its site, else with
+/// the neutral one it was served from (what the page says without its address).
+fn classify_all(site_url: bool) -> Vec<Row> {
     let dir = forms_dir();
     let manifest = std::fs::read_to_string(dir.join("manifest.tsv")).expect("corpus/forms/manifest.tsv");
     let mut rows = Vec::new();
@@ -50,8 +53,9 @@ fn classify_all() -> Vec<Row> {
         let raw = std::fs::read_to_string(dir.join("dumps").join(format!("{name}.json")))
             .unwrap_or_else(|e| panic!("dump of {name}: {e}"));
         let page: serde_json::Value = serde_json::from_str(&raw).expect("dump is JSON");
+        let served = page["url"].as_str().unwrap_or("");
         let input = PageInputs {
-            url,
+            url: if site_url { url } else { served },
             title: page["title"].as_str().unwrap_or(""),
             inner_text: page["innerText"].as_str().unwrap_or(""),
             viewport: (
@@ -61,6 +65,15 @@ fn classify_all() -> Vec<Row> {
             snapshot: &page["snapshot"],
         };
         let result = analyze(&input).expect("dump analyses");
+        if site_url && std::env::var("BUA_FORMS_ELEMENTS").is_ok_and(|n| n == name) {
+            for e in &result.elements.elements {
+                println!(
+                    "  {} {:?} type={:?} ac={:?} form={:?} rendered={}",
+                    e.role, e.name, e.input_type, e.autocomplete, e.form, e.rendered
+                );
+            }
+            println!("{}", result.markdown.text.chars().take(1500).collect::<String>());
+        }
         let (verdict, message) = match &result.obstacle {
             None => ("none".to_string(), String::new()),
             Some(v) => {
@@ -105,11 +118,32 @@ fn rates(rows: &[&Row]) -> (f64, f64, f64, f64, usize, usize) {
     )
 }
 
+fn print_rates(rows: &[Row], what: &str) {
+    for split in ["tune", "held", "all"] {
+        let part: Vec<&Row> = rows.iter().filter(|r| split == "all" || r.split == split).collect();
+        let (fa, fh, recall, high, n_other, n_signin) = rates(&part);
+        println!(
+            "{what} {split:4}: other {n_other:3} pages, auth_wall {:5.1} % (high {:4.1} %); signin {n_signin:3} pages, \
+             recall {:5.1} % (high {:5.1} %)",
+            fa * 100.0,
+            fh * 100.0,
+            recall * 100.0,
+            high * 100.0
+        );
+    }
+}
+
 #[test]
 fn form_pages_auth_wall_precision_and_recall() {
-    let rows = classify_all();
+    let rows = classify_all(true);
+    let blind = classify_all(false);
     let show = std::env::var("BUA_FORMS_SHOW").unwrap_or_else(|_| "tune".into());
-    for r in rows.iter().filter(|r| show == "all" || r.split == show) {
+    let listed = if std::env::var("BUA_FORMS_URL").is_ok_and(|v| v == "blind") {
+        &blind
+    } else {
+        &rows
+    };
+    for r in listed.iter().filter(|r| show == "all" || r.split == show) {
         let wrong = r.signin != r.verdict.starts_with("auth_wall");
         println!(
             "{} {:5} {:6} {:34} {:26} {:15} {}",
@@ -122,18 +156,9 @@ fn form_pages_auth_wall_precision_and_recall() {
             r.message
         );
     }
-    for split in ["tune", "held", "all"] {
-        let part: Vec<&Row> = rows.iter().filter(|r| split == "all" || r.split == split).collect();
-        let (fa, fh, recall, high, n_other, n_signin) = rates(&part);
-        println!(
-            "{split:4}: other {n_other:3} pages, auth_wall {:5.1} % (high {:4.1} %); signin {n_signin:3} pages, \
-             recall {:5.1} % (high {:5.1} %)",
-            fa * 100.0,
-            fh * 100.0,
-            recall * 100.0,
-            high * 100.0
-        );
-    }
+    print_rates(&rows, "site URL  ");
+    // The same pages read from the neutral address they were served from: how much rests on the URL.
+    print_rates(&blind, "URL-blind ");
     let all: Vec<&Row> = rows.iter().collect();
     let (fa, fh, recall, _, _, _) = rates(&all);
     assert!(fa <= MAX_FALSE_AUTH_WALL, "auth_wall on {:.1} % of the non-sign-in forms", fa * 100.0);

@@ -132,6 +132,57 @@ pub(super) const FORGOT_WORDS: &[&str] = &[
     "パスワードを忘れた",
 ];
 
+/// Submit texts of a password form that does something other than signing in: a settings form that
+/// asks for the current password to confirm a change, a tool that checks a password or a gift card's
+/// PIN, an integration that takes a masked key. Neutral steps ("continue", "next", "submit", "confirm",
+/// "verify") are not here: a sign-in form uses them as well.
+pub(super) const OTHER_ACTION_SUBMIT_WORDS: &[&str] = &[
+    "save",
+    "save changes",
+    "update",
+    "change email",
+    "change e-mail",
+    "change username",
+    "delete",
+    "remove",
+    "deactivate",
+    "close account",
+    "connect",
+    "check",
+    "check balance",
+    "send",
+    "pay",
+    "apply",
+    "search",
+    "generate",
+    "add",
+    "speichern",
+    "ändern",
+    "löschen",
+    "aktualisieren",
+    "enregistrer",
+    "modifier",
+    "supprimer",
+    "guardar",
+    "guardar cambios",
+    "eliminar",
+    "actualizar",
+    "salvar",
+    "excluir",
+    "salva",
+    "elimina",
+    "opslaan",
+    "verwijderen",
+    "zapisz",
+    "usuń",
+    "сохранить",
+    "удалить",
+    "保存",
+    "削除",
+    "변경",
+    "저장",
+];
+
 /// A sign-up form's consent checkbox (terms, privacy policy, newsletter).
 pub(super) const CONSENT_WORDS: &[&str] = &[
     "i agree",
@@ -354,6 +405,72 @@ pub(super) const SIGN_UP_HEADING_WORDS: &[&str] = &[
 ];
 
 // ---- layer 5 ----
+
+/// A control that signs the person out (the page is one of someone signed in).
+pub(super) const SIGN_OUT_WORDS: &[&str] = &[
+    "sign out",
+    "signout",
+    "sign-out",
+    "log out",
+    "logout",
+    "log-out",
+    "log off",
+    "abmelden",
+    "ausloggen",
+    "se déconnecter",
+    "déconnexion",
+    "cerrar sesión",
+    "terminar sessão",
+    "esci",
+    "uitloggen",
+    "afmelden",
+    "wyloguj",
+    "выйти",
+    "ログアウト",
+    "退出登录",
+    "登出",
+    "로그아웃",
+    "çıkış",
+    "logga ut",
+];
+
+/// URL, title and heading words of a second factor asked at sign-in.
+pub(super) const SECOND_FACTOR_WORDS: &[&str] = &[
+    "two-factor",
+    "two factor",
+    "2fa",
+    "mfa",
+    "multi-factor",
+    "2-step",
+    "two-step",
+    "2-step verification",
+    "totp",
+    "otp",
+    "zwei-faktor",
+    "double authentification",
+    "dos pasos",
+    "二段階認証",
+    "两步验证",
+];
+
+/// Names of a one-time code field.
+pub(super) const ONE_TIME_CODE_WORDS: &[&str] = &[
+    "one-time code",
+    "one-time password",
+    "verification code",
+    "authentication code",
+    "authenticator code",
+    "6-digit code",
+    "otp",
+    "sicherheitscode",
+    "bestätigungscode",
+    "code de vérification",
+    "código de verificación",
+    "认证码",
+    "验证码",
+    "確認コード",
+    "인증번호",
+];
 
 pub(super) const SIGN_IN_PHRASES: &[&str] = &[
     "sign in to continue",

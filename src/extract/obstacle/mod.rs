@@ -28,6 +28,7 @@ mod form_words;
 mod forms;
 mod interstitial;
 mod phrases;
+mod steps;
 mod verdict;
 mod words;
 
@@ -37,11 +38,11 @@ pub use verdict::{
 };
 
 use context::{
-    is_article, offers_sign_up_in_headings, reads_as_checkout, reads_as_sign_in, reads_as_sign_up,
-    sign_in_is_optional,
+    has_task_form, is_article, offers_sign_up_in_headings, reads_as_checkout, reads_as_sign_in,
+    reads_as_sign_up, sign_in_is_optional,
 };
 use form_words::{FEATURE_ONLY, SIGN_IN_PHRASES};
-use forms::{is_identifier_field, password_forms, FormKind};
+use forms::{password_forms, FormKind};
 use interstitial::{title_matches, url_signature};
 use phrases::{contains_phrase, normalise, phrase_positions, strip_markdown};
 use words::{CAPTCHA_PHRASES, DENIED_PHRASES, DENIED_PHRASES_WEAK, TITLE_SIGNATURES};
@@ -160,6 +161,8 @@ pub fn classify(input: &ObstacleInput<'_>) -> Option<Verdict> {
             (false, _) if sign_up_page => return soft_layer(&head),
             // An article with the site's account box beside it: the page is readable.
             (false, false) if is_article(input.markdown) => return soft_layer(&head),
+            // A contact, search or booking form is the page's task; the sign-in box is the site's.
+            (false, _) if has_task_form(input.elements) => return soft_layer(&head),
             (false, _) => (Low, "the page has a sign-in form with a password field"),
         };
         return verdict(AuthWall, confidence, 4, message.into());
@@ -167,21 +170,10 @@ pub fn classify(input: &ObstacleInput<'_>) -> Option<Verdict> {
     if let Some(v) = soft_layer(&head) {
         return Some(v);
     }
-    // An identifier-first sign-in page (the password comes on the next step): the title or URL reads
-    // as sign-in, the page is short, and it asks for an email, username or phone number.
-    let identifier = input
-        .elements
-        .iter()
-        .any(|e| e.rendered && is_identifier_field(e));
-    if short && identifier && reads_as_sign_in(&url, &title) && !reads_as_sign_up(&url, &title) {
-        return verdict(
-            AuthWall,
-            Low,
-            5,
-            "a sign-in page asking for the account name".into(),
-        );
-    }
-    None
+    // A sign-in step without a password field: the account name first, a one-time code, or only
+    // the ways to sign in.
+    let step = steps::sign_in_step(&url, &title, &head, input.markdown, input.elements, short)?;
+    verdict(AuthWall, Low, 5, step.into())
 }
 
 /// Layer 5: soft sign-in text.
@@ -199,7 +191,9 @@ fn soft_layer(head: &str) -> Option<Verdict> {
 fn soft_sign_in(head: &str) -> Option<&'static str> {
     SIGN_IN_PHRASES.iter().copied().find(|p| {
         phrase_positions(head, p).into_iter().any(|at| {
-            let rest = head[at + p.len()..].trim_start();
+            // "Bitte melden Sie sich an, um zu kommentieren": the feature may follow a comma.
+            let rest = head[at + p.len()..]
+                .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ':' | '-'));
             !FEATURE_ONLY.iter().any(|f| rest.starts_with(f))
         })
     })
