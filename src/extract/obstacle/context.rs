@@ -60,10 +60,17 @@ pub(super) fn sign_in_is_optional(elements: &[AxElement], head: &str) -> bool {
 /// a task of its own: a contact, search, booking or comment form.
 const TASK_FORM_FIELDS: usize = 3;
 
-/// The page has a rendered [`TASK_FORM_FIELDS`]-field `<form>` without a password field: what the
-/// page is for, beside which a site's sign-in box (a header's, a sidebar's) is chrome.
+/// The page has a rendered [`TASK_FORM_FIELDS`]-field `<form>` without a password field that shows
+/// in the first viewport: what the page is for, beside which a site's sign-in box (a header's, a
+/// sidebar's) is chrome. A form further down or in a closed popup (a footer's contact form, a "call
+/// me back" box) is chrome itself.
 pub(super) fn has_task_form(elements: &[AxElement]) -> bool {
     let mut per_form: Vec<(i64, usize, bool)> = Vec::new();
+    let shown: Vec<i64> = elements
+        .iter()
+        .filter(|e| e.rendered && e.visible == Some(true) && is_text_field(e))
+        .filter_map(|e| e.form)
+        .collect();
     for e in elements.iter().filter(|e| e.rendered) {
         let Some(form) = e.form else { continue };
         let field = is_text_field(e) || e.role.eq_ignore_ascii_case("combobox");
@@ -81,7 +88,7 @@ pub(super) fn has_task_form(elements: &[AxElement]) -> bool {
     }
     per_form
         .iter()
-        .any(|&(_, n, pw)| !pw && n >= TASK_FORM_FIELDS)
+        .any(|&(f, n, pw)| !pw && n >= TASK_FORM_FIELDS && shown.contains(&f))
 }
 
 /// Share of the markdown head's visible text, in [0, 1], above which the page is an article.
