@@ -119,7 +119,7 @@ fn rates(rows: &[&Row]) -> (f64, f64, f64, f64, usize, usize) {
 }
 
 fn print_rates(rows: &[Row], what: &str) {
-    for split in ["tune", "held", "all"] {
+    for split in ["tune", "held", "late", "all"] {
         let part: Vec<&Row> = rows.iter().filter(|r| split == "all" || r.split == split).collect();
         let (fa, fh, recall, high, n_other, n_signin) = rates(&part);
         println!(

@@ -161,6 +161,7 @@ def add(name, label, kind, lang, url, doc):
 
 from pages_signin import add_signin  # noqa: E402
 from pages_other import add_other  # noqa: E402
+from pages_late import add_late  # noqa: E402
 
 
 def main():
@@ -169,6 +170,7 @@ def main():
     ns = dict(field=field, area=area, select=select, check=check, radios=radios, page=page, bare=bare, add=add, L=L)
     add_signin(ns)
     add_other(ns)
+    add_late(ns)
     for name, label, kind, lang, url, doc in PAGES:
         with open(os.path.join(out, f"{name}.html"), "w", encoding="utf-8") as f:
             f.write(doc)
