@@ -43,9 +43,13 @@ fn forms_dir() -> PathBuf {
 /// the neutral one it was served from (what the page says without its address).
 fn classify_all(site_url: bool) -> Vec<Row> {
     let dir = forms_dir();
-    let manifest = std::fs::read_to_string(dir.join("manifest.tsv")).expect("corpus/forms/manifest.tsv");
+    let manifest =
+        std::fs::read_to_string(dir.join("manifest.tsv")).expect("corpus/forms/manifest.tsv");
     let mut rows = Vec::new();
-    for line in manifest.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in manifest
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let cols: Vec<&str> = line.split('\t').collect();
         let [name, label, kind, _lang, split, url, _source] = cols[..] else {
             panic!("manifest line has 7 columns: {line}");
@@ -72,7 +76,10 @@ fn classify_all(site_url: bool) -> Vec<Row> {
                     e.role, e.name, e.input_type, e.autocomplete, e.form, e.rendered
                 );
             }
-            println!("{}", result.markdown.text.chars().take(1500).collect::<String>());
+            println!(
+                "{}",
+                result.markdown.text.chars().take(1500).collect::<String>()
+            );
         }
         let (verdict, message) = match &result.obstacle {
             None => ("none".to_string(), String::new()),
@@ -86,7 +93,10 @@ fn classify_all(site_url: bool) -> Vec<Row> {
                     Confidence::Low => "low",
                     Confidence::High => "high",
                 };
-                (format!("{kind}/{conf}"), format!("L{}: {}", v.layer, v.message))
+                (
+                    format!("{kind}/{conf}"),
+                    format!("L{}: {}", v.layer, v.message),
+                )
             }
         };
         rows.push(Row {
@@ -120,7 +130,10 @@ fn rates(rows: &[&Row]) -> (f64, f64, f64, f64, usize, usize) {
 
 fn print_rates(rows: &[Row], what: &str) {
     for split in ["tune", "held", "late", "all"] {
-        let part: Vec<&Row> = rows.iter().filter(|r| split == "all" || r.split == split).collect();
+        let part: Vec<&Row> = rows
+            .iter()
+            .filter(|r| split == "all" || r.split == split)
+            .collect();
         let (fa, fh, recall, high, n_other, n_signin) = rates(&part);
         println!(
             "{what} {split:4}: other {n_other:3} pages, auth_wall {:5.1} % (high {:4.1} %); signin {n_signin:3} pages, \
@@ -161,7 +174,19 @@ fn form_pages_auth_wall_precision_and_recall() {
     print_rates(&blind, "URL-blind ");
     let all: Vec<&Row> = rows.iter().collect();
     let (fa, fh, recall, _, _, _) = rates(&all);
-    assert!(fa <= MAX_FALSE_AUTH_WALL, "auth_wall on {:.1} % of the non-sign-in forms", fa * 100.0);
-    assert!(fh <= MAX_FALSE_HIGH, "high auth_wall on {:.1} % of the non-sign-in forms", fh * 100.0);
-    assert!(recall >= MIN_RECALL, "sign-in recall {:.1} %", recall * 100.0);
+    assert!(
+        fa <= MAX_FALSE_AUTH_WALL,
+        "auth_wall on {:.1} % of the non-sign-in forms",
+        fa * 100.0
+    );
+    assert!(
+        fh <= MAX_FALSE_HIGH,
+        "high auth_wall on {:.1} % of the non-sign-in forms",
+        fh * 100.0
+    );
+    assert!(
+        recall >= MIN_RECALL,
+        "sign-in recall {:.1} %",
+        recall * 100.0
+    );
 }

@@ -83,6 +83,39 @@ pub(super) const OTHER_SECRET_WORDS: &[&str] = &[
     "código de seguridad",
 ];
 
+/// Names of a second secret asked beside the password at sign-in (a hardware token's passcode, a PIN,
+/// a one-time code): not a new password's confirmation.
+pub(super) const SECOND_SECRET_WORDS: &[&str] = &[
+    "passcode",
+    "pin",
+    "token",
+    "otp",
+    "one-time",
+    "security key",
+    "verification code",
+];
+
+/// Words that make a password field one for another system than the site's account: the database,
+/// mail server or Wi-Fi network that a set-up or settings form configures.
+pub(super) const SERVICE_PASSWORD_WORDS: &[&str] = &[
+    "database",
+    "db",
+    "smtp",
+    "imap",
+    "ftp",
+    "sftp",
+    "wi-fi",
+    "wifi",
+    "wireless",
+    "wlan",
+    "network key",
+    "proxy",
+    "mail server",
+    "datenbank",
+    "base de données",
+    "base de datos",
+];
+
 /// A sign-in form's "stay signed in" checkbox.
 pub(super) const STAY_SIGNED_IN_WORDS: &[&str] = &[
     "remember me",
@@ -376,6 +409,8 @@ pub(super) const SIGN_UP_WORDS: &[&str] = &[
     "open an account",
     "reset",
     "forgot",
+    "recover",
+    "recovery",
     "change password",
     "new password",
 ];
@@ -494,6 +529,10 @@ pub(super) const SIGN_IN_PHRASES: &[&str] = &[
     "you need to log in",
     "you need to be logged in",
     "you have to be logged in",
+    "or create a free account to continue",
+    "or create an account to continue",
+    "sign in to keep reading",
+    "log in to keep reading",
     "login required",
     "sign in required",
     "sign-in required",
@@ -515,6 +554,26 @@ pub(super) const SIGN_IN_PHRASES: &[&str] = &[
     "로그인이 필요",
     "войдите, чтобы продолжить",
     "необходимо войти",
+];
+
+/// What may stand before a sign-in phrase, in its sentence, when it only offers a person who has an
+/// account to use it ("Already have an account? Then please sign in.").
+pub(super) const HAVE_ACCOUNT_WORDS: &[&str] = &[
+    "have an account",
+    "already registered",
+    "already a member",
+    "already a customer",
+    "existing customer",
+    "returning customer",
+    "bereits kunde",
+    "schon ein konto",
+    "déjà un compte",
+    "déjà client",
+    "ya tienes una cuenta",
+    "ya tienes cuenta",
+    "já tem uma conta",
+    "já tem conta",
+    "hai già un account",
 ];
 
 /// What may follow a sign-in phrase when only a page feature (comments, votes), not the page, needs it.

@@ -41,10 +41,10 @@ use context::{
     has_task_form, is_article, offers_sign_up_in_headings, reads_as_checkout, reads_as_sign_in,
     reads_as_sign_up, sign_in_is_optional,
 };
-use form_words::{FEATURE_ONLY, SIGN_IN_PHRASES};
+use form_words::{FEATURE_ONLY, HAVE_ACCOUNT_WORDS, SIGN_IN_PHRASES};
 use forms::{password_forms, FormKind};
 use interstitial::{title_matches, url_signature};
-use phrases::{contains_phrase, normalise, phrase_positions, strip_markdown};
+use phrases::{any_word, contains_phrase, normalise, phrase_positions, strip_markdown};
 use words::{CAPTCHA_PHRASES, DENIED_PHRASES, DENIED_PHRASES_WEAK, TITLE_SIGNATURES};
 
 /// On a long page, a layer-3 phrase counts only within this many chars of the top.
@@ -194,9 +194,26 @@ fn soft_sign_in(head: &str) -> Option<&'static str> {
             // "Bitte melden Sie sich an, um zu kommentieren": the feature may follow a comma.
             let rest = head[at + p.len()..]
                 .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ':' | '-'));
-            !FEATURE_ONLY.iter().any(|f| rest.starts_with(f))
+            !FEATURE_ONLY.iter().any(|f| rest.starts_with(f)) && !offered_to_members(&head[..at])
         })
     })
+}
+
+/// How far back, in chars, a sign-in phrase's lead-in is read.
+const LEAD_IN_CHARS: usize = 80;
+
+/// The text before a sign-in phrase offers it to people who have an account ("Already have an
+/// account? Then please sign in", "Have an account? Sign in to see your orders"): the page is for
+/// everyone else. The lead-in is the last [`LEAD_IN_CHARS`] chars, from the last paragraph break on.
+fn offered_to_members(before: &str) -> bool {
+    let start = before
+        .char_indices()
+        .rev()
+        .nth(LEAD_IN_CHARS)
+        .map_or(0, |(i, _)| i);
+    let lead_in = &before[start..];
+    let lead_in = lead_in.rsplit_once('\n').map_or(lead_in, |(_, l)| l);
+    any_word(lead_in, HAVE_ACCOUNT_WORDS)
 }
 
 #[cfg(test)]

@@ -32,10 +32,11 @@ pub(super) fn sign_in_step(
     }
     let sign_in = reads_as_sign_in(url, title);
     // "Sign in or register": a title that names both leaves it to the URL.
-    let not_sign_up = !reads_as_sign_up(url, title)
-        || (reads_as_sign_in(url, "") && !reads_as_sign_up(url, ""));
+    let not_sign_up =
+        !reads_as_sign_up(url, title) || (reads_as_sign_in(url, "") && !reads_as_sign_up(url, ""));
     let rendered = |f: &dyn Fn(&AxElement) -> bool| elements.iter().any(|e| e.rendered && f(e));
-    if sign_in && not_sign_up && rendered(&|e| is_identifier_field(e) && in_small_form(elements, e)) {
+    if sign_in && not_sign_up && rendered(&|e| is_identifier_field(e) && in_small_form(elements, e))
+    {
         return Some("a sign-in page asking for the account name");
     }
     let second_factor = any_word(&url_words(url), SECOND_FACTOR_WORDS)
@@ -62,7 +63,10 @@ pub(super) fn sign_in_step(
 pub(super) fn offers_sign_out(elements: &[AxElement]) -> bool {
     elements.iter().any(|e| {
         e.rendered
-            && matches!(e.role.to_ascii_lowercase().as_str(), "link" | "button" | "menuitem")
+            && matches!(
+                e.role.to_ascii_lowercase().as_str(),
+                "link" | "button" | "menuitem"
+            )
             && any_word(
                 &normalise(&e.name.as_deref().unwrap_or("").to_lowercase()),
                 SIGN_OUT_WORDS,
@@ -75,7 +79,9 @@ fn in_small_form(elements: &[AxElement], e: &AxElement) -> bool {
     let Some(form) = e.form else { return true };
     let fields = elements
         .iter()
-        .filter(|x| x.form == Some(form) && (is_text_field(x) || x.role.eq_ignore_ascii_case("combobox")))
+        .filter(|x| {
+            x.form == Some(form) && (is_text_field(x) || x.role.eq_ignore_ascii_case("combobox"))
+        })
         .count();
     fields <= IDENTIFIER_FORM_FIELDS
 }
