@@ -40,7 +40,7 @@ fn forms_dir() -> PathBuf {
 }
 
 /// Classifies every page of the manifest; `site_url`: with the URL the page had on its site, else with
-/// the neutral one it was served from (what the page says without its address).
+/// a neutral one (what the page says without its address).
 fn classify_all(site_url: bool) -> Vec<Row> {
     let dir = forms_dir();
     let manifest =
@@ -57,9 +57,13 @@ fn classify_all(site_url: bool) -> Vec<Row> {
         let raw = std::fs::read_to_string(dir.join("dumps").join(format!("{name}.json")))
             .unwrap_or_else(|e| panic!("dump of {name}: {e}"));
         let page: serde_json::Value = serde_json::from_str(&raw).expect("dump is JSON");
-        let served = page["url"].as_str().unwrap_or("");
         let input = PageInputs {
-            url: if site_url { url } else { served },
+            // The served path names the page (and so its kind): the blind URL names nothing.
+            url: if site_url {
+                url
+            } else {
+                "http://127.0.0.1/p/page.html"
+            },
             title: page["title"].as_str().unwrap_or(""),
             inner_text: page["innerText"].as_str().unwrap_or(""),
             viewport: (

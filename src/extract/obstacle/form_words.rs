@@ -128,6 +128,10 @@ pub(super) const STAY_SIGNED_IN_WORDS: &[&str] = &[
     "stay logged in",
     "angemeldet bleiben",
     "se souvenir de moi",
+    "mémoriser mon identifiant",
+    "se souvenir de mon identifiant",
+    "recordar usuario",
+    "benutzername speichern",
     "rester connecté",
     "recordarme",
     "mantener la sesión iniciada",
@@ -485,7 +489,13 @@ pub(super) const SECOND_FACTOR_WORDS: &[&str] = &[
     "double authentification",
     "dos pasos",
     "二段階認証",
+    "2段階認証",
+    "ワンタイムパスワード",
     "两步验证",
+    "login code",
+    "log-in code",
+    "sign-in code",
+    "sign in code",
 ];
 
 /// Names of a one-time code field.
@@ -574,6 +584,8 @@ pub(super) const HAVE_ACCOUNT_WORDS: &[&str] = &[
     "já tem uma conta",
     "já tem conta",
     "hai già un account",
+    "ya eres cliente",
+    "já é cliente",
 ];
 
 /// What may follow a sign-in phrase when only a page feature (comments, votes), not the page, needs it.
@@ -596,4 +608,16 @@ pub(super) const FEATURE_ONLY: &[&str] = &[
     "pour commenter",
     "um zu kommentieren",
     "per commentare",
+    // The person's own things ("sign in to see your orders"): the page is readable without them.
+    "your",
+    "all your",
+    "tus",
+    "vos",
+    "votre",
+    "ihre",
+    "deine",
+    "seus",
+    "suas",
+    "i tuoi",
+    "le tue",
 ];

@@ -8,6 +8,7 @@
 use super::context::{reads_as_sign_in, reads_as_sign_up, url_words};
 use super::form_words::{
     ONE_TIME_CODE_WORDS, SECOND_FACTOR_WORDS, SIGN_IN_TITLE_WORDS, SIGN_OUT_WORDS,
+    STAY_SIGNED_IN_WORDS,
 };
 use super::forms::{is_identifier_field, is_text_field};
 use super::phrases::{any_word, normalise, strip_markdown};
@@ -38,6 +39,14 @@ pub(super) fn sign_in_step(
     if sign_in && not_sign_up && rendered(&|e| is_identifier_field(e) && in_small_form(elements, e))
     {
         return Some("a sign-in page asking for the account name");
+    }
+    // An account name with a "remember my username" box is a sign-in form whatever the page's title.
+    if !reads_as_sign_up(url, title)
+        && rendered(&|e| {
+            is_identifier_field(e) && in_small_form(elements, e) && remembers(elements, e.form)
+        })
+    {
+        return Some("a sign-in form asking for the account name");
     }
     let second_factor = any_word(&url_words(url), SECOND_FACTOR_WORDS)
         || any_word(title, SECOND_FACTOR_WORDS)
@@ -72,6 +81,19 @@ pub(super) fn offers_sign_out(elements: &[AxElement]) -> bool {
                 SIGN_OUT_WORDS,
             )
     })
+}
+
+/// The `<form>` `form` has a "remember me" or "keep me signed in" box.
+fn remembers(elements: &[AxElement], form: Option<i64>) -> bool {
+    form.is_some()
+        && elements.iter().any(|x| {
+            x.form == form
+                && matches!(x.role.to_ascii_lowercase().as_str(), "checkbox" | "switch")
+                && any_word(
+                    &normalise(&x.name.as_deref().unwrap_or("").to_lowercase()),
+                    STAY_SIGNED_IN_WORDS,
+                )
+        })
 }
 
 /// `e` is outside any `<form>`, or in one with few fields.
