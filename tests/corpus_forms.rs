@@ -133,7 +133,7 @@ fn rates(rows: &[&Row]) -> (f64, f64, f64, f64, usize, usize) {
 }
 
 fn print_rates(rows: &[Row], what: &str) {
-    for split in ["tune", "held", "late", "all"] {
+    for split in ["tune", "held", "late", "final", "all"] {
         let part: Vec<&Row> = rows
             .iter()
             .filter(|r| split == "all" || r.split == split)

@@ -41,6 +41,23 @@ NPM = {
     "gentelella-settings": ("gentelella-4.2.0/package/dist/production/settings.html", "other", "account settings", "en", "https://ops.example.com/production/settings.html"),
     "gentelella-wizard": ("gentelella-4.2.0/package/dist/production/form_wizards.html", "other", "form showcase", "en", "https://ops.example.com/production/form_wizards.html"),
     "gentelella-users": ("gentelella-4.2.0/package/dist/production/user_management.html", "other", "admin list", "en", "https://ops.example.com/production/user_management.html"),
+    # Imported after the tuning (split `final` in the manifest).
+    "adminlte-forms-advanced": ("admin-lte-3.2.0/package/pages/forms/advanced.html", "other", "form showcase", "en", "https://admin.example.com/forms/advanced"),
+    "adminlte-editors": ("admin-lte-3.2.0/package/pages/forms/editors.html", "other", "text editor", "en", "https://admin.example.com/forms/editors"),
+    "adminlte-project-edit": ("admin-lte-3.2.0/package/pages/examples/project-edit.html", "other", "admin change form", "en", "https://admin.example.com/projects/7/edit"),
+    "adminlte-ecommerce": ("admin-lte-3.2.0/package/pages/examples/e-commerce.html", "other", "product page", "en", "https://admin.example.com/shop/product/1"),
+    "adminlte-register-v2": ("admin-lte-3.2.0/package/pages/examples/register-v2.html", "other", "sign-up", "en", "https://admin.example.com/auth/register"),
+    "adminlte-forgot-v2": ("admin-lte-3.2.0/package/pages/examples/forgot-password-v2.html", "other", "password reset", "en", "https://admin.example.com/auth/forgot-password"),
+    "adminlte-recover-v2": ("admin-lte-3.2.0/package/pages/examples/recover-password-v2.html", "other", "new password", "en", "https://admin.example.com/auth/recover-password"),
+    "adminlte-mailbox": ("admin-lte-3.2.0/package/pages/mailbox/mailbox.html", "other", "mailbox search", "en", "https://admin.example.com/mailbox"),
+    "adminlte-search-simple": ("admin-lte-3.2.0/package/pages/search/simple.html", "other", "search", "en", "https://admin.example.com/search/simple"),
+    "gentelella-form-advanced": ("gentelella-4.2.0/package/dist/production/form_advanced.html", "other", "form showcase", "en", "https://ops.example.com/production/form_advanced.html"),
+    "gentelella-form-validation": ("gentelella-4.2.0/package/dist/production/form_validation.html", "other", "form showcase", "en", "https://ops.example.com/production/form_validation.html"),
+    "gentelella-form-upload": ("gentelella-4.2.0/package/dist/production/form_upload.html", "other", "file upload", "en", "https://ops.example.com/production/form_upload.html"),
+    "gentelella-lock-screen": ("gentelella-4.2.0/package/dist/production/lock_screen.html", "signin", "lock screen", "en", "https://ops.example.com/production/lock_screen.html"),
+    "gentelella-chat": ("gentelella-4.2.0/package/dist/production/chat.html", "other", "chat", "en", "https://ops.example.com/production/chat.html"),
+    "gentelella-orders": ("gentelella-4.2.0/package/dist/production/orders.html", "other", "admin list search", "en", "https://ops.example.com/production/orders.html"),
+    "gentelella-profile": ("gentelella-4.2.0/package/dist/production/profile.html", "other", "account settings", "en", "https://ops.example.com/production/profile.html"),
 }
 
 RENDERED = {

@@ -162,6 +162,7 @@ def add(name, label, kind, lang, url, doc):
 from pages_signin import add_signin  # noqa: E402
 from pages_other import add_other  # noqa: E402
 from pages_late import add_late  # noqa: E402
+from pages_final import add_final  # noqa: E402
 
 
 def main():
@@ -171,6 +172,7 @@ def main():
     add_signin(ns)
     add_other(ns)
     add_late(ns)
+    add_final(ns)
     for name, label, kind, lang, url, doc in PAGES:
         with open(os.path.join(out, f"{name}.html"), "w", encoding="utf-8") as f:
             f.write(doc)
