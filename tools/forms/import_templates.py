@@ -195,7 +195,9 @@ def main():
                 return m.group(0)
             html = LINK.sub(tr, html)
         open(os.path.join(pages, f"{name}.html"), "w", encoding="utf-8").write(html)
-        src_name = {"dj": "pypi " + name.split("-")[0], "fsec": "pypi flask-security-too", "trac": "pypi trac"}[folder]
+        packages = {"dj": "django", "allauth": "django-allauth", "twofactor": "django-two-factor-auth",
+                    "wagtail": "wagtail", "fsec": "flask-security-too", "trac": "trac"}
+        src_name = "pypi " + packages[name.split("-")[0]]
         lines.append((name, label, kind, lang, url, src_name))
     for l in lines:
         print("\t".join(l))
