@@ -12,22 +12,27 @@
 //! 4. a password field of a sign-in form → auth_wall, high when the URL path or the title reads as a
 //!    sign-in page and it offers no sign-up, else low. The form's structure decides what it is for
 //!    (registration and password-change forms are not walls), and a page that lets the person go on
-//!    without signing in (a guest checkout) or is an article beside the site's account box is none;
-//! 5. soft sign-in text ("sign in to continue", …) → auth_wall, low.
+//!    without signing in (a guest checkout), is an article beside the site's account box or shows a
+//!    form of its own (a contact or search form beside a header's sign-in box) is none;
+//! 5. soft sign-in text ("sign in to continue", …), or a short sign-in step without a password (the
+//!    account name first, a one-time code, only identity providers) → auth_wall, low.
 //!
 //! It prefers a miss to a false alarm: `high` makes the agent give up on the page. Phrases are
 //! matched on word boundaries, in English and in the languages where they are known ([`words`]).
 //!
-//! Rooms: [`verdict`] (input and verdict types), [`words`] (the word lists, data only),
+//! Rooms: [`verdict`] (input and verdict types), [`words`], [`form_words`] and [`step_words`] (the word
+//! lists of layers 1–3, 4 and 5, data only),
 //! [`interstitial`] (layer 2), [`forms`] and [`context`] (layer 4: the form, the page around it),
-
-//! [`phrases`] (matching on word boundaries); this file runs the layers in order.
+//! [`steps`] (layer 5's sign-in steps without a password), [`phrases`] (matching on word boundaries);
+//! this file runs the layers in order. `corpus/forms` (tests/corpus_forms.rs) measures layers 4 and 5
+//! on form pages that are and are not for signing in.
 
 mod context;
 mod form_words;
 mod forms;
 mod interstitial;
 mod phrases;
+mod step_words;
 mod steps;
 mod verdict;
 mod words;
@@ -41,10 +46,10 @@ use context::{
     has_task_form, is_article, offers_sign_up_in_headings, reads_as_checkout, reads_as_sign_in,
     reads_as_sign_up, sign_in_is_optional,
 };
-use form_words::{FEATURE_ONLY, HAVE_ACCOUNT_WORDS, SIGN_IN_PHRASES};
 use forms::{password_forms, FormKind};
 use interstitial::{title_matches, url_signature};
 use phrases::{any_word, contains_phrase, normalise, phrase_positions, strip_markdown};
+use step_words::{FEATURE_ONLY, HAVE_ACCOUNT_WORDS, SIGN_IN_PHRASES};
 use words::{CAPTCHA_PHRASES, DENIED_PHRASES, DENIED_PHRASES_WEAK, TITLE_SIGNATURES};
 
 /// On a long page, a layer-3 phrase counts only within this many chars of the top.
@@ -218,3 +223,5 @@ fn offered_to_members(before: &str) -> bool {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_forms;

@@ -6,12 +6,10 @@
 //! numbers and codes too.
 
 use super::context::{reads_as_sign_in, reads_as_sign_up, url_words};
-use super::form_words::{
-    ONE_TIME_CODE_WORDS, SECOND_FACTOR_WORDS, SIGN_IN_TITLE_WORDS, SIGN_OUT_WORDS,
-    STAY_SIGNED_IN_WORDS,
-};
+use super::form_words::{SIGN_IN_TITLE_WORDS, STAY_SIGNED_IN_WORDS};
 use super::forms::{is_identifier_field, is_text_field};
 use super::phrases::{any_word, normalise, strip_markdown};
+use super::step_words::{ONE_TIME_CODE_WORDS, SECOND_FACTOR_WORDS, SIGN_OUT_WORDS};
 use crate::extract::ax::AxElement;
 
 /// The identifier's `<form>` has at most this many fields (text fields and selects): an identifier
