@@ -5,7 +5,8 @@ their manifest lines. Sources (unpacked beforehand):
   NPM/<pkg>/package/...   `npm pack admin-lte@3 startbootstrap-sb-admin-2 startbootstrap-sb-admin gentelella`
   RAW/dj, RAW/fsec        tools/forms/render_django.py and render_flask_security.py output
   RAW/trac                Trac 1.6 pages fetched from `tracd` on a fresh environment (see corpus/README.md)
-Usage: python3 import_templates.py NPM RAW CORPUS_FORMS
+  SITE                    the site-packages of that venv (Django's and Wagtail's static files, Trac's htdocs)
+Usage: python3 import_templates.py NPM RAW CORPUS_FORMS SITE
 """
 import os
 import re
@@ -141,10 +142,9 @@ def css_rewriter(src_html, asset_root, asset_prefix, copy_to):
 
 
 def main():
-    npm, raw, out = sys.argv[1:4]
+    npm, raw, out, site = sys.argv[1:5]
     pages, assets = os.path.join(out, "pages"), os.path.join(out, "assets")
     os.makedirs(pages, exist_ok=True)
-    site = "/tmp/fv/lib/python3.11/site-packages"
     roots = {
         "dj": (os.path.join(site, "django/contrib/admin/static"), "django"),
         "fsec": ("/nonexistent", "fsec"),
