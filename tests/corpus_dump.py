@@ -12,6 +12,7 @@ tests/corpus_dumps.rs) reads these files.
 
 Usage: python3 tests/corpus_dump.py [--corpus corpus, or $BUA_CORPUS_DIR] [--out /tmp/corpus-dumps] [--only SUBSTR]
        python3 tests/corpus_dump.py --fixtures --corpus tests/fixtures/extract --out /tmp/fixture-dumps
+       python3 tests/corpus_dump.py --forms --corpus corpus/forms --out corpus/forms/dumps   (committed dumps)
 Needs: pip install websockets; /usr/bin/chromium.
 """
 import argparse
@@ -35,7 +36,17 @@ COMPUTED_STYLES = ["display", "visibility", "position", "overflow-x", "overflow-
 VIEWPORT = (1280, 800)
 
 
-def pages(corpus, only, fixtures=False):
+def pages(corpus, only, fixtures=False, forms=False):
+    if forms:
+        # corpus/forms/: the pages its manifest lists, served as /p/<name>.html (a neutral path: the
+        # page's own URL, which the classifier reads, is in the manifest and given by the runner).
+        out = []
+        for line in open(os.path.join(corpus, "manifest.tsv"), encoding="utf-8"):
+            if line.startswith("#") or not line.strip():
+                continue
+            name = line.split("\t")[0]
+            out.append(("forms", name, f"p/{name}.html"))
+        return [p for p in out if only is None or only in p[1]]
     if fixtures:
         names = sorted(f for f in os.listdir(corpus) if f.endswith(".html"))
         return [("fixtures", f[:-5], f) for f in names if only is None or only in f]
@@ -69,7 +80,7 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 # URL prefix → corpus folder.
-ALIASES = {"s1": "readability", "s2": "login/positive", "s3": "login/negative", "s4": "challenge"}
+ALIASES = {"s1": "readability", "s2": "login/positive", "s3": "login/negative", "s4": "challenge", "p": "pages"}
 
 
 def public_path(rel):
@@ -144,7 +155,7 @@ def frames_of(tree):
         yield from frames_of(child)
 
 
-async def dump_page(cdp, session, url, out_path):
+async def dump_page(cdp, session, url, out_path, with_ax=True):
     cdp.drain()
     await cdp.send("Page.navigate", {"url": url}, session)
     if not await cdp.wait_event("Page.loadEventFired", session, 15):
@@ -166,10 +177,10 @@ async def dump_page(cdp, session, url, out_path):
         session,
         timeout=60,
     )
-    ax_main = await cdp.send("Accessibility.getFullAXTree", {}, session, timeout=60)
+    ax_main = await cdp.send("Accessibility.getFullAXTree", {}, session, timeout=60) if with_ax else {"nodes": []}
     tree = await cdp.send("Page.getFrameTree", {}, session)
     frames = []
-    for fr in frames_of(tree["frameTree"]):
+    for fr in frames_of(tree["frameTree"]) if with_ax else []:
         try:
             r = await cdp.send("Accessibility.getFullAXTree", {"frameId": fr["id"]}, session, timeout=30)
             frames.append({"frameId": fr["id"], "url": fr.get("url", ""), "nodes": r["nodes"]})
@@ -194,11 +205,16 @@ async def dump_page(cdp, session, url, out_path):
         "viewport": {"width": page["width"], "height": page["height"]},
         "innerText": page["text"],
         "snapshot": snapshot,
-        "ax": {"main": ax_main["nodes"], "frames": frames},
     }
+    if with_ax:
+        doc["ax"] = {"main": ax_main["nodes"], "frames": frames}
     os.makedirs(os.path.dirname(out_path), exist_ok=True)
-    with open(out_path, "w") as f:
-        json.dump(doc, f)
+    with open(out_path, "w", encoding="utf-8") as f:
+        if with_ax:
+            json.dump(doc, f)
+        else:
+            # corpus/forms/dumps/ is committed: compact, one line per page.
+            json.dump(doc, f, separators=(",", ":"), ensure_ascii=False)
 
 
 async def run(args):
@@ -230,15 +246,16 @@ async def run(args):
             att = await cdp.send("Target.attachToTarget", {"targetId": target["targetId"], "flatten": True})
             session = att["sessionId"]
             await cdp.send("Page.enable", {}, session)
-            todo = pages(args.corpus, args.only, args.fixtures)
+            todo = pages(args.corpus, args.only, args.fixtures, args.forms)
             t0 = time.monotonic()
             for i, (folder, name, rel) in enumerate(todo):
                 url = f"http://127.0.0.1:{port}/{public_path(rel)}"
-                out_path = os.path.join(args.out, folder, f"{name}.json")
+                out_path = (os.path.join(args.out, f"{name}.json") if args.forms
+                            else os.path.join(args.out, folder, f"{name}.json"))
                 if args.skip_existing and os.path.exists(out_path):
                     continue
                 try:
-                    await dump_page(cdp, session, url, out_path)
+                    await dump_page(cdp, session, url, out_path, with_ax=not args.forms)
                 except Exception as e:
                     print(f"  FAILED {rel}: {e!r}", file=sys.stderr)
                 if (i + 1) % 20 == 0:
@@ -267,6 +284,8 @@ def main():
     ap.add_argument("--only")
     ap.add_argument("--skip-existing", action="store_true")
     ap.add_argument("--fixtures", action="store_true", help="--corpus is a folder of *.html fixture pages")
+    ap.add_argument("--forms", action="store_true",
+                    help="--corpus is corpus/forms: dump its manifest's pages, without AX trees, to --out")
     ap.add_argument("--chrome", default="/usr/bin/chromium")
     asyncio.run(run(ap.parse_args()))
 

@@ -56,6 +56,41 @@ pub(super) fn sign_in_is_optional(elements: &[AxElement], head: &str) -> bool {
         .any(|&(_, n, pw)| !pw && n >= CHECKOUT_FORM_FIELDS)
 }
 
+/// A `<form>` without a password field with at least this many fields (text fields and selects) is
+/// a task of its own: a contact, search, booking or comment form.
+const TASK_FORM_FIELDS: usize = 3;
+
+/// The page has a rendered [`TASK_FORM_FIELDS`]-field `<form>` without a password field that shows
+/// in the first viewport: what the page is for, beside which a site's sign-in box (a header's, a
+/// sidebar's) is chrome. A form further down or in a closed popup (a footer's contact form, a "call
+/// me back" box) is chrome itself.
+pub(super) fn has_task_form(elements: &[AxElement]) -> bool {
+    let mut per_form: Vec<(i64, usize, bool)> = Vec::new();
+    let shown: Vec<i64> = elements
+        .iter()
+        .filter(|e| e.rendered && e.visible == Some(true) && is_text_field(e))
+        .filter_map(|e| e.form)
+        .collect();
+    for e in elements.iter().filter(|e| e.rendered) {
+        let Some(form) = e.form else { continue };
+        let field = is_text_field(e) || e.role.eq_ignore_ascii_case("combobox");
+        if !field {
+            continue;
+        }
+        let password = is_password_field(e);
+        match per_form.iter_mut().find(|(f, _, _)| *f == form) {
+            Some((_, n, pw)) => {
+                *n += 1;
+                *pw |= password;
+            }
+            None => per_form.push((form, 1, password)),
+        }
+    }
+    per_form
+        .iter()
+        .any(|&(f, n, pw)| !pw && n >= TASK_FORM_FIELDS && shown.contains(&f))
+}
+
 /// Share of the markdown head's visible text, in [0, 1], above which the page is an article.
 const ARTICLE_SHARE: f64 = 0.75;
 /// A paragraph of at least this many visible chars is prose.
@@ -96,7 +131,7 @@ pub(super) fn offers_sign_up_in_headings(markdown: &str) -> bool {
 }
 
 /// The host's first label (`login` of login.example.com) and the path, as space-separated words.
-fn url_words(url: &str) -> String {
+pub(super) fn url_words(url: &str) -> String {
     let Ok(u) = url::Url::parse(url) else {
         return String::new();
     };

@@ -2,8 +2,9 @@
 //! for (signing in, or signing up and changing a password), read from its structure.
 
 use super::form_words::{
-    CONSENT_WORDS, FORGOT_WORDS, NEW_PASSWORD_WORDS, OTHER_SECRET_WORDS, PASSWORD_WORDS,
-    PERSONAL_DETAILS_WORDS, SIGN_IN_TITLE_WORDS, SIGN_UP_SUBMIT_WORDS, STAY_SIGNED_IN_WORDS,
+    CONSENT_WORDS, FORGOT_WORDS, NEW_PASSWORD_WORDS, OTHER_ACTION_SUBMIT_WORDS, OTHER_SECRET_WORDS,
+    PASSWORD_WORDS, PERSONAL_DETAILS_WORDS, SECOND_SECRET_WORDS, SERVICE_PASSWORD_WORDS,
+    SIGN_IN_TITLE_WORDS, SIGN_UP_SUBMIT_WORDS, STAY_SIGNED_IN_WORDS,
 };
 use super::phrases::{any_word, contains_phrase, normalise};
 use super::words::IDENTIFIER_WORDS;
@@ -43,6 +44,9 @@ pub(super) enum FormKind {
     /// A new or repeated password, personal details, several identifiers, or a sign-up's consent
     /// and submit text: signing up or changing the password.
     Registration,
+    /// A password that confirms or configures something else: its submit names another action
+    /// ("Delete this account", "Change email", "Save settings", "Check balance").
+    Other,
 }
 
 /// Text fields read before a password field as part of its form.
@@ -136,14 +140,20 @@ pub(super) fn password_forms(elements: &[AxElement]) -> Vec<FormKind> {
 /// A sign-up form is recognised by what only it has — a second or new password, personal details,
 /// more than one identifier (username and email), a checkbox accepting terms or a newsletter, a
 /// submit that creates the account — unless it also carries a sign-in form's own controls
-/// ("remember me", "forgot password", a "Sign in" submit), which only the weaker signs yield to.
+/// ("remember me", "forgot password", a "Sign in" submit), which only the weaker signs yield to. A
+/// form without those whose submit names another action (save, delete, change email, check, connect)
+/// uses its password for that action, not to sign in (SPEC §5).
 fn form_kind(passwords: &[&AxElement], scope: &[&AxElement], before: &[&AxElement]) -> FormKind {
-    let in_scope_passwords = scope.iter().filter(|e| is_password_field(e)).count();
+    let in_scope: Vec<&AxElement> = scope
+        .iter()
+        .copied()
+        .filter(|e| is_password_field(e))
+        .collect();
     let texts = scope
         .iter()
         .filter(|e| is_text_field(e) && !is_password_field(e));
-    let strong = passwords.len() >= 2
-        || in_scope_passwords >= 2
+    let strong = several_passwords(passwords)
+        || several_passwords(&in_scope)
         || passwords.iter().any(|e| is_new_password_name(e))
         || texts.clone().any(|e| is_personal_details_field(e))
         || before.iter().filter(|e| is_identifier_field(e)).count() >= 2;
@@ -153,16 +163,33 @@ fn form_kind(passwords: &[&AxElement], scope: &[&AxElement], before: &[&AxElemen
     let name = |e: &AxElement| normalise(&e.name.as_deref().unwrap_or("").to_lowercase());
     let role =
         |e: &AxElement, roles: &[&str]| roles.contains(&e.role.to_ascii_lowercase().as_str());
-    let sign_in = scope.iter().any(|e| {
+    if passwords.iter().all(|e| is_service_password(e)) {
+        return FormKind::Other;
+    }
+    let sign_in_controls = scope.iter().any(|e| {
         let n = name(e);
         (role(e, &["checkbox", "switch"]) && any_word(&n, STAY_SIGNED_IN_WORDS))
             || (role(e, &["link", "button"]) && any_word(&n, FORGOT_WORDS))
             || (role(e, &["button"]) && any_word(&n, SIGN_IN_TITLE_WORDS))
-            || e.autocomplete
-                .as_deref()
-                .is_some_and(|a| a.contains("current-password"))
     });
-    if sign_in {
+    if sign_in_controls {
+        return FormKind::SignIn;
+    }
+    // A settings page asks for the current password to confirm a change (`current-password` is
+    // right there too), a tool or an integration masks a PIN or a key: the submit says what for.
+    // Only buttons after the password: a header's search box may precede a form-less sign-in.
+    let first_password = scope.iter().position(|e| is_password_field(e)).unwrap_or(0);
+    if scope[first_password..]
+        .iter()
+        .any(|e| role(e, &["button"]) && any_word(&name(e), OTHER_ACTION_SUBMIT_WORDS))
+    {
+        return FormKind::Other;
+    }
+    if passwords.iter().chain(scope).any(|e| {
+        e.autocomplete
+            .as_deref()
+            .is_some_and(|a| a.contains("current-password"))
+    }) {
         return FormKind::SignIn;
     }
     // Some sign-in forms set `autocomplete=new-password` only to keep the browser from filling them.
@@ -177,6 +204,30 @@ fn form_kind(passwords: &[&AxElement], scope: &[&AxElement], before: &[&AxElemen
     } else {
         FormKind::SignIn
     }
+}
+
+/// Two or more passwords, a new one and its confirmation, unless the others beside one password are
+/// second secrets (a token's passcode, a PIN, a one-time code: a VPN's sign-in asks for both).
+fn several_passwords(passwords: &[&AxElement]) -> bool {
+    let name = |e: &AxElement| normalise(&e.name.as_deref().unwrap_or("").to_lowercase());
+    let plain = passwords
+        .iter()
+        .filter(|e| !any_word(&name(e), SECOND_SECRET_WORDS))
+        .count();
+    if plain >= 1 {
+        plain >= 2
+    } else {
+        passwords.len() >= 2
+    }
+}
+
+/// The field is a password for another system than the site's account (a database, a mail server,
+/// a Wi-Fi network that a settings or set-up form configures).
+pub(super) fn is_service_password(e: &AxElement) -> bool {
+    any_word(
+        &normalise(&e.name.as_deref().unwrap_or("").to_lowercase()),
+        SERVICE_PASSWORD_WORDS,
+    )
 }
 
 pub(super) fn is_personal_details_field(e: &AxElement) -> bool {

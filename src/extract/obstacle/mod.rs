@@ -12,22 +12,28 @@
 //! 4. a password field of a sign-in form → auth_wall, high when the URL path or the title reads as a
 //!    sign-in page and it offers no sign-up, else low. The form's structure decides what it is for
 //!    (registration and password-change forms are not walls), and a page that lets the person go on
-//!    without signing in (a guest checkout) or is an article beside the site's account box is none;
-//! 5. soft sign-in text ("sign in to continue", …) → auth_wall, low.
+//!    without signing in (a guest checkout), is an article beside the site's account box or shows a
+//!    form of its own (a contact or search form beside a header's sign-in box) is none;
+//! 5. soft sign-in text ("sign in to continue", …), or a short sign-in step without a password (the
+//!    account name first, a one-time code, only identity providers) → auth_wall, low.
 //!
 //! It prefers a miss to a false alarm: `high` makes the agent give up on the page. Phrases are
 //! matched on word boundaries, in English and in the languages where they are known ([`words`]).
 //!
-//! Rooms: [`verdict`] (input and verdict types), [`words`] (the word lists, data only),
+//! Rooms: [`verdict`] (input and verdict types), [`words`], [`form_words`] and [`step_words`] (the word
+//! lists of layers 1–3, 4 and 5, data only),
 //! [`interstitial`] (layer 2), [`forms`] and [`context`] (layer 4: the form, the page around it),
-
-//! [`phrases`] (matching on word boundaries); this file runs the layers in order.
+//! [`steps`] (layer 5's sign-in steps without a password), [`phrases`] (matching on word boundaries);
+//! this file runs the layers in order. `corpus/forms` (tests/corpus_forms.rs) measures layers 4 and 5
+//! on form pages that are and are not for signing in.
 
 mod context;
 mod form_words;
 mod forms;
 mod interstitial;
 mod phrases;
+mod step_words;
+mod steps;
 mod verdict;
 mod words;
 
@@ -37,13 +43,13 @@ pub use verdict::{
 };
 
 use context::{
-    is_article, offers_sign_up_in_headings, reads_as_checkout, reads_as_sign_in, reads_as_sign_up,
-    sign_in_is_optional,
+    has_task_form, is_article, offers_sign_up_in_headings, reads_as_checkout, reads_as_sign_in,
+    reads_as_sign_up, sign_in_is_optional,
 };
-use form_words::{FEATURE_ONLY, SIGN_IN_PHRASES};
-use forms::{is_identifier_field, password_forms, FormKind};
+use forms::{password_forms, FormKind};
 use interstitial::{title_matches, url_signature};
-use phrases::{contains_phrase, normalise, phrase_positions, strip_markdown};
+use phrases::{any_word, contains_phrase, normalise, phrase_positions, strip_markdown};
+use step_words::{FEATURE_ONLY, HAVE_ACCOUNT_WORDS, SIGN_IN_PHRASES};
 use words::{CAPTCHA_PHRASES, DENIED_PHRASES, DENIED_PHRASES_WEAK, TITLE_SIGNATURES};
 
 /// On a long page, a layer-3 phrase counts only within this many chars of the top.
@@ -160,6 +166,8 @@ pub fn classify(input: &ObstacleInput<'_>) -> Option<Verdict> {
             (false, _) if sign_up_page => return soft_layer(&head),
             // An article with the site's account box beside it: the page is readable.
             (false, false) if is_article(input.markdown) => return soft_layer(&head),
+            // A contact, search or booking form is the page's task; the sign-in box is the site's.
+            (false, _) if has_task_form(input.elements) => return soft_layer(&head),
             (false, _) => (Low, "the page has a sign-in form with a password field"),
         };
         return verdict(AuthWall, confidence, 4, message.into());
@@ -167,21 +175,10 @@ pub fn classify(input: &ObstacleInput<'_>) -> Option<Verdict> {
     if let Some(v) = soft_layer(&head) {
         return Some(v);
     }
-    // An identifier-first sign-in page (the password comes on the next step): the title or URL reads
-    // as sign-in, the page is short, and it asks for an email, username or phone number.
-    let identifier = input
-        .elements
-        .iter()
-        .any(|e| e.rendered && is_identifier_field(e));
-    if short && identifier && reads_as_sign_in(&url, &title) && !reads_as_sign_up(&url, &title) {
-        return verdict(
-            AuthWall,
-            Low,
-            5,
-            "a sign-in page asking for the account name".into(),
-        );
-    }
-    None
+    // A sign-in step without a password field: the account name first, a one-time code, or only
+    // the ways to sign in.
+    let step = steps::sign_in_step(&url, &title, &head, input.markdown, input.elements, short)?;
+    verdict(AuthWall, Low, 5, step.into())
 }
 
 /// Layer 5: soft sign-in text.
@@ -199,11 +196,32 @@ fn soft_layer(head: &str) -> Option<Verdict> {
 fn soft_sign_in(head: &str) -> Option<&'static str> {
     SIGN_IN_PHRASES.iter().copied().find(|p| {
         phrase_positions(head, p).into_iter().any(|at| {
-            let rest = head[at + p.len()..].trim_start();
-            !FEATURE_ONLY.iter().any(|f| rest.starts_with(f))
+            // "Bitte melden Sie sich an, um zu kommentieren": the feature may follow a comma.
+            let rest = head[at + p.len()..]
+                .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ':' | '-'));
+            !FEATURE_ONLY.iter().any(|f| rest.starts_with(f)) && !offered_to_members(&head[..at])
         })
     })
 }
 
+/// How far back, in chars, a sign-in phrase's lead-in is read.
+const LEAD_IN_CHARS: usize = 80;
+
+/// The text before a sign-in phrase offers it to people who have an account ("Already have an
+/// account? Then please sign in", "Have an account? Sign in to see your orders"): the page is for
+/// everyone else. The lead-in is the last [`LEAD_IN_CHARS`] chars, from the last paragraph break on.
+fn offered_to_members(before: &str) -> bool {
+    let start = before
+        .char_indices()
+        .rev()
+        .nth(LEAD_IN_CHARS)
+        .map_or(0, |(i, _)| i);
+    let lead_in = &before[start..];
+    let lead_in = lead_in.rsplit_once('\n').map_or(lead_in, |(_, l)| l);
+    any_word(lead_in, HAVE_ACCOUNT_WORDS)
+}
+
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_forms;

@@ -1,7 +1,7 @@
 use super::*;
 use crate::extract::ax::AxElement;
 
-fn el(role: &str, name: &str) -> AxElement {
+pub(super) fn el(role: &str, name: &str) -> AxElement {
     AxElement {
         role: role.into(),
         name: Some(name.into()).filter(|n: &String| !n.is_empty()),
@@ -11,24 +11,24 @@ fn el(role: &str, name: &str) -> AxElement {
     }
 }
 
-fn pw_input() -> AxElement {
+pub(super) fn pw_input() -> AxElement {
     AxElement {
         input_type: Some("password".into()),
         ..el("textbox", "")
     }
 }
 
-struct Case {
-    name: &'static str,
-    url: &'static str,
-    title: &'static str,
-    markdown: &'static str,
-    elements: Vec<AxElement>,
-    frame: bool,
-    want: Option<(ObstacleKind, Confidence, u8)>,
+pub(super) struct Case {
+    pub(super) name: &'static str,
+    pub(super) url: &'static str,
+    pub(super) title: &'static str,
+    pub(super) markdown: &'static str,
+    pub(super) elements: Vec<AxElement>,
+    pub(super) frame: bool,
+    pub(super) want: Option<(ObstacleKind, Confidence, u8)>,
 }
 
-fn case(
+pub(super) fn case(
     name: &'static str,
     url: &'static str,
     title: &'static str,
@@ -46,7 +46,7 @@ fn case(
 }
 
 impl Case {
-    fn els(mut self, e: Vec<AxElement>) -> Self {
+    pub(super) fn els(mut self, e: Vec<AxElement>) -> Self {
         self.elements = e;
         self
     }
@@ -54,7 +54,7 @@ impl Case {
         self.frame = true;
         self
     }
-    fn want(mut self, k: ObstacleKind, c: Confidence, layer: u8) -> Self {
+    pub(super) fn want(mut self, k: ObstacleKind, c: Confidence, layer: u8) -> Self {
         self.want = Some((k, c, layer));
         self
     }
@@ -380,14 +380,14 @@ fn classifier_table() {
 }
 
 /// `e` inside the `<form>` with backendNodeId `form`.
-fn inf(form: i64, e: AxElement) -> AxElement {
+pub(super) fn inf(form: i64, e: AxElement) -> AxElement {
     AxElement {
         form: Some(form),
         ..e
     }
 }
 
-fn typed(role: &str, name: &str, input_type: &str) -> AxElement {
+pub(super) fn typed(role: &str, name: &str, input_type: &str) -> AxElement {
     AxElement {
         input_type: Some(input_type.into()),
         ..el(role, name)
