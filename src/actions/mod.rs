@@ -5,7 +5,8 @@
 //!
 //! * [`navigation`] — `navigate`, `go_back`, `go_forward`, `reload` (+ waiting for loads after input)
 //! * [`input`] — `click`, `click_at`, `hover`; [`keyboard`] — `type`, `press_key` ([`keys`] maps key names)
-//! * [`forms`] — `select_option`, `check`, `set_value`, `get_value`; [`scroll`]; [`wait`] — `wait_for`
+//! * [`forms`] — `select_option`, `check`, `set_value`, `get_value`; [`fill`] — several fields by those and
+//!   `type`; [`scroll`]; [`wait`] — `wait_for`
 //! * [`evaluate`] (SPEC §7), [`scrape`], [`screenshot`]
 //! * [`handoff`] — the tab shown to the person until the page is clear or they answer
 //! * [`upload`], [`drag`]; [`observe`] — `extract` ([`crate::extract`]), `console`, `network`, `pdf`
@@ -28,6 +29,7 @@ mod dispatcher;
 pub mod downloads;
 pub mod drag;
 pub mod evaluate;
+pub mod fill;
 pub mod forms;
 pub mod handler;
 pub mod handoff;

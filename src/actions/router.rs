@@ -111,6 +111,7 @@ pub(crate) fn route(action: Action) -> Routed {
         Action::Scroll(p) => page(p),
         Action::SelectOption(p) => page(p),
         Action::Check(p) => page(p),
+        Action::Fill(p) => page(p),
         Action::SetValue(p) => page(p),
         Action::GetValue(p) => page(p),
         Action::WaitFor(p) => page(p),

@@ -11,6 +11,7 @@ mod dialogs;
 mod dispatcher;
 mod downloads;
 mod evaluate;
+mod fill;
 mod forms;
 mod input;
 mod locator;

@@ -77,6 +77,9 @@ actions! {
     SelectOption(SelectOption) = "select_option", secs(10);
     /// Check or uncheck a checkbox, radio or switch.
     Check(Check) = "check", secs(10);
+    /// Fill several fields in order, each as type, select_option or check would; stops at the first that fails,
+    /// saying which were filled.
+    Fill(Fill) = "fill", secs(30);
     /// Set a control's value directly, firing input + change (where type cannot).
     SetValue(SetValue) = "set_value", secs(10);
     /// Read a control's current value (select: value + label, checkbox/radio: checked).

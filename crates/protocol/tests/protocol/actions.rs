@@ -574,6 +574,10 @@ fn timeouts_follow_the_spec_table() {
         (json!({"type":"scroll","dy":1}), 10),
         (json!({"type":"select_option","uid":"e1","value":"a"}), 10),
         (json!({"type":"check","uid":"e1"}), 10),
+        (
+            json!({"type":"fill","fields":[{"uid":"e1","value":"a"}]}),
+            30,
+        ),
         (json!({"type":"set_value","uid":"e1","value":"a"}), 10),
         (json!({"type":"get_value","selector":"#username"}), 10),
         (json!({"type":"extract"}), 20),
@@ -587,10 +591,11 @@ fn timeouts_follow_the_spec_table() {
 #[test]
 fn action_names_cover_the_spec_table_in_order() {
     let names = action_names();
-    assert_eq!(names.len(), 32);
+    assert_eq!(names.len(), 33);
     assert_eq!(names[0], "open_tab");
-    assert_eq!(names[24], "screenshot");
-    assert_eq!(names[31], "downloads");
+    assert_eq!(names[18], "fill");
+    assert_eq!(names[25], "screenshot");
+    assert_eq!(names[32], "downloads");
     for n in [
         "go_forward",
         "close_agent_window",

@@ -37,7 +37,7 @@ fn schema_is_a_draft7_object_schema_with_one_branch_per_action() {
     }
     assert_eq!(
         s["properties"]["type"]["enum"].as_array().unwrap().len(),
-        32
+        33
     );
     assert!(
         !s.to_string().contains("$ref"),
@@ -111,6 +111,7 @@ fn spec_examples() -> Vec<Value> {
         json!({"type":"select_option","uid":"e9","value":["a","b"]}),
         json!({"type":"select_option","selector":"select","index":2}),
         json!({"type":"check","selector":"#agree","checked":true}),
+        json!({"type":"fill","fields":[{"uid":"e3","value":"Ada"},{"selector":"#c","value":["a","b"]},{"uid":"e7","value":true}]}),
         json!({"type":"set_value","selector":"#username","value":"alice"}),
         json!({"type":"get_value","text":"City","tabId":7}),
         json!({"type":"wait_for","textContains":"Done","state":"visible","timeoutMs":5000}),
@@ -157,6 +158,8 @@ fn schema_refuses_what_the_validator_refuses() {
         json!({"type":"scrape","item":"li","fields":{}}),
         json!({"type":"select_option","uid":"e1","value":[]}),
         json!({"type":"select_option","uid":"e1","index":[-1]}),
+        json!({"type":"fill","fields":[]}),
+        json!({"type":"fill","fields":[{"uid":"e1"}]}),
     ];
     for ex in bad {
         assert!(!validator().is_valid(&ex), "schema accepts {ex}");
