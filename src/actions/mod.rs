@@ -9,7 +9,8 @@
 //!   `type`; [`scroll`]; [`wait`] — `wait_for`
 //! * [`evaluate`] (SPEC §7), [`scrape`], [`screenshot`]
 //! * [`handoff`] — the tab shown to the person until the page is clear or they answer
-//! * [`upload`], [`drag`]; [`observe`] — `extract` ([`crate::extract`]), `console`, `network`, `pdf`
+//! * [`upload`], [`drag`]; [`observe`] — `extract` ([`crate::extract`]), `console`, `network`, `pdf`;
+//!   [`find`] — lines of the whole page's agent text
 //! * [`tabs`] — `get_tabs`, `activate_tab`, `close_tab`, `close_agent_tabs`, `close_agent_window`;
 //!   `open_tab` is the dispatcher's
 //! * [`locator`] resolves locators into a [`locator::Element`], which has the element's behaviour: it
@@ -30,6 +31,7 @@ pub mod downloads;
 pub mod drag;
 pub mod evaluate;
 pub mod fill;
+pub mod find;
 pub mod forms;
 pub mod handler;
 pub mod handoff;

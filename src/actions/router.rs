@@ -116,6 +116,7 @@ pub(crate) fn route(action: Action) -> Routed {
         Action::GetValue(p) => page(p),
         Action::WaitFor(p) => page(p),
         Action::Extract(p) => page(p),
+        Action::Find(p) => page(p),
         Action::Evaluate(p) => page(p),
         Action::Scrape(p) => page(p),
         Action::Screenshot(p) => page(p),

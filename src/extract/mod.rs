@@ -65,6 +65,27 @@ const SNAPSHOT_TIMEOUT_MS: u32 = 15_000;
 /// Errors: whatever a CDP command gives ([`Error::Timeout`], [`Error::SessionNotFound`], …), and
 /// [`Error::Internal`] when a CDP response does not have the documented shape.
 pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
+    let out = read(tab_id, params, page::Slice::First).await?;
+    view::remember(tab_id, params, &out);
+    Ok(out)
+}
+
+/// The whole page as the agent text shows it (`find`, SPEC §4): markdown with link uids and every element,
+/// uncapped; every element gets its uid as `extract` gives them. It is not the agent's view of the tab (an
+/// action's `changes` are read against the last `extract`).
+///
+/// Errors: as [`extract`]'s.
+pub async fn read_whole(tab_id: i64) -> Result<ExtractResult> {
+    let params = Extract {
+        tab_id: Some(tab_id),
+        include: vec![ExtractPart::Markdown, ExtractPart::Elements],
+        refs: true,
+    };
+    read(tab_id, &params, page::Slice::Whole).await
+}
+
+/// [`extract`]'s read of `slice` of the page.
+async fn read(tab_id: i64, params: &Extract, slice: page::Slice) -> Result<ExtractResult> {
     listen_for_navigations();
     let want_text = params.wants(ExtractPart::Text);
     let want_elements = params.wants(ExtractPart::Elements);
@@ -140,6 +161,7 @@ pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
         &dom,
         refs,
         number,
+        slice,
     );
     mark_mixed_checkboxes(
         tab_id,
@@ -164,7 +186,6 @@ pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
     if !want_elements {
         out.elements = None;
     }
-    view::remember(tab_id, params, &out);
     Ok(out)
 }
 

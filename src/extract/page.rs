@@ -103,14 +103,34 @@ pub fn analyze_parsed(
     dom: &Dom,
     refs: bool,
 ) -> PageExtract {
-    let (page, _) = analyze_numbered(url, title, inner_text, viewport, dom, refs, |elements| {
-        (0..elements.len()).map(ax::uid).collect()
-    });
+    let number = |elements: &[AxElement]| (0..elements.len()).map(ax::uid).collect();
+    let (page, _) = analyze_numbered(
+        url,
+        title,
+        inner_text,
+        viewport,
+        dom,
+        refs,
+        number,
+        Slice::First,
+    );
     page
+}
+
+/// Which share of the page one read returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slice {
+    /// What `extract` returns: the elements capped at [`ax::MAX_ELEMENTS`], the markdown at
+    /// [`markdown::MARKDOWN_MAX_BYTES`] (SPEC §5).
+    First,
+    /// The whole page, uncapped: every element, all the markdown (`find`, SPEC §4).
+    Whole,
 }
 
 /// [`analyze_parsed`] with the uids of the listed elements given by `number` (the tab's stable uids,
 /// SPEC §5: it gets the capped list in order and answers one uid each); returns them with the page.
+/// `slice` says which share of the page is listed.
+#[allow(clippy::too_many_arguments)] // the page's inputs, as analyze_parsed's, plus how to number and slice
 pub fn analyze_numbered(
     url: &str,
     title: &str,
@@ -119,10 +139,14 @@ pub fn analyze_numbered(
     dom: &Dom,
     refs: bool,
     number: impl FnOnce(&[AxElement]) -> Vec<String>,
+    slice: Slice,
 ) -> (PageExtract, Vec<String>) {
     let viewport = dom.viewport_rect(viewport.0, viewport.1);
     let all = ax::dom_elements(dom, viewport);
-    let elements = ax::select(&all, ax::MAX_ELEMENTS);
+    let elements = match slice {
+        Slice::First => ax::select(&all, ax::MAX_ELEMENTS),
+        Slice::Whole => ax::select(&all, all.len()),
+    };
     let blocks = markdown::build(dom);
     let markdown = markdown::capped(&blocks);
     // The classifier reads every interactive element, not only the capped list: a sign-in form below
@@ -149,10 +173,32 @@ pub fn analyze_numbered(
             .filter(|(e, _)| !e.hidden)
             .map(|(e, uid)| (e.backend_node_id, uid.clone()))
             .collect();
-        let (agent, named) = markdown::with_refs(&blocks, &by_node, url);
+        let (agent, named) = match slice {
+            Slice::First => markdown::with_refs(&blocks, &by_node, url),
+            Slice::Whole => {
+                let (blocks, named) = markdown::name_refs(&blocks, &by_node, url);
+                let text = markdown::render(&blocks);
+                (
+                    Markdown {
+                        text,
+                        truncated: false,
+                    },
+                    named,
+                )
+            }
+        };
         let named: std::collections::HashSet<&String> = named.iter().collect();
         let flags = uids.iter().map(|u| named.contains(u)).collect();
         (agent, flags)
+    } else if slice == Slice::Whole {
+        let text = markdown::render(&blocks);
+        (
+            Markdown {
+                text,
+                truncated: false,
+            },
+            Vec::new(),
+        )
     } else {
         (markdown, Vec::new())
     };

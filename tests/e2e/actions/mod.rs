@@ -12,6 +12,7 @@ mod dispatcher;
 mod downloads;
 mod evaluate;
 mod fill;
+mod find;
 mod forms;
 mod input;
 mod locator;

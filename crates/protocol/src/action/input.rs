@@ -129,8 +129,7 @@ params! {
     /// `check` would, in order, stopping at the first that fails.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct Fill {
-        /// [{uid (or selector/text/xpath, index), value}] in order; value: text, an option's label or value
-        /// (array: multi-select), true/false (checkbox, radio).
+        /// [{uid|selector|text|xpath, value}]: text, option(s) or true/false.
         pub fields: Vec<FillField> = "fields" => FieldList,
         pub tab_id,
         pub dialog,

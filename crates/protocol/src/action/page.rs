@@ -1,9 +1,9 @@
-//! The parameters of the actions that read the page or wait on it: wait_for, extract, evaluate,
+//! The parameters of the actions that read the page or wait on it: wait_for, extract, find, evaluate,
 //! scrape, screenshot, handoff, console, network, pdf and downloads.
 
-use super::either::Target;
+use super::either::{Pattern, Target};
 use super::params::{params, Rules};
-use super::values::{ConsoleLevel, ExtractPart, ImageFormat, WaitState, WaitTarget};
+use super::values::{ConsoleLevel, ExtractPart, FindPattern, ImageFormat, WaitState, WaitTarget};
 use crate::field::{
     int, FieldMap, Flag, FrameRef, OptElement, OptText, Text, Unlisted, Word, Words, REQUIRED_TAB,
 };
@@ -49,6 +49,17 @@ params! {
         /// (SPEC §5); set by the MCP server for its text rendering.
         pub refs: bool = "refs" => Unlisted(Flag(false)),
     }
+
+    /// `find {text | regex, limit?, tabId?}` → `{count, lines:[{line, uids}], tabId}`: the lines of the
+    /// page's agent text (the whole page, SPEC §9) that contain `text` or match `regex`, in any case.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct Find {
+        /// Text to find.
+        pub pattern: FindPattern = "text" => Pattern,
+        /// At most this many items.
+        pub limit: Option<u32> = "limit" => int::<u32>(1, u32::MAX as i64),
+        pub tab_id,
+    } + rules
 
     /// `wait_for {locator | textContains, state?, timeoutMs?, tabId?}` → `{found, elapsedMs, tabId}`;
     /// not found in time → `timeout`.
@@ -156,6 +167,13 @@ params! {
         pub tab_id,
         /// ms to wait for running downloads (default 0).
         pub wait_ms: Option<u64> = "waitMs" => int::<u64>(0, WAIT_MS).shown(),
+    }
+}
+
+impl Rules for Find {
+    #[cfg(feature = "schema")]
+    fn schema_rules() -> Vec<Value> {
+        vec![json!({"oneOf": [{"required": ["text"]}, {"required": ["regex"]}]})]
     }
 }
 

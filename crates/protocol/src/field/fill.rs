@@ -119,17 +119,11 @@ impl Codec for FieldList {
             .collect();
         m.insert(key.into(), Value::Array(items));
     }
-    /// The item lists `uid` and `value` only (selector/text/xpath/index are allowed, as the
-    /// description says): every agent pays for this schema in its context (SPEC §9).
+    /// An item's keys are in the description only: every agent pays for this schema in its context
+    /// (SPEC §9), and the parser names a wrong one.
     #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
-        json!({"type": "array", "minItems": 1, "maxItems": MAX_FILL_FIELDS, "items": {
-            "type": "object", "required": ["value"],
-            "properties": {
-                "uid": {"type": "string", "pattern": "^e[0-9]+$"},
-                "value": {"type": ["string", "number", "boolean", "array"], "items": {"type": "string"}}
-            }
-        }})
+        json!({"type": "array", "minItems": 1})
     }
     fn required(&self) -> bool {
         true

@@ -33,6 +33,9 @@
 //! line above says the origin.
 
 pub mod changes;
+mod find;
+
+pub use find::{find_text, page_lines, refs_in, AgentLine};
 
 use crate::result::{
     Checked, Confidence, DialogAnswered, ExtractElement, ExtractResult, ObstacleType,
@@ -323,7 +326,7 @@ fn uid_ranges<'a>(elements: impl Iterator<Item = &'a ExtractElement>) -> String 
 
 /// `markdown` with its links and images to `page_url`'s own origin written from their path:
 /// `](https://shop.test/a)` → `](/a)`. Other origins, and a page URL without one, stay as they are.
-fn same_origin_paths(markdown: &str, page_url: &str) -> String {
+pub(crate) fn same_origin_paths(markdown: &str, page_url: &str) -> String {
     let Some(scheme_end) = page_url.find("://") else {
         return markdown.to_string();
     };

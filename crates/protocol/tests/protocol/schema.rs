@@ -37,7 +37,7 @@ fn schema_is_a_draft7_object_schema_with_one_branch_per_action() {
     }
     assert_eq!(
         s["properties"]["type"]["enum"].as_array().unwrap().len(),
-        33
+        34
     );
     assert!(
         !s.to_string().contains("$ref"),
@@ -116,6 +116,8 @@ fn spec_examples() -> Vec<Value> {
         json!({"type":"get_value","text":"City","tabId":7}),
         json!({"type":"wait_for","textContains":"Done","state":"visible","timeoutMs":5000}),
         json!({"type":"extract","tabId":7}),
+        json!({"type":"find","text":"Pro plan","limit":5}),
+        json!({"type":"find","regex":"order #\\d+"}),
         json!({"type":"evaluate","expression":"return document.title"}),
         json!({"type":"scrape","item":"div.g","fields":{"title":"h3","url":"a@href"},"limit":10,"timeoutMs":5000}),
         json!({"type":"screenshot","fullPage":true,"format":"jpeg","quality":80,"maxWidth":1280}),
@@ -159,6 +161,8 @@ fn schema_refuses_what_the_validator_refuses() {
         json!({"type":"select_option","uid":"e1","value":[]}),
         json!({"type":"select_option","uid":"e1","index":[-1]}),
         json!({"type":"fill","fields":[]}),
+        json!({"type":"find"}),
+        json!({"type":"find","text":"a","regex":"b"}),
         json!({"type":"fill","fields":[{"uid":"e1"}]}),
     ];
     for ex in bad {
