@@ -123,7 +123,7 @@ impl Codec for FieldList {
     /// (SPEC §9), and the parser names a wrong one.
     #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
-        json!({"type": "array", "minItems": 1})
+        json!({"type": "array", "minItems": 1, "items": {"type": "object", "required": ["value"]}})
     }
     fn required(&self) -> bool {
         true
