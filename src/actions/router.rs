@@ -82,6 +82,8 @@ async fn blocked_extract(tab_id: i64, dialog: &JavascriptDialogOpening) -> Resul
         obstacle: None,
         truncated: Default::default(),
         total_elements: 0,
+        page: None,
+        pages: None,
         dialog: Some(OpenDialogInfo {
             r#type: dialog.kind.clone(),
             message: dialog.message.clone(),

@@ -23,6 +23,9 @@ pub const DEFAULT_SCRAPE_TIMEOUT_MS: u64 = 5_000;
 
 const WAIT_MS: i64 = MAX_WAIT_TIMEOUT_MS as i64;
 
+/// The largest `page` of `extract` (SPEC §5 "Pages"): far past any page's last.
+pub const MAX_PAGE: i64 = 100_000;
+
 /// `handoff`'s default `waitMs` (SPEC §4): 10 minutes, in ms.
 pub const DEFAULT_HANDOFF_WAIT_MS: u64 = 600_000;
 /// The largest `waitMs` of `handoff` (SPEC §4): 60 minutes, in ms.
@@ -39,7 +42,8 @@ impl Extract {
 }
 
 params! {
-    /// `extract {tabId?, include?}` → SPEC §5's result with only the parts in `include`.
+    /// `extract {tabId?, include?, page?}` → SPEC §5's result with only the parts in `include`; `page` n ≥ 2
+    /// reads the next part of a page too long for one read (SPEC §5 "Pages").
     #[derive(Clone, Debug, Default, PartialEq, Eq)]
     pub struct Extract {
         pub tab_id,
@@ -48,6 +52,8 @@ params! {
         /// Write listed links in the markdown with their uids and flag those elements `inMarkdown`
         /// (SPEC §5); set by the MCP server for its text rendering.
         pub refs: bool = "refs" => Unlisted(Flag(false)),
+        /// Page n of a long page (the header's more:).
+        pub page: Option<u32> = "page" => int::<u32>(1, MAX_PAGE),
     }
 
     /// `find {text | regex, limit?, tabId?}` → `{count, lines:[{line, uids}], tabId}`: the lines of the

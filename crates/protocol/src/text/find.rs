@@ -125,6 +125,8 @@ mod tests {
             obstacle: None,
             truncated: Truncated::default(),
             total_elements: 20,
+            page: None,
+            pages: None,
             dialog: None,
             dialogs: Vec::new(),
         };

@@ -286,7 +286,7 @@ fn the_tool_summary_says_which_locators_are_optional() {
         summary("wait_for"),
         "wait_for(locator or textContains, state?, tabId?, timeoutMs?)"
     );
-    assert_eq!(summary("extract"), "extract(include?, tabId?)");
+    assert_eq!(summary("extract"), "extract(include?, page?, tabId?)");
     // Every parameter is still a property of the flat schema.
     let schema = tool_input_schema();
     for key in ["textContains", "index", "locator", "uid", "text"] {
