@@ -60,6 +60,7 @@ fn view_params(tab_id: i64) -> Extract {
         tab_id: Some(tab_id),
         include: vec![ExtractPart::Markdown, ExtractPart::Elements],
         refs: true,
+        page: None,
     }
 }
 

@@ -15,10 +15,10 @@ use bua_protocol::{
 };
 use serde_json::{json, Value};
 
-/// Selects options of `this` `<select>` (or the `<select>` of `this` `<option>`): `kind` is
+/// Selects options of `this` `<select>` (or the `<select>` of `this` `<option>` or `<label>`): `kind` is
 /// value/label/index, `wanted` an array. Returns `{selected:[{value,label}]}` or `{error, …}`.
 const SELECT: &str = r#"function(kind, wanted) {
-  const sel = this.localName === 'option' ? this.closest('select') : this;
+  const sel = this.localName === 'option' ? this.closest('select') : this.localName === 'label' && this.control ? this.control : this;
   if (!sel || sel.localName !== 'select') return { error: 'not_select', tag: this.localName };
   if (sel.disabled) return { error: 'disabled_select' };
   const options = Array.from(sel.options);

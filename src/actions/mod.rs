@@ -6,10 +6,12 @@
 //! * [`navigation`] — `navigate`, `go_back`, `go_forward`, `reload` (+ waiting for loads after input)
 //! * [`input`] — `click`, `click_at`, `hover`; [`keyboard`] — `type`, `press_key` ([`keys`] maps key names,
 //!   [`typing`] types a text as a person does, for every action that types)
-//! * [`forms`] — `select_option`, `check`, `set_value`, `get_value`; [`scroll`]; [`wait`] — `wait_for`
+//! * [`forms`] — `select_option`, `check`, `set_value`, `get_value`; [`fill`] — several fields by those and
+//!   `type`; [`scroll`]; [`wait`] — `wait_for`
 //! * [`evaluate`] (SPEC §7), [`scrape`], [`screenshot`]
 //! * [`handoff`] — the tab shown to the person until the page is clear or they answer
-//! * [`upload`], [`drag`]; [`observe`] — `extract` ([`crate::extract`]), `console`, `network`, `pdf`
+//! * [`upload`], [`drag`]; [`observe`] — `extract` ([`crate::extract`]), `console`, `network`, `pdf`;
+//!   [`find`] — lines of the whole page's agent text
 //! * [`tabs`] — `get_tabs`, `activate_tab`, `close_tab`, `close_agent_tabs`, `close_agent_window`;
 //!   `open_tab` is the dispatcher's
 //! * [`locator`] resolves locators into a [`locator::Element`], which has the element's behaviour: it
@@ -29,6 +31,8 @@ mod dispatcher;
 pub mod downloads;
 pub mod drag;
 pub mod evaluate;
+pub mod fill;
+pub mod find;
 pub mod forms;
 pub mod handler;
 pub mod handoff;

@@ -23,6 +23,8 @@ fn view(markdown: &str, elements: Vec<ExtractElement>) -> ExtractResult {
         text: None,
         markdown: Some(markdown.into()),
         total_elements: elements.len() as u32,
+        page: None,
+        pages: None,
         elements: Some(elements),
         obstacle: None,
         truncated: Truncated::default(),

@@ -13,12 +13,15 @@ pub mod diff;
 pub mod markdown;
 pub mod obstacle;
 pub mod page;
+pub mod pager;
+pub mod pages;
 pub mod snapshot;
 pub mod text;
 pub mod uids;
 pub mod view;
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
 
 use bua_protocol::{
     Checked, Confidence, Extract, ExtractElement, ExtractPart, ExtractResult, Obstacle,
@@ -64,7 +67,35 @@ const SNAPSHOT_TIMEOUT_MS: u32 = 15_000;
 ///
 /// Errors: whatever a CDP command gives ([`Error::Timeout`], [`Error::SessionNotFound`], …), and
 /// [`Error::Internal`] when a CDP response does not have the documented shape.
+///
+/// `params.page` n ≥ 2 reads page n of a page too long for one read (SPEC §5 "Pages", [`pages`]): the elements
+/// page 1 did not list ([`pager`] keeps which it listed), and the markdown's n-th chunk. Only page 1 is the
+/// agent's view of the tab. A page past the last is [`Error::InvalidAction`].
 pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
+    let out = read(tab_id, params, false).await?;
+    if out.page.unwrap_or(1) == 1 {
+        view::remember(tab_id, params, &out);
+    }
+    Ok(out)
+}
+
+/// The whole page as the agent text shows it (`find`, SPEC §4): markdown with link uids and every element,
+/// uncapped; every element gets its uid as `extract` gives them. It is not the agent's view of the tab (an
+/// action's `changes` are read against the last `extract`).
+///
+/// Errors: as [`extract`]'s.
+pub async fn read_whole(tab_id: i64) -> Result<ExtractResult> {
+    let params = Extract {
+        tab_id: Some(tab_id),
+        include: vec![ExtractPart::Markdown, ExtractPart::Elements],
+        refs: true,
+        page: None,
+    };
+    read(tab_id, &params, true).await
+}
+
+/// [`extract`]'s read of the page `params.page` asks for, or the `whole` page.
+async fn read(tab_id: i64, params: &Extract, whole: bool) -> Result<ExtractResult> {
     listen_for_navigations();
     let want_text = params.wants(ExtractPart::Text);
     let want_elements = params.wants(ExtractPart::Elements);
@@ -132,6 +163,27 @@ pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
         }),
         false => (0..elements.len()).map(uids::uid).collect(),
     };
+    let n = params.page.map_or(1, |n| n as usize);
+    let layout = (n > 1).then(|| pager::get(tab_id)).flatten();
+    // Page 1's elements as this read's ids: where their frame is still read, its part.
+    let first: Option<HashSet<i64>> = layout.as_ref().map(|l| {
+        l.first
+            .iter()
+            .filter_map(|(frame, backend)| {
+                let part = keys.iter().position(|k| k == frame)?;
+                Some(snapshot::part_backend(part, *backend))
+            })
+            .collect()
+    });
+    let slice = match (whole, n) {
+        (true, _) => page::Slice::Whole,
+        (false, 1) => page::Slice::First,
+        (false, n) => page::Slice::Page {
+            n,
+            first: first.as_ref(),
+            markdown_paged: layout.as_ref().map(|l| l.markdown_paged),
+        },
+    };
     let (mut result, uids) = page::analyze_numbered(
         &info.url,
         &info.title,
@@ -140,7 +192,14 @@ pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
         &dom,
         refs,
         number,
+        slice,
     );
+    if n > result.pages {
+        return Err(past_the_last(n, result.pages, &info.url));
+    }
+    if slice == page::Slice::First {
+        remember_layout(tab_id, &result, &keys);
+    }
     mark_mixed_checkboxes(
         tab_id,
         info.indeterminate,
@@ -158,14 +217,49 @@ pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
     if !want_text {
         out.text = None;
     }
-    if !params.wants(ExtractPart::Markdown) {
+    // A later page past the markdown's last chunk has only elements.
+    if !params.wants(ExtractPart::Markdown) || (n > 1 && out.markdown.as_deref() == Some("")) {
         out.markdown = None;
     }
     if !want_elements {
         out.elements = None;
     }
-    view::remember(tab_id, params, &out);
     Ok(out)
+}
+
+/// Keeps page 1's layout for the reads of the pages after it, or forgets it when one read holds the page.
+fn remember_layout(tab_id: i64, result: &page::PageExtract, keys: &[FrameKey]) {
+    if result.pages <= 1 {
+        pager::forget(tab_id);
+        return;
+    }
+    let first = result
+        .elements
+        .elements
+        .iter()
+        .map(|e| {
+            let (part, backend) = snapshot::split_backend(e.backend_node_id);
+            (keys.get(part).cloned().unwrap_or_default(), backend)
+        })
+        .collect();
+    pager::remember(
+        tab_id,
+        pager::Layout {
+            first,
+            markdown_paged: result.markdown_paged,
+        },
+    );
+}
+
+/// The error of `extract {page: n}` on a page that has `pages` pages now.
+fn past_the_last(n: usize, pages: usize, url: &str) -> Error {
+    let what = match pages {
+        1 => "fits one read now: extract without page".to_owned(),
+        _ => format!("has {pages} pages now: extract {{page: {pages}}} is the last"),
+    };
+    Error::InvalidAction(format!(
+        "page: {n} is past the end; {url} {what} (or extract without page to start again from page 1)"
+    ))
 }
 
 /// What the first `Runtime.evaluate` of an extract reads from the page.
@@ -334,6 +428,8 @@ pub fn to_protocol(
             elements: result.elements.truncated,
         },
         total_elements: u32::try_from(result.elements.total).unwrap_or(u32::MAX),
+        page: (result.pages > 1).then(|| u32::try_from(result.page).unwrap_or(u32::MAX)),
+        pages: (result.pages > 1).then(|| u32::try_from(result.pages).unwrap_or(u32::MAX)),
         dialog: None,
         dialogs: Vec::new(),
     }
@@ -422,6 +518,7 @@ pub fn invalidate(tab_id: i64) {
     UIDS.with(|u| u.borrow_mut().get_mut(&tab_id).map(uids::UidCache::clear));
     FRAMES.with(|t| t.borrow_mut().remove(&tab_id));
     view::forget(tab_id);
+    pager::forget(tab_id);
 }
 
 /// Forgets all of `tab_id` (the tab closed).

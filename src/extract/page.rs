@@ -6,11 +6,12 @@
 //! (`tests/e2e/corpus.rs`) and in the extension.
 
 use super::ax::{self, AxElement, ElementList};
-use super::markdown::{self, Markdown};
+use super::markdown::{self, Block, Markdown};
 use super::obstacle::{self, ObstacleInput, Verdict};
+use super::pages;
 use super::snapshot::{Dom, SnapshotError};
 use super::text;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// `innerText` is sliced in the page to this many UTF-16 units before it crosses CDP; more than
 /// [`text::TEXT_MAX_BYTES`] bytes whatever the script, so the byte cap still decides.
@@ -67,6 +68,12 @@ pub struct PageExtract {
     /// With `refs`: for each of `elements`, the one shown before it that goes to the same URL
     /// ([`ax::repeats`]).
     pub same_as: Vec<Option<usize>>,
+    /// Which page of the page this read is (SPEC §5 "Pages"), 1 for the default read.
+    pub page: usize,
+    /// How many pages the page is read in: 1 when one read holds it.
+    pub pages: usize,
+    /// Whether the markdown is read in chunks, one a page (what page 1 decided; pages after it follow it).
+    pub markdown_paged: bool,
 }
 
 /// Runs markdown conversion, element selection and the obstacle classifier on one page.
@@ -103,14 +110,46 @@ pub fn analyze_parsed(
     dom: &Dom,
     refs: bool,
 ) -> PageExtract {
-    let (page, _) = analyze_numbered(url, title, inner_text, viewport, dom, refs, |elements| {
-        (0..elements.len()).map(ax::uid).collect()
-    });
+    let number = |elements: &[AxElement]| (0..elements.len()).map(ax::uid).collect();
+    let (page, _) = analyze_numbered(
+        url,
+        title,
+        inner_text,
+        viewport,
+        dom,
+        refs,
+        number,
+        Slice::First,
+    );
     page
+}
+
+/// Which share of the page one read returns (SPEC §5 "Pages").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slice<'a> {
+    /// What `extract` returns by default, page 1: the elements capped at [`ax::MAX_ELEMENTS`] (the
+    /// in-viewport ones first), the markdown at [`markdown::MARKDOWN_MAX_BYTES`] — or, when it is longer,
+    /// its first chunk ([`pages::chunks`]).
+    First,
+    /// Page `n` ≥ 2 of a page read in pages, as the page-1 read laid it out: `first` the `backendNodeId`s
+    /// page 1 listed and `markdown_paged` whether its markdown went on in chunks (when known; else they
+    /// are worked out from the page as it is now).
+    Page {
+        /// The page, 2 or more.
+        n: usize,
+        /// The elements page 1 listed.
+        first: Option<&'a HashSet<i64>>,
+        /// Whether page 1's markdown was cut into chunks.
+        markdown_paged: Option<bool>,
+    },
+    /// The whole page, uncapped: every element, all the markdown (`find`, SPEC §4).
+    Whole,
 }
 
 /// [`analyze_parsed`] with the uids of the listed elements given by `number` (the tab's stable uids,
 /// SPEC §5: it gets the capped list in order and answers one uid each); returns them with the page.
+/// `slice` says which share of the page is listed.
+#[allow(clippy::too_many_arguments)] // the page's inputs, as analyze_parsed's, plus how to number and slice
 pub fn analyze_numbered(
     url: &str,
     title: &str,
@@ -119,10 +158,11 @@ pub fn analyze_numbered(
     dom: &Dom,
     refs: bool,
     number: impl FnOnce(&[AxElement]) -> Vec<String>,
+    slice: Slice<'_>,
 ) -> (PageExtract, Vec<String>) {
     let viewport = dom.viewport_rect(viewport.0, viewport.1);
     let all = ax::dom_elements(dom, viewport);
-    let elements = ax::select(&all, ax::MAX_ELEMENTS);
+    let first_pick = ax::select(&all, ax::MAX_ELEMENTS);
     let blocks = markdown::build(dom);
     let markdown = markdown::capped(&blocks);
     // The classifier reads every interactive element, not only the capped list: a sign-in form below
@@ -139,38 +179,162 @@ pub fn analyze_numbered(
             .any(|a| obstacle::is_interstitial_url(a)),
     });
     let (text, text_truncated) = text::cap_text(inner_text);
+    // Page 1's elements: the ones it listed, else the ones it would list now.
+    let first: Vec<bool> = match slice {
+        Slice::Page {
+            first: Some(listed),
+            ..
+        } => all
+            .iter()
+            .map(|e| listed.contains(&e.backend_node_id))
+            .collect(),
+        _ => {
+            let picked: HashSet<i64> = first_pick
+                .elements
+                .iter()
+                .map(|e| e.backend_node_id)
+                .collect();
+            all.iter()
+                .map(|e| picked.contains(&e.backend_node_id))
+                .collect()
+        }
+    };
+    let element_pages = pages::element_pages(all.len(), first.iter().filter(|f| **f).count());
+    let (n, elements) = match slice {
+        Slice::First => (1, first_pick),
+        Slice::Page { n, .. } => {
+            let listed = pages::element_page(&first, n);
+            let elements = listed.iter().map(|&i| all[i].clone()).collect();
+            (
+                n,
+                ElementList {
+                    elements,
+                    total: all.len(),
+                    truncated: element_pages > 1,
+                },
+            )
+        }
+        Slice::Whole => (1, ax::select(&all, all.len())),
+    };
     let uids = number(&elements.elements);
-    let (markdown, in_markdown) = if refs {
-        // A hidden link keeps its URL: its uid would offer a click that cannot land.
-        let by_node: HashMap<i64, String> = elements
+    // A hidden link keeps its URL: its uid would offer a click that cannot land.
+    let by_node: HashMap<i64, String> = match refs {
+        true => elements
             .elements
             .iter()
             .zip(&uids)
             .filter(|(e, _)| !e.hidden)
             .map(|(e, uid)| (e.backend_node_id, uid.clone()))
-            .collect();
-        let (agent, named) = markdown::with_refs(&blocks, &by_node, url);
-        let named: std::collections::HashSet<&String> = named.iter().collect();
-        let flags = uids.iter().map(|u| named.contains(u)).collect();
-        (agent, flags)
-    } else {
-        (markdown, Vec::new())
+            .collect(),
+        false => HashMap::new(),
+    };
+    let refs_to = refs.then_some((&by_node, url));
+    let read = match slice {
+        Slice::Whole => whole_markdown(&blocks, refs_to),
+        Slice::First => first_markdown(&blocks, markdown, refs_to),
+        Slice::Page {
+            n, markdown_paged, ..
+        } => {
+            let paged = markdown_paged.unwrap_or(markdown.truncated);
+            page_markdown(&blocks, paged, n, refs_to)
+        }
+    };
+    let in_markdown = match refs {
+        true => {
+            let named: HashSet<&String> = read.named.iter().collect();
+            uids.iter().map(|u| named.contains(u)).collect()
+        }
+        false => Vec::new(),
     };
     let same_as = if refs {
         ax::repeats(&elements.elements, &in_markdown, url)
     } else {
         Vec::new()
     };
+    let pages = match slice {
+        Slice::Whole => 1,
+        _ => element_pages.max(read.chunks),
+    };
     let page = PageExtract {
         text,
         text_truncated,
-        markdown,
+        markdown: read.markdown,
         elements,
         obstacle,
         in_markdown,
         same_as,
+        page: n,
+        pages,
+        markdown_paged: read.chunks > 1,
     };
     (page, uids)
+}
+
+/// One read's markdown: the text, the uids it names, and how many chunks the page's markdown is read in.
+struct MarkdownRead {
+    markdown: Markdown,
+    named: Vec<String>,
+    chunks: usize,
+}
+
+/// Where the links of a read's listed elements are named by uid (`refs`, SPEC §5): uid by `backendNodeId`,
+/// and the page's URL.
+type RefsTo<'a> = Option<(&'a HashMap<i64, String>, &'a str)>;
+
+/// `blocks` rendered whole, links named by uid with `refs`.
+fn rendered(blocks: &[Block], refs: RefsTo<'_>, truncated: bool) -> (Markdown, Vec<String>) {
+    let (blocks, named) = match refs {
+        Some((uids, url)) => markdown::name_refs(blocks, uids, url),
+        None => (blocks.to_vec(), Vec::new()),
+    };
+    let text = markdown::render(&blocks);
+    (Markdown { text, truncated }, named)
+}
+
+/// All of the markdown (`find`).
+fn whole_markdown(blocks: &[Block], refs: RefsTo<'_>) -> MarkdownRead {
+    let (markdown, named) = rendered(blocks, refs, false);
+    MarkdownRead {
+        markdown,
+        named,
+        chunks: 1,
+    }
+}
+
+/// Page 1's markdown: as `extract` always gave it when it fits the cap (`plain`, the capped plain text, or
+/// the text with refs); else the first of its chunks.
+fn first_markdown(blocks: &[Block], plain: Markdown, refs: RefsTo<'_>) -> MarkdownRead {
+    let (markdown, named) = match refs {
+        Some((uids, url)) => markdown::with_refs(blocks, uids, url),
+        None => (plain, Vec::new()),
+    };
+    if !markdown.truncated {
+        return MarkdownRead {
+            markdown,
+            named,
+            chunks: 1,
+        };
+    }
+    page_markdown(blocks, true, 1, refs)
+}
+
+/// Chunk `n` (1-based) of the markdown when it is read in chunks (`paged`); nothing on a page past the last
+/// chunk, or past page 1 of a markdown that fit.
+fn page_markdown(blocks: &[Block], paged: bool, n: usize, refs: RefsTo<'_>) -> MarkdownRead {
+    let chunks = match paged {
+        true => pages::chunks(blocks, pages::CHUNK_MAX_BYTES),
+        false => Vec::new(),
+    };
+    let count = chunks.len().max(1);
+    let (markdown, named) = match chunks.get(n.wrapping_sub(1)) {
+        Some(chunk) => rendered(chunk, refs, n < count),
+        None => (Markdown::default(), Vec::new()),
+    };
+    MarkdownRead {
+        markdown,
+        named,
+        chunks: count,
+    }
 }
 
 #[cfg(test)]

@@ -208,6 +208,84 @@ async fn five_thousand_rows_give_exactly_200_elements_with_the_visible_top_butto
 }
 
 #[tokio::test]
+async fn five_thousand_elements_are_read_to_the_end_page_by_page_each_once() {
+    let _serial = SERIAL.lock().await;
+    let browser = &Browser::shared("extract");
+    let client = browser.client().await;
+    let tab = open(&client, "/extract/many.html").await;
+    let first = extract(&client, tab).await;
+    let pages = first["pages"].as_u64().expect("a read in pages") as usize;
+    assert_eq!(first["page"], 1);
+    assert_eq!(first["totalElements"], 5000);
+    // The agent text says which call reads the next page.
+    let r: bua_protocol::ExtractResult = serde_json::from_value(first.clone()).expect("extract");
+    let text = bua_protocol::text::extract_text(&r);
+    assert!(
+        text.contains(&format!(
+            "\npage: 1 of {pages}; more: extract {{\"page\":2}}\n"
+        )),
+        "{}",
+        &text[..600.min(text.len())]
+    );
+    let mut seen: std::collections::HashMap<String, String> = Default::default();
+    let mut markdown = String::new();
+    let mut read = first;
+    for n in 1..=pages {
+        if n > 1 {
+            read = client
+                .call("extract", json!({ "tabId": tab, "page": n }))
+                .await
+                .unwrap_or_else(|e| panic!("page {n}: {e}"));
+            assert_eq!(read["page"], n, "{}", read["page"]);
+        }
+        let els = read["elements"].as_array().expect("elements");
+        assert!(els.len() <= 200, "page {n}: {}", els.len());
+        for e in els {
+            let (uid, name) = (
+                e["uid"].as_str().expect("uid"),
+                e["name"].as_str().expect("name"),
+            );
+            let before = seen.insert(name.to_owned(), uid.to_owned());
+            assert!(
+                before.is_none(),
+                "{name} ({uid}) again on page {n}, was {before:?}"
+            );
+        }
+        let part = read["markdown"].as_str().unwrap_or_default();
+        assert!(part.len() <= 30 * 1024, "page {n}: {} bytes", part.len());
+        markdown.push_str(part);
+        markdown.push('\n');
+    }
+    let r: bua_protocol::ExtractResult = serde_json::from_value(read).expect("extract");
+    assert!(bua_protocol::text::extract_text(&r)
+        .contains(&format!("\npage: {pages} of {pages} (the last)\n")));
+    assert_eq!(seen.len(), 5000);
+    let uids: std::collections::HashSet<&String> = seen.values().collect();
+    assert_eq!(uids.len(), 5000, "every element has a uid of its own");
+    for i in 0..5000 {
+        let name = format!("Item {i:04}");
+        assert!(seen.contains_key(&name), "{name} never listed");
+        assert_eq!(markdown.matches(&name).count(), 1, "{name} in the markdown");
+    }
+    // A uid from the last page acts on its element.
+    let last = &seen["Item 4999"];
+    client
+        .call("click", json!({ "tabId": tab, "uid": last }))
+        .await
+        .unwrap_or_else(|e| panic!("click {last}: {e}"));
+    let past = client
+        .call("extract", json!({ "tabId": tab, "page": pages + 1 }))
+        .await
+        .expect_err("a page past the last");
+    assert_eq!(error_code(&past), "invalid_action");
+    assert!(
+        past.to_string().contains(&format!("has {pages} pages now")),
+        "{past}"
+    );
+    close(&client, tab).await;
+}
+
+#[tokio::test]
 async fn script_text_stays_out_but_the_same_text_shown_on_the_page_stays_in() {
     // The extension empties `<script>`/`<style>` text before the snapshot reaches Rust (SPEC §5); the
     // snapshot shares strings by value, so a `<pre>` showing a script word for word names the same one.
@@ -244,13 +322,16 @@ async fn a_two_megabyte_page_is_capped_at_50_kb_text_and_30_kb_markdown() {
         "{}",
         text.len()
     );
+    // The markdown goes on in pages (SPEC §5 "Pages"): page 1 is its first chunk, whole paragraphs.
     assert!(
-        markdown.len() <= 30 * 1024 && markdown.len() > 29 * 1024,
+        markdown.len() <= 30 * 1024 && markdown.len() > 24 * 1024,
         "{}",
         markdown.len()
     );
     assert_eq!(r["truncated"]["text"], true);
     assert_eq!(r["truncated"]["markdown"], true);
+    assert_eq!(r["page"], 1);
+    assert!(r["pages"].as_u64().unwrap_or(0) > 1, "{}", r["pages"]);
     assert!(markdown.starts_with("0 Lorem ipsum"), "{}", &markdown[..60]);
     close(&client, tab).await;
 }

@@ -22,7 +22,7 @@ mod render;
 
 pub use build::build;
 pub use ir::{Block, Inline};
-pub use output::{capped, with_refs, Markdown, MARKDOWN_MAX_BYTES};
+pub use output::{capped, name_refs, with_refs, Markdown, MARKDOWN_MAX_BYTES};
 pub use render::render;
 
 use crate::extract::snapshot::Dom;

@@ -40,6 +40,29 @@ pub fn with_refs(
     uids: &HashMap<i64, String>,
     page_url: &str,
 ) -> (Markdown, Vec<String>) {
+    let (rewritten, mut named) = name_refs(blocks, uids, page_url);
+    let full = render(&rewritten);
+    let (text, truncated) = cut(&full);
+    if truncated {
+        // A uid cut off with the end of the markdown is not in it.
+        named.retain(|u| text.contains(&format!("]({u})")) || text.contains(&format!("]({u} ")));
+    }
+    (
+        Markdown {
+            text: text.to_string(),
+            truncated,
+        },
+        named,
+    )
+}
+
+/// `blocks` with the links [`with_refs`] names by uid rewritten, uncapped, and the uids named in order of
+/// first appearance: for a read that renders a part of the page or all of it (SPEC §5 "Pages", `find`).
+pub fn name_refs(
+    blocks: &[Block],
+    uids: &HashMap<i64, String>,
+    page_url: &str,
+) -> (Vec<Block>, Vec<String>) {
     let origin = url::Url::parse(page_url).ok().map(|u| u.origin());
     let mut named = Vec::new();
     let mut rewritten = blocks.to_vec();
@@ -62,19 +85,7 @@ pub fn with_refs(
             })
         });
     }
-    let full = render(&rewritten);
-    let (text, truncated) = cut(&full);
-    if truncated {
-        // A uid cut off with the end of the markdown is not in it.
-        named.retain(|u| text.contains(&format!("]({u})")) || text.contains(&format!("]({u} ")));
-    }
-    (
-        Markdown {
-            text: text.to_string(),
-            truncated,
-        },
-        named,
-    )
+    (rewritten, named)
 }
 
 /// `markdown` capped at [`MARKDOWN_MAX_BYTES`], and whether it was cut. A cut never leaves half a link or

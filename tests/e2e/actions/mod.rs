@@ -11,6 +11,8 @@ mod dialogs;
 mod dispatcher;
 mod downloads;
 mod evaluate;
+mod fill;
+mod find;
 mod forms;
 mod input;
 mod keyboard;

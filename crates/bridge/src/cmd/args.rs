@@ -161,7 +161,8 @@ Exit status 1 on failure, with {\"code\":\"…\",\"error\":\"…\"} on stdout.")
   bua-bridge extract --tab 12                      # the whole result as JSON
   bua-bridge extract --tab 12 --markdown > page.md # the page as Markdown text
   bua-bridge extract --tab 12 --elements --pretty  # uids to click: e0  button  \"Sign in\"
-  bua-bridge extract --tab 12 --agent              # what an MCP agent reads: header, markdown, e0 button \"Sign in\"")]
+  bua-bridge extract --tab 12 --agent              # what an MCP agent reads: header, markdown, e0 button \"Sign in\"
+  bua-bridge extract --tab 12 --agent --page 2     # the next part of a long page")]
     Extract {
         /// The tab.
         #[arg(long)]
@@ -175,6 +176,9 @@ Exit status 1 on failure, with {\"code\":\"…\",\"error\":\"…\"} on stdout.")
         /// Print only the interactive elements (with --pretty: one per line).
         #[arg(long)]
         elements: bool,
+        /// Read page N of a page too long for one read (the header's `more:` names it).
+        #[arg(long, value_name = "N")]
+        page: Option<u32>,
         #[command(flatten)]
         conn: ConnArgs,
     },

@@ -99,6 +99,7 @@ pub(crate) fn friendly_request(
             markdown,
             elements,
             agent,
+            page,
             conn,
         } => {
             let output = if markdown {
@@ -120,6 +121,7 @@ pub(crate) fn friendly_request(
                 tab_id: tab,
                 include,
                 refs: agent,
+                page,
             };
             Ok((conn, Request::action(&Action::Extract(extract), output)))
         }

@@ -441,13 +441,20 @@ mod tests {
     }
 
     #[test]
-    fn console_network_and_pdf_results_reach_the_model_as_text_and_a_resource() {
+    fn console_network_find_and_pdf_results_reach_the_model_as_text_and_a_resource() {
         let console = Action::from_value(&json!({"type": "console"})).unwrap();
         let result = json!({"entries": [{"n": 1, "level": "error", "text": "boom", "at": 0.0}],
                             "dropped": 0, "next": 1, "tabId": 3});
         let text = serde_json::to_string(&success(&console, result).content).unwrap();
         assert!(
             text.contains("console: 1 entries; next since: 1\\nerror boom"),
+            "{text}"
+        );
+        let find = Action::from_value(&json!({"type": "find", "text": "pro"})).unwrap();
+        let result = json!({"count": 3, "lines": [{"line": "e9 button \"Pro\"", "uids": ["e9"]}], "tabId": 3});
+        let text = serde_json::to_string(&success(&find, result).content).unwrap();
+        assert!(
+            text.contains("find: 3 lines match, the first 1:\\ne9 button \\\"Pro\\\""),
             "{text}"
         );
         let pdf = Action::from_value(&json!({"type": "pdf"})).unwrap();
@@ -466,10 +473,11 @@ mod tests {
 
     /// The tool definition is context every agent pays in every session: it stays within a budget
     /// (13,763 bytes of compact JSON as the server sends it when this was written; Playwright MCP's 25
-    /// tools take about 18.4 KB). A new action costs a line, not a paragraph.
+    /// tools take about 18.4 KB). A new action costs a line, not a paragraph: `fill`, `find` and extract's
+    /// `page` took it from 14,386 to 14,984 bytes.
     #[test]
     fn the_tool_definition_stays_within_its_budget() {
-        const BUDGET: usize = 14_500;
+        const BUDGET: usize = 15_000;
         let tool = serde_json::to_string(&browser_tool()).unwrap_or_default();
         assert!(
             tool.len() <= BUDGET,

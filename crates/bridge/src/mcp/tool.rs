@@ -83,7 +83,8 @@ pub(super) fn tool_error(code: &str, message: &str) -> CallToolResult {
 }
 
 /// A success: the result JSON as text (compact); `extract` as the agent text of
-/// [`render::extract_text`], `console` / `network` as [`render::console_text`] / [`render::network_text`];
+/// [`render::extract_text`], `console` / `network` / `find` as [`render::console_text`] /
+/// [`render::network_text`] / [`render::find_text`];
 /// `screenshot` as an image block plus its metadata, `pdf` as an embedded `application/pdf` resource plus
 /// its metadata.
 pub(super) fn success(action: &Action, result: Value) -> CallToolResult {
@@ -102,6 +103,9 @@ pub(super) fn success(action: &Action, result: Value) -> CallToolResult {
         Action::Network(_) => serde_json::from_value(result.clone())
             .ok()
             .map(|r| render::network_text(&r)),
+        Action::Find(_) => serde_json::from_value(result.clone())
+            .ok()
+            .map(|r| render::find_text(&r)),
         _ => None,
     };
     if let Some(text) = text {

@@ -77,6 +77,8 @@ actions! {
     SelectOption(SelectOption) = "select_option", secs(10);
     /// Check or uncheck a checkbox, radio or switch.
     Check(Check) = "check", secs(10);
+    /// Fill form fields in order, as type/select_option/check would; stops at the first failure.
+    Fill(Fill) = "fill", secs(30);
     /// Set a control's value directly, firing input + change (where type cannot).
     SetValue(SetValue) = "set_value", secs(10);
     /// Read a control's current value (select: value + label, checkbox/radio: checked).
@@ -85,6 +87,8 @@ actions! {
     WaitFor(WaitFor) = "wait_for", waits("timeoutMs", DEFAULT_WAIT_TIMEOUT_MS).read();
     /// Read the page: markdown, the elements to act on by uid, obstacle; innerText on request.
     Extract(Extract) = "extract", secs(20).read();
+    /// Lines of the whole page's text (any case) with `text` or matching `regex`, and their uids.
+    Find(Find) = "find", secs(20).read();
     /// Run JavaScript in the page: a function body, so `return` the value; a throw is invalid_action with its message.
     Evaluate(Evaluate) = "evaluate", secs(12);
     /// Repeated items by CSS selectors (no script): one object per `item` match (waits for the first).

@@ -1,7 +1,7 @@
 //! The fields that are exactly one of several keys: `select_option`'s `value` / `label` /
-//! `index` and `wait_for`'s locator or `textContains`.
+//! `index`, `wait_for`'s locator or `textContains`, and `find`'s `text` or `regex`.
 
-use super::values::{OptionChoice, WaitTarget};
+use super::values::{FindPattern, OptionChoice, WaitTarget};
 use crate::field::{Codec, Cx, Element};
 use crate::locator::{read_locator, write_locator, Loc};
 use crate::wire::{int_in, kind, Fields, Res};
@@ -152,5 +152,56 @@ impl Codec for Target {
     }
     fn loc(&self) -> Loc {
         Loc::OrTextContains
+    }
+}
+
+/// `find`'s pattern: exactly one of `text` (the field's key) or `regex`, a non-empty string.
+pub(crate) struct Pattern;
+
+/// `find`'s key for a regex.
+const REGEX_KEY: &str = "regex";
+
+impl Codec for Pattern {
+    type T = FindPattern;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<FindPattern> {
+        let text = f.opt_nonempty(key)?;
+        let regex = f.opt_nonempty(REGEX_KEY)?;
+        match (text, regex) {
+            (Some(t), None) => Ok(FindPattern::Text(t)),
+            (None, Some(r)) => Ok(FindPattern::Regex(r)),
+            (Some(_), Some(_)) => {
+                Err(f.err(key, format!("not allowed together with `{REGEX_KEY}`")))
+            }
+            (None, None) => Err(f.err_msg(format!(
+                "exactly one of {key}/{REGEX_KEY} is required: the text to find, or a regex"
+            ))),
+        }
+    }
+    fn write(&self, v: &FindPattern, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        let (k, s) = match v {
+            FindPattern::Text(t) => (key, t),
+            FindPattern::Regex(r) => (REGEX_KEY, r),
+        };
+        m.insert(k.into(), Value::String(s.clone()));
+    }
+    #[cfg(feature = "schema")]
+    fn schema(&self) -> Value {
+        json!({"type": "string", "minLength": 1})
+    }
+    fn own_keys(&self, key: &'static str) -> Vec<&'static str> {
+        vec![key, REGEX_KEY]
+    }
+    fn keys(&self, key: &'static str, _cx: &Cx) -> Vec<&'static str> {
+        vec![key, REGEX_KEY]
+    }
+    #[cfg(feature = "schema")]
+    fn properties(&self, key: &'static str, doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
+        vec![
+            (key, crate::field::described(self.schema(), doc)),
+            (
+                REGEX_KEY,
+                crate::field::described(self.schema(), "Regex to find."),
+            ),
+        ]
     }
 }

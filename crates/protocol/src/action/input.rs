@@ -1,5 +1,5 @@
 //! The parameters of the actions that act on the page like a person: click, hover, type, keys,
-//! scroll, select, check, set and read a value, upload, drag.
+//! scroll, select, check, fill a form, set and read a value, upload, drag.
 
 use super::either::Choice;
 #[cfg(feature = "schema")]
@@ -7,8 +7,8 @@ use super::either::CHOICE_KEYS;
 use super::params::{params, Rules};
 use super::values::{Modifier, OptionChoice};
 use crate::field::{
-    DropAt, DropTarget, Element, Flag, NestedElement, OptElement, OptText, Paths, Px, ReqPx, Text,
-    Unlisted, Words,
+    DropAt, DropTarget, Element, FieldList, FillField, Flag, NestedElement, OptElement, OptText,
+    Paths, Px, ReqPx, Text, Unlisted, Words,
 };
 #[cfg(feature = "schema")]
 use crate::locator::required;
@@ -120,6 +120,17 @@ params! {
         pub locator: Locator = "locator" => Element,
         /// The wanted state. Default true.
         pub checked: bool = "checked" => Flag(true),
+        pub tab_id,
+        pub dialog,
+    }
+
+    /// `fill {fields:[{uid|selector|text|xpath, index?, value}], tabId?}` →
+    /// `{filled:[{uid?, locator?, value, label?}], tabId}`: each field as `type`, `select_option` or
+    /// `check` would, in order, stopping at the first that fails.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct Fill {
+        /// [{uid|selector|text|xpath, value}]: text, option(s) or true/false.
+        pub fields: Vec<FillField> = "fields" => FieldList,
         pub tab_id,
         pub dialog,
     }

@@ -34,6 +34,7 @@ use spec::Timeout;
 use std::time::Duration;
 
 pub use crate::field::{DialogAnswer, DialogPolicy, DropTarget, MAX_UPLOAD_FILES, URL_SCHEMES};
+pub use crate::field::{FillField, FillValue, MAX_FILL_FIELDS};
 pub use crate::field::{DEFAULT_LOAD_WAIT_MS, MAX_LOAD_WAIT_MS};
 pub use crate::wire::{TabId, MAX_TAB_ID};
 pub use catalogue::Action;

@@ -1,9 +1,9 @@
-//! The parameters of the actions that read the page or wait on it: wait_for, extract, evaluate,
+//! The parameters of the actions that read the page or wait on it: wait_for, extract, find, evaluate,
 //! scrape, screenshot, handoff, console, network, pdf and downloads.
 
-use super::either::Target;
+use super::either::{Pattern, Target};
 use super::params::{params, Rules};
-use super::values::{ConsoleLevel, ExtractPart, ImageFormat, WaitState, WaitTarget};
+use super::values::{ConsoleLevel, ExtractPart, FindPattern, ImageFormat, WaitState, WaitTarget};
 use crate::field::{
     int, FieldMap, Flag, FrameRef, OptElement, OptText, Text, Unlisted, Word, Words, REQUIRED_TAB,
 };
@@ -23,6 +23,9 @@ pub const DEFAULT_SCRAPE_TIMEOUT_MS: u64 = 5_000;
 
 const WAIT_MS: i64 = MAX_WAIT_TIMEOUT_MS as i64;
 
+/// The largest `page` of `extract` (SPEC §5 "Pages"): far past any page's last.
+pub const MAX_PAGE: i64 = 100_000;
+
 /// `handoff`'s default `waitMs` (SPEC §4): 10 minutes, in ms.
 pub const DEFAULT_HANDOFF_WAIT_MS: u64 = 600_000;
 /// The largest `waitMs` of `handoff` (SPEC §4): 60 minutes, in ms.
@@ -39,7 +42,8 @@ impl Extract {
 }
 
 params! {
-    /// `extract {tabId?, include?}` → SPEC §5's result with only the parts in `include`.
+    /// `extract {tabId?, include?, page?}` → SPEC §5's result with only the parts in `include`; `page` n ≥ 2
+    /// reads the next part of a page too long for one read (SPEC §5 "Pages").
     #[derive(Clone, Debug, Default, PartialEq, Eq)]
     pub struct Extract {
         pub tab_id,
@@ -48,7 +52,20 @@ params! {
         /// Write listed links in the markdown with their uids and flag those elements `inMarkdown`
         /// (SPEC §5); set by the MCP server for its text rendering.
         pub refs: bool = "refs" => Unlisted(Flag(false)),
+        /// Page n of a long page (the header's more:).
+        pub page: Option<u32> = "page" => int::<u32>(1, MAX_PAGE),
     }
+
+    /// `find {text | regex, limit?, tabId?}` → `{count, lines:[{line, uids}], tabId}`: the lines of the
+    /// page's agent text (the whole page, SPEC §9) that contain `text` or match `regex`, in any case.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct Find {
+        /// Text to find.
+        pub pattern: FindPattern = "text" => Pattern,
+        /// At most this many items.
+        pub limit: Option<u32> = "limit" => int::<u32>(1, u32::MAX as i64),
+        pub tab_id,
+    } + rules
 
     /// `wait_for {locator | textContains, state?, timeoutMs?, tabId?}` → `{found, elapsedMs, tabId}`;
     /// not found in time → `timeout`.
@@ -156,6 +173,13 @@ params! {
         pub tab_id,
         /// ms to wait for running downloads (default 0).
         pub wait_ms: Option<u64> = "waitMs" => int::<u64>(0, WAIT_MS).shown(),
+    }
+}
+
+impl Rules for Find {
+    #[cfg(feature = "schema")]
+    fn schema_rules() -> Vec<Value> {
+        vec![json!({"oneOf": [{"required": ["text"]}, {"required": ["regex"]}]})]
     }
 }
 

@@ -62,6 +62,7 @@ fn only_actions_that_change_nothing_are_reads() {
             "get_value",
             "wait_for",
             "extract",
+            "find",
             "scrape",
             "screenshot",
             "console",

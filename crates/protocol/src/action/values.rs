@@ -1,5 +1,5 @@
 //! The public value types of action fields: key modifiers, `select_option`'s choice, what
-//! `wait_for` waits for, the screenshot format, `extract`'s parts and console levels.
+//! `wait_for` waits for, what `find` looks for, the screenshot format, `extract`'s parts and console levels.
 
 use crate::field::{keyword, Keyword};
 use crate::locator::Locator;
@@ -92,6 +92,15 @@ impl OptionChoice {
             OptionChoice::Index(v) => one_or_many(v),
         }
     }
+}
+
+/// What `find` looks for (SPEC §4): exactly one of `text` / `regex` on the wire, both matched in any case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FindPattern {
+    /// A substring of the line.
+    Text(String),
+    /// A regex (Rust `regex` syntax) the line matches.
+    Regex(String),
 }
 
 /// What `wait_for` waits for: a locator, or `textContains` (text anywhere in the page).

@@ -6,6 +6,7 @@
 mod codec;
 mod dialog;
 mod element;
+mod fill;
 pub(crate) mod keyword;
 mod number;
 mod tab;
@@ -25,6 +26,8 @@ pub(crate) use codec::{described, doc_text};
 pub(crate) use codec::{Codec, Cx};
 pub(crate) use dialog::Dialog;
 pub(crate) use element::{DropAt, Element, NestedElement, OptElement};
+pub(crate) use fill::FieldList;
+pub use fill::{FillField, FillValue, MAX_FILL_FIELDS};
 pub(crate) use keyword::{keyword, Keyword};
 pub(crate) use number::{int, Px, ReqPx};
 pub use tab::{DEFAULT_LOAD_WAIT_MS, MAX_LOAD_WAIT_MS};

@@ -207,6 +207,13 @@ pub struct ExtractResult {
     pub truncated: Truncated,
     /// Interactive nodes before the cap.
     pub total_elements: u32,
+    /// Which page of a page too long for one read this is (SPEC §5 "Pages"), 1 for the default read;
+    /// omitted when one read holds the whole page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<u32>,
+    /// How many pages the page has: `extract {page: n}` reads page n; omitted with `page`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<u32>,
     /// A JavaScript dialog open on the tab (a tab the user is using: left for the user, SPEC §7); the
     /// page is blocked until it is answered, so nothing else was read.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,7 +1,7 @@
 //! The results of the actions that act on an element: the element's short description
-//! ([`ElementInfo`]), click, hover, type, keys, scroll, select, check, set and read a value.
+//! ([`ElementInfo`]), click, hover, type, keys, scroll, select, check, fill, set and read a value.
 
-use crate::action::{Modifier, TabId};
+use crate::action::{FillValue, Modifier, TabId};
 use serde::{Deserialize, Serialize};
 
 /// A short description of the element an action touched: `{tag, role?, name?, id?, text?, type?}`.
@@ -138,6 +138,34 @@ pub struct CheckResult {
     /// The control.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub element: Option<ElementInfo>,
+}
+
+/// One field `fill` filled: how it was named, and its value read back afterwards.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FilledField {
+    /// The field's uid, when it was given by one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uid: Option<String>,
+    /// The field's other locator, as messages write it (`selector "#bio"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locator: Option<String>,
+    /// What it holds now: the text (a password masked as `type` reads it back), the selected option's
+    /// value (an array for a multi-select), or the checked state.
+    pub value: FillValue,
+    /// A `<select>`'s selected option label(s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<FillValue>,
+}
+
+/// `fill` → `{filled:[{uid?, locator?, value, label?}], tabId}`, one entry per field in order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FillResult {
+    /// The fields, in the order given.
+    pub filled: Vec<FilledField>,
+    /// The tab.
+    pub tab_id: TabId,
 }
 
 /// `set_value` → `{element, value, tabId}`.

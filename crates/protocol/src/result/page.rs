@@ -1,4 +1,4 @@
-//! The results of the actions that read or wait on the page: wait_for, scrape, screenshot,
+//! The results of the actions that read or wait on the page: wait_for, find, scrape, screenshot,
 //! evaluate, handoff, upload, drag, console, network, pdf and downloads.
 
 use super::extract::{truncate_at_char_boundary, Obstacle};
@@ -15,6 +15,27 @@ pub struct WaitForResult {
     pub found: bool,
     /// ms waited.
     pub elapsed_ms: u64,
+    /// The tab.
+    pub tab_id: TabId,
+}
+
+/// One line `find` found: as the agent text writes it (a long one cut around the match), and its uids.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FoundLine {
+    /// The line.
+    pub line: String,
+    /// The uids it names: a markdown line's links, an element line's element.
+    pub uids: Vec<String>,
+}
+
+/// `find` → `{count, lines:[{line, uids}], tabId}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FindResult {
+    /// How many lines matched in all.
+    pub count: u32,
+    /// The first of them, in page order (at most `limit`).
+    pub lines: Vec<FoundLine>,
     /// The tab.
     pub tab_id: TabId,
 }

@@ -11,6 +11,7 @@
 //! elements: 200 of 312 (the list is cut; in-viewport ones are kept first)
 //! in viewport: e3-e7
 //! truncated: markdown
+//! page: 1 of 3; more: extract {"page":2}
 //! === markdown ===
 //! # Checkout
 //! [Terms](e4 /legal/terms) · [Help](e5)
@@ -30,9 +31,13 @@
 //! only when they hold: `checked`, `mixed`, `disabled`. Which elements are in the viewport (SPEC §5
 //! `visible`) is one header line of uid ranges, not a flag on each of the (mostly off-screen) lines. Without
 //! `refs`, links to the page's own origin are written from their path (`/legal/terms`): the `url:`
-//! line above says the origin.
+//! line above says the origin. A page too long for one read (SPEC §5 "Pages") says which page this is
+//! and the call that reads the next.
 
 pub mod changes;
+mod find;
+
+pub use find::{find_text, page_lines, refs_in, AgentLine};
 
 use crate::result::{
     Checked, Confidence, DialogAnswered, ExtractElement, ExtractResult, ObstacleType,
@@ -85,7 +90,9 @@ pub fn extract_text(r: &ExtractResult) -> String {
     if let Some(elements) = &r.elements {
         let shown = elements.len();
         let total = usize::try_from(r.total_elements).unwrap_or(usize::MAX);
-        if r.truncated.elements || total > shown {
+        if r.page.is_some_and(|p| p > 1) {
+            out.push_str(&format!("elements: {shown} of {total}\n"));
+        } else if r.truncated.elements || total > shown {
             out.push_str(&format!(
                 "elements: {shown} of {total} (the list is cut; in-viewport ones are kept first)\n"
             ));
@@ -107,6 +114,9 @@ pub fn extract_text(r: &ExtractResult) -> String {
     .collect();
     if !cut.is_empty() {
         out.push_str(&format!("truncated: {}\n", cut.join(", ")));
+    }
+    if let (Some(page), Some(pages)) = (r.page, r.pages) {
+        out.push_str(&page_line(page, pages));
     }
     if let Some(markdown) = &r.markdown {
         out.push_str("=== markdown ===\n");
@@ -140,6 +150,16 @@ pub fn extract_text(r: &ExtractResult) -> String {
     }
     out.truncate(out.trim_end().len());
     out
+}
+
+/// The header line of a page read in pages (SPEC §5 "Pages"): which page, and the call that reads the next.
+fn page_line(page: u32, pages: u32) -> String {
+    if page < pages {
+        let next = page + 1;
+        format!("page: {page} of {pages}; more: extract {{\"page\":{next}}}\n")
+    } else {
+        format!("page: {page} of {pages} (the last)\n")
+    }
 }
 
 /// Fewest out-of-view links in a row that the element list writes as one line ([`element_lines`]).
@@ -323,7 +343,7 @@ fn uid_ranges<'a>(elements: impl Iterator<Item = &'a ExtractElement>) -> String 
 
 /// `markdown` with its links and images to `page_url`'s own origin written from their path:
 /// `](https://shop.test/a)` → `](/a)`. Other origins, and a page URL without one, stay as they are.
-fn same_origin_paths(markdown: &str, page_url: &str) -> String {
+pub(crate) fn same_origin_paths(markdown: &str, page_url: &str) -> String {
     let Some(scheme_end) = page_url.find("://") else {
         return markdown.to_string();
     };
@@ -654,6 +674,8 @@ mod tests {
             obstacle: None,
             truncated: Truncated::default(),
             total_elements: 5,
+            page: None,
+            pages: None,
             dialog: None,
             dialogs: Vec::new(),
         }
@@ -759,6 +781,31 @@ mod tests {
             "url: https://shop.test/checkout\ntitle: Checkout step 2\n\
              obstacle: auth_wall, high: Sign-in page: ask the user."
         );
+    }
+
+    #[test]
+    fn a_read_in_pages_names_the_call_for_the_next_and_says_the_last() {
+        let mut r = result();
+        r.truncated.elements = true;
+        r.total_elements = 5000;
+        r.page = Some(1);
+        r.pages = Some(26);
+        let got = extract_text(&r);
+        assert!(
+            got.contains("(the list is cut; in-viewport ones are kept first)\n"),
+            "{got}"
+        );
+        assert!(
+            got.contains("\npage: 1 of 26; more: extract {\"page\":2}\n=== markdown ===\n"),
+            "{got}"
+        );
+        r.page = Some(26);
+        let got = extract_text(&r);
+        assert!(got.contains("elements: 5 of 5000\n"), "{got}");
+        assert!(got.contains("\npage: 26 of 26 (the last)\n"), "{got}");
+        r.page = None;
+        r.pages = None;
+        assert!(!extract_text(&r).contains("page:"));
     }
 
     #[test]

@@ -170,6 +170,38 @@ fn wait_for_needs_a_locator_or_text_contains_but_not_both() {
 }
 
 #[test]
+fn find_takes_exactly_one_of_text_or_regex() {
+    let a = ok(json!({"type":"find","text":"Pro","limit":5,"tabId":3}));
+    assert_eq!(
+        a,
+        Action::Find(Find {
+            pattern: FindPattern::Text("Pro".into()),
+            limit: Some(5),
+            tab_id: Some(3)
+        })
+    );
+    assert_eq!(
+        a.to_value(),
+        json!({"type":"find","text":"Pro","limit":5,"tabId":3})
+    );
+    let a = ok(json!({"type":"find","regex":"a|b"}));
+    assert_eq!(a.to_value(), json!({"type":"find","regex":"a|b"}));
+    refused_with(
+        json!({"type":"find"}),
+        &["find: exactly one of text/regex is required"],
+    );
+    refused_with(
+        json!({"type":"find","text":"a","regex":"b"}),
+        &["find: text: not allowed together with `regex`"],
+    );
+    refused_with(json!({"type":"find","text":""}), &["find: text:"]);
+    refused_with(
+        json!({"type":"find","text":"a","limit":0}),
+        &["find: limit:"],
+    );
+}
+
+#[test]
 fn urls_must_be_absolute_with_a_supported_scheme() {
     refused_with(json!({"type":"open_tab"}), &["open_tab: url: required"]);
     refused_with(
@@ -574,6 +606,10 @@ fn timeouts_follow_the_spec_table() {
         (json!({"type":"scroll","dy":1}), 10),
         (json!({"type":"select_option","uid":"e1","value":"a"}), 10),
         (json!({"type":"check","uid":"e1"}), 10),
+        (
+            json!({"type":"fill","fields":[{"uid":"e1","value":"a"}]}),
+            30,
+        ),
         (json!({"type":"set_value","uid":"e1","value":"a"}), 10),
         (json!({"type":"get_value","selector":"#username"}), 10),
         (json!({"type":"extract"}), 20),
@@ -587,10 +623,12 @@ fn timeouts_follow_the_spec_table() {
 #[test]
 fn action_names_cover_the_spec_table_in_order() {
     let names = action_names();
-    assert_eq!(names.len(), 32);
+    assert_eq!(names.len(), 34);
     assert_eq!(names[0], "open_tab");
-    assert_eq!(names[24], "screenshot");
-    assert_eq!(names[31], "downloads");
+    assert_eq!(names[18], "fill");
+    assert_eq!(names[23], "find");
+    assert_eq!(names[26], "screenshot");
+    assert_eq!(names[33], "downloads");
     for n in [
         "go_forward",
         "close_agent_window",

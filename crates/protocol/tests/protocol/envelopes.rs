@@ -477,6 +477,8 @@ fn results_serialize_in_camel_case() {
         }),
         truncated: Truncated::default(),
         total_elements: 1,
+        page: None,
+        pages: None,
         dialog: None,
         dialogs: Vec::new(),
     };

@@ -37,7 +37,7 @@ fn schema_is_a_draft7_object_schema_with_one_branch_per_action() {
     }
     assert_eq!(
         s["properties"]["type"]["enum"].as_array().unwrap().len(),
-        32
+        34
     );
     assert!(
         !s.to_string().contains("$ref"),
@@ -111,10 +111,13 @@ fn spec_examples() -> Vec<Value> {
         json!({"type":"select_option","uid":"e9","value":["a","b"]}),
         json!({"type":"select_option","selector":"select","index":2}),
         json!({"type":"check","selector":"#agree","checked":true}),
+        json!({"type":"fill","fields":[{"uid":"e3","value":"Ada"},{"selector":"#c","value":["a","b"]},{"uid":"e7","value":true}]}),
         json!({"type":"set_value","selector":"#username","value":"alice"}),
         json!({"type":"get_value","text":"City","tabId":7}),
         json!({"type":"wait_for","textContains":"Done","state":"visible","timeoutMs":5000}),
         json!({"type":"extract","tabId":7}),
+        json!({"type":"find","text":"Pro plan","limit":5}),
+        json!({"type":"find","regex":"order #\\d+"}),
         json!({"type":"evaluate","expression":"return document.title"}),
         json!({"type":"scrape","item":"div.g","fields":{"title":"h3","url":"a@href"},"limit":10,"timeoutMs":5000}),
         json!({"type":"screenshot","fullPage":true,"format":"jpeg","quality":80,"maxWidth":1280}),
@@ -157,6 +160,10 @@ fn schema_refuses_what_the_validator_refuses() {
         json!({"type":"scrape","item":"li","fields":{}}),
         json!({"type":"select_option","uid":"e1","value":[]}),
         json!({"type":"select_option","uid":"e1","index":[-1]}),
+        json!({"type":"fill","fields":[]}),
+        json!({"type":"find"}),
+        json!({"type":"find","text":"a","regex":"b"}),
+        json!({"type":"fill","fields":[{"uid":"e1"}]}),
     ];
     for ex in bad {
         assert!(!validator().is_valid(&ex), "schema accepts {ex}");
@@ -279,7 +286,7 @@ fn the_tool_summary_says_which_locators_are_optional() {
         summary("wait_for"),
         "wait_for(locator or textContains, state?, tabId?, timeoutMs?)"
     );
-    assert_eq!(summary("extract"), "extract(include?, tabId?)");
+    assert_eq!(summary("extract"), "extract(include?, page?, tabId?)");
     // Every parameter is still a property of the flat schema.
     let schema = tool_input_schema();
     for key in ["textContains", "index", "locator", "uid", "text"] {

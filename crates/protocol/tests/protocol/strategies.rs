@@ -284,13 +284,19 @@ fn reading() -> BoxedStrategy<Action> {
                 })
             ),
         // `refs` is set by the MCP server, not part of the schema agents see (as `staged` below).
-        (tab_id(), extract_parts()).prop_map(|(tab_id, include)| {
-            Action::Extract(Extract {
-                tab_id,
-                include,
-                refs: false,
-            })
-        }),
+        (
+            tab_id(),
+            extract_parts(),
+            proptest::option::of(1u32..=100_000)
+        )
+            .prop_map(|(tab_id, include, page)| {
+                Action::Extract(Extract {
+                    tab_id,
+                    include,
+                    refs: false,
+                    page,
+                })
+            }),
         (
             word(),
             tab_id(),
