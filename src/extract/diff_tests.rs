@@ -13,6 +13,7 @@ fn el(uid: &str, role: &str, name: &str) -> ExtractElement {
         disabled: false,
         hidden: false,
         same_as: None,
+        ..Default::default()
     }
 }
 
