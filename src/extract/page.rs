@@ -105,7 +105,7 @@ pub fn analyze_parsed(
 ) -> PageExtract {
     let viewport = dom.viewport_rect(viewport.0, viewport.1);
     let all = ax::dom_elements(dom, viewport);
-    let elements = ax::select(&all, ax::MAX_ELEMENTS);
+    let mut elements = ax::select(&all, ax::MAX_ELEMENTS);
     let blocks = markdown::build(dom);
     let markdown = markdown::capped(&blocks);
     // The classifier reads every interactive element, not only the capped list: a sign-in form below
@@ -146,6 +146,14 @@ pub fn analyze_parsed(
     } else {
         Vec::new()
     };
+    // A context tells apart elements the agent reads side by side: those the text lists (SPEC §9).
+    let listed: Vec<bool> = (0..elements.elements.len())
+        .map(|i| {
+            !in_markdown.get(i).copied().unwrap_or(false)
+                && same_as.get(i).copied().flatten().is_none()
+        })
+        .collect();
+    ax::prune_contexts(&mut elements.elements, &listed);
     PageExtract {
         text,
         text_truncated,

@@ -9,15 +9,22 @@
 //! [`AxTree::first_checked`], is an `indeterminate` checkbox's `mixed` state, which the snapshot lacks.
 //!
 //! Rooms: [`element`] (the element, the cap), [`from_dom`] (reading elements from the snapshot),
+//! [`name`] (accessible names), [`nearby`] (a name from the text beside a field that has none),
+//! [`options`] (what a select offers), [`context`] (where an element whose name repeats is),
 //! [`links`] (links that repeat one another), [`tree`] (the AX read of a checked state) and [`uid`]
 //! (uids and their per-tab cache).
 
+mod context;
 mod element;
 mod from_dom;
 mod links;
+mod name;
+mod nearby;
+mod options;
 mod tree;
 mod uid;
 
+pub use context::prune_contexts;
 pub use element::{select, AxElement, ElementList, MAX_ELEMENTS, MAX_LABEL_CHARS};
 pub use from_dom::dom_elements;
 pub use links::repeats;
@@ -26,3 +33,6 @@ pub use uid::{parse_uid, uid, TabUidCaches, UidCache};
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod choice_tests;

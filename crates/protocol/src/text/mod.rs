@@ -246,21 +246,29 @@ pub const CONTEXT_MAX_CHARS: usize = 40;
 /// Longest option name printed, in chars; a longer one ends with `…`.
 pub const OPTION_MAX_CHARS: usize = 40;
 
+/// Option names printed when an element has more options than the result carries: the list is a
+/// sample then, and the agent can read every one (`get_value`) or choose by name.
+pub const OPTIONS_SHOWN_WHEN_CUT: usize = 10;
+
 /// What a select, list box or combobox offers, as its line ends: ` options(3): "editors", "publishers",
-/// "reviewers"`, or when the list was cut ` options(20 of 250; get_value lists all): "Afghanistan", …, "Cuba", …`
-/// (`get_value` on the element gives every option of a `<select>`). Empty without options.
+/// "reviewers"` when the result carries every option, else the first [`OPTIONS_SHOWN_WHEN_CUT`] and the
+/// count, ` options(10 of 250; get_value lists all): "Afghanistan", …, "Austria", …` (`get_value` on the
+/// element gives every option of a `<select>`). Empty without options.
 fn options_part(e: &ExtractElement) -> String {
     if e.options.is_empty() {
         return String::new();
     }
-    let shown = e.options.len();
     let total = e
         .option_count
         .and_then(|n| usize::try_from(n).ok())
-        .unwrap_or(shown)
-        .max(shown);
-    let names: Vec<String> = e
-        .options
+        .unwrap_or(e.options.len())
+        .max(e.options.len());
+    let shown = if total > e.options.len() {
+        OPTIONS_SHOWN_WHEN_CUT.min(e.options.len())
+    } else {
+        total
+    };
+    let names: Vec<String> = e.options[..shown]
         .iter()
         .map(|o| quoted(&one_line(o), OPTION_MAX_CHARS))
         .collect();
@@ -774,6 +782,18 @@ mod tests {
             element_line(&country),
             "e5 combobox \"Country\" = \"France\" options(2 of 250; get_value lists all): \"Afghanistan\", \"Albania\", …"
         );
+        // Of a list that is cut anyway, the first ten; a whole list of twenty is shown whole.
+        country.options = (0..20).map(|n| format!("C{n}")).collect();
+        let line = element_line(&country);
+        assert!(
+            line.contains("options(10 of 250; get_value lists all): \"C0\", "),
+            "{line}"
+        );
+        assert!(line.ends_with("\"C9\", …"), "{line}");
+        country.option_count = Some(20);
+        assert!(element_line(&country).ends_with("options(20): \"C0\", \"C1\", \"C2\", \"C3\", \"C4\", \"C5\", \"C6\", \"C7\", \"C8\", \"C9\", \"C10\", \"C11\", \"C12\", \"C13\", \"C14\", \"C15\", \"C16\", \"C17\", \"C18\", \"C19\""));
+        country.options.truncate(2);
+        country.option_count = Some(250);
         let mut groups = el("e19", "listbox", Some("Available groups"));
         groups.options = vec!["editors".into(), "x".repeat(50)];
         groups.option_count = Some(2);
@@ -805,7 +825,7 @@ mod tests {
             serde_json::json!({"uid": "e1", "role": "button", "name": "Go", "visible": true})
         );
         let v = serde_json::to_value(&country).unwrap();
-        assert_eq!(v["options"], serde_json::json!(["Afghanistan", "Albania"]));
+        assert_eq!(v["options"], serde_json::json!(["C0", "C1"]));
         assert_eq!(v["optionCount"], 250);
     }
 
