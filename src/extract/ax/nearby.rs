@@ -179,14 +179,16 @@ fn owned_by_other(
         })
 }
 
-/// The nearest ancestor of node `n` laid out as a block (the line the text is on ends there).
+/// The nearest ancestor of node `n` that holds lines of its own: any box but a plain inline one (a block,
+/// a flex item, a table cell, an `inline-block`). A line's text does not run across its edge: Django's
+/// `<p class="datetime">Date: <input></p>` beside its row's `<label>` is a line of its own.
 fn block_of(dom: &Dom, n: usize) -> usize {
     dom.ancestors(n)
         .find(|&a| {
             dom.nodes[a]
                 .layout
                 .as_ref()
-                .is_some_and(|l| !l.style.display.is_empty() && !l.style.is_inline())
+                .is_some_and(|l| !matches!(&*l.style.display, "" | "inline" | "contents"))
         })
         .unwrap_or(0)
 }
