@@ -210,6 +210,15 @@ fn names_follow_accnames_order_and_a_labels_icon_names_the_field_by_its_aria_lab
                 ],
             ),
             e("a", &[("href", "/share")], vec![t("\u{e001}"), t(" Share")]),
+            e(
+                "a",
+                &[("href", "#")],
+                vec![e(
+                    "span",
+                    &[("class", "date-icon"), ("title", "Choose a Date")],
+                    vec![],
+                )],
+            ),
         ],
     );
     let names: Vec<Option<String>> = elements(&d).into_iter().map(|e| e.name).collect();
@@ -221,6 +230,7 @@ fn names_follow_accnames_order_and_a_labels_icon_names_the_field_by_its_aria_lab
             s("Type into this box to filter down the list of available groups."),
             s("Close"),
             s("Share"),
+            s("Choose a Date"),
         ]
     );
 }
@@ -453,4 +463,39 @@ fn a_context_is_kept_only_among_the_elements_the_agent_text_lists() {
     let got: Vec<Option<String>> = list.into_iter().map(|e| e.context).collect();
     // A context two share tells neither apart.
     assert_eq!(got, vec![s("A"), None, s("C"), None, None]);
+}
+
+#[test]
+fn a_caption_every_repeat_shares_is_passed_over_for_one_that_tells_them_apart() {
+    // Django's change list filters: "All", "Yes", "No" under each filter's summary.
+    let filter = |title: &'static str, q: &'static str| {
+        e(
+            "details",
+            &[("open", "")],
+            vec![
+                e("summary", &[], vec![t(title)]),
+                e(
+                    "ul",
+                    &[],
+                    vec![
+                        e("li", &[], vec![e("a", &[("href", "?")], vec![t("All")])]),
+                        e("li", &[], vec![e("a", &[("href", q)], vec![t("Yes")])]),
+                    ],
+                ),
+            ],
+        )
+    };
+    let d = dom(
+        "https://a.test/",
+        vec![
+            filter("By staff status", "?s=1"),
+            filter("By active", "?a=1"),
+        ],
+    );
+    let yes: Vec<Option<String>> = elements(&d)
+        .into_iter()
+        .filter(|e| e.name.as_deref() == Some("Yes"))
+        .map(|e| e.context)
+        .collect();
+    assert_eq!(yes, vec![s("By staff status"), s("By active")]);
 }

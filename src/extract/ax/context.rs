@@ -1,7 +1,8 @@
 //! Where an element is, for elements whose role and name repeat (SPEC §5 `context`): four "Filter" boxes,
-//! a "Change" link per table row, a checkbox per row. Each is told apart by the caption of the smallest
-//! container that holds it and none of the others — a table row's first cell, a fieldset's legend, the
-//! first words of a block (a label that names no control, a heading) — else by the heading above it.
+//! a "Change" link per table row, a checkbox per row. Each is told apart by the caption of the nearest
+//! container that holds it and none of the others and whose caption no other one has — a table row's
+//! first cell, a fieldset's legend, a disclosure's summary, the first words of a block (a label that names
+//! no control, a heading) — else by the heading above it.
 
 use std::collections::{HashMap, HashSet};
 
@@ -15,6 +16,8 @@ pub const MAX_CONTEXT_CHARS: usize = 60;
 const CAPTION_NODES: usize = 200;
 /// Nodes looked at before an element for a heading above it.
 const HEADING_STEPS: usize = 2_000;
+/// Container captions looked at per element.
+const MAX_CANDIDATES: usize = 4;
 
 /// What the context of the elements of one page reads.
 pub(super) struct Page<'a, 'n> {
@@ -27,8 +30,8 @@ pub(super) struct Page<'a, 'n> {
 }
 
 /// Gives [`AxElement::context`] to each element of `elements` (whose nodes are `nodes`, same order) that
-/// shares its role and name with another one that is not hidden, when it tells it apart from them: no
-/// other member of the group has the same context.
+/// shares its role and name with another one that is not hidden, when a caption tells it apart from them:
+/// the nearest one no other member of the group has among its own.
 pub(super) fn add_contexts(page: &Page<'_, '_>, nodes: &[usize], elements: &mut [AxElement]) {
     let mut groups: HashMap<(&str, Option<&str>), Vec<usize>> = HashMap::new();
     for (k, e) in elements.iter().enumerate() {
@@ -49,18 +52,26 @@ pub(super) fn add_contexts(page: &Page<'_, '_>, nodes: &[usize], elements: &mut 
             }
         }
         let own_name = elements[members[0]].name.as_deref().unwrap_or("");
-        let contexts: Vec<Option<String>> = members
+        let candidates: Vec<Vec<String>> = members
             .iter()
-            .map(|&k| context_of(page, nodes[k], &held, own_name))
+            .map(|&k| candidates_of(page, nodes[k], &held, own_name))
             .collect();
-        let singles = singled_out(&contexts);
-        found.extend(
-            members
-                .iter()
-                .zip(contexts)
-                .zip(singles)
-                .filter_map(|((&k, c), single)| Some((k, c.filter(|_| single)?))),
-        );
+        // Each member's nearest caption that no other member has among its own: "All" heads every
+        // filter's list, the filter's title tells them apart.
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for list in &candidates {
+            let mut own: Vec<&str> = list.iter().map(String::as_str).collect();
+            own.sort_unstable();
+            own.dedup();
+            for c in own {
+                *seen.entry(c).or_default() += 1;
+            }
+        }
+        for (&k, list) in members.iter().zip(&candidates) {
+            if let Some(c) = list.iter().find(|c| seen.get(c.as_str()) == Some(&1)) {
+                found.push((k, c.clone()));
+            }
+        }
     }
     for (k, c) in found {
         elements[k].context = Some(c);
@@ -110,32 +121,36 @@ fn singled_out(contexts: &[Option<String>]) -> Vec<bool> {
         .collect()
 }
 
-/// The context of member node `m` of a group; `held` counts the group's members in each container.
-fn context_of(
+/// The captions that may tell member node `m` of a group apart, nearest first: those of the containers
+/// that hold it and no other member (`held` counts the group's members in each container), then the
+/// heading before it.
+fn candidates_of(
     page: &Page<'_, '_>,
     m: usize,
     held: &HashMap<usize, usize>,
     own_name: &str,
-) -> Option<String> {
+) -> Vec<String> {
     let dom = page.dom;
     let m_ancestors: Vec<usize> = dom.ancestors(m).collect();
+    let mut out = Vec::new();
     for &a in &m_ancestors {
-        if held.get(&a).copied().unwrap_or(0) > 1 {
+        if held.get(&a).copied().unwrap_or(0) > 1 || out.len() >= MAX_CANDIDATES {
             break;
         }
         if let Some(c) = caption(page, a, m, &m_ancestors).and_then(|c| clean(&c, own_name)) {
-            return Some(c);
+            out.push(c);
         }
     }
     let heading = dom
         .preceding(m)
         .take(HEADING_STEPS)
-        .find(|&n| is_heading(dom, n))?;
-    clean(&subtree_text(dom, heading, true), own_name)
+        .find(|&n| is_heading(dom, n));
+    out.extend(heading.and_then(|h| clean(&subtree_text(dom, h, true), own_name)));
+    out
 }
 
 /// The caption of container `a` for its descendant `m`: a row's first cell (not `m`'s own), a fieldset's
-/// legend, or the first words in `a` before `m` that belong to no other control.
+/// legend, a `<details>`'s summary, or the first words in `a` before `m` that belong to no other control.
 fn caption(page: &Page<'_, '_>, a: usize, m: usize, m_ancestors: &[usize]) -> Option<String> {
     let dom = page.dom;
     let node = &dom.nodes[a];
@@ -151,12 +166,18 @@ fn caption(page: &Page<'_, '_>, a: usize, m: usize, m_ancestors: &[usize]) -> Op
             .map(|&c| subtree_text(dom, c, true))
             .find(|t| !t.is_empty());
     }
-    if node.tag() == Some("fieldset") {
-        let legend = node
+    // A fieldset's legend, a disclosure's summary ("By staff status" over a filter's links).
+    let title = match node.tag() {
+        Some("fieldset") => Some("legend"),
+        Some("details") => Some("summary"),
+        _ => None,
+    };
+    if let Some(title) = title {
+        let first = node
             .children
             .iter()
-            .find(|&&c| dom.nodes[c].tag() == Some("legend"))?;
-        return Some(subtree_text(dom, *legend, true)).filter(|t| !t.is_empty());
+            .find(|&&c| dom.nodes[c].tag() == Some(title))?;
+        return Some(subtree_text(dom, *first, true)).filter(|t| !t.is_empty());
     }
     first_words(page, a, m, m_ancestors)
 }

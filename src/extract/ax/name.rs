@@ -52,7 +52,11 @@ impl<'a> Namer<'a> {
             let text: Vec<String> = refs
                 .split_whitespace()
                 .filter_map(|r| self.ids.get(r))
-                .map(|&r| self.content(r, Traversal::Labelledby))
+                // A shown node is read as shown (its hidden parts left out); a hidden one whole.
+                .map(|&r| match self.dom.nodes[r].layout {
+                    Some(_) => self.content(r, Traversal::Rendered),
+                    None => self.content(r, Traversal::Labelledby),
+                })
                 .collect();
             if let Some(t) = nonempty(text.join(" ")) {
                 return Some(t);
@@ -85,11 +89,14 @@ impl<'a> Namer<'a> {
                         .filter(|_| input_type != "button")
                     });
             }
-            let labels: Vec<String> = self
-                .labels_of(i)
-                .into_iter()
-                .map(|l| self.content(l, Traversal::Rendered))
-                .collect();
+            let mut labels: Vec<String> = Vec::new();
+            for l in self.labels_of(i) {
+                // A page that repeats a form repeats its labels: one "Username" is enough.
+                let text = self.content(l, Traversal::Rendered);
+                if !labels.contains(&text) {
+                    labels.push(text);
+                }
+            }
             if let Some(l) = nonempty(labels.join(" ")) {
                 return Some(l);
             }
@@ -103,8 +110,11 @@ impl<'a> Namer<'a> {
             .map(str::to_string)
             .find_map(nonempty);
         }
-        nonempty(self.content(i, Traversal::Rendered))
+        // The element's own `title` before its parts' names: a share link's "Share to Facebook" over its
+        // icon's "Facebook icon".
+        nonempty(self.read_content(i, Traversal::Rendered, false))
             .or_else(|| node.attr("title").map(str::to_string).and_then(nonempty))
+            .or_else(|| nonempty(self.read_content(i, Traversal::Rendered, true)))
     }
 
     /// The element whose `id` is `id` (the first one, as `getElementById` finds it).
@@ -148,10 +158,22 @@ impl<'a> Namer<'a> {
         false
     }
 
-    /// The text of node `id`'s subtree as a name: text nodes, the `alt` of images, and for a part with an
-    /// `aria-label` that label instead of its content (an icon button inside a `<label>`); `aria-hidden`
-    /// parts left out. Read as far as ~4 × [`MAX_LABEL_CHARS`].
+    /// The text of node `id`'s subtree as a name: text nodes and the `alt` of images, `aria-hidden` parts
+    /// left out. When that is empty, the parts' own names are read too: a part with an `aria-label` counts as
+    /// that label (an icon inside a `<label>`), a part without text as its `title` (an icon link's
+    /// `<span class="date-icon" title="Choose a Date">`) — accname takes them always, but beside text they
+    /// mostly repeat it ("Log in with Google" and its logo's label). Read as far as ~4 × [`MAX_LABEL_CHARS`].
     fn content(&self, id: usize, traversal: Traversal) -> String {
+        let text = self.read_content(id, traversal, false);
+        if text.is_empty() {
+            self.read_content(id, traversal, true)
+        } else {
+            text
+        }
+    }
+
+    /// [`Namer::content`]'s reading; `parts_named`: a part's `aria-label` or `title` stands for it.
+    fn read_content(&self, id: usize, traversal: Traversal, parts_named: bool) -> String {
         let dom = self.dom;
         let mut out = String::new();
         let mut stack = vec![id];
@@ -170,14 +192,21 @@ impl<'a> Namer<'a> {
                     let skipped = matches!(tag.as_str(), "script" | "style")
                         || (i != id && matches!(tag.as_str(), "select" | "datalist" | "textarea"))
                         || (traversal == Traversal::Rendered
+                            && i != id
                             && n.attr("aria-hidden").is_some_and(|v| v.trim() == "true"));
                     if skipped {
                         continue;
                     }
-                    let own_label = n
-                        .attr("aria-label")
-                        .filter(|l| i != id && rendered && !l.trim().is_empty());
-                    if let Some(l) = own_label {
+                    let part_name = || {
+                        let own = |a: &str| n.attr(a).filter(|l| !l.trim().is_empty());
+                        own("aria-label").or_else(|| {
+                            own("title").filter(|_| subtree_text(dom, i, true).is_empty())
+                        })
+                    };
+                    let named_part = (parts_named && i != id && rendered && tag != "img")
+                        .then(part_name)
+                        .flatten();
+                    if let Some(l) = named_part {
                         out.push_str(l);
                         out.push(' ');
                     } else if tag == "img" {

@@ -242,7 +242,7 @@ pub fn element_line(e: &ExtractElement) -> String {
 }
 
 /// Longest `context` printed, in chars.
-pub const CONTEXT_MAX_CHARS: usize = 40;
+pub const CONTEXT_MAX_CHARS: usize = 32;
 /// Longest option name printed, in chars; a longer one ends with `…`.
 pub const OPTION_MAX_CHARS: usize = 40;
 
