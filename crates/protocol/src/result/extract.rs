@@ -118,7 +118,7 @@ pub struct ExtractElement {
     /// this one out. Omitted otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub same_as: Option<String>,
-    /// `true` for an ARIA `option`, `tab`, `treeitem`, `row` or `gridcell` the page marks
+    /// `true` for an ARIA `option`, `tab` or `treeitem` the page marks
     /// `aria-selected="true"`; omitted otherwise (a `<select>`'s choice is its `value`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub selected: bool,
