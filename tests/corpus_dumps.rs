@@ -4,7 +4,9 @@
 //! recall, size ratio and obstacle, the per-folder confusion tables, and asserts the corpus thresholds
 //! (the same as `tests/e2e/corpus.rs`, from [`metrics::summarise`]).
 //! `$BUA_CORPUS_ONLY=<substring>` limits the pages; `$BUA_CORPUS_OUT=<dir>` writes each page's
-//! markdown, expected text and elements there.
+//! markdown, expected text, elements and agent text there. It also prints the bytes of the agent text
+//! (SPEC §9: what the MCP server hands a model, `refs` on) over all pages, the number the per-page byte
+//! budget is about.
 //!
 //! ```text
 //! python3 tests/corpus_dump.py
@@ -16,7 +18,8 @@ mod metrics;
 
 use std::path::{Path, PathBuf};
 
-use bua_extension::extract::page::{analyze, PageInputs};
+use bua_extension::extract::page::{analyze, analyze_parsed, PageInputs};
+use bua_extension::extract::snapshot::Dom;
 use metrics::{measure, summarise, FOLDERS};
 
 fn dumps_dir() -> PathBuf {
@@ -58,6 +61,7 @@ fn corpus_dumps_native() {
     let only = std::env::var("BUA_CORPUS_ONLY").ok();
     let out_dir = std::env::var("BUA_CORPUS_OUT").ok();
     let mut reports = Vec::new();
+    let mut agent_bytes = 0usize;
     for folder in FOLDERS {
         for path in json_files(&root.join(folder)) {
             let name = path
@@ -84,6 +88,8 @@ fn corpus_dumps_native() {
                 snapshot: &page["snapshot"],
             };
             let result = analyze(&input).expect("dump analyses");
+            let agent = agent_text(&input);
+            agent_bytes += agent.len();
             let expected = page["expectedText"].as_str();
             reports.push(measure(
                 folder,
@@ -96,6 +102,7 @@ fn corpus_dumps_native() {
                 let dir = Path::new(dir).join(folder);
                 let _ = std::fs::create_dir_all(&dir);
                 let _ = std::fs::write(dir.join(format!("{name}.md")), &result.markdown.text);
+                let _ = std::fs::write(dir.join(format!("{name}.agent.txt")), &agent);
                 if let Some(e) = expected {
                     let _ = std::fs::write(dir.join(format!("{name}.expected.txt")), e);
                 }
@@ -114,6 +121,30 @@ fn corpus_dumps_native() {
             }
         }
     }
+    println!(
+        "agent text: {agent_bytes} bytes over {} pages",
+        reports.len()
+    );
     let failures = summarise(&reports);
     assert!(failures.is_empty(), "thresholds missed: {failures:#?}");
+}
+
+/// The agent text of a page (SPEC §9), as the MCP server renders it: markdown and elements, links named
+/// by uid (`refs`), uids in list order as the tab's uid cache gives them.
+fn agent_text(input: &PageInputs<'_>) -> String {
+    let dom = Dom::from_snapshot(input.snapshot).expect("dump parses");
+    let mut result = analyze_parsed(input.url, input.title, "", input.viewport, &dom, true);
+    let uids = (0..result.elements.elements.len())
+        .map(bua_extension::extract::ax::uid)
+        .collect();
+    result.text = String::new();
+    let mut out = bua_extension::extract::to_protocol(
+        input.url.to_string(),
+        input.title.to_string(),
+        result,
+        uids,
+        false,
+    );
+    out.text = None;
+    bua_protocol::text::extract_text(&out)
 }

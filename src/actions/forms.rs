@@ -101,21 +101,38 @@ const VALUE_CONTROL: &str = r#"function() {
   return this.localName === 'label' && this.control ? this.control : this;
 }"#;
 
-/// The current value of `this` as `{value, label?, checked?, secret?}`, or `{error}` when it has none
-/// (the shapes of [`GetValueResult`]). Text is read as `type` reads it back.
-const READ_CONTROL: &str = r#"function() {
+/// The current value of `this` as `{value, label?, checked?, secret?, options?}`, or `{error}` when it has
+/// none (the shapes of [`GetValueResult`]). Text is read as `type` reads it back; `options` are every
+/// option of a select, an `<input list>`'s datalist, an ARIA list box or a combobox's popup (at most
+/// `max` of them).
+const READ_CONTROL: &str = r#"function(max) {
   const el = this, tag = el.localName, type = tag === 'input' ? (el.type || 'text').toLowerCase() : '';
+  const role = el.getAttribute('role') || '';
+  const text = o => (o.getAttribute('aria-label') || o.textContent || '').replace(/\s+/g, ' ').trim();
+  const ariaOptions = () => {
+    const roots = role === 'listbox' ? [el] : ((el.getAttribute('aria-controls') || '') + ' ' + (el.getAttribute('aria-owns') || ''))
+      .split(/\s+/).filter(Boolean).map(id => el.ownerDocument.getElementById(id)).filter(Boolean);
+    return roots.flatMap(r => Array.from(r.querySelectorAll('[role=option]')));
+  };
+  const listed = () => {
+    if (tag === 'select') return Array.from(el.options).slice(0, max).map(o => ({ value: o.value, label: o.label }));
+    if (tag === 'input' && el.list) return Array.from(el.list.options).slice(0, max).map(o => ({ value: o.value, label: o.label || o.value }));
+    return ariaOptions().slice(0, max).map(o => ({ value: text(o), label: text(o) }));
+  };
   if (tag === 'select') {
     const picked = Array.from(el.selectedOptions);
-    if (el.multiple) return { value: picked.map(o => o.value), label: picked.map(o => o.label) };
-    return { value: picked.length ? picked[0].value : '', label: picked.length ? picked[0].label : '' };
+    if (el.multiple) return { value: picked.map(o => o.value), label: picked.map(o => o.label), options: listed() };
+    return { value: picked.length ? picked[0].value : '', label: picked.length ? picked[0].label : '', options: listed() };
   }
   if (type === 'checkbox' || type === 'radio') return { value: String(el.value), checked: el.checked };
-  if (tag === 'input' || tag === 'textarea') return { value: String(el.value ?? ''), secret: type === 'password' };
-  if (el.isContentEditable) return { value: el.innerText.replace(/\n$/, '') };
-  const role = el.getAttribute('role') || '';
+  if (tag === 'input' || tag === 'textarea') return { value: String(el.value ?? ''), secret: type === 'password', options: listed() };
+  if (el.isContentEditable) return { value: el.innerText.replace(/\n$/, ''), options: listed() };
   if (['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(role))
     return { value: el.getAttribute('value') ?? '', checked: el.getAttribute('aria-checked') === 'true' };
+  if (role === 'listbox' || role === 'combobox') {
+    const picked = ariaOptions().filter(o => o.getAttribute('aria-selected') === 'true').map(text);
+    return { value: role === 'listbox' ? picked : (el.getAttribute('aria-valuetext') || picked[0] || ''), options: listed() };
+  }
   if ('value' in el && el.value !== undefined && el.value !== null) return { value: String(el.value) };
   return { error: 'a <' + tag + '> has no value' };
 }"#;
@@ -138,7 +155,8 @@ impl Handler for GetValue {
             Err(_) => located,
         };
         let element = control.describe().await?;
-        let r = control.call(READ_CONTROL, &[]).await?;
+        let max = Arg::Value(json!(bua_protocol::GET_VALUE_MAX_OPTIONS));
+        let r = control.call(READ_CONTROL, &[max]).await?;
         if let Some(reason) = r.get("error").and_then(Value::as_str) {
             return Err(Error::InvalidAction(format!(
             "cannot read a value from the element ({}): {reason}; read its text with extract, or locate \
@@ -165,6 +183,12 @@ impl Handler for GetValue {
             value,
             label: form_value("label")?,
             checked: r.get("checked").and_then(Value::as_bool),
+            options: r
+                .get("options")
+                .cloned()
+                .map(serde_json::from_value)
+                .transpose()?
+                .unwrap_or_default(),
             tab_id,
         })
     }

@@ -3,7 +3,7 @@
 //! A view is what the agent text shows of an `extract` result: the markdown, line by line, and the elements
 //! listed apart from it (not hidden, not a repeat of another link, not named in the markdown). Elements are
 //! compared by uid — stable while the node is in the document (SPEC §5) — on what the agent reads of them
-//! (role, name, value, checked, disabled); lines as a multiset, so a line that moved is no change and a
+//! (role, name, value, checked, disabled, selected, options, context); lines as a multiset, so a line that moved is no change and a
 //! line that appeared twice where it was once is one line added.
 
 use bua_protocol::{Changes, ExtractElement, ExtractResult};
@@ -57,13 +57,17 @@ fn listed(r: &ExtractResult) -> impl Iterator<Item = &ExtractElement> {
 }
 
 /// Whether the agent would read `a` and `b` differently (being in the viewport or not is no change: a
-/// scroll would otherwise change every line).
+/// scroll would otherwise change every line). A list box a filter box narrowed reads differently.
 fn reads_differently(a: &ExtractElement, b: &ExtractElement) -> bool {
     a.role != b.role
         || a.name != b.name
         || a.value != b.value
         || a.checked != b.checked
         || a.disabled != b.disabled
+        || a.selected != b.selected
+        || a.options != b.options
+        || a.option_count != b.option_count
+        || a.context != b.context
 }
 
 /// Lines of `new` not in `old` (in `new`'s order) and of `old` not in `new` (in `old`'s order), counted as

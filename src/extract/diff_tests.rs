@@ -13,6 +13,7 @@ fn el(uid: &str, role: &str, name: &str) -> ExtractElement {
         disabled: false,
         hidden: false,
         same_as: None,
+        ..Default::default()
     }
 }
 
@@ -130,4 +131,18 @@ fn a_route_change_says_url_and_title() {
     let d = diff(&a, &b).unwrap();
     assert_eq!(d.url.as_deref(), Some("http://a.test/#/users"));
     assert_eq!(d.title.as_deref(), Some("Users"));
+}
+
+#[test]
+fn a_list_box_a_filter_narrowed_is_changed() {
+    let mut list = el("e5", "listbox", "Available permissions");
+    list.options = vec!["add_user".into(), "change_user".into(), "add_group".into()];
+    list.option_count = Some(3);
+    let a = view("x", vec![list.clone()]);
+    let mut narrowed = list;
+    narrowed.options.truncate(2);
+    narrowed.option_count = Some(2);
+    let d = diff(&a, &view("x", vec![narrowed])).unwrap();
+    assert_eq!(d.changed.len(), 1);
+    assert_eq!(d.changed[0].option_count, Some(2));
 }

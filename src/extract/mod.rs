@@ -402,6 +402,11 @@ pub fn to_protocol(
             disabled: e.disabled,
             hidden: e.hidden,
             same_as: same_as.get(i).cloned().flatten(),
+            selected: e.selected,
+            options: e.options,
+            option_count: (e.option_count > 0)
+                .then(|| u32::try_from(e.option_count).unwrap_or(u32::MAX)),
+            context: e.context,
         })
         .collect();
     ExtractResult {

@@ -200,7 +200,7 @@ pub fn analyze_numbered(
         }
     };
     let element_pages = pages::element_pages(all.len(), first.iter().filter(|f| **f).count());
-    let (n, elements) = match slice {
+    let (n, mut elements) = match slice {
         Slice::First => (1, first_pick),
         Slice::Page { n, .. } => {
             let listed = pages::element_page(&first, n);
@@ -255,6 +255,14 @@ pub fn analyze_numbered(
         Slice::Whole => 1,
         _ => element_pages.max(read.chunks),
     };
+    // A context tells apart elements the agent reads side by side: those the text lists (SPEC §9).
+    let listed: Vec<bool> = (0..elements.elements.len())
+        .map(|i| {
+            !in_markdown.get(i).copied().unwrap_or(false)
+                && same_as.get(i).copied().flatten().is_none()
+        })
+        .collect();
+    ax::prune_contexts(&mut elements.elements, &listed);
     let page = PageExtract {
         text,
         text_truncated,

@@ -3,7 +3,8 @@
 //! API (SPEC §2–§10). One test binary, linked once; its modules mirror `src/`:
 //!
 //! * [`actions`] — the browser actions, one module per family as `src/actions/` has them;
-//! * [`extract`], [`frames`] — `extract` (SPEC §5) and cross-origin frames;
+//! * [`extract`], [`extract_choice`], [`frames`] — `extract` (SPEC §5), what it gives an agent to choose from,
+//!   and cross-origin frames;
 //! * [`sessions`], [`handoff`], [`observe`], [`ui`] — the session model, handoff, observing the person's work, the popup and options page;
 //! * [`bridge`] — launch, pairing and reconnects (the extension's `src/bridge/` and the bridge server);
 //! * [`clients`], [`mcp`], [`agents`] — the bridge's clients: CLI, v1 clients, MCP server, several agents;
@@ -23,6 +24,7 @@ mod clients;
 mod corpus;
 mod demo;
 mod extract;
+mod extract_choice;
 mod frames;
 mod handoff;
 mod mcp;

@@ -57,6 +57,14 @@ pub struct AxElement {
     /// `<select>` or `<textarea>` hidden for its looks (a styled checkbox behind its `<label>`, a file input
     /// behind a button) still takes typing, `select_option` and `upload`, so it is not called hidden.
     pub hidden: bool,
+    /// An ARIA `option`, `tab` or `treeitem` marked `aria-selected="true"`.
+    pub selected: bool,
+    /// The first option names of a select, list box or combobox ([`super::options`]); empty otherwise.
+    pub options: Vec<String>,
+    /// How many options it has in all (0 without options).
+    pub option_count: usize,
+    /// Where the element is, when another element has its role and name ([`super::context`]).
+    pub context: Option<String>,
 }
 
 /// The interactive elements of a page (SPEC §5).

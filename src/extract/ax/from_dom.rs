@@ -1,14 +1,20 @@
 //! The interactive elements of a page read from its DOM snapshot (SPEC §5): roles by HTML-AAM and
-//! ARIA, names by a simplified accname, live values and checked states, disabled controls, and the
-//! layout boxes behind `visible`, `rendered` and `hidden`.
+//! ARIA, names by a simplified accname ([`super::name`], and for a field without one the text beside
+//! it, [`super::nearby`]), live values and checked states, options ([`super::options`]), disabled
+//! controls, the layout boxes behind `visible`, `rendered` and `hidden`, and the context of elements
+//! whose role and name repeat ([`super::context`]).
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use bua_protocol::Checked;
 
-use super::element::{label, tristate, AxElement, CHECKABLE_ROLES, MAX_LABEL_CHARS};
+use super::context::{add_contexts, Page};
+use super::element::{label, tristate, AxElement, CHECKABLE_ROLES};
 use super::links::{click_context, inline_handlers, reads_its_element};
-use crate::extract::snapshot::{resolve_url, Dom, DomNode, NodeKind, Rect};
+use super::name::{subtree_text, Namer};
+use super::nearby::{line_label, trailing_label, Reach, FIELD_ROLES};
+use super::options::options_of;
+use crate::extract::snapshot::{resolve_url, Dom, DomNode, Rect};
 
 /// AX roles that are interactive by themselves (ARIA roles and Chrome's internal names for native
 /// controls), compared case-insensitively: the protocol's list, which the agent text also reads.
@@ -21,21 +27,11 @@ const INTERACTIVE_ROLES: &[&str] = bua_protocol::INTERACTIVE_ROLES;
 /// `inert` subtrees are skipped. Document order; `viewport` is in main-document coordinates
 /// ([`Dom::viewport_rect`]).
 pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
-    let ids: HashMap<&str, usize> = dom
-        .nodes
-        .iter()
-        .enumerate()
-        .filter_map(|(i, n)| Some((n.attr("id")?, i)))
-        .collect();
-    let mut labels_for: HashMap<&str, usize> = HashMap::new();
-    for (i, n) in dom.nodes.iter().enumerate() {
-        if n.tag() == Some("label") {
-            if let Some(f) = n.attr("for") {
-                labels_for.entry(f).or_insert(i);
-            }
-        }
-    }
+    let namer = Namer::new(dom);
     let mut out = Vec::new();
+    // The node of each element of `out`, and the role of each node the list offers.
+    let mut nodes: Vec<usize> = Vec::new();
+    let mut roles: Vec<Option<&'static str>> = vec![None; dom.nodes.len()];
     let mut hidden = vec![false; dom.nodes.len()];
     for (i, node) in dom.nodes.iter().enumerate() {
         let parent_hidden = node.parent.is_some_and(|p| hidden[p]);
@@ -55,8 +51,12 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
         if layout.style.is_invisible() {
             continue;
         }
-        let name = dom_name(dom, i, &ids, &labels_for).and_then(|n| label(&n));
+        let name = namer.name(i).and_then(|n| label(&n));
+        let options = options_of(dom, i, role, &|id| namer.element_by_id(id));
         let value = selected_labels(dom, i)
+            .or_else(|| {
+                (!options.aria_selected.is_empty()).then(|| options.aria_selected.join(", "))
+            })
             .or_else(|| dom.input_values.get(&node.backend_node_id).cloned())
             .filter(|_| {
                 matches!(
@@ -82,6 +82,8 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
                 .filter(|v| !v.is_empty())
         };
         let reachable = dom.is_reachable(i);
+        roles[i] = Some(role);
+        nodes.push(i);
         out.push(AxElement {
             role: role.to_string(),
             checked: dom_checked(dom, node, role),
@@ -120,8 +122,47 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
             } else {
                 String::new()
             },
+            selected: matches!(role, "option" | "tab" | "treeitem")
+                && node
+                    .attr("aria-selected")
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("true")),
+            options: options.names,
+            option_count: options.count,
+            context: None,
         });
     }
+    // A field the page left without a name is named by the text beside it; that text is then the
+    // field's, not a caption of the elements around it.
+    // Any control's text is its own, shown or not (a button inside an `aria-hidden` part).
+    let control = |n: usize| dom_role(&dom.nodes[n]).is_some();
+    let mut field_texts = HashSet::new();
+    let unnamed = |e: &AxElement| e.name.is_none() && FIELD_ROLES.contains(&e.role.as_str());
+    // The text on a field's own line first, then a label right after it (drawn over it or beside it),
+    // then the line above: each text names one field.
+    for pass in 0..3 {
+        for (e, &i) in out.iter_mut().zip(&nodes) {
+            if !unnamed(e) {
+                continue;
+            }
+            let found = match pass {
+                0 => line_label(dom, &namer, i, &control, &field_texts, Reach::SameLine),
+                1 => trailing_label(dom, &namer, i, &control)
+                    .filter(|(_, t)| !field_texts.contains(&t[0])),
+                _ => line_label(dom, &namer, i, &control, &field_texts, Reach::LineAbove),
+            };
+            if let Some((name, texts)) = found {
+                e.name = label(&name);
+                field_texts.extend(texts);
+            }
+        }
+    }
+    let page = Page {
+        dom,
+        namer: &namer,
+        field_texts: &field_texts,
+        role: &|n| roles[n],
+    };
+    add_contexts(&page, &nodes, &mut out);
     out
 }
 
@@ -220,74 +261,6 @@ fn dom_role(node: &DomNode) -> Option<&'static str> {
     Some(role)
 }
 
-/// The accessible name of DOM node `i`, by the usual precedence (a simplification of accname).
-fn dom_name(
-    dom: &Dom,
-    i: usize,
-    ids: &HashMap<&str, usize>,
-    labels_for: &HashMap<&str, usize>,
-) -> Option<String> {
-    let node = &dom.nodes[i];
-    let nonempty = |s: String| Some(s).filter(|s| !s.trim().is_empty());
-    if let Some(l) = node
-        .attr("aria-label")
-        .map(str::to_string)
-        .and_then(nonempty)
-    {
-        return Some(l);
-    }
-    if let Some(refs) = node.attr("aria-labelledby") {
-        let text: Vec<String> = refs
-            .split_whitespace()
-            .filter_map(|r| ids.get(r))
-            .map(|&r| text_of(dom, r))
-            .collect();
-        if let Some(t) = nonempty(text.join(" ")) {
-            return Some(t);
-        }
-    }
-    let tag = node.tag().unwrap_or("");
-    if matches!(tag, "input" | "select" | "textarea") {
-        let input_type = node.attr("type").unwrap_or("").to_ascii_lowercase();
-        if matches!(input_type.as_str(), "submit" | "button" | "reset") {
-            return node
-                .attr("value")
-                .map(str::to_string)
-                .and_then(nonempty)
-                .or_else(|| {
-                    Some(
-                        if input_type == "reset" {
-                            "Reset"
-                        } else {
-                            "Submit"
-                        }
-                        .to_string(),
-                    )
-                    .filter(|_| input_type != "button")
-                });
-        }
-        let label = node
-            .attr("id")
-            .and_then(|id| labels_for.get(id))
-            .map(|&l| text_of(dom, l))
-            .or_else(|| dom.enclosing(i, "label").map(|l| text_of(dom, l)));
-        if let Some(l) = label.and_then(nonempty) {
-            return Some(l);
-        }
-        return [
-            node.attr("title"),
-            node.attr("placeholder"),
-            node.attr("alt"),
-        ]
-        .into_iter()
-        .flatten()
-        .map(str::to_string)
-        .find_map(nonempty);
-    }
-    nonempty(text_of(dom, i)).or_else(|| node.attr("title").map(str::to_string).and_then(nonempty))
-}
-
-/// Rendered text of a subtree, `alt` of images included, whitespace collapsed (at most ~200 chars read).
 /// A `<select>`'s value (SPEC §5 `value`): the text of its selected options, joined by `, ` (a
 /// `multiple` one may have several); `None` for another element or when none is selected.
 fn selected_labels(dom: &Dom, id: usize) -> Option<String> {
@@ -309,35 +282,4 @@ fn selected_labels(dom: &Dom, id: usize) -> Option<String> {
         }
     }
     (!labels.is_empty()).then(|| labels.join(", "))
-}
-
-/// The rendered text of node `id`'s subtree ([`subtree_text`] of what has a layout box).
-fn text_of(dom: &Dom, id: usize) -> String {
-    subtree_text(dom, id, true)
-}
-
-/// The text of node `id`'s subtree (with the `alt` of its images, without scripts and styles),
-/// whitespace collapsed; `laid_out`: only text that has a layout box.
-fn subtree_text(dom: &Dom, id: usize, laid_out: bool) -> String {
-    let mut out = String::new();
-    let mut stack = vec![id];
-    while let Some(i) = stack.pop() {
-        if out.len() > 4 * MAX_LABEL_CHARS {
-            break;
-        }
-        let n = &dom.nodes[i];
-        match &n.kind {
-            NodeKind::Text(t) if !laid_out || n.layout.is_some() => {
-                out.push_str(t);
-                out.push(' ');
-            }
-            NodeKind::Element { tag, .. } if tag == "img" => {
-                out.push_str(n.attr("alt").unwrap_or(""));
-                out.push(' ');
-            }
-            NodeKind::Element { tag, .. } if matches!(tag.as_str(), "script" | "style") => {}
-            _ => stack.extend(n.children.iter().rev()),
-        }
-    }
-    crate::extract::text::collapse(&out)
 }

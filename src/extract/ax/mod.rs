@@ -9,14 +9,21 @@
 //! [`AxTree::first_checked`], is an `indeterminate` checkbox's `mixed` state, which the snapshot lacks.
 //!
 //! Rooms: [`element`] (the element, the cap), [`from_dom`] (reading elements from the snapshot),
+//! [`name`] (accessible names), [`nearby`] (a name from the text beside a field that has none),
+//! [`options`] (what a select offers), [`context`] (where an element whose name repeats is),
 //! [`links`] (links that repeat one another) and [`tree`] (the AX read of a checked state).
 
+mod context;
 mod element;
 mod from_dom;
 mod links;
+mod name;
+mod nearby;
+mod options;
 mod tree;
 
 pub use super::uids::{parse_uid, uid};
+pub use context::prune_contexts;
 pub use element::{select, AxElement, ElementList, MAX_ELEMENTS, MAX_LABEL_CHARS};
 pub use from_dom::dom_elements;
 pub use links::repeats;
@@ -24,3 +31,6 @@ pub use tree::{AxError, AxTree};
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod choice_tests;

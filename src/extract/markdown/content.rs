@@ -1,7 +1,9 @@
 //! Which nodes of the composed tree are content (SPEC §5 `markdown`): hidden or zero-size nodes,
 //! scripts and styles, `nav`/`footer`/`aside`/site header and their ARIA roles, dialogs, `position:
 //! fixed | sticky` overlays and link farms are not, unless they hold the page's `<main>` or more than
-//! half of its visible text.
+//! half of its visible text. A table of links in rows and columns (an admin's index: "Users | Add |
+//! Change") is data, not a link farm, and a search form inside the content keeps its text (its result
+//! count: "2 results (7 total)").
 
 use crate::extract::snapshot::{Dom, DomNode, NodeKind};
 
@@ -100,6 +102,11 @@ pub(super) fn skipped(dom: &Dom) -> Vec<bool> {
                 has_main[i] = true;
             }
         }
+        // A grid of links is a table's data: its links are not navigation to the containers above it.
+        if !hidden[i] && node.tag() == Some("table") && is_grid(dom, i, &hidden) {
+            link_len[i] = 0;
+            links[i] = 0;
+        }
         if let Some(p) = node.parent {
             text_len[p] += text_len[i];
             link_len[p] += link_len[i];
@@ -185,6 +192,11 @@ fn is_furniture(dom: &Dom, id: usize) -> bool {
         if role == "banner" {
             return !holds_title(dom, id);
         }
+        // The site's search box is furniture; a search form in the content (a list's own search) says
+        // what it found.
+        if role == "search" {
+            return !in_main_content(dom, id);
+        }
         if BOILERPLATE_ROLES.contains(&role.as_str()) {
             return true;
         }
@@ -198,6 +210,75 @@ fn is_furniture(dom: &Dom, id: usize) -> bool {
         "header" => !scoped_to_content(dom, id) && !holds_title(dom, id),
         _ => false,
     }
+}
+
+/// Rows of a data table a grid needs, and cells in each of them.
+const GRID_MIN: usize = 2;
+
+/// Table node `id` holds data in rows and columns: it says so as browsers tell a data table from a layout
+/// table (a `<caption>`, `<thead>`, `<tfoot>` or `<colgroup>`, or header cells `<th>`; no `role` of
+/// `presentation` or `none`), and has at least [`GRID_MIN`] shown rows (its own, not a nested table's) of
+/// at least [`GRID_MIN`] shown cells each. A menu laid out in a table has none of the header parts.
+fn is_grid(dom: &Dom, id: usize, hidden: &[bool]) -> bool {
+    let layout_role = dom.nodes[id].attr("role").is_some_and(|r| {
+        let r = r.trim();
+        r.eq_ignore_ascii_case("presentation") || r.eq_ignore_ascii_case("none")
+    });
+    if layout_role || !has_header_parts(dom, id) {
+        return false;
+    }
+    let mut rows = 0;
+    let mut stack: Vec<usize> = dom.nodes[id].children.clone();
+    while let Some(c) = stack.pop() {
+        if hidden[c] {
+            continue;
+        }
+        match dom.nodes[c].tag() {
+            Some("tr") => {
+                let cells = dom.nodes[c]
+                    .children
+                    .iter()
+                    .filter(|&&k| !hidden[k] && matches!(dom.nodes[k].tag(), Some("td" | "th")))
+                    .count();
+                if cells >= GRID_MIN {
+                    rows += 1;
+                }
+            }
+            Some("thead" | "tbody" | "tfoot") => {
+                stack.extend(dom.nodes[c].children.iter().copied())
+            }
+            _ => {}
+        }
+        if rows >= GRID_MIN {
+            return true;
+        }
+    }
+    false
+}
+
+/// Table node `id` has a `<caption>`, `<thead>`, `<tfoot>` or `<colgroup>`, or a `<th>` in a row of its
+/// own (shown or not: a visually hidden header row still says what the columns are).
+fn has_header_parts(dom: &Dom, id: usize) -> bool {
+    let mut stack: Vec<usize> = dom.nodes[id].children.clone();
+    while let Some(c) = stack.pop() {
+        match dom.nodes[c].tag() {
+            Some("caption" | "thead" | "tfoot" | "colgroup" | "th") => return true,
+            Some("tbody" | "tr") => stack.extend(dom.nodes[c].children.iter().copied()),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Node `id` is inside the page's main content: a `<main>` (or `role=main`), an `<article>` or a
+/// `<section>`.
+fn in_main_content(dom: &Dom, id: usize) -> bool {
+    dom.ancestors(id).any(|p| {
+        let n = &dom.nodes[p];
+        matches!(n.tag(), Some("main" | "article" | "section"))
+            || n.attr("role")
+                .is_some_and(|r| r.trim().eq_ignore_ascii_case("main"))
+    })
 }
 
 /// `header`/`footer` inside `article`, `aside`, `main`, `nav` or `section` are not the site's banner.

@@ -34,3 +34,6 @@ pub fn to_markdown(dom: &Dom) -> Markdown {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod content_tests;

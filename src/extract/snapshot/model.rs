@@ -196,7 +196,8 @@ pub struct DocumentInfo {
 /// The composed DOM of a page. Node 0 is the root ([`NodeKind::Document`]) when the tree is not empty.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Dom {
-    /// All nodes; parents come before their children.
+    /// All nodes, in document order of the composed tree (preorder: a node, then its subtree, then its
+    /// next sibling), so parents come before their children.
     pub nodes: Vec<DomNode>,
     /// Every document of the snapshot; index 0 is the main frame.
     pub documents: Vec<DocumentInfo>,
@@ -232,6 +233,19 @@ impl Dom {
             cur = self.nodes[p].parent;
         }
         None
+    }
+
+    /// The ancestors of node `id` (not `id` itself), nearest first.
+    pub fn ancestors(&self, id: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(self.nodes.get(id).and_then(|n| n.parent), |&p| {
+            self.nodes[p].parent
+        })
+    }
+
+    /// The nodes before node `id` in reverse document order of the composed tree, its ancestors among them
+    /// (each after the nodes inside it that come before `id`): the nodes are in document order.
+    pub fn preceding(&self, id: usize) -> impl DoubleEndedIterator<Item = usize> {
+        (0..id.min(self.nodes.len())).rev()
     }
 
     /// The root node index (always 0 for a tree built by [`Dom::from_snapshot`]).

@@ -256,8 +256,9 @@ impl Page {
                     // No rows in the tree: the row's cells are lines before it, the nearest
                     // naming a row text being the row's.
                     None if !self.flat => self.row_label(i, text),
-                    // A list apart from the text: the row's text can only be in its own name.
-                    None => has_word(&self.nodes[i].name, text),
+                    // A list apart from the text: the row's text can only be on the element's own
+                    // line, in its name or its context (`e24 checkbox "WIKI_CREATE" (in "developer")`).
+                    None => has_word(&self.nodes[i].line, text),
                 },
                 _ => true,
             })

@@ -80,7 +80,7 @@ pub const INTERACTIVE_ROLES: &[&str] = &[
 ];
 
 /// One interactive AX node of `extract` (SPEC §5): `{uid, role, name?, value?, visible?, checked?}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExtractElement {
     /// `e0`, `e1`, … in document order; valid until the next main-frame navigation.
@@ -118,7 +118,31 @@ pub struct ExtractElement {
     /// this one out. Omitted otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub same_as: Option<String>,
+    /// `true` for an ARIA `option`, `tab` or `treeitem` the page marks
+    /// `aria-selected="true"`; omitted otherwise (a `<select>`'s choice is its `value`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub selected: bool,
+    /// What a `<select>`, a list box or a combobox offers (SPEC §5): the names of its first
+    /// [`EXTRACT_MAX_OPTIONS`] options in document order, each cut to [`EXTRACT_MAX_OPTION_CHARS`] chars
+    /// (the selected ones are its `value`). Omitted when it has none, or when its options are elements of
+    /// their own (an open ARIA list box's). `get_value` lists every option of a `<select>`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+    /// How many options it has in all, with `options`; more than `options` holds when the list was cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option_count: Option<u32>,
+    /// Only when other listed elements have the same role and name (four "Filter" boxes, a "Change" link
+    /// per table row, a checkbox per row): where this one is, in a few words — its table row's first cell,
+    /// the label or legend of the smallest group that holds it and none of the others, or the heading
+    /// above it (SPEC §5). Omitted otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
 }
+
+/// Most option names an element of `extract` carries ([`ExtractElement::options`]).
+pub const EXTRACT_MAX_OPTIONS: usize = 20;
+/// Longest option name an element of `extract` carries, in chars; a longer one ends with `…`.
+pub const EXTRACT_MAX_OPTION_CHARS: usize = 60;
 
 /// The checked state of a checkbox-like element: `true` / `false` on the wire, or the string
 /// `"mixed"` for a tri-state checkbox that is partly checked (`indeterminate`, `aria-checked="mixed"`).
@@ -253,6 +277,7 @@ mod extract_element_tests {
             disabled: false,
             hidden: false,
             same_as: None,
+            ..Default::default()
         };
         for (checked, wire) in [
             (Checked::True, serde_json::json!(true)),

@@ -196,7 +196,10 @@ pub enum FormValue {
 ///   `type` and `extract` show it, one `•` per character);
 /// * contenteditable: `value` is its text (`innerText`);
 /// * `<select>`: `value` and `label` of the selected option (`""` when none), arrays for a
-///   `<select multiple>`;
+///   `<select multiple>`, and `options`: every option (up to [`GET_VALUE_MAX_OPTIONS`]) as `{value, label}`
+///   — what `extract` shows only the first of (SPEC §5 `options`); an `<input list>` lists its
+///   `<datalist>`'s, an ARIA `listbox` (its `value` the labels of the `aria-selected` options) or a
+///   `combobox` its `role=option`s (their label as value);
 /// * checkbox / radio: `checked`, and `value` the input's `value` attribute (what a form submits
 ///   when checked; `""` for ARIA checkboxes and switches).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -212,6 +215,13 @@ pub struct GetValueResult {
     /// Checkbox, radio and switch only: whether it is checked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checked: Option<bool>,
+    /// A select's, list box's or combobox's options in document order, at most
+    /// [`GET_VALUE_MAX_OPTIONS`]; omitted for other controls.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<SelectedOption>,
     /// The tab.
     pub tab_id: TabId,
 }
+
+/// Most options `get_value` lists.
+pub const GET_VALUE_MAX_OPTIONS: usize = 1000;

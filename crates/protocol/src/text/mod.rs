@@ -20,7 +20,9 @@
 //! e2 "Skip to content"
 //! e3 button "Place order"
 //! e7 textbox "Email" = "ada@example.com"
+//! e8 combobox "Country" = "France" options(3): "France", "Germany", "Spain"
 //! e9 checkbox "Gift wrap" checked
+//! e12 "Change" (in "Users")
 //! ```
 //!
 //! JSON escaping of every newline and quote is what made the JSON result as big as a full
@@ -28,7 +30,9 @@
 //! a quote or a newline stays on its line). The MCP server asks for `refs` (SPEC §5): a link of the
 //! list is written in the markdown with its uid (`[Terms](e4 /legal/terms)`, the path only on the
 //! page's own origin) and not repeated below, where a line without a role is a link. Flags appear
-//! only when they hold: `checked`, `mixed`, `disabled`. Which elements are in the viewport (SPEC §5
+//! only when they hold: `checked`, `mixed`, `selected`, `disabled`; a select, list box or combobox ends its
+//! line with its first options (SPEC §5 `options`), and an element whose role and name repeat another's
+//! says where it is (`context`). Which elements are in the viewport (SPEC §5
 //! `visible`) is one header line of uid ranges, not a flag on each of the (mostly off-screen) lines. Without
 //! `refs`, links to the page's own origin are written from their path (`/legal/terms`): the `url:`
 //! line above says the origin. A page too long for one read (SPEC §5 "Pages") says which page this is
@@ -245,9 +249,11 @@ fn range_is_its_own(run: &[&ExtractElement], all: &[&ExtractElement]) -> bool {
     inside == run.len()
 }
 
-/// One element: `e7 textbox "Email" = "ada@example.com"`, then its flags (`checked`, `mixed`, `disabled`). A link,
-/// the most common role by far, is written without its role, and its name without quotes when nothing
-/// follows it and it cannot be read as a role: `e2 Skip to content` (see [`bare_name`]).
+/// One element: `e7 textbox "Email" = "ada@example.com"`, then its flags (`checked`, `mixed`, `selected`,
+/// `disabled`), then what a select, list box or combobox offers ([`options_part`]). Where other elements
+/// have the same role and name, the element's `context` follows its name: `e31 link "Change" (in "Users")`.
+/// A link, the most common role by far, is written without its role, and its name without quotes when
+/// nothing follows it and it cannot be read as a role: `e2 Skip to content` (see [`bare_name`]).
 pub fn element_line(e: &ExtractElement) -> String {
     let mut line = e.uid.clone();
     let link = e.role == "link";
@@ -255,7 +261,11 @@ pub fn element_line(e: &ExtractElement) -> String {
         line.push(' ');
         line.push_str(&e.role);
     }
-    let flagged = e.disabled || matches!(e.checked, Some(Checked::True | Checked::Mixed));
+    let flagged = e.disabled
+        || e.selected
+        || e.context.is_some()
+        || !e.options.is_empty()
+        || matches!(e.checked, Some(Checked::True | Checked::Mixed));
     let has_value = e.value.as_deref().is_some_and(|v| !v.is_empty());
     if let Some(name) = e.name.as_deref().filter(|n| !n.is_empty()) {
         line.push(' ');
@@ -263,6 +273,9 @@ pub fn element_line(e: &ExtractElement) -> String {
             Some(bare) => line.push_str(&bare),
             None => line.push_str(&quoted(name, NAME_MAX_CHARS)),
         }
+    }
+    if let Some(context) = e.context.as_deref().filter(|c| !c.is_empty()) {
+        line.push_str(&format!(" (in {})", quoted(context, CONTEXT_MAX_CHARS)));
     }
     if let Some(value) = e.value.as_deref().filter(|v| !v.is_empty()) {
         line.push_str(" = ");
@@ -273,10 +286,55 @@ pub fn element_line(e: &ExtractElement) -> String {
         Some(Checked::Mixed) => line.push_str(" mixed"),
         _ => {}
     }
+    if e.selected {
+        line.push_str(" selected");
+    }
     if e.disabled {
         line.push_str(" disabled");
     }
+    line.push_str(&options_part(e));
     line
+}
+
+/// Longest `context` printed, in chars.
+pub const CONTEXT_MAX_CHARS: usize = 32;
+/// Longest option name printed, in chars; a longer one ends with `…`.
+pub const OPTION_MAX_CHARS: usize = 40;
+
+/// Option names printed when an element has more options than the result carries: the list is a
+/// sample then, and the agent can read every one (`get_value`) or choose by name.
+pub const OPTIONS_SHOWN_WHEN_CUT: usize = 10;
+
+/// What a select, list box or combobox offers, as its line ends: ` options(3): "editors", "publishers",
+/// "reviewers"` when the result carries every option, else the first [`OPTIONS_SHOWN_WHEN_CUT`] and the
+/// count, ` options(10 of 250; get_value lists all): "Afghanistan", …, "Austria", …` (`get_value` on the
+/// element gives every option of a `<select>`). Empty without options.
+fn options_part(e: &ExtractElement) -> String {
+    if e.options.is_empty() {
+        return String::new();
+    }
+    let total = e
+        .option_count
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(e.options.len())
+        .max(e.options.len());
+    let shown = if total > e.options.len() {
+        OPTIONS_SHOWN_WHEN_CUT.min(e.options.len())
+    } else {
+        total
+    };
+    let names: Vec<String> = e.options[..shown]
+        .iter()
+        .map(|o| quoted(&one_line(o), OPTION_MAX_CHARS))
+        .collect();
+    if total > shown {
+        format!(
+            " options({shown} of {total}; get_value lists all): {}, …",
+            names.join(", ")
+        )
+    } else {
+        format!(" options({total}): {}", names.join(", "))
+    }
 }
 
 /// `name` as it may stand unquoted at the end of a link's line, cut like [`quoted`]'s: only a name that
@@ -293,7 +351,7 @@ fn bare_name(name: &str) -> Option<String> {
     let uid_like = first_word
         .strip_prefix('e')
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-    let flag_like = matches!(last_word, "checked" | "mixed" | "disabled");
+    let flag_like = matches!(last_word, "checked" | "mixed" | "selected" | "disabled");
     let plain = !role_word
         && !uid_like
         && !flag_like
@@ -507,6 +565,7 @@ mod tests {
             disabled: false,
             hidden: false,
             same_as: None,
+            ..Default::default()
         }
     }
 
@@ -823,6 +882,63 @@ mod tests {
         );
         let name_part = line.split(" = ").next().unwrap_or_default();
         assert!(name_part.contains("…\""), "{line}");
+    }
+
+    #[test]
+    fn options_context_and_selected_read_on_the_elements_line() {
+        let mut country = el("e5", "combobox", Some("Country"));
+        country.value = Some("France".into());
+        country.options = vec!["Afghanistan".into(), "Albania".into()];
+        country.option_count = Some(250);
+        assert_eq!(
+            element_line(&country),
+            "e5 combobox \"Country\" = \"France\" options(2 of 250; get_value lists all): \"Afghanistan\", \"Albania\", …"
+        );
+        // Of a list that is cut anyway, the first ten; a whole list of twenty is shown whole.
+        country.options = (0..20).map(|n| format!("C{n}")).collect();
+        let line = element_line(&country);
+        assert!(
+            line.contains("options(10 of 250; get_value lists all): \"C0\", "),
+            "{line}"
+        );
+        assert!(line.ends_with("\"C9\", …"), "{line}");
+        country.option_count = Some(20);
+        assert!(element_line(&country).ends_with("options(20): \"C0\", \"C1\", \"C2\", \"C3\", \"C4\", \"C5\", \"C6\", \"C7\", \"C8\", \"C9\", \"C10\", \"C11\", \"C12\", \"C13\", \"C14\", \"C15\", \"C16\", \"C17\", \"C18\", \"C19\""));
+        country.options.truncate(2);
+        country.option_count = Some(250);
+        let mut groups = el("e19", "listbox", Some("Available groups"));
+        groups.options = vec!["editors".into(), "x".repeat(50)];
+        groups.option_count = Some(2);
+        groups.disabled = true;
+        assert_eq!(
+            element_line(&groups),
+            format!(
+                "e19 listbox \"Available groups\" disabled options(2): \"editors\", \"{}…\"",
+                "x".repeat(OPTION_MAX_CHARS)
+            )
+        );
+        let mut change = el("e31", "link", Some("Change"));
+        change.context = Some("Users".into());
+        assert_eq!(element_line(&change), "e31 \"Change\" (in \"Users\")");
+        let mut date = el("e40", "textbox", Some("Date"));
+        date.context = Some("Date joined".into());
+        date.value = Some("2026-12-03".into());
+        assert_eq!(
+            element_line(&date),
+            "e40 textbox \"Date\" (in \"Date joined\") = \"2026-12-03\""
+        );
+        let mut banana = el("e12", "option", Some("Banana"));
+        banana.selected = true;
+        assert_eq!(element_line(&banana), "e12 option \"Banana\" selected");
+        // On the wire all of it is omitted when there is nothing to say.
+        let v = serde_json::to_value(el("e1", "button", Some("Go"))).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"uid": "e1", "role": "button", "name": "Go", "visible": true})
+        );
+        let v = serde_json::to_value(&country).unwrap();
+        assert_eq!(v["options"], serde_json::json!(["C0", "C1"]));
+        assert_eq!(v["optionCount"], 250);
     }
 
     #[test]

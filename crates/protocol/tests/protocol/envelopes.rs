@@ -469,6 +469,7 @@ fn results_serialize_in_camel_case() {
             disabled: false,
             hidden: false,
             same_as: None,
+            ..Default::default()
         }]),
         obstacle: Some(Obstacle {
             r#type: ObstacleType::AuthWall,

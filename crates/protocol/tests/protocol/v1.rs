@@ -315,11 +315,23 @@ fn get_value_results_are_one_value_or_an_array_per_multi_select() {
         value: FormValue::One("sh".into()),
         label: Some(FormValue::One("上海".into())),
         checked: None,
+        options: vec![],
         tab_id: 7,
     };
     assert_eq!(
         serde_json::to_value(&single).unwrap(),
         json!({"element": {"tag": "select"}, "value": "sh", "label": "上海", "tabId": 7})
+    );
+    let listed = GetValueResult {
+        options: vec![SelectedOption {
+            value: "sh".into(),
+            label: "上海".into(),
+        }],
+        ..single.clone()
+    };
+    assert_eq!(
+        serde_json::to_value(&listed).unwrap()["options"],
+        json!([{"value": "sh", "label": "上海"}])
     );
     let multi = GetValueResult {
         value: FormValue::Many(vec!["a".into(), "b".into()]),

@@ -139,11 +139,22 @@ uid=1_8 "WIKI_CREATE"
     );
     let target = Target::new(Role::Checkbox, "WIKI_CREATE").in_row("developer");
     assert_eq!(page.find(&target).unwrap().id, "1_7");
-    // Ours lists the same checkboxes apart from the text: their names do not say the row.
+    // Ours lists the same checkboxes apart from the text: their names do not say the row, their context
+    // does.
     let ours = parse(
         Tool::Ours,
         "=== markdown ===\ndeveloper\n=== elements ===\ne1 checkbox \"WIKI_CREATE\"\ne2 textbox\n",
     );
     assert!(ours.find(&target).is_none());
     assert_eq!(ours.find(&Target::new(Role::Textbox, "")).unwrap().id, "e2");
+    let ours = parse(
+        Tool::Ours,
+        "=== elements ===\ne1 checkbox \"WIKI_CREATE\" (in \"authenticated\")\n\
+         e2 checkbox \"WIKI_CREATE\" (in \"developer\")\ne3 textbox \"Date\" (in \"Date joined\")\n",
+    );
+    assert_eq!(ours.find(&target).unwrap().id, "e2");
+    assert_eq!(
+        ours.find(&Target::new(Role::Textbox, "Date")).unwrap().name,
+        "Date"
+    );
 }

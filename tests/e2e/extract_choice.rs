@@ -1,0 +1,145 @@
+//! End-to-end tests of what `extract` tells an agent to choose from (SPEC §5 `options`, `context`, names,
+//! tables of links, result counts) in real headless Chromium, on `tests/fixtures/extract/choose.html`: a page
+//! made of what Django admin and Trac put in front of an agent.
+
+use crate::support;
+
+use bua_bridge::BridgeClient;
+use bua_protocol::ExtractResult;
+use serde_json::{json, Value};
+use support::{Browser, FixtureServer};
+
+async fn open(client: &BridgeClient, path: &str) -> i64 {
+    let url = FixtureServer::shared().url(path);
+    let r = client
+        .call("open_tab", json!({ "url": url }))
+        .await
+        .unwrap_or_else(|e| panic!("open_tab {url}: {e}"));
+    r["tabId"].as_i64().expect("tabId")
+}
+
+/// The extract the MCP server asks for (markdown and elements, links by uid) and its agent text.
+async fn read(client: &BridgeClient, tab: i64) -> (Value, String) {
+    let r = client
+        .call(
+            "extract",
+            json!({ "tabId": tab, "include": ["markdown", "elements"], "refs": true }),
+        )
+        .await
+        .expect("extract");
+    let typed: ExtractResult = serde_json::from_value(r.clone()).expect("an extract result");
+    (r, bua_protocol::text::extract_text(&typed))
+}
+
+fn uid_of(result: &Value, role: &str, name: &str) -> String {
+    result["elements"]
+        .as_array()
+        .and_then(|els| {
+            els.iter()
+                .find(|e| e["role"] == role && e["name"] == name)
+                .and_then(|e| e["uid"].as_str())
+        })
+        .unwrap_or_else(|| panic!("no {role} {name:?} in {:#}", result["elements"]))
+        .to_string()
+}
+
+/// The agent text's line of element `uid`, without the uid.
+fn line<'a>(text: &'a str, uid: &str) -> &'a str {
+    let prefix = format!("{uid} ");
+    text.lines()
+        .find_map(|l| l.strip_prefix(prefix.as_str()))
+        .unwrap_or_else(|| panic!("no line of {uid} in\n{text}"))
+}
+
+#[tokio::test]
+async fn the_agent_text_shows_options_names_by_accname_and_context_and_keeps_link_tables_and_counts(
+) {
+    let browser = &Browser::shared("extract_choice");
+    let client = browser.client().await;
+    let tab = open(&client, "/extract/choose.html").await;
+    let (r, text) = read(&client, tab).await;
+
+    // A table of links with header parts stays a table, its links named by uid; the count stays.
+    let markdown = r["markdown"].as_str().expect("markdown");
+    let groups = uid_of(&r, "link", "Groups");
+    assert!(
+        markdown.contains(&format!(
+            "| [Groups]({groups} /admin/auth/group/) | [Add](e"
+        )),
+        "{markdown}"
+    );
+    assert!(markdown.contains("| [Users](e"), "{markdown}");
+    assert!(markdown.contains("2 results ([7 total](e"), "{markdown}");
+
+    // Options: the first ten of a long list with the count and how to see all; a short list whole.
+    let country = uid_of(&r, "combobox", "Country");
+    assert_eq!(
+        line(&text, &country),
+        "combobox \"Country\" = \"France\" options(10 of 33; get_value lists all): \"Austria\", \
+         \"France\", \"Germany\", \"Country 1\", \"Country 2\", \"Country 3\", \"Country 4\", \"Country 5\", \
+         \"Country 6\", \"Country 7\", …"
+    );
+    let available = uid_of(&r, "listbox", "Available groups");
+    assert_eq!(
+        line(&text, &available),
+        "listbox \"Available groups\" options(3): \"editors\", \"publishers\", \"reviewers\""
+    );
+    let city = uid_of(&r, "combobox", "City");
+    assert_eq!(
+        line(&text, &city),
+        "combobox \"City\" options(2): \"Paris\", \"Lyon\""
+    );
+
+    // Names in accname's order: a label's icon by its aria-label, then title before placeholder.
+    uid_of(
+        &r,
+        "textbox",
+        "Type into this box to filter down the list of available groups.",
+    );
+    uid_of(&r, "textbox", "Type to filter the permissions");
+
+    // Unlabelled date and time boxes named by the text before them, told apart by their row's label;
+    // Trac's checkboxes by their row's subject, a name that does not repeat without one.
+    let lines: Vec<&str> = text.lines().collect();
+    for want in [
+        "textbox \"Date\" (in \"Last login\")",
+        "textbox \"Time\" (in \"Last login\")",
+        "textbox \"Date\" (in \"Date joined\") = \"2026-12-03\"",
+        "textbox \"Time\" (in \"Date joined\") = \"12:51:59\"",
+        "checkbox \"WIKI_CREATE\" (in \"authenticated\")",
+        "checkbox \"WIKI_CREATE\" (in \"developer\")",
+        "checkbox \"WIKI_MODIFY\"",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.split_once(' ').is_some_and(|(_, rest)| rest == want)),
+            "no line {want:?} in\n{text}"
+        );
+    }
+
+    // `get_value` lists every option; a choice shows in the next read's value.
+    let all = client
+        .call("get_value", json!({ "tabId": tab, "uid": country }))
+        .await
+        .expect("get_value");
+    let options = all["options"].as_array().expect("options");
+    assert_eq!(options.len(), 33, "{all}");
+    assert_eq!(
+        options[32],
+        json!({"value": "Country 30", "label": "Country 30"})
+    );
+    client
+        .call(
+            "select_option",
+            json!({ "tabId": tab, "uid": available, "label": ["reviewers"] }),
+        )
+        .await
+        .expect("select_option");
+    let (_, after) = read(&client, tab).await;
+    assert!(
+        after.contains("listbox \"Available groups\" = \"reviewers\" options(3): "),
+        "{after}"
+    );
+    let _ = client.call("close_tab", json!({ "tabId": tab })).await;
+}
