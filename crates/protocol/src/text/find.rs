@@ -92,13 +92,8 @@ mod tests {
             uid: uid.into(),
             role: role.into(),
             name: Some(name.into()),
-            value: None,
-            visible: None,
-            checked: None,
             in_markdown,
-            disabled: false,
-            hidden: false,
-            same_as: None,
+            ..Default::default()
         }
     }
 
