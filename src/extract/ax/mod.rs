@@ -33,4 +33,7 @@ pub use tree::{AxError, AxTree};
 mod tests;
 
 #[cfg(test)]
+mod links_tests;
+
+#[cfg(test)]
 mod choice_tests;

@@ -1,6 +1,7 @@
 //! Cases for the causes of false alarms and misses found on `corpus/forms` (SPEC §5 layers 4 and 5).
 
-use super::tests::{case, el, inf, typed};
+use super::tests::{case, el};
+use super::tests_structure::{inf, typed};
 use super::*;
 use crate::extract::ax::AxElement;
 
