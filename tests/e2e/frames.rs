@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use bua_bridge::BridgeClient;
 use serde_json::{json, Value};
-use support::{eventually, second_site, Browser, FixtureServer};
+use support::{eventually, extract, second_site, uid_of, Browser, FixtureServer};
 
 /// The tests share one browser; one page of three processes at a time keeps the 2 cores usable.
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -37,26 +37,6 @@ async fn open_three_levels(client: &BridgeClient) -> i64 {
         );
     }
     tab
-}
-
-async fn extract(client: &BridgeClient, tab: i64) -> Value {
-    client
-        .call("extract", json!({ "tabId": tab }))
-        .await
-        .expect("extract")
-}
-
-/// The uid of the first element with this role and name.
-fn uid_of(result: &Value, role: &str, name: &str) -> String {
-    result["elements"]
-        .as_array()
-        .and_then(|els| {
-            els.iter()
-                .find(|e| e["role"] == role && e["name"] == name)
-                .and_then(|e| e["uid"].as_str())
-        })
-        .unwrap_or_else(|| panic!("no {role} {name:?} in {:#}", result["elements"]))
-        .to_string()
 }
 
 /// The frame id the markdown's marker line gives the frame from `origin` (`frame f1: http://…`).

@@ -4,10 +4,7 @@ use super::*;
 
 #[tokio::test]
 async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session() {
-    let _shared = GATE.read().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_shared, ref browser, dt, client) = shared().await;
     let mut events = Events::subscribe(&client).await;
     let added = worker_ui(
         browser,
@@ -105,10 +102,7 @@ async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session()
 #[tokio::test]
 async fn adding_a_domain_to_the_blocklist_ends_its_sessions_as_domain_blocked() {
     // Exclusive: it writes the blocklist key directly, past the extension's write lock.
-    let _exclusive = GATE.write().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_exclusive, ref browser, dt, client) = exclusive().await;
     let mut events = Events::subscribe(&client).await;
     let (t1, victim) = open_user_tab(&dt, &client, &page_url("victim", "1")).await;
     let (t2, sub) = open_user_tab(&dt, &client, &page_url("www.victim", "2")).await;
@@ -188,11 +182,8 @@ async fn adding_a_domain_to_the_blocklist_ends_its_sessions_as_domain_blocked() 
 
 #[tokio::test]
 async fn a_session_tab_redirected_onto_a_blocked_host_is_ended() {
-    let _shared = GATE.read().await;
-    let browser = &Browser::shared("sessions");
+    let (_shared, ref browser, dt, client) = shared().await;
     let fixtures = FixtureServer::shared();
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
     let mut events = Events::subscribe(&client).await;
     let blocked_target = page_url("redirect-target", "landed");
     fixtures.route(
@@ -263,10 +254,7 @@ async fn a_session_tab_redirected_onto_a_blocked_host_is_ended() {
 
 #[tokio::test]
 async fn clicking_a_link_onto_a_blocked_domain_is_domain_blocked_naming_it() {
-    let _shared = GATE.read().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_shared, ref browser, dt, client) = shared().await;
     let mut events = Events::subscribe(&client).await;
     worker_ui(
         browser,

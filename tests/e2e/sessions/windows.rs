@@ -8,10 +8,7 @@ async fn open_tab_uses_one_minimized_agent_window_that_never_takes_focus_and_clo
 ) {
     // Exclusive: it compares the browser's last-focused window before and after, and every test beside it
     // that opens a user tab or an agent window can change which window that is.
-    let _exclusive = GATE.write().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_exclusive, ref browser, dt, client) = exclusive().await;
     let mut events = Events::subscribe(&client).await;
     let focus_js = "chrome.windows.getLastFocused().then(w => ({id: w.id, focused: w.focused}))";
     let focused_before = browser.eval_in_worker(&dt, focus_js).await;
@@ -127,10 +124,7 @@ async fn open_tab_uses_one_minimized_agent_window_that_never_takes_focus_and_clo
 async fn open_tab_with_focus_opens_in_the_users_window() {
     // Exclusive: it focuses a window and asserts its tab is the active one there; a user tab another test
     // opened meanwhile would change both.
-    let _exclusive = GATE.write().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_exclusive, ref browser, dt, client) = exclusive().await;
     // The test's own user window, focused as a person would: the "user's focused window" of SPEC §6.
     let (home, home_tab) = open_user_tab(&dt, &client, &page_url("focus", "home")).await;
     let user_window = tab_info(&client, home_tab).await.expect("home tab")["windowId"].clone();
@@ -164,10 +158,7 @@ async fn open_tab_with_focus_opens_in_the_users_window() {
 
 #[tokio::test]
 async fn navigate_without_a_tab_and_without_any_session_opens_an_agent_tab() {
-    let _exclusive = GATE.write().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_exclusive, ref browser, dt, client) = exclusive().await;
     worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
     let url = page_url("nav-agent", "x");
     let result = client

@@ -4,10 +4,7 @@ use super::*;
 
 #[tokio::test]
 async fn after_the_service_worker_is_stopped_mid_session_the_session_continues_on_the_same_tab() {
-    let _exclusive = GATE.write().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_exclusive, ref browser, dt, client) = exclusive().await;
     let (target, tab) = open_user_tab(&dt, &client, &page_url("restart", "x")).await;
     act(&client, tab).await.expect("action 1");
     act(&client, tab).await.expect("action 2");
@@ -58,10 +55,7 @@ async fn after_the_service_worker_is_stopped_mid_session_the_session_continues_o
 /// what the new instance finds: it clears `storage.session` and restarts the worker.
 #[tokio::test]
 async fn a_worker_start_after_an_extension_reload_ends_untrusted_sessions_and_vanished_tabs() {
-    let _exclusive = GATE.write().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_exclusive, ref browser, dt, client) = exclusive().await;
     let mut events = Events::subscribe(&client).await;
     worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
     let (target, user) = open_user_tab(&dt, &client, &page_url("reload", "x")).await;

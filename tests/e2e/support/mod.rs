@@ -14,8 +14,13 @@
 //!   one (kept in a static, never dropped) stops when the test process exits, because `launch` watches
 //!   its stdin. So nothing survives a panicking test.
 //! * Helpers to reach the extension's service worker through DevTools (storage, evaluation).
+//! * [`Agent`] — one agent's steps on an area's fixture pages (`agent.rs`).
 
 #![allow(dead_code)]
+
+mod agent;
+
+pub use agent::{extract, uid_of, Agent};
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -550,6 +555,19 @@ impl Drop for SharedBrowser {
         // A test waiting for a permit may now stop this browser.
         SLOTS.1.notify_all();
     }
+}
+
+/// Area `name`'s shared browser for a test once it holds `gate` (the lock that orders it among the area's
+/// tests): `(gate, browser, a DevTools connection, a bridge client)`. Bound in that order, the gate is
+/// released last.
+pub async fn enter_area<G>(
+    name: &'static str,
+    gate: G,
+) -> (G, SharedBrowser, DevTools, BridgeClient) {
+    let browser = Browser::shared(name);
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    (gate, browser, dt, client)
 }
 
 /// Parses `WORD k=v k=v …` into a map.
