@@ -14,13 +14,16 @@
 //!   one (kept in a static, never dropped) stops when the test process exits, because `launch` watches
 //!   its stdin. So nothing survives a panicking test.
 //! * Helpers to reach the extension's service worker through DevTools (storage, evaluation).
-//! * [`Agent`] — one agent's steps on an area's fixture pages (`agent.rs`).
+//! * [`Agent`] — one agent's steps on an area's fixture pages (`agent.rs`); [`McpStdio`] — a
+//!   `bua-bridge mcp` process on JSON-RPC lines (`mcp_stdio.rs`).
 
 #![allow(dead_code)]
 
 mod agent;
+mod mcp_stdio;
 
 pub use agent::{extract, uid_of, Agent};
+pub use mcp_stdio::McpStdio;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
