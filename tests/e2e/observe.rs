@@ -207,9 +207,7 @@ async fn console_and_network_report_errors_a_404_and_a_failed_request() {
         .port();
     let tab = agent.open(&format!("logs.html?closed={closed}")).await;
     let console = eventually(Duration::from_secs(5), || async {
-        let c = agent
-            .ok("console", json!({"tabId": tab, "level": "error"}))
-            .await;
+        let c = agent.act(tab, "console", json!({ "level": "error"})).await;
         let texts: Vec<String> = c["entries"]
             .as_array()
             .into_iter()
@@ -244,7 +242,7 @@ async fn console_and_network_report_errors_a_404_and_a_failed_request() {
     );
 
     let network = eventually(Duration::from_secs(5), || async {
-        let n = agent.ok("network", json!({"tabId": tab})).await;
+        let n = agent.act(tab, "network", json!({})).await;
         let requests = n["requests"].as_array().cloned().unwrap_or_default();
         let done = |needle: &str| {
             requests.iter().any(|r| {
@@ -256,7 +254,7 @@ async fn console_and_network_report_errors_a_404_and_a_failed_request() {
     })
     .await;
     let Some(network) = network else {
-        let n = agent.ok("network", json!({"tabId": tab})).await;
+        let n = agent.act(tab, "network", json!({})).await;
         panic!("the 404 and the refused request did not both finish: {n}");
     };
     let missing = network
@@ -291,7 +289,7 @@ async fn console_and_network_report_errors_a_404_and_a_failed_request() {
         (Some(200), Some("Document"))
     );
     let only = agent
-        .ok("network", json!({"tabId": tab, "filter": "MISSING.json"}))
+        .act(tab, "network", json!({ "filter": "MISSING.json"}))
         .await;
     assert_eq!(only["requests"].as_array().unwrap().len(), 1, "{only}");
     agent.close(tab).await;
@@ -301,7 +299,7 @@ async fn console_and_network_report_errors_a_404_and_a_failed_request() {
 async fn console_keeps_the_newest_500_of_10000_lines_and_counts_the_dropped() {
     let agent = agent().await;
     let tab = agent.open("drag.html").await;
-    let before = agent.ok("console", json!({"tabId": tab})).await;
+    let before = agent.act(tab, "console", json!({})).await;
     let since = before["next"].as_u64().unwrap();
     let dropped_before = before["dropped"].as_u64().unwrap();
     agent
@@ -313,9 +311,7 @@ async fn console_keeps_the_newest_500_of_10000_lines_and_counts_the_dropped() {
     // The worker takes the 10,000 events one by one after the page logged them.
     let started = std::time::Instant::now();
     let page = eventually(Duration::from_secs(20), || async {
-        let c = agent
-            .ok("console", json!({"tabId": tab, "since": since}))
-            .await;
+        let c = agent.act(tab, "console", json!({ "since": since})).await;
         let last = c["entries"].as_array()?.last()?["text"].clone();
         (last == "line 9999").then_some(c)
     })
@@ -357,7 +353,7 @@ async fn an_element_screenshot_has_the_elements_size_and_pdf_is_a_pdf() {
         .as_f64()
         .unwrap();
     let shot = agent
-        .ok("screenshot", json!({"tabId": tab, "selector": "#box"}))
+        .act(tab, "screenshot", json!({ "selector": "#box"}))
         .await;
     let expected = ((123.0 * dpr).round() as u32, (45.0 * dpr).round() as u32);
     assert_eq!(png_size(shot["data"].as_str().unwrap()), expected);
@@ -366,16 +362,15 @@ async fn an_element_screenshot_has_the_elements_size_and_pdf_is_a_pdf() {
         (Some(expected.0 as u64), Some(expected.1 as u64))
     );
     let (code, m) = agent
-        .err(
+        .act_err(
+            tab,
             "screenshot",
-            json!({"tabId": tab, "selector": "#box", "fullPage": true}),
+            json!({ "selector": "#box", "fullPage": true}),
         )
         .await;
     assert_eq!(code, ErrorCode::InvalidAction, "{m}");
 
-    let pdf = agent
-        .ok("pdf", json!({"tabId": tab, "landscape": true}))
-        .await;
+    let pdf = agent.act(tab, "pdf", json!({ "landscape": true})).await;
     assert_eq!(pdf["mime"], "application/pdf");
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(pdf["data"].as_str().unwrap())

@@ -83,6 +83,12 @@ impl Agent {
         self.err(method, params).await
     }
 
+    /// `click` on the element `selector` finds in `tab`; panics when it fails.
+    pub async fn click(&self, tab: i64, selector: &str) -> Value {
+        self.act(tab, "click", json!({ "selector": selector }))
+            .await
+    }
+
     /// Opens `path` in a new agent tab and waits until it has loaded (the session attaches on about:blank
     /// first, so the page's whole load is seen); returns the tab id.
     pub async fn open(&self, path: &str) -> i64 {
