@@ -949,6 +949,12 @@ impl V1Client {
             .await
     }
 
+    /// `run_script {code, tab_id}`, which must succeed; returns its `{result, tab_id}`.
+    pub async fn run_script(&mut self, tab_id: i64, code: &str) -> Value {
+        self.ok("run_script", json!({ "code": code, "tab_id": tab_id }))
+            .await
+    }
+
     /// A request that must succeed (`success: true`, no `code`); returns its `result`.
     pub async fn ok(&mut self, method: &str, params: Value) -> Value {
         let r = self.request(method, params.clone()).await;
