@@ -10,12 +10,11 @@ use crate::support;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bua_bridge::devtools::DevTools;
-use bua_bridge::BridgeClient;
 use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
 use support::{
-    enter_area, eventually, history, open_page_in_own_window, worker_ui, Browser, BrowserOptions,
-    Events, FixtureServer, LIMIT,
+    agent_tab, enter_area, eventually, history, open_page_in_own_window, worker_ui, Browser,
+    BrowserOptions, Events, FixtureServer, LIMIT,
 };
 
 /// The tests on the shared browser run one at a time: each handoff focuses a window, and a test asserts
@@ -28,15 +27,6 @@ fn fixture(host: &str, page: &str) -> String {
         "http://{host}.localhost:{}/handoff/{page}",
         FixtureServer::shared().port()
     )
-}
-
-/// An agent tab on `url` (in the agent's minimized window).
-async fn agent_tab(client: &BridgeClient, url: &str) -> i64 {
-    let opened = client
-        .call("open_tab", json!({ "url": url }))
-        .await
-        .expect("open_tab");
-    opened["tabId"].as_i64().expect("tabId")
 }
 
 /// `[state, focused]` of the tab's window, read with `chrome.windows.get` in the worker.

@@ -24,8 +24,9 @@ use bua_bridge::BridgeClient;
 use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
 use support::{
-    ended, enter_area, evaluate, event_is, eventually, get_tabs, history, note, open_user_tab,
-    session_of, sessions, tab_info, worker_ui, Events, FixtureServer, Route, SharedBrowser, LIMIT,
+    agent_tab, ended, enter_area, evaluate, event_is, eventually, get_tabs, history, note,
+    open_user_tab, session_of, sessions, tab_info, worker_ui, Events, FixtureServer, Route,
+    SharedBrowser, LIMIT,
 };
 
 /// Shared for tests that touch only their own tabs, exclusive for tests that act on every session.
@@ -49,6 +50,16 @@ async fn exclusive() -> (
     BridgeClient,
 ) {
     enter_area("sessions", GATE.write().await).await
+}
+
+/// `add_blocked` / `remove_blocked` (`cmd`) of `domain` through the worker's UI commands; the answer.
+async fn blocklist_cmd(
+    browser: &support::Browser,
+    dt: &DevTools,
+    cmd: &str,
+    domain: &str,
+) -> Value {
+    worker_ui(browser, dt, json!({ "cmd": cmd, "domain": domain })).await
 }
 
 /// `http://<host>.localhost:<port>/sessions/page.html?<tag>`.
@@ -217,12 +228,7 @@ async fn stop_all_ends_every_session_as_global_stop_and_the_bridge_sees_global_s
     let mut events = Events::subscribe(&client).await;
     let (t1, a) = open_user_tab(&dt, &client, &page_url("stopall-a", "x")).await;
     let (t2, b) = open_user_tab(&dt, &client, &page_url("stopall-b", "x")).await;
-    let agent = client
-        .call("open_tab", json!({"url": page_url("stopall-agent", "x")}))
-        .await
-        .expect("open_tab")["tabId"]
-        .as_i64()
-        .expect("tabId");
+    let agent = open_agent_tab(&client, "stopall-agent", "x").await;
     act(&client, a).await.expect("action");
     act(&client, b).await.expect("action");
     let count = sessions(browser, &dt).await.len();
@@ -589,11 +595,7 @@ async fn a_failed_attach_ends_the_session_it_started() {
 
 /// `open_tab` on `page_url(host, tag)` by `client`: the new agent tab.
 async fn open_agent_tab(client: &BridgeClient, host: &str, tag: &str) -> i64 {
-    let opened = client
-        .call("open_tab", json!({"url": page_url(host, tag)}))
-        .await
-        .expect("open_tab");
-    opened["tabId"].as_i64().expect("tabId")
+    agent_tab(client, &page_url(host, tag)).await
 }
 
 #[tokio::test]
@@ -673,12 +675,7 @@ async fn after_stop_all_idle_or_a_block_the_agents_next_action_is_told_so_and_op
     // The blocklist ends a session: the next action names the blocked domain.
     let tab = open_agent_tab(&client, "told-block", "x").await;
     act(&client, tab).await.expect("action");
-    worker_ui(
-        browser,
-        &dt,
-        json!({"cmd": "add_blocked", "domain": "told-block.localhost"}),
-    )
-    .await;
+    blocklist_cmd(browser, &dt, "add_blocked", "told-block.localhost").await;
     events
         .wait(LIMIT, |e| ended(e, tab, "domain_blocked"))
         .await;
@@ -695,12 +692,7 @@ async fn after_stop_all_idle_or_a_block_the_agents_next_action_is_told_so_and_op
         message.contains("do not retry it on another tab"),
         "{message}"
     );
-    worker_ui(
-        browser,
-        &dt,
-        json!({"cmd": "remove_blocked", "domain": "told-block.localhost"}),
-    )
-    .await;
+    blocklist_cmd(browser, &dt, "remove_blocked", "told-block.localhost").await;
     client
         .call("close_agent_tabs", json!({}))
         .await

@@ -60,12 +60,7 @@ async fn a_worker_start_after_an_extension_reload_ends_untrusted_sessions_and_va
     worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
     let (target, user) = open_user_tab(&dt, &client, &page_url("reload", "x")).await;
     act(&client, user).await.expect("action");
-    let agent = client
-        .call("open_tab", json!({"url": page_url("reload-agent", "x")}))
-        .await
-        .expect("open_tab")["tabId"]
-        .as_i64()
-        .expect("tabId");
+    let agent = open_agent_tab(&client, "reload-agent", "x").await;
     // A session whose tab vanished while no worker ran (written straight into storage).
     let ghost: i64 = 2e9 as i64;
     let mut stored = browser.storage_get(&dt, "activeSessions").await;

@@ -777,6 +777,15 @@ pub async fn open_user_tab(dt: &DevTools, client: &BridgeClient, url: &str) -> (
     (target, tab_id)
 }
 
+/// `open_tab` of `url` (an agent tab, in the agent window); returns the tab id.
+pub async fn agent_tab(client: &BridgeClient, url: &str) -> i64 {
+    let opened = client
+        .call("open_tab", json!({ "url": url }))
+        .await
+        .expect("open_tab");
+    opened["tabId"].as_i64().expect("tabId")
+}
+
 /// `evaluate` of `expression` on `tab_id` through the whole pipeline (starts the tab's session if none).
 pub async fn evaluate(
     client: &BridgeClient,
