@@ -90,19 +90,26 @@ pub async fn restore_fatal() {
 /// reconnecting then would drop a working connection, and an action sent in the gap would get `no_extension`.
 pub fn settings_changed() {
     wasm_bindgen_futures::spawn_local(async {
-        let backend = match settings::backend().await {
-            Ok(b) => b,
-            Err(e) => {
-                log::warn(&format!("cannot read the backend settings: {e}"));
-                reconnect();
-                return;
-            }
+        let Some(backend) = backend_or(reconnect).await else {
+            return;
         };
         let current = CLIENT.with(|c| c.borrow().link.as_ref().map(|l| l.backend.clone()));
         if needs_reconnect(current.as_ref(), &backend) {
             reconnect();
         }
     });
+}
+
+/// The backend settings; `None` when they cannot be read (logged), after `retry`.
+async fn backend_or(retry: fn()) -> Option<settings::Backend> {
+    match settings::backend().await {
+        Ok(b) => Some(b),
+        Err(e) => {
+            log::warn(&format!("cannot read the backend settings: {e}"));
+            retry();
+            None
+        }
+    }
 }
 
 /// Whether new settings `new` call for a new socket, given the settings of the current one (`None`: no socket,
@@ -150,13 +157,8 @@ pub fn is_connected() -> bool {
 }
 
 async fn connect() {
-    let backend = match settings::backend().await {
-        Ok(b) => b,
-        Err(e) => {
-            log::warn(&format!("cannot read the backend settings: {e}"));
-            schedule_reconnect();
-            return;
-        }
+    let Some(backend) = backend_or(schedule_reconnect).await else {
+        return;
     };
     // Re-check after the await: another connect may have won the race.
     let generation = CLIENT.with(|c| {

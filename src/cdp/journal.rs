@@ -379,46 +379,33 @@ mod tests {
     #[test]
     fn network_follows_a_request_to_its_status_size_and_failure() {
         let mut j = Journal::default();
-        j.record(
-            &event(
+        for e in [
+            event(
                 Event::RequestWillBeSent,
                 json!({"requestId": "1", "timestamp": 10.0,
-            "type": "Fetch", "request": {"method": "GET", "url": "http://x/missing"}}),
+                "type": "Fetch", "request": {"method": "GET", "url": "http://x/missing"}}),
             ),
-            0.0,
-        );
-        j.record(
-            &event(
+            event(
                 Event::ResponseReceived,
-                json!({"requestId": "1", "type": "Fetch",
-            "response": {"status": 404}}),
+                json!({"requestId": "1", "type": "Fetch", "response": {"status": 404}}),
             ),
-            0.0,
-        );
-        j.record(
-            &event(
+            event(
                 Event::LoadingFinished,
-                json!({"requestId": "1", "timestamp": 10.25,
-            "encodedDataLength": 120}),
+                json!({"requestId": "1", "timestamp": 10.25, "encodedDataLength": 120}),
             ),
-            0.0,
-        );
-        j.record(
-            &event(
+            event(
                 Event::RequestWillBeSent,
                 json!({"requestId": "2", "timestamp": 11.0,
-            "type": "XHR", "request": {"method": "POST", "url": "http://127.0.0.1:1/x"}}),
+                "type": "XHR", "request": {"method": "POST", "url": "http://127.0.0.1:1/x"}}),
             ),
-            0.0,
-        );
-        j.record(
-            &event(
+            event(
                 Event::LoadingFailed,
                 json!({"requestId": "2", "timestamp": 11.5,
-            "type": "XHR", "errorText": "net::ERR_CONNECTION_REFUSED"}),
+                "type": "XHR", "errorText": "net::ERR_CONNECTION_REFUSED"}),
             ),
-            0.0,
-        );
+        ] {
+            j.record(&e, 0.0);
+        }
         let page = j.network(None, None);
         assert_eq!(page.entries.len(), 2);
         let missing = &page.entries[0];

@@ -1,7 +1,7 @@
 //! `chrome.debugger`: attach, detach, sendCommand (CDP 1.3) on a tab target, or on one of its flat child
 //! sessions (`{tabId, sessionId}`, Chrome ≥ 125: the frame targets `Target.setAutoAttach` attaches).
 
-use super::{guard, settle, settle_unit, to_js};
+use super::{call, call_unit, to_js};
 use crate::error::{js_message, Error, Result};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -51,11 +51,7 @@ pub async fn attach(tab_id: i64) -> std::result::Result<(), String> {
 /// `chrome.debugger.detach({tabId})`.
 pub async fn detach(tab_id: i64) -> Result<()> {
     let t = target(tab_id)?;
-    settle_unit(
-        "chrome.debugger.detach",
-        guard("chrome.debugger.detach", || detach_js(&t))?,
-    )
-    .await
+    call_unit("chrome.debugger.detach", || detach_js(&t)).await
 }
 
 /// `chrome.debugger.sendCommand({tabId, sessionId?}, method, params)`; the CDP error message is kept verbatim.
@@ -158,11 +154,7 @@ pub struct TargetInfo {
 
 /// `chrome.debugger.getTargets()`: tells which tabs already have a debugger attached (ours after a worker restart).
 pub async fn get_targets() -> Result<Vec<TargetInfo>> {
-    settle(
-        "chrome.debugger.getTargets",
-        guard("chrome.debugger.getTargets", get_targets_js)?,
-    )
-    .await
+    call("chrome.debugger.getTargets", get_targets_js).await
 }
 
 /// Maps an attach failure message onto the protocol error.

@@ -1,6 +1,6 @@
 //! `chrome.downloads`: search (the `downloads` permission).
 
-use super::{guard, settle, to_js};
+use super::{call, to_js};
 use crate::error::Result;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -54,11 +54,7 @@ impl DownloadItem {
 /// `chrome.downloads.search(query)`.
 pub async fn search(query: &serde_json::Value) -> Result<Vec<DownloadItem>> {
     let query = to_js(query)?;
-    settle(
-        "chrome.downloads.search",
-        guard("chrome.downloads.search", || search_js(&query))?,
-    )
-    .await
+    call("chrome.downloads.search", || search_js(&query)).await
 }
 
 /// The download with `id`, if it still exists.

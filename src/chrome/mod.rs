@@ -38,6 +38,23 @@ pub(crate) async fn settle_unit(context: &str, promise: js_sys::Promise) -> Resu
         .map_err(|e| Error::from_js(context, &e))
 }
 
+/// Calls the promise-returning Chrome API `context` names (`f` calls it) and deserializes what the promise
+/// resolves to: [`guard`] then [`settle`].
+pub(crate) async fn call<T: DeserializeOwned>(
+    context: &str,
+    f: impl FnOnce() -> std::result::Result<js_sys::Promise, JsValue>,
+) -> Result<T> {
+    settle(context, guard(context, f)?).await
+}
+
+/// Like [`call`] for an API whose value is not needed.
+pub(crate) async fn call_unit(
+    context: &str,
+    f: impl FnOnce() -> std::result::Result<js_sys::Promise, JsValue>,
+) -> Result<()> {
+    settle_unit(context, guard(context, f)?).await
+}
+
 /// Converts a Rust value into a plain JS object (maps become objects, as storage and messaging expect).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue> {
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();

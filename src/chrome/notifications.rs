@@ -1,6 +1,6 @@
 //! `chrome.notifications`: the notification a `handoff` raises (SPEC §4), and clearing it.
 
-use super::{guard, settle_unit, to_js};
+use super::{call_unit, to_js};
 use crate::error::Result;
 use wasm_bindgen::prelude::*;
 
@@ -28,18 +28,10 @@ pub async fn create(id: &str, title: &str, message: &str) -> Result<()> {
         "requireInteraction": true,
         "priority": 2,
     }))?;
-    settle_unit(
-        "chrome.notifications.create",
-        guard("chrome.notifications.create", || create_js(id, &options))?,
-    )
-    .await
+    call_unit("chrome.notifications.create", || create_js(id, &options)).await
 }
 
 /// `chrome.notifications.clear(id)`; a notification already gone is not an error.
 pub async fn clear(id: &str) -> Result<()> {
-    settle_unit(
-        "chrome.notifications.clear",
-        guard("chrome.notifications.clear", || clear_js(id))?,
-    )
-    .await
+    call_unit("chrome.notifications.clear", || clear_js(id)).await
 }

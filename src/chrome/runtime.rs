@@ -1,7 +1,7 @@
 //! `chrome.runtime`: the extension's own id and version; `sendMessage` and `openOptionsPage` for the popup and
 //! options pages (SPEC §10).
 
-use super::{guard, settle_unit, to_js};
+use super::{call_unit, guard, to_js};
 use crate::error::{Error, Result};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -32,11 +32,7 @@ pub async fn send_message<T: serde::Serialize + ?Sized>(message: &T) -> Result<J
 
 /// `chrome.runtime.openOptionsPage()`: opens (or focuses) the options page.
 pub async fn open_options_page() -> Result<()> {
-    settle_unit(
-        "chrome.runtime.openOptionsPage",
-        guard("chrome.runtime.openOptionsPage", open_options_page_js)?,
-    )
-    .await
+    call_unit("chrome.runtime.openOptionsPage", open_options_page_js).await
 }
 
 /// The `version` of manifest.json.

@@ -1,6 +1,6 @@
 //! `chrome.storage.local`: get, set, remove; `chrome.storage.session`: get, set.
 
-use super::{from_js, guard, settle_unit, to_js};
+use super::{call_unit, from_js, guard, to_js};
 use crate::error::{Error, Result};
 use serde::{de::DeserializeOwned, Serialize};
 use wasm_bindgen::prelude::*;
@@ -57,75 +57,44 @@ pub fn changed<T: DeserializeOwned>(changes: &JsValue, key: &str) -> Option<Opti
         return None;
     }
     let value = js_sys::Reflect::get(&change, &JsValue::from_str("newValue")).ok()?;
+    Some(decoded(key, &value, "changed to"))
+}
+
+/// `value` of `key` decoded; `None` when it is absent, or of an unexpected shape (logged: "storage key
+/// <key> <verb> an unexpected shape").
+fn decoded<T: DeserializeOwned>(key: &str, value: &JsValue, verb: &str) -> Option<T> {
     if value.is_undefined() || value.is_null() {
-        return Some(None);
+        return None;
     }
-    match from_js(&value) {
-        Ok(v) => Some(Some(v)),
-        Err(e) => {
+    from_js(value)
+        .map_err(|e| {
             crate::log::warn(&format!(
-                "storage key {key} changed to an unexpected shape, ignored: {e}"
-            ));
-            Some(None)
-        }
-    }
+                "storage key {key} {verb} an unexpected shape, ignored: {e}"
+            ))
+        })
+        .ok()
 }
 
 /// Reads one key; `None` when it is absent (or does not have the expected shape, which is logged as corrupt).
 pub async fn get<T: DeserializeOwned>(key: &str) -> Result<Option<T>> {
-    let keys = JsValue::from_str(key);
-    let promise = guard("chrome.storage.local.get", || get_js(&keys))?;
-    let items = JsFuture::from(promise)
-        .await
-        .map_err(|e| Error::from_js("chrome.storage.local.get", &e))?;
-    let value = js_sys::Reflect::get(&items, &keys)
-        .map_err(|e| Error::from_js("chrome.storage.local.get", &e))?;
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    match from_js(&value) {
-        Ok(v) => Ok(Some(v)),
-        Err(e) => {
-            crate::log::warn(&format!(
-                "storage key {key} has an unexpected shape, ignored: {e}"
-            ));
-            Ok(None)
-        }
-    }
+    Ok(decoded(key, &LOCAL.get_one(key).await?, "has"))
 }
 
 /// Writes one key.
 pub async fn set<T: Serialize + ?Sized>(key: &str, value: &T) -> Result<()> {
-    let obj = js_sys::Object::new();
-    js_sys::Reflect::set(&obj, &JsValue::from_str(key), &to_js(value)?)
-        .map_err(|e| Error::from_js("chrome.storage.local.set", &e))?;
-    settle_unit(
-        "chrome.storage.local.set",
-        guard("chrome.storage.local.set", || set_js(&obj))?,
-    )
-    .await
+    LOCAL.set_one(key, &to_js(value)?).await
 }
 
 /// Removes one key.
 pub async fn remove(key: &str) -> Result<()> {
     let k = JsValue::from_str(key);
-    settle_unit(
-        "chrome.storage.local.remove",
-        guard("chrome.storage.local.remove", || remove_js(&k))?,
-    )
-    .await
+    call_unit("chrome.storage.local.remove", || remove_js(&k)).await
 }
 
 /// Reads one key of `chrome.storage.session` (in memory; survives service-worker restarts, cleared when the
 /// extension reloads or the browser restarts); `None` when absent.
 pub async fn session_get<T: DeserializeOwned>(key: &str) -> Result<Option<T>> {
-    let keys = JsValue::from_str(key);
-    let promise = guard("chrome.storage.session.get", || session_get_js(&keys))?;
-    let items = JsFuture::from(promise)
-        .await
-        .map_err(|e| Error::from_js("chrome.storage.session.get", &e))?;
-    let value = js_sys::Reflect::get(&items, &keys)
-        .map_err(|e| Error::from_js("chrome.storage.session.get", &e))?;
+    let value = SESSION.get_one(key).await?;
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
@@ -134,35 +103,60 @@ pub async fn session_get<T: DeserializeOwned>(key: &str) -> Result<Option<T>> {
 
 /// Writes one key of `chrome.storage.session`.
 pub async fn session_set<T: Serialize + ?Sized>(key: &str, value: &T) -> Result<()> {
-    let obj = js_sys::Object::new();
-    js_sys::Reflect::set(&obj, &JsValue::from_str(key), &to_js(value)?)
-        .map_err(|e| Error::from_js("chrome.storage.session.set", &e))?;
-    settle_unit(
-        "chrome.storage.session.set",
-        guard("chrome.storage.session.set", || session_set_js(&obj))?,
-    )
-    .await
+    SESSION.set_one(key, &to_js(value)?).await
 }
 
 /// Reads one key of `chrome.storage.local` as a raw JS value (`undefined` when absent), for values the caller
 /// keeps in JS form (e.g. the audit-log ring, which is appended to without re-serialising it).
 pub async fn get_raw(key: &str) -> Result<JsValue> {
-    let keys = JsValue::from_str(key);
-    let promise = guard("chrome.storage.local.get", || get_js(&keys))?;
-    let items = JsFuture::from(promise)
-        .await
-        .map_err(|e| Error::from_js("chrome.storage.local.get", &e))?;
-    js_sys::Reflect::get(&items, &keys).map_err(|e| Error::from_js("chrome.storage.local.get", &e))
+    LOCAL.get_one(key).await
 }
 
 /// Writes one key of `chrome.storage.local` from a raw JS value.
 pub async fn set_raw(key: &str, value: &JsValue) -> Result<()> {
-    let obj = js_sys::Object::new();
-    js_sys::Reflect::set(&obj, &JsValue::from_str(key), value)
-        .map_err(|e| Error::from_js("chrome.storage.local.set", &e))?;
-    settle_unit(
-        "chrome.storage.local.set",
-        guard("chrome.storage.local.set", || set_js(&obj))?,
-    )
-    .await
+    LOCAL.set_one(key, value).await
+}
+
+/// A storage area's `get` and `set`, with their names for errors.
+struct Area {
+    get: &'static str,
+    set: &'static str,
+    get_js: fn(&JsValue) -> std::result::Result<js_sys::Promise, JsValue>,
+    set_js: fn(&JsValue) -> std::result::Result<js_sys::Promise, JsValue>,
+}
+
+/// `chrome.storage.local`.
+const LOCAL: Area = Area {
+    get: "chrome.storage.local.get",
+    set: "chrome.storage.local.set",
+    get_js,
+    set_js,
+};
+
+/// `chrome.storage.session`.
+const SESSION: Area = Area {
+    get: "chrome.storage.session.get",
+    set: "chrome.storage.session.set",
+    get_js: session_get_js,
+    set_js: session_set_js,
+};
+
+impl Area {
+    /// One key's raw value (`undefined` when absent).
+    async fn get_one(&self, key: &str) -> Result<JsValue> {
+        let keys = JsValue::from_str(key);
+        let promise = guard(self.get, || (self.get_js)(&keys))?;
+        let items = JsFuture::from(promise)
+            .await
+            .map_err(|e| Error::from_js(self.get, &e))?;
+        js_sys::Reflect::get(&items, &keys).map_err(|e| Error::from_js(self.get, &e))
+    }
+
+    /// Writes one key from a raw JS value.
+    async fn set_one(&self, key: &str, value: &JsValue) -> Result<()> {
+        let obj = js_sys::Object::new();
+        js_sys::Reflect::set(&obj, &JsValue::from_str(key), value)
+            .map_err(|e| Error::from_js(self.set, &e))?;
+        call_unit(self.set, || (self.set_js)(&obj)).await
+    }
 }

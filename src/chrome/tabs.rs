@@ -1,7 +1,7 @@
 //! `chrome.tabs`: query, get, create, update, remove, and the worker's copy of what the tab events said
 //! ([`known`]).
 
-use super::{guard, settle, settle_unit, to_js};
+use super::{call, guard, settle, settle_unit, to_js};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
@@ -62,11 +62,7 @@ impl Tab {
 /// `chrome.tabs.query(info)`.
 pub async fn query(info: &serde_json::Value) -> Result<Vec<Tab>> {
     let info = to_js(info)?;
-    settle(
-        "chrome.tabs.query",
-        guard("chrome.tabs.query", || query_js(&info))?,
-    )
-    .await
+    call("chrome.tabs.query", || query_js(&info)).await
 }
 
 /// `chrome.tabs.get(tabId)`; a missing tab is [`Error::TabNotFound`].
@@ -123,22 +119,14 @@ pub fn forget(tab_id: i64) {
 /// `chrome.tabs.create(props)`.
 pub async fn create(props: &CreateProperties) -> Result<Tab> {
     let props = to_js(props)?;
-    settle(
-        "chrome.tabs.create",
-        guard("chrome.tabs.create", || create_js(&props))?,
-    )
-    .await
+    call("chrome.tabs.create", || create_js(&props)).await
 }
 
 /// `chrome.tabs.update(tabId, props)`.
 pub async fn update(tab_id: i64, props: &serde_json::Value) -> Result<Tab> {
     let id = tab_id_js(tab_id)?;
     let props = to_js(props)?;
-    settle(
-        "chrome.tabs.update",
-        guard("chrome.tabs.update", || update_js(id, &props))?,
-    )
-    .await
+    call("chrome.tabs.update", || update_js(id, &props)).await
 }
 
 /// `chrome.tabs.remove(tabId)`; a tab that is already gone is [`Error::TabNotFound`].

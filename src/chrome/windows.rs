@@ -1,6 +1,6 @@
 //! `chrome.windows`: create, get, getAll, update, remove.
 
-use super::{guard, settle, settle_unit, to_js};
+use super::{call, call_unit, settle, to_js};
 use crate::error::Result;
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
@@ -39,11 +39,7 @@ pub struct Window {
 /// `chrome.windows.create(data)`.
 pub async fn create(data: &serde_json::Value) -> Result<Window> {
     let data = to_js(data)?;
-    settle(
-        "chrome.windows.create",
-        guard("chrome.windows.create", || create_js(&data))?,
-    )
-    .await
+    call("chrome.windows.create", || create_js(&data)).await
 }
 
 /// `chrome.windows.get(windowId, {populate})`; `None` when the window no longer exists.
@@ -57,22 +53,15 @@ pub async fn get(window_id: i64, populate: bool) -> Option<Window> {
 /// `chrome.windows.getAll({populate})`.
 pub async fn get_all(populate: bool) -> Result<Vec<Window>> {
     let query = to_js(&serde_json::json!({ "populate": populate }))?;
-    settle(
-        "chrome.windows.getAll",
-        guard("chrome.windows.getAll", || get_all_js(&query))?,
-    )
-    .await
+    call("chrome.windows.getAll", || get_all_js(&query)).await
 }
 
 /// `chrome.windows.getLastFocused({windowTypes:["normal"]})`.
 pub async fn get_last_focused() -> Result<Window> {
     let query = to_js(&serde_json::json!({ "windowTypes": ["normal"] }))?;
-    settle(
-        "chrome.windows.getLastFocused",
-        guard("chrome.windows.getLastFocused", || {
-            get_last_focused_js(&query)
-        })?,
-    )
+    call("chrome.windows.getLastFocused", || {
+        get_last_focused_js(&query)
+    })
     .await
 }
 
@@ -80,19 +69,11 @@ pub async fn get_last_focused() -> Result<Window> {
 pub async fn update(window_id: i64, info: &serde_json::Value) -> Result<Window> {
     let id = i32::try_from(window_id).unwrap_or(-1);
     let info = to_js(info)?;
-    settle(
-        "chrome.windows.update",
-        guard("chrome.windows.update", || update_js(id, &info))?,
-    )
-    .await
+    call("chrome.windows.update", || update_js(id, &info)).await
 }
 
 /// `chrome.windows.remove(windowId)`.
 pub async fn remove(window_id: i64) -> Result<()> {
     let id = i32::try_from(window_id).unwrap_or(-1);
-    settle_unit(
-        "chrome.windows.remove",
-        guard("chrome.windows.remove", || remove_js(id))?,
-    )
-    .await
+    call_unit("chrome.windows.remove", || remove_js(id)).await
 }

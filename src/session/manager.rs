@@ -160,50 +160,41 @@ pub async fn check_navigated_since(tab_id: i64, before: u64) -> Result<()> {
     let Some(entry) = blocklist::blocking_entry(&list, &url) else {
         return Ok(());
     };
-    let blocked = recent::Blocked {
-        entry: entry.to_owned(),
-        url: Some(url.clone()),
-    };
-    end_session_navigated_blocked(tab_id, blocked).await;
+    end_session_navigated_blocked(tab_id, recent::Blocked::new(entry, Some(&url))).await;
     Err(blocked_error(entry, &url, Some(tab_id)))
 }
 
 /// Fails with `domain_blocked` (and emits the `domain_blocked` event) when `url` is on the blocklist; for the
 /// target URL of `open_tab` / `navigate`. `tab_id` is the tab the action was for, if any.
 pub async fn check_url_allowed(url: &str, tab_id: Option<i64>) -> Result<()> {
-    let list = blocklist::load().await?;
-    let Some(entry) = blocklist::blocking_entry(&list, url) else {
-        return Ok(());
-    };
-    bus::emit(SessionEvent::DomainBlocked {
-        entry: entry.to_owned(),
-        url: Some(url.to_owned()),
-        tab_id,
-    });
-    Err(blocked_error(entry, url, tab_id))
+    match announce_if_blocked(url, tab_id).await? {
+        Some(entry) => Err(blocked_error(&entry, url, tab_id)),
+        None => Ok(()),
+    }
 }
 
 /// Like [`check_url_allowed`] for the page a tab is on: a hit also ends the tab's session, if it has one,
 /// as `domain_blocked`.
 pub async fn check_tab_allowed(tab_id: i64, url: &str) -> Result<()> {
+    let Some(entry) = announce_if_blocked(url, Some(tab_id)).await? else {
+        return Ok(());
+    };
+    end_session_blocked(tab_id, recent::Blocked::new(&entry, Some(url))).await;
+    Err(blocked_error(&entry, url, Some(tab_id)))
+}
+
+/// The blocklist entry that blocks `url`, if one does; a hit is announced as the `domain_blocked` event.
+async fn announce_if_blocked(url: &str, tab_id: Option<i64>) -> Result<Option<String>> {
     let list = blocklist::load().await?;
     let Some(entry) = blocklist::blocking_entry(&list, url) else {
-        return Ok(());
+        return Ok(None);
     };
     bus::emit(SessionEvent::DomainBlocked {
         entry: entry.to_owned(),
         url: Some(url.to_owned()),
-        tab_id: Some(tab_id),
-    });
-    end_session_blocked(
         tab_id,
-        recent::Blocked {
-            entry: entry.to_owned(),
-            url: Some(url.to_owned()),
-        },
-    )
-    .await;
-    Err(blocked_error(entry, url, Some(tab_id)))
+    });
+    Ok(Some(entry.to_owned()))
 }
 
 fn blocked_error(entry: &str, url: &str, tab_id: Option<i64>) -> Error {
@@ -401,11 +392,8 @@ pub async fn end_all_sessions_for_domain(list: &[String]) -> Vec<Session> {
         }
     }
     futures::future::join_all(ended.iter().map(|s| {
-        let blocked =
-            blocklist::blocking_entry_for_host(list, &s.domain).map(|entry| recent::Blocked {
-                entry: entry.to_owned(),
-                url: None,
-            });
+        let blocked = blocklist::blocking_entry_for_host(list, &s.domain)
+            .map(|entry| recent::Blocked::new(entry, None));
         cleanup(s, EndReason::DomainBlocked, blocked)
     }))
     .await;
@@ -538,14 +526,7 @@ pub async fn on_navigated(tab_id: i64, url: &str) {
         return;
     };
     // `tabs.onUpdated` and `Page.frameNavigated` both report it: the one that ends the session announces it.
-    end_session_navigated_blocked(
-        tab_id,
-        recent::Blocked {
-            entry: entry.to_owned(),
-            url: Some(url.to_owned()),
-        },
-    )
-    .await;
+    end_session_navigated_blocked(tab_id, recent::Blocked::new(entry, Some(url))).await;
 }
 
 /// Worker start (SPEC §6 "Service-worker restart"): sessions whose tab is gone end as `tab_closed`; when the

@@ -30,6 +30,16 @@ pub struct Blocked {
     pub url: Option<String>,
 }
 
+impl Blocked {
+    /// The hit of blocklist `entry` on `url` (when known).
+    pub fn new(entry: &str, url: Option<&str>) -> Blocked {
+        Blocked {
+            entry: entry.to_owned(),
+            url: url.map(str::to_owned),
+        }
+    }
+}
+
 /// One ended session as remembered.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecentEnd {

@@ -404,28 +404,36 @@ mod tests {
 
     #[test]
     fn ages_are_compact_and_round_down() {
-        assert_eq!(age(-5.0), "now");
-        assert_eq!(age(999.0), "now");
-        assert_eq!(age(12_400.0), "12 s");
-        assert_eq!(age(59_999.0), "59 s");
-        assert_eq!(age(60_000.0), "1 min");
-        assert_eq!(age(3_599_000.0), "59 min");
-        assert_eq!(age(3_600_000.0), "1 h");
-        assert_eq!(age(3_900_000.0), "1 h 5 min");
-        assert_eq!(age(2.0 * 86_400_000.0), "2 d");
-        assert_eq!(age(2.0 * 86_400_000.0 + 3.0 * 3_600_000.0), "2 d 3 h");
+        for (ms, shown) in [
+            (-5.0, "now"),
+            (999.0, "now"),
+            (12_400.0, "12 s"),
+            (59_999.0, "59 s"),
+            (60_000.0, "1 min"),
+            (3_599_000.0, "59 min"),
+            (3_600_000.0, "1 h"),
+            (3_900_000.0, "1 h 5 min"),
+            (2.0 * 86_400_000.0, "2 d"),
+            (2.0 * 86_400_000.0 + 3.0 * 3_600_000.0, "2 d 3 h"),
+        ] {
+            assert_eq!(age(ms), shown, "{ms} ms");
+        }
     }
 
     #[test]
     fn durations_keep_seconds_under_an_hour() {
-        assert_eq!(duration(0.0), "0 s");
-        assert_eq!(duration(420.0), "0.4 s");
-        assert_eq!(duration(1_000.0), "1 s");
-        assert_eq!(duration(2_345.0), "2.3 s");
-        assert_eq!(duration(45_000.0), "45 s");
-        assert_eq!(duration(200_000.0), "3 min 20 s");
-        assert_eq!(duration(180_000.0), "3 min");
-        assert_eq!(duration(3_900_000.0), "1 h 5 min");
+        for (ms, shown) in [
+            (0.0, "0 s"),
+            (420.0, "0.4 s"),
+            (1_000.0, "1 s"),
+            (2_345.0, "2.3 s"),
+            (45_000.0, "45 s"),
+            (200_000.0, "3 min 20 s"),
+            (180_000.0, "3 min"),
+            (3_900_000.0, "1 h 5 min"),
+        ] {
+            assert_eq!(duration(ms), shown, "{ms} ms");
+        }
     }
 
     #[test]

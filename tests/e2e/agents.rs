@@ -9,17 +9,15 @@
 
 use crate::support;
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc;
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use bua_bridge::devtools::DevTools;
 use bua_bridge::BridgeClient;
 use serde_json::{json, Value};
 use support::{
-    bridge_bin, eventually, fixtures_dir, get_tabs, history, Browser, BrowserOptions,
-    FixtureServer, Route, SharedBrowser, OFFLINE_RESOLVER_RULES,
+    eventually, fixtures_dir, get_tabs, history, Browser, BrowserOptions, FixtureServer, McpStdio,
+    Route, SharedBrowser, OFFLINE_RESOLVER_RULES,
 };
 
 /// The blocked test domain, resolved to 127.0.0.1 by the browser's host-resolver rules.
@@ -64,149 +62,25 @@ async fn point_extension_at(browser: &Browser, dt: &DevTools, port: u16) {
         .await;
 }
 
-/// A `bua-bridge mcp` process driven with raw JSON-RPC on its stdio.
-struct Mcp {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: mpsc::Receiver<String>,
-    next_id: i64,
+/// Starts `bua-bridge mcp <args>` and initializes it. `BUA_TEST_MCP_LOG=<dir>`: each server's log in
+/// `<dir>/mcp-<owner>.log`.
+fn start_mcp(args: &[&str]) -> McpStdio {
+    let log = std::env::var_os("BUA_TEST_MCP_LOG")
+        .and_then(|dir| {
+            let owner = args.last().copied().unwrap_or("mcp");
+            std::fs::File::create(std::path::Path::new(&dir).join(format!("mcp-{owner}.log"))).ok()
+        })
+        .map_or_else(Stdio::null, Stdio::from);
+    let mut mcp = McpStdio::spawn(args, log);
+    mcp.initialize("agents-test");
+    mcp
 }
 
-impl Mcp {
-    fn start(args: &[&str]) -> Mcp {
-        let mut child = Command::new(bridge_bin())
-            .arg("mcp")
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            // BUA_TEST_MCP_LOG=<dir>: each server's log in <dir>/mcp-<owner>.log.
-            .stderr(
-                std::env::var_os("BUA_TEST_MCP_LOG")
-                    .and_then(|dir| {
-                        let owner = args.last().copied().unwrap_or("mcp");
-                        std::fs::File::create(
-                            std::path::Path::new(&dir).join(format!("mcp-{owner}.log")),
-                        )
-                        .ok()
-                    })
-                    .map_or_else(Stdio::null, Stdio::from),
-            )
-            .spawn()
-            .expect("spawn bua-bridge mcp");
-        let stdout = child.stdout.take().expect("stdout");
-        let stdin = child.stdin.take();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut mcp = Mcp {
-            child,
-            stdin,
-            lines,
-            next_id: 1,
-        };
-        let id = mcp.send(
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "agents-test", "version": "1"}}),
-        );
-        let init = mcp.answer(id);
-        assert_eq!(init["result"]["serverInfo"]["name"], "bua-bridge", "{init}");
-        mcp.notify("notifications/initialized");
-        mcp
-    }
-
-    fn write(&mut self, v: Value) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        writeln!(stdin, "{v}").expect("write");
-        stdin.flush().expect("flush");
-    }
-
-    fn notify(&mut self, method: &str) {
-        self.write(json!({"jsonrpc": "2.0", "method": method}));
-    }
-
-    fn send(&mut self, method: &str, params: Value) -> i64 {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.write(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        id
-    }
-
-    /// Sends a `browser` tool call without waiting; [`Mcp::result`] reads its answer.
-    fn send_browser(&mut self, arguments: Value) -> i64 {
-        self.send(
-            "tools/call",
-            json!({"name": "browser", "arguments": arguments}),
-        )
-    }
-
-    fn answer(&mut self, id: i64) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .lines
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no answer to request {id} within 30 s"));
-            let v: Value = serde_json::from_str(&line).expect("JSON-RPC line");
-            if v["id"] == id {
-                return v;
-            }
-        }
-    }
-
-    /// The answer of tool call `id`: (isError, the text of its first block).
-    fn result(&mut self, id: i64) -> (bool, String) {
-        let call = self.answer(id);
-        let text = call["result"]["content"][0]["text"]
-            .as_str()
-            .unwrap_or_else(|| panic!("no text block: {call}"))
-            .to_string();
-        (call["result"]["isError"] == true, text)
-    }
-
-    /// Calls the browser tool and returns (isError, text).
-    fn browser(&mut self, arguments: Value) -> (bool, String) {
-        let id = self.send_browser(arguments);
-        self.result(id)
-    }
-
-    /// Calls the browser tool, which must succeed, and returns its result JSON.
-    fn ok_json(&mut self, arguments: Value) -> Value {
-        let (is_error, text) = self.browser(arguments.clone());
-        assert!(!is_error, "{arguments} failed: {text}");
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
-    }
-
-    /// Ends the process the way an MCP host does: closes stdin and waits for the exit.
-    fn exit(mut self) {
-        self.stdin.take();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        panic!("bua-bridge mcp did not exit within 5 s of its stdin closing");
-    }
-
-    /// Kills the process at once (SIGKILL): its in-process bridge goes with it.
-    fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Mcp {
-    fn drop(&mut self) {
-        self.kill();
-    }
+/// Calls the browser tool, which must succeed, and returns its result JSON.
+fn ok_json(mcp: &mut McpStdio, arguments: Value) -> Value {
+    let (is_error, text) = mcp.browser(arguments.clone());
+    assert!(!is_error, "{arguments} failed: {text}");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
 
 /// The uid of the element line `eN button "<name>"` of an agent-text extract.
@@ -249,17 +123,17 @@ async fn when_the_mcp_server_that_owns_the_bridge_exits_the_other_takes_over_and
         ]
     };
     let owner_args = args("takeover-a");
-    let mut owner = Mcp::start(&strs(&owner_args));
+    let mut owner = start_mcp(&strs(&owner_args));
     // `mcp` connects (here: starts its bridge) before it answers `initialize`.
     BridgeClient::connect(port, &browser.token)
         .await
         .expect("the first MCP server runs the bridge");
     point_extension_at(browser, &dt, port).await;
     let agent_args = args("takeover-b");
-    let mut agent = Mcp::start(&strs(&agent_args));
+    let mut agent = start_mcp(&strs(&agent_args));
 
     let page = FixtureServer::shared().url("/clients/mcp.html");
-    let opened = agent.ok_json(json!({"type": "open_tab", "url": page}));
+    let opened = ok_json(&mut agent, json!({"type": "open_tab", "url": page}));
     let tab_id = opened["tabId"].as_i64().expect("tabId");
     let (is_error, extract) = agent.browser(json!({"type": "extract", "tabId": tab_id}));
     assert!(!is_error, "{extract}");
@@ -343,16 +217,16 @@ async fn agents_cannot_touch_each_others_tabs_and_a_gone_agents_tabs_close_after
         ]
         .map(str::to_string)
     };
-    let start = |owner: &'static str| Mcp::start(&strs(&args(owner)));
+    let start = |owner: &'static str| start_mcp(&strs(&args(owner)));
     let mut a = start("grace-a");
     let mut b = start("grace-b");
     let page = FixtureServer::shared().url("/clients/mcp.html");
-    let tab_a = a.ok_json(json!({"type": "open_tab", "url": page}))["tabId"]
+    let tab_a = ok_json(&mut a, json!({"type": "open_tab", "url": page}))["tabId"]
         .as_i64()
         .expect("tabId");
 
     // B sees whose tab it is, and may neither click in it nor close it.
-    let tabs = b.ok_json(json!({"type": "get_tabs"}));
+    let tabs = ok_json(&mut b, json!({"type": "get_tabs"}));
     let listed = tabs["tabs"]
         .as_array()
         .and_then(|t| t.iter().find(|t| t["tabId"] == tab_a).cloned())
@@ -376,8 +250,11 @@ async fn agents_cannot_touch_each_others_tabs_and_a_gone_agents_tabs_close_after
             "{text}"
         );
     }
-    let count = a.ok_json(json!({"type": "evaluate", "tabId": tab_a,
-        "expression": "return document.querySelector('#count').textContent"}));
+    let count = ok_json(
+        &mut a,
+        json!({"type": "evaluate", "tabId": tab_a,
+        "expression": "return document.querySelector('#count').textContent"}),
+    );
     assert_eq!(count["value"], "0", "B's click did not happen: {count}");
 
     // A exits and comes back within the grace: its tab stays, past the grace too. Nothing happens to wait for

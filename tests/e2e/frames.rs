@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use bua_bridge::BridgeClient;
 use serde_json::{json, Value};
-use support::{eventually, second_site, Browser, FixtureServer};
+use support::{eventually, extract, second_site, uid_of, Browser, FixtureServer};
 
 /// The tests share one browser; one page of three processes at a time keeps the 2 cores usable.
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -39,26 +39,6 @@ async fn open_three_levels(client: &BridgeClient) -> i64 {
     tab
 }
 
-async fn extract(client: &BridgeClient, tab: i64) -> Value {
-    client
-        .call("extract", json!({ "tabId": tab }))
-        .await
-        .expect("extract")
-}
-
-/// The uid of the first element with this role and name.
-fn uid_of(result: &Value, role: &str, name: &str) -> String {
-    result["elements"]
-        .as_array()
-        .and_then(|els| {
-            els.iter()
-                .find(|e| e["role"] == role && e["name"] == name)
-                .and_then(|e| e["uid"].as_str())
-        })
-        .unwrap_or_else(|| panic!("no {role} {name:?} in {:#}", result["elements"]))
-        .to_string()
-}
-
 /// The frame id the markdown's marker line gives the frame from `origin` (`frame f1: http://…`).
 fn frame_id(markdown: &str, origin: &str) -> String {
     markdown
@@ -85,6 +65,16 @@ async fn state(client: &BridgeClient, tab: i64, frame: Option<&str>) -> Value {
         .clone()
 }
 
+/// [`open_three_levels`], then its `extract`; with the fixture server's port (the three sites' port).
+async fn three_levels_extracted(client: &BridgeClient) -> (i64, Value, u16) {
+    let tab = open_three_levels(client).await;
+    (
+        tab,
+        extract(client, tab).await,
+        FixtureServer::shared().port(),
+    )
+}
+
 async fn close(client: &BridgeClient, tab: i64) {
     let _ = client.call("close_tab", json!({ "tabId": tab })).await;
 }
@@ -94,9 +84,7 @@ async fn extract_reads_three_levels_of_cross_origin_frames_in_document_order() {
     let _serial = SERIAL.lock().await;
     let browser = &Browser::shared("frames");
     let client = browser.client().await;
-    let tab = open_three_levels(&client).await;
-    let port = FixtureServer::shared().port();
-    let r = extract(&client, tab).await;
+    let (tab, r, port) = three_levels_extracted(&client).await;
     let md = r["markdown"].as_str().expect("markdown");
     let mid = format!(
         "frame {}: http://127.0.0.2:{port}",
@@ -141,9 +129,7 @@ async fn every_element_action_by_uid_lands_in_its_frame_at_every_level() {
     let _serial = SERIAL.lock().await;
     let browser = &Browser::shared("frames");
     let client = browser.client().await;
-    let tab = open_three_levels(&client).await;
-    let port = FixtureServer::shared().port();
-    let r = extract(&client, tab).await;
+    let (tab, r, port) = three_levels_extracted(&client).await;
     let md = r["markdown"].as_str().expect("markdown").to_owned();
     let frames = [
         ("Top", None),
@@ -235,9 +221,7 @@ async fn a_frame_navigating_to_an_unknown_scheme_does_not_end_the_session() {
     let browser = &Browser::shared("frames");
     let client = browser.client().await;
     let mut events = support::Events::subscribe(&client).await;
-    let tab = open_three_levels(&client).await;
-    let port = FixtureServer::shared().port();
-    let r = extract(&client, tab).await;
+    let (tab, r, port) = three_levels_extracted(&client).await;
     let md = r["markdown"].as_str().expect("markdown").to_owned();
     let leaf = frame_id(&md, &format!("http://localhost:{port}"));
     // Chrome detaches the whole tab's debugger for this (reason target_closed) although the tab stays.

@@ -10,12 +10,11 @@ use crate::support;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use bua_bridge::devtools::DevTools;
-use bua_bridge::BridgeClient;
 use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
 use support::{
-    eventually, history, open_page_in_own_window, worker_ui, Browser, BrowserOptions, Events,
-    FixtureServer, LIMIT,
+    agent_tab, enter_area, eventually, history, open_page_in_own_window, worker_ui, Browser,
+    BrowserOptions, Events, FixtureServer, LIMIT,
 };
 
 /// The tests on the shared browser run one at a time: each handoff focuses a window, and a test asserts
@@ -28,15 +27,6 @@ fn fixture(host: &str, page: &str) -> String {
         "http://{host}.localhost:{}/handoff/{page}",
         FixtureServer::shared().port()
     )
-}
-
-/// An agent tab on `url` (in the agent's minimized window).
-async fn agent_tab(client: &BridgeClient, url: &str) -> i64 {
-    let opened = client
-        .call("open_tab", json!({ "url": url }))
-        .await
-        .expect("open_tab");
-    opened["tabId"].as_i64().expect("tabId")
 }
 
 /// `[state, focused]` of the tab's window, read with `chrome.windows.get` in the worker.
@@ -119,10 +109,7 @@ async fn sign_in(dt: &DevTools, session: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sign_in_handoff_shows_the_tab_and_returns_when_the_account_page_loads() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("handoff");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_serial, ref browser, dt, client) = enter_area("handoff", SERIAL.lock().await).await;
     let mut events = Events::subscribe(&client).await;
     let login = fixture("signin", "login.html");
     let tab = agent_tab(&client, &login).await;
@@ -244,10 +231,7 @@ async fn a_sign_in_handoff_shows_the_tab_and_returns_when_the_account_page_loads
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_challenge_that_gives_way_to_the_site_ends_the_handoff_by_page() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("handoff");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_serial, ref browser, dt, client) = enter_area("handoff", SERIAL.lock().await).await;
     let url = fixture("challenge", "challenge.html");
     let tab = agent_tab(&client, &url).await;
     let handoff = client.call(
@@ -291,10 +275,7 @@ async fn a_challenge_that_gives_way_to_the_site_ends_the_handoff_by_page() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn done_cancel_and_the_wait_running_out_end_a_handoff_without_an_obstacle() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("handoff");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_serial, ref browser, dt, client) = enter_area("handoff", SERIAL.lock().await).await;
     let tab = agent_tab(&client, &fixture("plain", "account.html")).await;
     let popup = popup(browser, &dt).await;
     for (button, by, resolved) in [("Done", "user", true), ("Cancel", "cancelled", false)] {
@@ -365,10 +346,7 @@ async fn done_cancel_and_the_wait_running_out_end_a_handoff_without_an_obstacle(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_handoffs_on_two_tabs_are_both_shown_and_both_resolve() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("handoff");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_serial, ref browser, dt, client) = enter_area("handoff", SERIAL.lock().await).await;
     let (a_url, b_url) = (
         fixture("first", "login.html"),
         fixture("second", "login.html"),

@@ -7,14 +7,14 @@
 
 use crate::support;
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use bua_bridge::BridgeClient;
 use serde_json::{json, Value};
-use support::{bridge_bin, note, repo_root, Browser, FixtureServer};
+use support::{bridge_bin, note, repo_root, Browser, FixtureServer, McpStdio};
 
 /// The Python of `<repo>/target/mcp-venv`, where `./build.sh test` (or `./build.sh prereqs test`) installs the
 /// pinned MCP SDK once. The test never installs anything itself; without the venv it says how to make it.
@@ -224,111 +224,28 @@ fn the_python_mcp_sdk_lists_one_browser_tool_and_drives_a_fixture_page() {
     );
 }
 
-/// A JSON-RPC peer on a child's stdio.
-struct Rpc {
-    child: std::process::Child,
-    stdin: Option<std::process::ChildStdin>,
-    lines: std::sync::mpsc::Receiver<String>,
-}
-
-impl Rpc {
-    fn send(&mut self, v: Value) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        writeln!(stdin, "{v}").expect("write");
-        stdin.flush().expect("flush");
-    }
-
-    fn answer(&mut self, id: i64) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .lines
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no answer to request {id} within 20 s"));
-            let v: Value = serde_json::from_str(&line).expect("JSON-RPC line");
-            if v["id"] == id {
-                return v;
-            }
+/// Starts `bua-bridge mcp <args>` and initializes it; its stderr lines go to the returned receiver.
+fn start_mcp(args: &[&str]) -> (McpStdio, std::sync::mpsc::Receiver<String>) {
+    let mut rpc = McpStdio::spawn(args, Stdio::piped());
+    let stderr = rpc.take_stderr().expect("stderr");
+    let (err_tx, err_lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = err_tx.send(line);
         }
-    }
+    });
+    let init = rpc.initialize("raw-test");
+    assert!(
+        init["result"]["capabilities"]["tools"].is_object(),
+        "{init}"
+    );
+    (rpc, err_lines)
 }
 
-impl Drop for Rpc {
-    fn drop(&mut self) {
-        self.stdin.take();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Rpc {
-    /// Starts `bua-bridge mcp <args>`, says `initialize` and `initialized`; stderr lines go to
-    /// the returned receiver.
-    fn start(args: &[&str]) -> (Rpc, std::sync::mpsc::Receiver<String>) {
-        let mut child = Command::new(bridge_bin())
-            .arg("mcp")
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn bua-bridge mcp");
-        let stdout = child.stdout.take().expect("stdout");
-        let stderr = child.stderr.take().expect("stderr");
-        let stdin = child.stdin.take();
-        let (tx, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let (err_tx, err_lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                let _ = err_tx.send(line);
-            }
-        });
-        let mut rpc = Rpc {
-            child,
-            stdin,
-            lines,
-        };
-        rpc.send(
-            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "raw-test", "version": "1"}}}),
-        );
-        let init = rpc.answer(1);
-        assert_eq!(init["result"]["serverInfo"]["name"], "bua-bridge", "{init}");
-        assert!(
-            init["result"]["capabilities"]["tools"].is_object(),
-            "{init}"
-        );
-        rpc.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        (rpc, err_lines)
-    }
-
-    /// Calls the browser tool with `arguments`; returns (isError, the JSON of its first text block).
-    fn browser(&mut self, id: i64, arguments: Value) -> (bool, Value) {
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-            "params": {"name": "browser", "arguments": arguments}}));
-        let call = self.answer(id);
-        let text = call["result"]["content"][0]["text"]
-            .as_str()
-            .unwrap_or_else(|| panic!("no text block: {call}"));
-        let body = serde_json::from_str(text).expect("JSON text");
-        (call["result"]["isError"] == true, body)
-    }
+/// Calls the browser tool with `arguments`; returns (isError, the JSON of its first text block).
+fn browser_json(rpc: &mut McpStdio, arguments: Value) -> (bool, Value) {
+    let (is_error, text) = rpc.browser(arguments);
+    (is_error, serde_json::from_str(&text).expect("JSON text"))
 }
 
 fn free_port() -> u16 {
@@ -354,18 +271,18 @@ async fn a_launched_browser_paired_with_an_mcp_servers_own_bridge_is_driven_thro
     let launched = bua_bridge::launch::start(opts).await.expect("launch");
     let port = free_port();
     let token = "mcp-paired-token-0123456789abcdef";
-    let (mut rpc, _stderr) = Rpc::start(&["--port", &port.to_string(), "--token", token]);
+    let (mut rpc, _stderr) = start_mcp(&["--port", &port.to_string(), "--token", token]);
     launched
         .pair_with(port, token)
         .await
         .expect("pairing written");
     // The first call waits for the extension to connect (`--extension-wait`).
     let url = FixtureServer::shared().url("/extract/uids.html");
-    let (is_error, opened) = rpc.browser(2, json!({"type": "open_tab", "url": url}));
+    let (is_error, opened) = browser_json(&mut rpc, json!({"type": "open_tab", "url": url}));
     assert!(!is_error, "{opened}");
     let tab = opened["tabId"].as_i64().expect("tabId");
-    let (is_error, at) = rpc.browser(
-        3,
+    let (is_error, at) = browser_json(
+        &mut rpc,
         json!({"type": "evaluate", "tabId": tab, "expression": "return location.href"}),
     );
     assert!(!is_error, "{at}");
@@ -384,7 +301,7 @@ async fn a_launched_browser_paired_with_an_mcp_servers_own_bridge_is_driven_thro
 async fn mcp_starts_a_bridge_in_process_when_none_answers() {
     let port = free_port();
     let token = "mcp-standalone-token-0123456789";
-    let (mut rpc, stderr) = Rpc::start(&[
+    let (mut rpc, stderr) = start_mcp(&[
         "--port",
         &port.to_string(),
         "--token",
@@ -418,7 +335,7 @@ async fn mcp_starts_a_bridge_in_process_when_none_answers() {
     );
     // …and, with no extension connected, a browser action is a tool error `no_extension` that
     // says the same.
-    let (is_error, body) = rpc.browser(2, json!({"type": "get_tabs"}));
+    let (is_error, body) = browser_json(&mut rpc, json!({"type": "get_tabs"}));
     assert!(is_error, "{body}");
     assert_eq!(body["code"], "no_extension", "{body}");
     let message = body["message"].as_str().unwrap_or_default();
@@ -429,9 +346,7 @@ async fn mcp_starts_a_bridge_in_process_when_none_answers() {
         "{message}"
     );
     // An unknown tool name is a protocol error, not a tool result.
-    rpc.send(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-        "params": {"name": "teleport", "arguments": {}}}));
-    let unknown = rpc.answer(3);
+    let unknown = rpc.call("tools/call", json!({"name": "teleport", "arguments": {}}));
     assert!(
         unknown["error"]["message"]
             .as_str()
@@ -449,8 +364,8 @@ async fn mcp_url_reaches_a_bridge_elsewhere_and_never_starts_one() {
         .await
         .expect("bridge");
     let url = format!("ws://127.0.0.1:{}", bridge.port());
-    let (mut rpc, _stderr) = Rpc::start(&["--url", &url, "--token", token, "--owner", "agent-x"]);
-    let (is_error, body) = rpc.browser(2, json!({"type": "get_tabs"}));
+    let (mut rpc, _stderr) = start_mcp(&["--url", &url, "--token", token, "--owner", "agent-x"]);
+    let (is_error, body) = browser_json(&mut rpc, json!({"type": "get_tabs"}));
     assert!(is_error);
     assert_eq!(body["code"], "no_extension", "{body}");
     assert!(
@@ -466,8 +381,8 @@ async fn mcp_url_reaches_a_bridge_elsewhere_and_never_starts_one() {
     // Nothing at --url: a tool error naming the URL, and no bridge is started there.
     let port = free_port();
     let url = format!("ws://127.0.0.1:{port}");
-    let (mut rpc, _stderr) = Rpc::start(&["--url", &url, "--token", token]);
-    let (is_error, body) = rpc.browser(2, json!({"type": "get_tabs"}));
+    let (mut rpc, _stderr) = start_mcp(&["--url", &url, "--token", token]);
+    let (is_error, body) = browser_json(&mut rpc, json!({"type": "get_tabs"}));
     assert!(is_error);
     assert_eq!(body["code"], "bridge_unreachable", "{body}");
     assert!(
@@ -531,7 +446,7 @@ async fn fake_extension(port: u16, token: &str) -> tokio::task::JoinHandle<usize
 async fn the_first_tool_call_waits_for_an_extension_that_connects_a_second_later() {
     let port = free_port();
     let token = "mcp-late-extension-token-0123";
-    let (mut rpc, _stderr) = Rpc::start(&["--port", &port.to_string(), "--token", token]);
+    let (mut rpc, _stderr) = start_mcp(&["--port", &port.to_string(), "--token", token]);
     let extension = tokio::spawn(async move {
         tokio::time::sleep(Duration::from_secs(1)).await;
         fake_extension(port, token)
@@ -541,7 +456,7 @@ async fn the_first_tool_call_waits_for_an_extension_that_connects_a_second_later
     });
     let started = Instant::now();
     let (is_error, body) =
-        tokio::task::block_in_place(|| rpc.browser(2, json!({"type": "get_tabs"})));
+        tokio::task::block_in_place(|| browser_json(&mut rpc, json!({"type": "get_tabs"})));
     let waited = started.elapsed();
     assert!(!is_error, "{body}");
     assert_eq!(body, json!({"tabs": []}));
@@ -567,7 +482,7 @@ async fn a_wrong_token_is_named_as_such_not_as_a_missing_bridge() {
     .await
     .expect("bridge");
     let port = bridge.port().to_string();
-    let (mut rpc, stderr) = Rpc::start(&["--port", &port, "--token", "a-wrong-token-0123456789"]);
+    let (mut rpc, stderr) = start_mcp(&["--port", &port, "--token", "a-wrong-token-0123456789"]);
     // At startup it says the token was refused, not that there is no bridge yet.
     let deadline = Instant::now() + Duration::from_secs(10);
     let mut logged = Vec::new();
@@ -588,7 +503,7 @@ async fn a_wrong_token_is_named_as_such_not_as_a_missing_bridge() {
         "{log}"
     );
     let (is_error, body) =
-        tokio::task::block_in_place(|| rpc.browser(2, json!({"type": "get_tabs"})));
+        tokio::task::block_in_place(|| browser_json(&mut rpc, json!({"type": "get_tabs"})));
     assert!(is_error);
     assert_eq!(body["code"], "unauthorized", "{body}");
     let message = body["message"].as_str().unwrap_or_default();
@@ -611,9 +526,24 @@ async fn a_wrong_token_is_named_as_such_not_as_a_missing_bridge() {
     bridge.shutdown().await;
 }
 
+/// Navigates to `url` through the browser tool, then screenshots it with `shot` (`type` and `tabId` added);
+/// returns the screenshot's answer and the bytes of its image block.
+fn screenshot_in_mcp(rpc: &mut McpStdio, url: &str, mut shot: Value) -> (Value, Vec<u8>) {
+    use base64::Engine;
+    let (is_error, opened) = browser_json(rpc, json!({"type": "navigate", "url": url}));
+    assert!(!is_error, "{opened}");
+    shot["type"] = json!("screenshot");
+    shot["tabId"] = json!(opened["tabId"].as_i64().expect("tabId"));
+    let id = rpc.send_browser(shot);
+    let call = rpc.answer(id);
+    let image = base64::engine::general_purpose::STANDARD
+        .decode(call["result"]["content"][0]["data"].as_str().expect("data"))
+        .expect("base64");
+    (call, image)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_page_screenshot_of_a_long_page_is_scaled_to_the_mcp_cap_and_says_so() {
-    use base64::Engine;
     let browser = &Browser::shared("mcp");
     let fixtures = FixtureServer::shared();
     fixtures.route(
@@ -625,28 +555,16 @@ async fn a_full_page_screenshot_of_a_long_page_is_scaled_to_the_mcp_cap_and_says
         ),
     );
     let port = browser.port.to_string();
-    let (mut rpc, _stderr) = Rpc::start(&["--port", &port, "--token", &browser.token]);
-    let (is_error, opened) = tokio::task::block_in_place(|| {
-        rpc.browser(
-            2,
-            json!({"type": "navigate", "url": fixtures.url("/mcp/long")}),
+    let (mut rpc, _stderr) = start_mcp(&["--port", &port, "--token", &browser.token]);
+    let (call, png) = tokio::task::block_in_place(|| {
+        screenshot_in_mcp(
+            &mut rpc,
+            &fixtures.url("/mcp/long"),
+            json!({"fullPage": true}),
         )
-    });
-    assert!(!is_error, "{opened}");
-    let tab = opened["tabId"].as_i64().expect("tabId");
-    let call = tokio::task::block_in_place(|| {
-        rpc.send(
-            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
-            "name": "browser",
-            "arguments": {"type": "screenshot", "tabId": tab, "fullPage": true}}}),
-        );
-        rpc.answer(3)
     });
     let content = call["result"]["content"].as_array().expect("content");
     assert_eq!(content[0]["type"], "image", "{call}");
-    let png = base64::engine::general_purpose::STANDARD
-        .decode(content[0]["data"].as_str().expect("data"))
-        .expect("base64");
     assert!(
         png.starts_with(b"\x89PNG"),
         "still PNG: it is small once scaled"
@@ -674,11 +592,12 @@ async fn a_full_page_screenshot_of_a_long_page_is_scaled_to_the_mcp_cap_and_says
         "MCP fullPage screenshot of a 16,000 px page: {width}x{height}, {} bytes",
         png.len()
     ));
-    let _ = tokio::task::block_in_place(|| rpc.browser(4, json!({"type": "close_agent_tabs"})));
+    let _ =
+        tokio::task::block_in_place(|| browser_json(&mut rpc, json!({"type": "close_agent_tabs"})));
     drop(rpc);
 
     // A PNG over the byte cap (set low here with the flag) is sent as JPEG, and the result says so.
-    let (mut rpc, _stderr) = Rpc::start(&[
+    let (mut rpc, _stderr) = start_mcp(&[
         "--port",
         &port,
         "--token",
@@ -686,26 +605,11 @@ async fn a_full_page_screenshot_of_a_long_page_is_scaled_to_the_mcp_cap_and_says
         "--screenshot-max-png-bytes",
         "2000",
     ]);
-    let (is_error, opened) = tokio::task::block_in_place(|| {
-        rpc.browser(
-            2,
-            json!({"type": "navigate", "url": fixtures.url("/mcp/long")}),
-        )
-    });
-    assert!(!is_error, "{opened}");
-    let call = tokio::task::block_in_place(|| {
-        rpc.send(
-            json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
-            "name": "browser",
-            "arguments": {"type": "screenshot", "tabId": opened["tabId"]}}}),
-        );
-        rpc.answer(3)
+    let (call, jpeg) = tokio::task::block_in_place(|| {
+        screenshot_in_mcp(&mut rpc, &fixtures.url("/mcp/long"), json!({}))
     });
     let content = call["result"]["content"].as_array().expect("content");
     assert_eq!(content[0]["mimeType"], "image/jpeg", "{call}");
-    let jpeg = base64::engine::general_purpose::STANDARD
-        .decode(content[0]["data"].as_str().expect("data"))
-        .expect("base64");
     assert!(jpeg.starts_with(&[0xFF, 0xD8]), "JPEG bytes");
     let meta = text_json(&json!({"content": content}));
     assert_eq!(meta["mime"], "image/jpeg", "{meta}");
@@ -715,5 +619,6 @@ async fn a_full_page_screenshot_of_a_long_page_is_scaled_to_the_mcp_cap_and_says
             && note_text.contains("--screenshot-max-png-bytes"),
         "{meta}"
     );
-    let _ = tokio::task::block_in_place(|| rpc.browser(4, json!({"type": "close_agent_tabs"})));
+    let _ =
+        tokio::task::block_in_place(|| browser_json(&mut rpc, json!({"type": "close_agent_tabs"})));
 }

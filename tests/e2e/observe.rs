@@ -14,10 +14,9 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use base64::Engine;
-use bua_bridge::BridgeClient;
 use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
-use support::{eventually, Browser, BrowserOptions, FixtureServer, SharedBrowser};
+use support::{eventually, Agent, Browser, BrowserOptions, FixtureServer, SharedBrowser};
 
 /// Size of the large upload file, bytes.
 const BIG: usize = 10 * 1024 * 1024;
@@ -50,66 +49,9 @@ fn url(path: &str) -> String {
     FixtureServer::shared().url(&format!("/observe/{path}"))
 }
 
-struct Agent {
-    client: BridgeClient,
-    _browser: SharedBrowser,
-}
-
-impl Agent {
-    async fn new() -> Agent {
-        let browser = browser();
-        Agent {
-            client: browser.client().await,
-            _browser: browser,
-        }
-    }
-
-    async fn ok(&self, method: &str, params: Value) -> Value {
-        match self.client.call(method, params.clone()).await {
-            Ok(v) => v,
-            Err(e) => panic!("{method} {params} failed: {} {e}", e.code().as_str()),
-        }
-    }
-
-    async fn err(&self, method: &str, params: Value) -> (ErrorCode, String) {
-        match self.client.call(method, params.clone()).await {
-            Ok(v) => panic!("{method} {params} unexpectedly succeeded: {v}"),
-            Err(e) => (e.code(), e.to_string()),
-        }
-    }
-
-    /// Opens `path` in a new agent tab (the session attaches on about:blank first, so the journal sees
-    /// the whole load); returns the tab id.
-    async fn open(&self, path: &str) -> i64 {
-        let opened = self.ok("open_tab", json!({ "url": "about:blank" })).await;
-        let tab = opened["tabId"].as_i64().expect("tabId");
-        self.ok("navigate", json!({ "tabId": tab, "url": url(path) }))
-            .await;
-        tab
-    }
-
-    async fn eval(&self, tab: i64, expression: &str) -> Value {
-        self.ok(
-            "evaluate",
-            json!({ "tabId": tab, "expression": expression }),
-        )
-        .await["value"]
-            .clone()
-    }
-
-    /// Polls `expression` until it returns something other than null/undefined (5 s at most).
-    async fn eval_until(&self, tab: i64, expression: &str) -> Value {
-        eventually(Duration::from_secs(5), || async {
-            let v = self.eval(tab, expression).await;
-            (!v.is_null()).then_some(v)
-        })
-        .await
-        .unwrap_or_else(|| panic!("{expression} stayed null"))
-    }
-
-    async fn close(&self, tab: i64) {
-        let _ = self.client.call("close_tab", json!({ "tabId": tab })).await;
-    }
+/// An agent on the area's browser and its fixture pages.
+async fn agent() -> Agent {
+    Agent::on(browser(), "observe").await
 }
 
 fn path(name: &str) -> String {
@@ -134,16 +76,21 @@ fn expect_both_files(got: &Value) {
     assert_eq!(files[1]["tail"], json!(tail));
 }
 
+/// Opens `upload.html` and uploads with `params` (a locator and `files`); returns the tab and the result.
+async fn upload_on_fixture(agent: &Agent, params: Value) -> (i64, Value) {
+    let tab = agent.open("upload.html").await;
+    let r = agent.act(tab, "upload", params).await;
+    (tab, r)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn upload_puts_two_files_one_of_10_mb_into_a_multiple_file_input() {
-    let agent = Agent::new().await;
-    let tab = agent.open("upload.html").await;
-    let r = agent
-        .ok(
-            "upload",
-            json!({"tabId": tab, "selector": "#multi", "files": [path("note.txt"), "big.bin"]}),
-        )
-        .await;
+    let agent = agent().await;
+    let (tab, r) = upload_on_fixture(
+        &agent,
+        json!({"selector": "#multi", "files": [path("note.txt"), "big.bin"]}),
+    )
+    .await;
     assert_eq!(r["chooser"], false, "{r}");
     assert_eq!(r["files"][1]["size"], BIG, "{r}");
     let got = agent.eval_until(tab, "return window.got.multi").await;
@@ -157,14 +104,12 @@ async fn upload_puts_two_files_one_of_10_mb_into_a_multiple_file_input() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn upload_through_a_button_that_opens_a_file_chooser() {
-    let agent = Agent::new().await;
-    let tab = agent.open("upload.html").await;
-    let r = agent
-        .ok(
-            "upload",
-            json!({"tabId": tab, "text": "Choose files", "files": ["note.txt", "big.bin"]}),
-        )
-        .await;
+    let agent = agent().await;
+    let (tab, r) = upload_on_fixture(
+        &agent,
+        json!({"text": "Choose files", "files": ["note.txt", "big.bin"]}),
+    )
+    .await;
     assert_eq!(r["chooser"], true, "{r}");
     assert_eq!(r["element"]["id"], "hidden", "{r}");
     let got = agent.eval_until(tab, "return window.got.hidden").await;
@@ -174,52 +119,33 @@ async fn upload_through_a_button_that_opens_a_file_chooser() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn upload_refuses_paths_outside_the_allowed_folders_and_missing_files() {
-    let agent = Agent::new().await;
+    let agent = agent().await;
     let tab = agent.open("upload.html").await;
-    let (code, m) = agent
-        .err(
-            "upload",
-            json!({"tabId": tab, "selector": "#multi", "files": ["/etc/hostname"]}),
-        )
-        .await;
-    assert_eq!(code, ErrorCode::InvalidAction);
-    assert!(
-        m.contains("outside the folders") && m.contains("--files-dir"),
-        "{m}"
-    );
     let sneaky = format!("{}/../../etc/hostname", files_dir().display());
-    let (code, m) = agent
-        .err(
-            "upload",
-            json!({"tabId": tab, "selector": "#multi", "files": [sneaky]}),
-        )
-        .await;
-    assert_eq!(code, ErrorCode::InvalidAction);
-    assert!(m.contains("outside the folders"), "{m}");
-    let (code, m) = agent
-        .err(
-            "upload",
-            json!({"tabId": tab, "selector": "#multi", "files": ["nope.txt"]}),
-        )
-        .await;
-    assert_eq!(code, ErrorCode::InvalidAction);
-    assert!(m.contains("no file `nope.txt`"), "{m}");
-    let (code, m) = agent
-        .err(
-            "upload",
-            json!({"tabId": tab, "selector": "#single", "files": ["note.txt", "big.bin"]}),
-        )
-        .await;
-    assert_eq!(code, ErrorCode::InvalidAction);
-    assert!(m.contains("takes one file"), "{m}");
-    let (code, m) = agent
-        .err(
-            "upload",
-            json!({"tabId": tab, "selector": "h1", "files": ["note.txt"]}),
-        )
-        .await;
-    assert_eq!(code, ErrorCode::InvalidAction);
-    assert!(m.contains("opened no file chooser"), "{m}");
+    let refused: [(&str, Value, &[&str]); 5] = [
+        (
+            "#multi",
+            json!(["/etc/hostname"]),
+            &["outside the folders", "--files-dir"],
+        ),
+        ("#multi", json!([sneaky]), &["outside the folders"]),
+        ("#multi", json!(["nope.txt"]), &["no file `nope.txt`"]),
+        (
+            "#single",
+            json!(["note.txt", "big.bin"]),
+            &["takes one file"],
+        ),
+        ("h1", json!(["note.txt"]), &["opened no file chooser"]),
+    ];
+    for (selector, files, says) in refused {
+        let (code, m) = agent
+            .act_err(tab, "upload", json!({"selector": selector, "files": files}))
+            .await;
+        assert_eq!(code, ErrorCode::InvalidAction, "{selector} {files}: {m}");
+        for said in says {
+            assert!(m.contains(said), "{selector} {files}: {m}");
+        }
+    }
     assert_eq!(
         agent.eval(tab, "return Object.keys(window.got)").await,
         json!([])
@@ -227,16 +153,23 @@ async fn upload_refuses_paths_outside_the_allowed_folders_and_missing_files() {
     agent.close(tab).await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn drag_reorders_a_mouse_driven_sortable_list() {
-    let agent = Agent::new().await;
+/// Opens `drag.html` and drags `from` onto `to` (selectors); returns the tab and the `drag` result.
+async fn drag_on_fixture(agent: &Agent, from: &str, to: &str) -> (i64, Value) {
     let tab = agent.open("drag.html").await;
     let r = agent
-        .ok(
+        .act(
+            tab,
             "drag",
-            json!({"tabId": tab, "from": {"selector": "#a"}, "to": {"selector": "#c"}}),
+            json!({"from": {"selector": from}, "to": {"selector": to}}),
         )
         .await;
+    (tab, r)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drag_reorders_a_mouse_driven_sortable_list() {
+    let agent = agent().await;
+    let (tab, r) = drag_on_fixture(&agent, "#a", "#c").await;
     assert_eq!(r["html5"], false, "{r}");
     let order = agent
         .eval(
@@ -252,14 +185,8 @@ async fn drag_reorders_a_mouse_driven_sortable_list() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn drag_moves_a_draggable_item_into_a_drop_zone() {
-    let agent = Agent::new().await;
-    let tab = agent.open("drag.html").await;
-    let r = agent
-        .ok(
-            "drag",
-            json!({"tabId": tab, "from": {"selector": "#card"}, "to": {"selector": "#zone"}}),
-        )
-        .await;
+    let agent = agent().await;
+    let (tab, r) = drag_on_fixture(&agent, "#card", "#zone").await;
     assert_eq!(r["html5"], true, "{r}");
     assert_eq!(r["to"]["id"], "zone", "{r}");
     assert_eq!(
@@ -273,16 +200,14 @@ async fn drag_moves_a_draggable_item_into_a_drop_zone() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn console_and_network_report_errors_a_404_and_a_failed_request() {
-    let agent = Agent::new().await;
+    let agent = agent().await;
     let closed = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port")
         .port();
     let tab = agent.open(&format!("logs.html?closed={closed}")).await;
     let console = eventually(Duration::from_secs(5), || async {
-        let c = agent
-            .ok("console", json!({"tabId": tab, "level": "error"}))
-            .await;
+        let c = agent.act(tab, "console", json!({ "level": "error"})).await;
         let texts: Vec<String> = c["entries"]
             .as_array()
             .into_iter()
@@ -317,7 +242,7 @@ async fn console_and_network_report_errors_a_404_and_a_failed_request() {
     );
 
     let network = eventually(Duration::from_secs(5), || async {
-        let n = agent.ok("network", json!({"tabId": tab})).await;
+        let n = agent.act(tab, "network", json!({})).await;
         let requests = n["requests"].as_array().cloned().unwrap_or_default();
         let done = |needle: &str| {
             requests.iter().any(|r| {
@@ -329,7 +254,7 @@ async fn console_and_network_report_errors_a_404_and_a_failed_request() {
     })
     .await;
     let Some(network) = network else {
-        let n = agent.ok("network", json!({"tabId": tab})).await;
+        let n = agent.act(tab, "network", json!({})).await;
         panic!("the 404 and the refused request did not both finish: {n}");
     };
     let missing = network
@@ -364,7 +289,7 @@ async fn console_and_network_report_errors_a_404_and_a_failed_request() {
         (Some(200), Some("Document"))
     );
     let only = agent
-        .ok("network", json!({"tabId": tab, "filter": "MISSING.json"}))
+        .act(tab, "network", json!({ "filter": "MISSING.json"}))
         .await;
     assert_eq!(only["requests"].as_array().unwrap().len(), 1, "{only}");
     agent.close(tab).await;
@@ -372,9 +297,9 @@ async fn console_and_network_report_errors_a_404_and_a_failed_request() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn console_keeps_the_newest_500_of_10000_lines_and_counts_the_dropped() {
-    let agent = Agent::new().await;
+    let agent = agent().await;
     let tab = agent.open("drag.html").await;
-    let before = agent.ok("console", json!({"tabId": tab})).await;
+    let before = agent.act(tab, "console", json!({})).await;
     let since = before["next"].as_u64().unwrap();
     let dropped_before = before["dropped"].as_u64().unwrap();
     agent
@@ -386,9 +311,7 @@ async fn console_keeps_the_newest_500_of_10000_lines_and_counts_the_dropped() {
     // The worker takes the 10,000 events one by one after the page logged them.
     let started = std::time::Instant::now();
     let page = eventually(Duration::from_secs(20), || async {
-        let c = agent
-            .ok("console", json!({"tabId": tab, "since": since}))
-            .await;
+        let c = agent.act(tab, "console", json!({ "since": since})).await;
         let last = c["entries"].as_array()?.last()?["text"].clone();
         (last == "line 9999").then_some(c)
     })
@@ -422,7 +345,7 @@ fn png_size(data: &str) -> (u32, u32) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_element_screenshot_has_the_elements_size_and_pdf_is_a_pdf() {
-    let agent = Agent::new().await;
+    let agent = agent().await;
     let tab = agent.open("logs.html").await;
     let dpr = agent
         .eval(tab, "return window.devicePixelRatio")
@@ -430,7 +353,7 @@ async fn an_element_screenshot_has_the_elements_size_and_pdf_is_a_pdf() {
         .as_f64()
         .unwrap();
     let shot = agent
-        .ok("screenshot", json!({"tabId": tab, "selector": "#box"}))
+        .act(tab, "screenshot", json!({ "selector": "#box"}))
         .await;
     let expected = ((123.0 * dpr).round() as u32, (45.0 * dpr).round() as u32);
     assert_eq!(png_size(shot["data"].as_str().unwrap()), expected);
@@ -439,16 +362,15 @@ async fn an_element_screenshot_has_the_elements_size_and_pdf_is_a_pdf() {
         (Some(expected.0 as u64), Some(expected.1 as u64))
     );
     let (code, m) = agent
-        .err(
+        .act_err(
+            tab,
             "screenshot",
-            json!({"tabId": tab, "selector": "#box", "fullPage": true}),
+            json!({ "selector": "#box", "fullPage": true}),
         )
         .await;
     assert_eq!(code, ErrorCode::InvalidAction, "{m}");
 
-    let pdf = agent
-        .ok("pdf", json!({"tabId": tab, "landscape": true}))
-        .await;
+    let pdf = agent.act(tab, "pdf", json!({ "landscape": true})).await;
     assert_eq!(pdf["mime"], "application/pdf");
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(pdf["data"].as_str().unwrap())

@@ -397,6 +397,31 @@ impl<'a> Page<'a> {
         (controls, unnamed)
     }
 
+    /// The options page's connection result once it says `Refused…` (after Save and test).
+    async fn refused_line(&self) -> Value {
+        self.wait_until(
+            "(t => t.startsWith('Refused') && t)(document.getElementById('conn-result').textContent)",
+        )
+        .await
+    }
+
+    /// The interactive AX nodes (role, name), none of them without a name and `expected` among the names.
+    async fn named_controls(&self, expected: &[&str]) -> Vec<(String, String)> {
+        let (controls, unnamed) = self.ax_controls().await;
+        assert!(
+            unnamed.is_empty(),
+            "controls without a name: {unnamed:?} of {controls:?}"
+        );
+        let names: Vec<&str> = controls.iter().map(|(_, n)| n.as_str()).collect();
+        for expected in expected {
+            assert!(
+                names.contains(expected),
+                "no control named {expected:?}: {names:?}"
+            );
+        }
+        controls
+    }
+
     async fn viewport(&self, height: u32) {
         self.cdp(
             "Emulation.setDeviceMetricsOverride",
@@ -595,24 +620,15 @@ async fn popup_stops_one_session_then_all_with_the_keyboard() {
         .await;
     let (w, _) = popup.screenshot("popup.png", true).await;
     assert_eq!(w, 360.0);
-    let (controls, unnamed) = popup.ax_controls().await;
-    assert!(
-        unnamed.is_empty(),
-        "controls without a name: {unnamed:?} of {controls:?}"
-    );
-    let names: Vec<&str> = controls.iter().map(|(_, n)| n.as_str()).collect();
-    for expected in [
-        "Settings",
-        "Show agent window",
-        "Stop all",
-        &format!("Stop the session on shop.localhost (tab {shop})"),
-        &format!("Stop the session on docs.localhost (tab {docs})"),
-    ] {
-        assert!(
-            names.contains(&expected),
-            "no control named {expected:?}: {names:?}"
-        );
-    }
+    popup
+        .named_controls(&[
+            "Settings",
+            "Show agent window",
+            "Stop all",
+            &format!("Stop the session on shop.localhost (tab {shop})"),
+            &format!("Stop the session on docs.localhost (tab {docs})"),
+        ])
+        .await;
 
     // Keyboard only: Tab from the top of the page to Stop all, then Enter. No confirmation.
     popup.focus_top().await;
@@ -971,27 +987,18 @@ async fn every_control_is_named(options: &Page<'_>) {
         .eval("document.activeElement && document.activeElement.blur()")
         .await;
     options.screenshot("options.png", true).await;
-    let (controls, unnamed) = options.ax_controls().await;
-    assert!(
-        unnamed.is_empty(),
-        "controls without a name: {unnamed:?} of {controls:?}"
-    );
-    let names: Vec<&str> = controls.iter().map(|(_, n)| n.as_str()).collect();
-    for expected in [
-        "Backend URL",
-        "Pairing token",
-        "Save and test connection",
-        "Domain to block",
-        "Add",
-        "Remove example.test from the blocklist",
-        "End every session after",
-        "Clear…",
-    ] {
-        assert!(
-            names.contains(&expected),
-            "no control named {expected:?}: {names:?}"
-        );
-    }
+    options
+        .named_controls(&[
+            "Backend URL",
+            "Pairing token",
+            "Save and test connection",
+            "Domain to block",
+            "Add",
+            "Remove example.test from the blocklist",
+            "End every session after",
+            "Clear…",
+        ])
+        .await;
 }
 
 /// 1000 entries (the cap) are paged 50 at a time. They are written to storage directly (the page shows
@@ -1063,8 +1070,7 @@ async fn the_log_is_cleared_with_the_keyboard_after_its_confirmation(
         options.text("#clear-desc").await,
         "All 1000 entries of the audit log will be removed. This cannot be undone."
     );
-    let (dialog_controls, unnamed) = options.ax_controls().await;
-    assert!(unnamed.is_empty(), "{unnamed:?} of {dialog_controls:?}");
+    let dialog_controls = options.named_controls(&[]).await;
     assert!(
         dialog_controls.contains(&("dialog".to_string(), "Clear the audit log?".to_string())),
         "{dialog_controls:?}"
@@ -1168,8 +1174,7 @@ async fn popup_shows_the_fatal_state_and_its_fix_when_the_bridge_rejects_the_han
     let fix = popup.text("#fatal-fix").await;
     assert!(fix.starts_with("Re-pair"), "{fix}");
     assert!(popup.text("#conn-detail").await.contains("token"));
-    let (controls, unnamed) = popup.ax_controls().await;
-    assert!(unnamed.is_empty(), "{unnamed:?} of {controls:?}");
+    popup.named_controls(&[]).await;
 
     // "Open options" opens the options page.
     popup.click("#fatal-options").await;
@@ -1202,9 +1207,7 @@ async fn popup_shows_the_fatal_state_and_its_fix_when_the_bridge_rejects_the_han
     // Save and test with a wrong token: the result line points to that message instead of repeating it.
     options.type_into("#token", "0000wrong2").await;
     options.click("#test-conn").await;
-    let refused = options
-        .wait_until("(t => t.startsWith('Refused') && t)(document.getElementById('conn-result').textContent)")
-        .await;
+    let refused = options.refused_line().await;
     assert_eq!(
         refused,
         json!("Refused: pairing rejected. The reason and what to do are shown above.")
@@ -1268,9 +1271,7 @@ async fn popup_shows_the_fatal_state_and_its_fix_when_the_bridge_rejects_the_han
     let strict = server::start(config).await.expect("strict bridge");
     options.type_into("#backend-url", &strict.url()).await;
     options.key("Enter").await;
-    let refused = options
-        .wait_until("(t => t.startsWith('Refused') && t)(document.getElementById('conn-result').textContent)")
-        .await;
+    let refused = options.refused_line().await;
     assert_eq!(
         refused,
         json!("Refused: version mismatch. The reason and what to do are shown above.")

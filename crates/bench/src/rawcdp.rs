@@ -14,6 +14,8 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+use bua_bridge::devtools;
+
 use crate::BenchError;
 
 /// The largest answer accepted (AX trees of the 50k page are tens of MB).
@@ -146,40 +148,28 @@ impl RawCdp {
     /// Attaches to a target in flat mode and returns the session id.
     pub async fn attach(&mut self, target_id: &str) -> Result<String, BenchError> {
         let result = self
-            .result(
-                "Target.attachToTarget",
-                json!({"targetId": target_id, "flatten": true}),
-                None,
-            )
+            .result(devtools::ATTACH, devtools::attach_params(target_id), None)
             .await?;
-        result
-            .get("sessionId")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .ok_or_else(|| BenchError::Cdp {
-                method: "Target.attachToTarget".into(),
-                message: format!("no sessionId in {result}"),
-            })
+        devtools::result_str(&result, "sessionId").ok_or_else(|| BenchError::Cdp {
+            method: devtools::ATTACH.into(),
+            message: format!("no sessionId in {result}"),
+        })
     }
 
     /// Evaluates `expression` in `session` and returns its value (`returnByValue`).
+    ///
+    /// Errors: [`BenchError::Cdp`] with the text of the exception when it throws.
     pub async fn eval(&mut self, session: &str, expression: &str) -> Result<Value, BenchError> {
         let result = self
             .result(
-                "Runtime.evaluate",
-                json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
+                devtools::EVALUATE,
+                devtools::evaluate_params(expression),
                 Some(session),
             )
             .await?;
-        if let Some(details) = result.get("exceptionDetails") {
-            return Err(BenchError::Cdp {
-                method: "Runtime.evaluate".into(),
-                message: details.to_string(),
-            });
-        }
-        Ok(result
-            .pointer("/result/value")
-            .cloned()
-            .unwrap_or(Value::Null))
+        devtools::evaluated_value(&result).map_err(|message| BenchError::Cdp {
+            method: devtools::EVALUATE.into(),
+            message,
+        })
     }
 }

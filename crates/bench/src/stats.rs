@@ -54,6 +54,15 @@ pub fn ratio(a: f64, b: f64) -> Option<f64> {
     (b > 0.0 && a.is_finite() && b.is_finite()).then(|| a / b)
 }
 
+/// A goal's mark in a report table: `met`, `**missed**`, or `–` when it was not measured.
+pub fn goal_mark(met: Option<bool>) -> &'static str {
+    match met {
+        Some(true) => "met",
+        Some(false) => "**missed**",
+        None => "–",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

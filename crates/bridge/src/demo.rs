@@ -229,13 +229,7 @@ async fn full_tour(
         tour.act(
             "click",
             json!({ "tabId": tab, "uid": uid }),
-            expect_ok(|v| {
-                format!(
-                    "clicked <{}> {}",
-                    str_of(&v["clicked"]["tag"]),
-                    clip(str_of(&v["clicked"]["text"]), 40)
-                )
-            }),
+            expect_ok(clicked),
         )
         .await;
     } else {
@@ -305,13 +299,7 @@ async fn full_tour(
             tour.act(
                 "click",
                 json!({ "tabId": tab, "uid": uid }),
-                expect_ok(|v| {
-                    format!(
-                        "clicked <{}> {}",
-                        str_of(&v["clicked"]["tag"]),
-                        clip(str_of(&v["clicked"]["text"]), 40)
-                    )
-                }),
+                expect_ok(clicked),
             )
             .await;
         }
@@ -501,6 +489,15 @@ fn find_uid(extract: &Value, role: &str, name: &str) -> Option<String> {
         let matches = e["role"] == role && str_of(&e["name"]).to_lowercase().contains(name);
         matches.then(|| str_of(&e["uid"]).to_owned())
     })
+}
+
+/// A `click` result's line: `clicked <tag> text…`.
+fn clicked(v: &Value) -> String {
+    format!(
+        "clicked <{}> {}",
+        str_of(&v["clicked"]["tag"]),
+        clip(str_of(&v["clicked"]["text"]), 40)
+    )
 }
 
 fn str_of(v: &Value) -> &str {

@@ -293,21 +293,11 @@ impl DevTools {
 
     /// Attaches to a target in flat mode and returns the `sessionId`.
     pub async fn attach(&self, target_id: &str) -> Result<String> {
-        let result = self
-            .send(
-                "Target.attachToTarget",
-                json!({"targetId": target_id, "flatten": true}),
-                None,
-            )
-            .await?;
-        result
-            .get("sessionId")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .ok_or_else(|| Error::UnexpectedMessage {
-                peer: "DevTools",
-                detail: format!("Target.attachToTarget answered without sessionId: {result}"),
-            })
+        let result = self.send(ATTACH, attach_params(target_id), None).await?;
+        result_str(&result, "sessionId").ok_or_else(|| Error::UnexpectedMessage {
+            peer: "DevTools",
+            detail: format!("{ATTACH} answered without sessionId: {result}"),
+        })
     }
 
     /// Detaches a flat session (errors ignored: the target may already be gone).
@@ -327,28 +317,12 @@ impl DevTools {
     /// Errors: [`Error::DevTools`] carrying the JS exception text when it throws.
     pub async fn evaluate(&self, session_id: &str, expression: &str) -> Result<Value> {
         let result = self
-            .send(
-                "Runtime.evaluate",
-                json!({"expression": expression, "awaitPromise": true, "returnByValue": true}),
-                Some(session_id),
-            )
+            .send(EVALUATE, evaluate_params(expression), Some(session_id))
             .await?;
-        if let Some(details) = result.get("exceptionDetails") {
-            let message = details
-                .pointer("/exception/description")
-                .and_then(Value::as_str)
-                .or_else(|| details.get("text").and_then(Value::as_str))
-                .unwrap_or("exception")
-                .to_string();
-            return Err(Error::DevTools {
-                method: "Runtime.evaluate".to_string(),
-                message,
-            });
-        }
-        Ok(result
-            .pointer("/result/value")
-            .cloned()
-            .unwrap_or(Value::Null))
+        evaluated_value(&result).map_err(|message| Error::DevTools {
+            method: EVALUATE.to_string(),
+            message,
+        })
     }
 
     /// Attaches to `target_id`, evaluates `expression`, detaches, and returns the value.
@@ -364,14 +338,10 @@ impl DevTools {
         let result = self
             .send("Target.createTarget", json!({"url": url}), None)
             .await?;
-        result
-            .get("targetId")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .ok_or_else(|| Error::UnexpectedMessage {
-                peer: "DevTools",
-                detail: format!("Target.createTarget answered without targetId: {result}"),
-            })
+        result_str(&result, "targetId").ok_or_else(|| Error::UnexpectedMessage {
+            peer: "DevTools",
+            detail: format!("Target.createTarget answered without targetId: {result}"),
+        })
     }
 
     /// Closes a target (`Target.closeTarget`): a page, or a service worker (which stops it).
@@ -422,4 +392,45 @@ pub fn service_worker_url(extension_id: &str) -> String {
 /// A JS string literal for `s` (JSON string syntax is valid JS).
 pub fn js_string(s: &str) -> String {
     Value::String(s.to_string()).to_string()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command shapes, shared with the bench's raw CDP floor (`bua-bench`'s `rawcdp`)
+
+/// CDP `Target.attachToTarget`.
+pub const ATTACH: &str = "Target.attachToTarget";
+
+/// CDP `Runtime.evaluate`.
+pub const EVALUATE: &str = "Runtime.evaluate";
+
+/// [`ATTACH`]'s params for `target_id` in flat mode: commands to the target then carry the `sessionId`.
+pub fn attach_params(target_id: &str) -> Value {
+    json!({"targetId": target_id, "flatten": true})
+}
+
+/// [`EVALUATE`]'s params for `expression`, awaiting a promise and returning the value itself.
+pub fn evaluate_params(expression: &str) -> Value {
+    json!({"expression": expression, "awaitPromise": true, "returnByValue": true})
+}
+
+/// The value an [`EVALUATE`] `result` holds (`Value::Null` for `undefined`), or the text of the exception
+/// the expression threw (its description, else its text).
+pub fn evaluated_value(result: &Value) -> std::result::Result<Value, String> {
+    if let Some(details) = result.get("exceptionDetails") {
+        return Err(details
+            .pointer("/exception/description")
+            .and_then(Value::as_str)
+            .or_else(|| details.get("text").and_then(Value::as_str))
+            .unwrap_or("exception")
+            .to_string());
+    }
+    Ok(result
+        .pointer("/result/value")
+        .cloned()
+        .unwrap_or(Value::Null))
+}
+
+/// The string `key` of a command's `result` (`sessionId`, `targetId`).
+pub fn result_str(result: &Value, key: &str) -> Option<String> {
+    result.get(key).and_then(Value::as_str).map(str::to_string)
 }

@@ -116,9 +116,16 @@ fn serve_keeps_a_user_only_token_file_and_call_prints_results_and_errors() {
         (true, json!({"pong": true}))
     );
 
-    let (ok, out) = call(&["get_tabs", "--port", &port, "--token-file", token_path]);
-    assert!(!ok, "exit code 1 without an extension");
-    assert_eq!(out["code"], "no_extension", "{out}");
+    // `call <words…>` with the token file, expected to fail (exit code 1); the error it printed.
+    let refused = |words: &[&str]| {
+        let mut args = words.to_vec();
+        args.extend(["--port", &port, "--token-file", token_path]);
+        let (ok, out) = call(&args);
+        assert!(!ok, "exit code 1 for {words:?}: {out}");
+        out
+    };
+    let out = refused(&["get_tabs"]);
+    assert_eq!(out["code"], "no_extension", "without an extension: {out}");
     assert!(
         out["error"]
             .as_str()
@@ -126,30 +133,14 @@ fn serve_keeps_a_user_only_token_file_and_call_prints_results_and_errors() {
         "{out}"
     );
 
-    let (ok, out) = call(&[
-        "open_tab",
-        "{\"url\": 5}",
-        "--port",
-        &port,
-        "--token-file",
-        token_path,
-    ]);
-    assert!(!ok);
+    let out = refused(&["open_tab", "{\"url\": 5}"]);
     assert_eq!(out["code"], "invalid_action", "{out}");
     assert!(
         out["error"].as_str().is_some_and(|m| m.contains("url")),
         "names the field: {out}"
     );
 
-    let (ok, out) = call(&[
-        "open_tab",
-        "{not json",
-        "--port",
-        &port,
-        "--token-file",
-        token_path,
-    ]);
-    assert!(!ok);
+    let out = refused(&["open_tab", "{not json"]);
     assert_eq!(out["code"], "invalid_action", "{out}");
 
     let (ok, out) = call(&["ping", "--port", &port, "--token", "wrong"]);

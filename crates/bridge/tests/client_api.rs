@@ -11,17 +11,15 @@ use bua_bridge::{BridgeClient, Error};
 use bua_protocol::ErrorCode;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use tokio::net::TcpStream;
 use tokio::sync::mpsc;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+mod common;
+
+use common::{next_json, raw_connect, send_json, Ws};
 
 const TOKEN: &str = "client-api-token-0123456789";
 const EXT_ID: &str = "obbcebjpclnphmijagoggibdnbknjkao";
-
-type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 async fn start_server(subscriber_buffer: usize) -> ServerHandle {
     let mut config = ServerConfig::loopback(0, TOKEN);
@@ -29,41 +27,9 @@ async fn start_server(subscriber_buffer: usize) -> ServerHandle {
     server::start(config).await.expect("server starts")
 }
 
-async fn raw_connect(server: &ServerHandle, origin: Option<&str>) -> Ws {
-    let mut request = server.url().into_client_request().expect("request");
-    if let Some(origin) = origin {
-        request
-            .headers_mut()
-            .insert("origin", HeaderValue::from_str(origin).expect("header"));
-    }
-    let (ws, _) = tokio_tungstenite::connect_async(request)
-        .await
-        .expect("upgrade");
-    ws
-}
-
-async fn next_json(ws: &mut Ws) -> Value {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(10), ws.next())
-            .await
-            .expect("a frame within 10 s")
-            .expect("open")
-            .expect("frame");
-        match message {
-            Message::Text(t) => return serde_json::from_str(t.as_str()).expect("JSON"),
-            Message::Close(f) => panic!("closed: {f:?}"),
-            _ => continue,
-        }
-    }
-}
-
-async fn send_json(ws: &mut Ws, v: Value) {
-    ws.send(Message::text(v.to_string())).await.expect("send");
-}
-
 /// A raw client that says the v1 hello (no protocolVersion), as a v1-bridge program does.
 async fn v1_client(server: &ServerHandle) -> Ws {
-    let mut ws = raw_connect(server, None).await;
+    let mut ws = raw_connect(server, None).await.expect("upgrade");
     send_json(
         &mut ws,
         json!({"type":"hello","role":"client","name":"bridge-client","token":TOKEN}),
@@ -80,7 +46,9 @@ async fn fake_extension(
     server: &ServerHandle,
     answer: impl Fn(&Value, &str) -> Value + Send + 'static,
 ) -> mpsc::UnboundedSender<Value> {
-    let mut ws = raw_connect(server, Some(&format!("chrome-extension://{EXT_ID}"))).await;
+    let mut ws = raw_connect(server, Some(&format!("chrome-extension://{EXT_ID}")))
+        .await
+        .expect("upgrade");
     send_json(
         &mut ws,
         json!({"type":"hello","role":"extension","protocolVersion":4,"extensionVersion":"0.1.0","name":"chrome-main","token":TOKEN}),

@@ -8,17 +8,15 @@ use bua_bridge::{BridgeClient, Error};
 use bua_protocol::ErrorCode;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+mod common;
+
+use common::{next_json, raw_connect, send_json, Ws};
 
 const TOKEN: &str = "test-token-0123456789abcdef";
 const EXT_ID: &str = "obbcebjpclnphmijagoggibdnbknjkao";
-
-type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 async fn start_server(min_version: Option<u32>) -> ServerHandle {
     let mut config = ServerConfig::loopback(0, TOKEN);
@@ -27,38 +25,6 @@ async fn start_server(min_version: Option<u32>) -> ServerHandle {
         config.min_protocol_version = v;
     }
     server::start(config).await.expect("server starts")
-}
-
-/// Opens a WebSocket to the server with the given `Origin` (or none).
-async fn raw_connect(server: &ServerHandle, origin: Option<&str>) -> Result<Ws, Error> {
-    let mut request = server.url().into_client_request()?;
-    if let Some(origin) = origin {
-        let value = HeaderValue::from_str(origin).expect("header value");
-        request.headers_mut().insert("origin", value);
-    }
-    let (ws, _) = tokio_tungstenite::connect_async(request).await?;
-    Ok(ws)
-}
-
-async fn next_json(ws: &mut Ws) -> Value {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(10), ws.next())
-            .await
-            .expect("a frame within 10 s")
-            .expect("connection open")
-            .expect("frame ok");
-        match message {
-            Message::Text(text) => return serde_json::from_str(text.as_str()).expect("JSON frame"),
-            Message::Close(frame) => panic!("connection closed: {frame:?}"),
-            _ => continue,
-        }
-    }
-}
-
-async fn send_json(ws: &mut Ws, value: Value) {
-    ws.send(Message::text(value.to_string()))
-        .await
-        .expect("send");
 }
 
 /// A fake extension that completed the handshake.
@@ -109,6 +75,21 @@ async fn expect_close(ws: &mut Ws) -> (u16, String) {
     }
 }
 
+/// `err` is the handshake's `reject` with `unauthorized`, its message saying `says`.
+fn assert_unauthorized(err: &Error, says: &str) {
+    assert!(
+        matches!(
+            err,
+            Error::Rejected {
+                code: ErrorCode::Unauthorized,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains(says), "{err}");
+}
+
 #[tokio::test]
 async fn client_handshake_gets_ack_with_a_client_id() {
     let server = start_server(None).await;
@@ -133,33 +114,13 @@ async fn wrong_or_missing_token_is_rejected_unauthorized() {
     let err = BridgeClient::connect(server.port(), "wrong")
         .await
         .expect_err("rejected");
-    assert!(
-        matches!(
-            err,
-            Error::Rejected {
-                code: ErrorCode::Unauthorized,
-                ..
-            }
-        ),
-        "{err:?}"
-    );
-    assert!(err.to_string().contains("wrong pairing token"), "{err}");
+    assert_unauthorized(&err, "wrong pairing token");
 
     let hello = json!({"type":"hello","role":"client","name":"x"});
     let err = BridgeClient::connect_with_hello(server.port(), hello)
         .await
         .expect_err("rejected");
-    assert!(
-        matches!(
-            err,
-            Error::Rejected {
-                code: ErrorCode::Unauthorized,
-                ..
-            }
-        ),
-        "{err:?}"
-    );
-    assert!(err.to_string().contains("missing pairing token"), "{err}");
+    assert_unauthorized(&err, "missing pairing token");
 
     let mut ws = raw_connect(&server, Some(&format!("chrome-extension://{EXT_ID}")))
         .await

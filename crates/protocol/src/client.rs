@@ -14,7 +14,7 @@ use crate::envelope::parse_frame;
 use crate::error::{ErrorBody, ErrorCode};
 use crate::event::Event;
 use crate::handshake::{parse_error_body, Ack, Reject, ACK_FIELDS};
-use crate::wire::{kind, Fields, Res};
+use crate::wire::{deserialize_object, kind, Fields, Res};
 use crate::FrameError;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -93,15 +93,7 @@ fn client_request_from_map(map: Map<String, Value>) -> Res<ClientRequest> {
 
 impl<'de> Deserialize<'de> for ClientRequest {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        match Value::deserialize(deserializer)? {
-            Value::Object(map) => {
-                client_request_from_map(map).map_err(|e| serde::de::Error::custom(e.message))
-            }
-            other => Err(serde::de::Error::custom(format!(
-                "expected a JSON object, got {}",
-                kind(&other)
-            ))),
-        }
+        deserialize_object(deserializer, client_request_from_map)
     }
 }
 
@@ -227,15 +219,7 @@ fn client_response_from_map(map: Map<String, Value>) -> Res<ClientResponse> {
 
 impl<'de> Deserialize<'de> for ClientResponse {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        match Value::deserialize(deserializer)? {
-            Value::Object(map) => {
-                client_response_from_map(map).map_err(|e| serde::de::Error::custom(e.message))
-            }
-            other => Err(serde::de::Error::custom(format!(
-                "expected a JSON object, got {}",
-                kind(&other)
-            ))),
-        }
+        deserialize_object(deserializer, client_response_from_map)
     }
 }
 

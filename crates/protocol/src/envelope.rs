@@ -14,7 +14,7 @@ use crate::action::Action;
 use crate::error::ErrorBody;
 use crate::event::Event;
 use crate::handshake::{parse_error_body, Ack, Hello, Reject, ACK_FIELDS, HELLO_FIELDS};
-use crate::wire::{kind, Fields, Res};
+use crate::wire::{deserialize_object, kind, Fields, Res};
 use crate::MAX_FRAME_BYTES;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
@@ -391,28 +391,12 @@ pub fn parse_hello(text: &str) -> Result<Hello, FrameError> {
 
 impl<'de> Deserialize<'de> for ToExtension {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        match Value::deserialize(deserializer)? {
-            Value::Object(map) => {
-                to_extension_from_map(map).map_err(|e| serde::de::Error::custom(e.message))
-            }
-            other => Err(serde::de::Error::custom(format!(
-                "expected a JSON object, got {}",
-                kind(&other)
-            ))),
-        }
+        deserialize_object(deserializer, to_extension_from_map)
     }
 }
 
 impl<'de> Deserialize<'de> for FromExtension {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        match Value::deserialize(deserializer)? {
-            Value::Object(map) => {
-                from_extension_from_map(map).map_err(|e| serde::de::Error::custom(e.message))
-            }
-            other => Err(serde::de::Error::custom(format!(
-                "expected a JSON object, got {}",
-                kind(&other)
-            ))),
-        }
+        deserialize_object(deserializer, from_extension_from_map)
     }
 }

@@ -16,6 +16,25 @@ pub(crate) struct Fields<'a> {
 
 pub(crate) type Res<T> = Result<T, ErrorBody>;
 
+/// Deserializes through `from_map`, the parser of the wire, so serde and the wire refuse alike; the value must
+/// be a JSON object.
+pub(crate) fn deserialize_object<'de, D, T>(
+    deserializer: D,
+    from_map: impl FnOnce(Map<String, Value>) -> Res<T>,
+) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::Deserialize;
+    match Value::deserialize(deserializer)? {
+        Value::Object(map) => from_map(map).map_err(|e| serde::de::Error::custom(e.message)),
+        other => Err(serde::de::Error::custom(format!(
+            "expected a JSON object, got {}",
+            kind(&other)
+        ))),
+    }
+}
+
 /// A Chrome tab id (`chrome.tabs.Tab.id`, a non-negative 32-bit integer on the wire).
 pub type TabId = i64;
 

@@ -2,13 +2,21 @@
 //! per method, one file per domain, with only the fields the extension uses. Names are `DomainMethod`
 //! (`PageNavigate` is `Page.navigate`); an `Option` param is left out when `None`.
 
-/// `impl Command for $params { METHOD = $method; Response = $response }`.
+/// `impl Command for $params { METHOD = $method; Response = $response }`. A method without params is
+/// declared whole, its doc comment first: `command!(pub struct Name => "Domain.method", Response)` also
+/// defines its empty params struct (sent as `{}`).
 macro_rules! command {
     ($params:ty => $method:literal, $response:ty) => {
         impl $crate::cdp::command::Command for $params {
             const METHOD: &'static str = $method;
             type Response = $response;
         }
+    };
+    ($(#[$doc:meta])* pub struct $name:ident => $method:literal, $response:ty) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, Default, ::serde::Serialize)]
+        pub struct $name {}
+        command!($name => $method, $response);
     };
 }
 

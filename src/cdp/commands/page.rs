@@ -4,10 +4,10 @@
 use crate::cdp::command::Empty;
 use serde::{Deserialize, Serialize};
 
-/// `Page.enable`.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct PageEnable {}
-command!(PageEnable => "Page.enable", Empty);
+command!(
+    /// `Page.enable`.
+    pub struct PageEnable => "Page.enable", Empty
+);
 
 /// `Page.addScriptToEvaluateOnNewDocument`: `source` runs in every new document before its own scripts.
 #[derive(Clone, Debug, Serialize)]
@@ -37,20 +37,20 @@ pub struct PageNavigateResponse {
     pub error_text: Option<String>,
 }
 
-/// `Page.reload`.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct PageReload {}
-command!(PageReload => "Page.reload", Empty);
+command!(
+    /// `Page.reload`.
+    pub struct PageReload => "Page.reload", Empty
+);
 
-/// `Page.stopLoading`: stops the pending navigation and the loading of the current document.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct PageStopLoading {}
-command!(PageStopLoading => "Page.stopLoading", Empty);
+command!(
+    /// `Page.stopLoading`: stops the pending navigation and the loading of the current document.
+    pub struct PageStopLoading => "Page.stopLoading", Empty
+);
 
-/// `Page.getNavigationHistory`.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct PageGetNavigationHistory {}
-command!(PageGetNavigationHistory => "Page.getNavigationHistory", NavigationHistory);
+command!(
+    /// `Page.getNavigationHistory`.
+    pub struct PageGetNavigationHistory => "Page.getNavigationHistory", NavigationHistory
+);
 
 /// The answer of [`PageGetNavigationHistory`].
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
@@ -87,10 +87,10 @@ pub struct PageNavigateToHistoryEntry {
 }
 command!(PageNavigateToHistoryEntry => "Page.navigateToHistoryEntry", Empty);
 
-/// `Page.resetNavigationHistory`.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct PageResetNavigationHistory {}
-command!(PageResetNavigationHistory => "Page.resetNavigationHistory", Empty);
+command!(
+    /// `Page.resetNavigationHistory`.
+    pub struct PageResetNavigationHistory => "Page.resetNavigationHistory", Empty
+);
 
 /// `Page.handleJavaScriptDialog`.
 #[derive(Clone, Debug, Serialize)]
@@ -104,10 +104,10 @@ pub struct PageHandleJavaScriptDialog {
 }
 command!(PageHandleJavaScriptDialog => "Page.handleJavaScriptDialog", Empty);
 
-/// `Page.getFrameTree`.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct PageGetFrameTree {}
-command!(PageGetFrameTree => "Page.getFrameTree", FrameTreeResponse);
+command!(
+    /// `Page.getFrameTree`.
+    pub struct PageGetFrameTree => "Page.getFrameTree", FrameTreeResponse
+);
 
 /// The answer of [`PageGetFrameTree`] (the main frame only).
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -131,10 +131,10 @@ pub struct Frame {
     pub id: String,
 }
 
-/// `Page.getLayoutMetrics`.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct PageGetLayoutMetrics {}
-command!(PageGetLayoutMetrics => "Page.getLayoutMetrics", LayoutMetrics);
+command!(
+    /// `Page.getLayoutMetrics`.
+    pub struct PageGetLayoutMetrics => "Page.getLayoutMetrics", LayoutMetrics
+);
 
 /// The answer of [`PageGetLayoutMetrics`]; every size in CSS px unless said otherwise.
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]

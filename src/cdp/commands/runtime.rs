@@ -5,10 +5,10 @@ use crate::cdp::command::Empty;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-/// `Runtime.enable`.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct RuntimeEnable {}
-command!(RuntimeEnable => "Runtime.enable", Empty);
+command!(
+    /// `Runtime.enable`.
+    pub struct RuntimeEnable => "Runtime.enable", Empty
+);
 
 /// `Runtime.evaluate` in the main frame's main world.
 #[derive(Clone, Debug, Default, Serialize)]

@@ -12,12 +12,12 @@ pub struct EmulationSetFocusEmulationEnabled {
 }
 command!(EmulationSetFocusEmulationEnabled => "Emulation.setFocusEmulationEnabled", Empty);
 
-/// `Network.enable` (bodies are not asked for, so none are kept beyond Chrome's own buffer).
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct NetworkEnable {}
-command!(NetworkEnable => "Network.enable", Empty);
+command!(
+    /// `Network.enable` (bodies are not asked for, so none are kept beyond Chrome's own buffer).
+    pub struct NetworkEnable => "Network.enable", Empty
+);
 
-/// `Log.enable`: browser-side messages (failed loads, interventions) as `Log.entryAdded`.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct LogEnable {}
-command!(LogEnable => "Log.enable", Empty);
+command!(
+    /// `Log.enable`: browser-side messages (failed loads, interventions) as `Log.entryAdded`.
+    pub struct LogEnable => "Log.enable", Empty
+);

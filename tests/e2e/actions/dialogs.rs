@@ -13,7 +13,11 @@ async fn dialogs_are_answered_during_evaluate_and_reported() {
     let a = Agent::new().await;
     let tab = a.open("dialogs.html").await;
     let r = a
-        .ok("evaluate", json!({ "tabId": tab, "expression": "return [alert('hi'), confirm('sure?'), prompt('name?', 'x')]" }))
+        .act(
+            tab,
+            "evaluate",
+            json!({ "expression": "return [alert('hi'), confirm('sure?'), prompt('name?', 'x')]" }),
+        )
         .await;
     assert_eq!(
         r,
@@ -25,9 +29,7 @@ async fn dialogs_are_answered_during_evaluate_and_reported() {
     );
     // An alert raised by a click is answered at once: the click returns, and the page ran on.
     let started = Instant::now();
-    let r = a
-        .ok("click", json!({ "tabId": tab, "selector": "#alert-btn" }))
-        .await;
+    let r = a.click(tab, "#alert-btn").await;
     assert_eq!(r["clicked"]["id"], "alert-btn");
     assert_eq!(
         r["dialogs"],
@@ -46,26 +48,23 @@ async fn dialogs_are_answered_during_evaluate_and_reported() {
 async fn a_confirm_from_a_click_is_dismissed_by_default_and_accepted_when_asked() {
     let a = Agent::new().await;
     let tab = a.open("dialogs.html").await;
-    let r = a
-        .ok("click", json!({ "tabId": tab, "selector": "#delete-btn" }))
-        .await;
+    let r = a.click(tab, "#delete-btn").await;
     assert_eq!(
         r["dialogs"],
         json!([{ "type": "confirm", "message": "Delete?", "answer": "dismissed" }])
     );
     assert_eq!(a.text_of(tab, "confirmed").await, "false");
     let r = a
-        .ok(
+        .act(
+            tab,
             "click",
-            json!({ "tabId": tab, "selector": "#delete-btn", "dialog": "accept" }),
+            json!({ "selector": "#delete-btn", "dialog": "accept" }),
         )
         .await;
     assert_eq!(r["dialogs"][0]["answer"], "accepted");
     assert_eq!(a.text_of(tab, "confirmed").await, "true");
     // An action that raises no dialog reports none.
-    let r = a
-        .ok("click", json!({ "tabId": tab, "selector": "#confirmed" }))
-        .await;
+    let r = a.click(tab, "#confirmed").await;
     assert!(r.get("dialogs").is_none(), "{r}");
     a.close(tab).await;
 }
@@ -75,9 +74,10 @@ async fn a_prompt_gets_the_prompt_text() {
     let a = Agent::new().await;
     let tab = a.open("dialogs.html").await;
     let r = a
-        .ok(
+        .act(
+            tab,
             "click",
-            json!({ "tabId": tab, "selector": "#name-btn", "promptText": "Ada Lovelace" }),
+            json!({ "selector": "#name-btn", "promptText": "Ada Lovelace" }),
         )
         .await;
     assert_eq!(
@@ -87,9 +87,10 @@ async fn a_prompt_gets_the_prompt_text() {
     assert_eq!(a.text_of(tab, "named").await, "Ada Lovelace");
     // Accepted without a text: the prompt's default, as OK would give.
     let r = a
-        .ok(
+        .act(
+            tab,
             "click",
-            json!({ "tabId": tab, "selector": "#name-btn", "dialog": "accept" }),
+            json!({ "selector": "#name-btn", "dialog": "accept" }),
         )
         .await;
     assert_eq!(r["dialogs"][0]["promptText"], "anonymous");
@@ -101,9 +102,7 @@ async fn a_prompt_gets_the_prompt_text() {
 async fn an_alert_opened_between_actions_is_answered_and_reported_by_the_next_one() {
     let a = Agent::new().await;
     let tab = a.open("dialogs.html").await;
-    let r = a
-        .ok("click", json!({ "tabId": tab, "selector": "#timer-btn" }))
-        .await;
+    let r = a.click(tab, "#timer-btn").await;
     assert!(r.get("dialogs").is_none(), "{r}");
     // The page retitles itself just before its alert: once the tab says so, the alert is open.
     eventually(Duration::from_secs(5), || async {
@@ -114,7 +113,7 @@ async fn an_alert_opened_between_actions_is_answered_and_reported_by_the_next_on
     .await
     .expect("the timer's alert opened");
     let started = Instant::now();
-    let r = a.ok("extract", json!({ "tabId": tab })).await;
+    let r = a.act(tab, "extract", json!({})).await;
     assert!(started.elapsed() < Duration::from_secs(3));
     assert_eq!(
         r["dialogs"],
@@ -130,32 +129,31 @@ async fn beforeunload_guard_does_not_wedge_navigate_or_close_tab() {
     let a = Agent::new().await;
     let tab = a.open("guard.html").await;
     // Typing gives the page the user activation a beforeunload prompt needs.
-    a.ok(
+    a.act(
+        tab,
         "type",
-        json!({ "tabId": tab, "selector": "#draft", "text": "unsaved" }),
+        json!({ "selector": "#draft", "text": "unsaved" }),
     )
     .await;
     let started = Instant::now();
     let r = a
-        .ok("navigate", json!({ "tabId": tab, "url": url("two.html") }))
+        .act(tab, "navigate", json!({ "url": url("two.html") }))
         .await;
     assert_eq!(r["title"], "Page Two");
     assert_eq!(r["dialogs"][0]["type"], "beforeunload");
     assert_eq!(r["dialogs"][0]["answer"], "accepted");
     assert!(started.elapsed() < Duration::from_secs(5));
 
-    a.ok(
-        "navigate",
-        json!({ "tabId": tab, "url": url("guard.html") }),
-    )
-    .await;
-    a.ok(
+    a.act(tab, "navigate", json!({ "url": url("guard.html") }))
+        .await;
+    a.act(
+        tab,
         "type",
-        json!({ "tabId": tab, "selector": "#draft", "text": "unsaved" }),
+        json!({ "selector": "#draft", "text": "unsaved" }),
     )
     .await;
     let started = Instant::now();
-    let r = a.ok("close_tab", json!({ "tabId": tab })).await;
+    let r = a.act(tab, "close_tab", json!({})).await;
     assert_eq!(r["closed"], true);
     assert_eq!(r["tabId"], tab);
     assert_eq!(r["dialogs"][0]["type"], "beforeunload");
@@ -172,8 +170,7 @@ async fn a_dialog_on_a_tab_the_user_is_using_is_left_to_the_user_and_extract_say
     let (target, tab) = support::open_user_tab(&dt, &a.client, &page).await;
     let listed = support::tab_info(&a.client, tab).await.expect("listed");
     assert_eq!(listed["agentOwned"], false);
-    a.ok("click", json!({ "tabId": tab, "selector": "#timer-btn" }))
-        .await;
+    a.click(tab, "#timer-btn").await;
     eventually(Duration::from_secs(5), || async {
         let tabs = get_tabs(&a.client).await.ok()?;
         tabs.into_iter()
@@ -181,7 +178,7 @@ async fn a_dialog_on_a_tab_the_user_is_using_is_left_to_the_user_and_extract_say
     })
     .await
     .expect("the timer's alert opened");
-    let r = a.ok("extract", json!({ "tabId": tab })).await;
+    let r = a.act(tab, "extract", json!({})).await;
     assert_eq!(r["dialog"], json!({ "type": "alert", "message": "Timer!" }));
     assert_eq!(r["url"], page.as_str());
     assert!(
@@ -189,15 +186,16 @@ async fn a_dialog_on_a_tab_the_user_is_using_is_left_to_the_user_and_extract_say
         "{r}"
     );
     let (code, message) = a
-        .err("click", json!({ "tabId": tab, "selector": "#delete-btn" }))
+        .act_err(tab, "click", json!({ "selector": "#delete-btn" }))
         .await;
     assert_eq!(code, ErrorCode::ElementObstructed);
     assert!(message.contains("alert(\"Timer!\")"), "{message}");
     // evaluate answers it (the default: accepted) and reports it; the page runs on.
     let r = a
-        .ok(
+        .act(
+            tab,
             "evaluate",
-            json!({ "tabId": tab, "expression": "return document.title" }),
+            json!({ "expression": "return document.title" }),
         )
         .await;
     assert_eq!(r["value"], "Dialogs");

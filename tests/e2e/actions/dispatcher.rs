@@ -22,7 +22,7 @@ async fn attach_fails_on_chrome_pages_but_an_open_devtools_client_is_fine() {
         .expect("targets")
         .expect("the tab's target");
     let session = dt.attach(&target.id).await.expect("attach DevTools");
-    a.ok("navigate", json!({ "tabId": tab, "url": url("two.html") }))
+    a.act(tab, "navigate", json!({ "url": url("two.html") }))
         .await;
     assert_eq!(a.eval(tab, "return document.title").await, "Page Two");
     dt.detach(&session).await;
@@ -44,10 +44,7 @@ async fn attach_fails_on_chrome_pages_but_an_open_devtools_client_is_fine() {
     .await
     .expect("the chrome://version tab");
     let (code, message) = a
-        .err(
-            "evaluate",
-            json!({ "tabId": chrome_tab, "expression": "return 1" }),
-        )
+        .act_err(chrome_tab, "evaluate", json!({ "expression": "return 1" }))
         .await;
     assert_eq!(code, ErrorCode::DebuggerAttachFailed, "{message}");
     assert!(message.contains("chrome://"), "{message}");

@@ -43,9 +43,7 @@ async fn a_downloading_click_reports_the_download_and_downloads_waits_for_it() {
     let a = Agent::new().await;
     let tab = a.open("dialogs.html").await;
     let started = Instant::now();
-    let r = a
-        .ok("click", json!({ "tabId": tab, "selector": "#export" }))
-        .await;
+    let r = a.click(tab, "#export").await;
     assert!(
         started.elapsed() < Duration::from_secs(4),
         "{:?}",
@@ -62,14 +60,10 @@ async fn a_downloading_click_reports_the_download_and_downloads_waits_for_it() {
         &format!("document.getElementById('csv').href = {csv_name:?}; return 1"),
     )
     .await;
-    let r = a
-        .ok("click", json!({ "tabId": tab, "selector": "#csv" }))
-        .await;
+    let r = a.click(tab, "#csv").await;
     let csv = &r["downloads"][0];
     assert_eq!(csv["filename"], csv_name.as_str(), "{r}");
-    let listed = a
-        .ok("downloads", json!({ "tabId": tab, "waitMs": 10000 }))
-        .await;
+    let listed = a.act(tab, "downloads", json!({ "waitMs": 10000 })).await;
     let listed = listed["downloads"].as_array().cloned().unwrap_or_default();
     assert_eq!(listed.len(), 2, "{listed:?}");
     let find = |id: &Value| {

@@ -10,12 +10,7 @@ use serde_json::json;
 async fn evaluate_returns_values_descriptions_truncation_and_errors_per_spec() {
     let a = Agent::new().await;
     let tab = a.open("index.html").await;
-    let eval = |expression: &str| {
-        a.ok(
-            "evaluate",
-            json!({ "tabId": tab, "expression": expression }),
-        )
-    };
+    let eval = |expression: &str| a.act(tab, "evaluate", json!({ "expression": expression }));
     assert_eq!(
         eval("return document.title").await,
         json!({ "type": "string", "value": "Actions Home" })
@@ -53,28 +48,23 @@ async fn evaluate_returns_values_descriptions_truncation_and_errors_per_spec() {
     assert_eq!(preview.len(), 8192 + "…[truncated 94210 chars]".len());
 
     let (code, message) = a
-        .err(
+        .act_err(
+            tab,
             "evaluate",
-            json!({ "tabId": tab, "expression": "throw new Error('boom here')" }),
+            json!({ "expression": "throw new Error('boom here')" }),
         )
         .await;
     assert_eq!(code, ErrorCode::InvalidAction);
     assert!(message.contains("Error: boom here"), "{message}");
     let (code, message) = a
-        .err(
-            "evaluate",
-            json!({ "tabId": tab, "expression": "return nope.x" }),
-        )
+        .act_err(tab, "evaluate", json!({ "expression": "return nope.x" }))
         .await;
     assert_eq!(code, ErrorCode::InvalidAction);
     assert!(message.contains("nope is not defined"), "{message}");
     // Something CDP cannot serialise (`return window`) is the caller's mistake, with what to return.
     for expression in ["return window", "const o = {}; o.self = o; return o"] {
         let (code, message) = a
-            .err(
-                "evaluate",
-                json!({ "tabId": tab, "expression": expression }),
-            )
+            .act_err(tab, "evaluate", json!({ "expression": expression }))
             .await;
         assert_eq!(code, ErrorCode::InvalidAction, "{expression}: {message}");
         assert!(message.contains("return plain JSON data"), "{message}");
@@ -86,7 +76,7 @@ async fn evaluate_returns_values_descriptions_truncation_and_errors_per_spec() {
         json!({ "type": "boolean", "value": false })
     );
     // And on a freshly loaded document too (the script is installed for new documents).
-    a.ok("navigate", json!({ "tabId": tab, "url": url("two.html") }))
+    a.act(tab, "navigate", json!({ "url": url("two.html") }))
         .await;
     assert_eq!(
         eval("return navigator.webdriver").await,
@@ -101,10 +91,7 @@ async fn evaluate_stops_an_endless_loop_and_the_tab_stays_usable() {
     let tab = a.open("two.html").await;
     let started = Instant::now();
     let (code, message) = a
-        .err(
-            "evaluate",
-            json!({ "tabId": tab, "expression": "while (true) {}" }),
-        )
+        .act_err(tab, "evaluate", json!({ "expression": "while (true) {}" }))
         .await;
     assert_eq!(code, ErrorCode::Timeout, "{message}");
     assert!(
@@ -113,8 +100,7 @@ async fn evaluate_stops_an_endless_loop_and_the_tab_stays_usable() {
         started.elapsed()
     );
     assert_eq!(a.eval(tab, "return document.title").await, "Page Two");
-    a.ok("click", json!({ "tabId": tab, "text": "Back home" }))
-        .await;
+    a.act(tab, "click", json!({ "text": "Back home" })).await;
     assert_eq!(a.eval(tab, "return document.title").await, "Actions Home");
     a.close(tab).await;
 }

@@ -9,16 +9,16 @@ async fn extract_uids_drive_actions_and_go_stale_after_navigation() {
     let a = Agent::new().await;
     let tab = a.open("index.html").await;
     let uid = a.uid(tab, "button", "Click me").await;
-    let r = a.ok("click", json!({ "tabId": tab, "uid": uid })).await;
+    let r = a.act(tab, "click", json!({ "uid": uid })).await;
     assert_eq!(r["clicked"]["id"], "counter");
     assert_eq!(a.text_of(tab, "counter").await, "Clicked 1");
-    a.ok("navigate", json!({ "tabId": tab, "url": url("two.html") }))
+    a.act(tab, "navigate", json!({ "url": url("two.html") }))
         .await;
-    let (code, message) = a.err("click", json!({ "tabId": tab, "uid": uid })).await;
+    let (code, message) = a.act_err(tab, "click", json!({ "uid": uid })).await;
     assert_eq!(code, ErrorCode::ElementStale);
     assert!(message.contains("extract"), "{message}");
     // A uid beyond the last extract's was never given out: said plainly, with the range it listed.
-    let page = a.ok("extract", json!({ "tabId": tab })).await;
+    let page = a.act(tab, "extract", json!({})).await;
     let numbers: Vec<u64> = page["elements"]
         .as_array()
         .into_iter()
@@ -29,7 +29,7 @@ async fn extract_uids_drive_actions_and_go_stale_after_navigation() {
     // The new page's uids follow the old page's: none of them names a node of the new page.
     let (first, last) = (numbers[0], numbers[numbers.len() - 1]);
     assert!(first > 0, "{page}");
-    let (code, message) = a.err("click", json!({ "tabId": tab, "uid": "e999" })).await;
+    let (code, message) = a.act_err(tab, "click", json!({ "uid": "e999" })).await;
     assert_eq!(code, ErrorCode::ElementStale);
     assert!(
         message.contains(&format!(

@@ -14,10 +14,7 @@ async fn navigate_go_back_go_forward_reload_wait_for_load_and_report_url_and_tit
     let a = Agent::new().await;
     let tab = a.open("index.html").await;
     let nav = a
-        .ok(
-            "navigate",
-            json!({ "tabId": tab, "url": url("two.html?x=1") }),
-        )
+        .act(tab, "navigate", json!({ "url": url("two.html?x=1") }))
         .await;
     assert_eq!(
         own_result(&nav),
@@ -33,17 +30,17 @@ async fn navigate_go_back_go_forward_reload_wait_for_load_and_report_url_and_tit
     );
     assert_eq!(a.text_of(tab, "query").await, "query=?x=1");
 
-    let back = a.ok("go_back", json!({ "tabId": tab })).await;
+    let back = a.act(tab, "go_back", json!({})).await;
     assert_eq!(
         (back["url"].as_str(), back["title"].as_str()),
         (Some(url("index.html").as_str()), Some("Actions Home"))
     );
     assert_eq!(back["loaded"], true, "{back}");
-    let forward = a.ok("go_forward", json!({ "tabId": tab })).await;
+    let forward = a.act(tab, "go_forward", json!({})).await;
     assert_eq!(forward["title"], "Page Two");
     assert_eq!(forward["loaded"], true, "{forward}");
     a.eval(tab, "window.marker = 42; return 1").await;
-    let reloaded = a.ok("reload", json!({ "tabId": tab })).await;
+    let reloaded = a.act(tab, "reload", json!({})).await;
     assert_eq!(reloaded["url"], url("two.html?x=1"));
     assert_eq!(reloaded["loaded"], true, "{reloaded}");
     assert_eq!(
@@ -54,18 +51,15 @@ async fn navigate_go_back_go_forward_reload_wait_for_load_and_report_url_and_tit
     // Main errors: a URL the browser refuses (port 1 is on its unsafe-port list), no history in that
     // direction, a tab that does not exist. (Unreachable hosts: the next test.)
     let (code, message) = a
-        .err(
-            "navigate",
-            json!({ "tabId": tab, "url": "http://127.0.0.1:1/" }),
-        )
+        .act_err(tab, "navigate", json!({ "url": "http://127.0.0.1:1/" }))
         .await;
     assert_eq!(code, ErrorCode::InvalidAction, "{message}");
     assert!(message.contains("net::ERR_UNSAFE_PORT"), "{message}");
     assert!(message.contains("Fix the URL"), "{message}");
-    let (code, message) = a.err("go_forward", json!({ "tabId": tab })).await;
+    let (code, message) = a.act_err(tab, "go_forward", json!({})).await;
     assert_eq!(code, ErrorCode::InvalidAction, "{message}");
     assert!(message.contains("no next page"), "{message}");
-    let (code, _) = a.err("reload", json!({ "tabId": 987_654_321 })).await;
+    let (code, _) = a.act_err(987_654_321, "reload", json!({})).await;
     assert_eq!(code, ErrorCode::TabNotFound);
     a.close(tab).await;
 }
@@ -111,9 +105,7 @@ async fn an_unknown_or_unreachable_host_fails_navigate_and_open_tab_alike_and_th
         // Not the caller's malformed input: `host_not_found` for a name that does not resolve (retrying
         // will not help), `timeout` for a host that does not answer; with what to do next, and the tab
         // stays usable.
-        let (code, message) = a
-            .err("navigate", json!({ "tabId": tab, "url": target }))
-            .await;
+        let (code, message) = a.act_err(tab, "navigate", json!({ "url": target })).await;
         assert_eq!(code, want, "{message}");
         for w in &words {
             assert!(message.contains(w), "{w:?} not in {message:?}");
@@ -132,12 +124,12 @@ async fn an_unknown_or_unreachable_host_fails_navigate_and_open_tab_alike_and_th
             "the tab shows the browser's error page"
         );
         // The error page is a page: it can be extracted and captured.
-        let page = a.ok("extract", json!({ "tabId": tab })).await;
+        let page = a.act(tab, "extract", json!({})).await;
         assert!(
             page["text"].as_str().is_some_and(|t| !t.is_empty()),
             "{page}"
         );
-        let shot = a.ok("screenshot", json!({ "tabId": tab })).await;
+        let shot = a.act(tab, "screenshot", json!({})).await;
         assert!(image_bytes(&shot).starts_with(b"\x89PNG"));
 
         // open_tab of the same URL: the same code and words, and no tab left behind.
@@ -169,7 +161,7 @@ async fn an_unknown_or_unreachable_host_fails_navigate_and_open_tab_alike_and_th
 
     // The tab navigates on from the error page.
     let nav = a
-        .ok("navigate", json!({ "tabId": tab, "url": url("two.html") }))
+        .act(tab, "navigate", json!({ "url": url("two.html") }))
         .await;
     assert_eq!(nav["title"], "Page Two");
     a.close(tab).await;
@@ -186,7 +178,7 @@ async fn an_unknown_or_unreachable_host_fails_navigate_and_open_tab_alike_and_th
     let tabs = get_tabs(&a.client).await.expect("get_tabs");
     let listed = tabs.iter().find(|t| t["tabId"] == fresh).expect("listed");
     assert_eq!(listed["url"], url("two.html"), "committed: {listed}");
-    let (code, message) = a.err("go_back", json!({ "tabId": fresh })).await;
+    let (code, message) = a.act_err(fresh, "go_back", json!({})).await;
     assert_eq!(code, ErrorCode::InvalidAction, "{message}");
     assert!(message.contains("no previous page"), "{message}");
     a.close(fresh).await;
@@ -222,10 +214,7 @@ async fn browser_pages_and_data_urls_are_handled_before_they_can_hurt() {
     .await;
     assert!(title.is_some(), "the data: page opened");
     let (code, message) = a
-        .err(
-            "navigate",
-            json!({ "tabId": tab, "url": "data:text/html,<p>x</p>" }),
-        )
+        .act_err(tab, "navigate", json!({ "url": "data:text/html,<p>x</p>" }))
         .await;
     assert_eq!(code, ErrorCode::InvalidAction, "{message}");
     assert!(message.contains("open_tab"), "{message}");
@@ -255,9 +244,7 @@ async fn a_tab_left_by_a_navigate_timeout_answers_extract_evaluate_and_screensho
     let a = Agent::new().await;
     let tab = a.open("index.html").await;
     let target = silent_server_url();
-    let (code, message) = a
-        .err("navigate", json!({ "tabId": tab, "url": target }))
-        .await;
+    let (code, message) = a.act_err(tab, "navigate", json!({ "url": target })).await;
     assert_eq!(code, ErrorCode::Timeout, "{message}");
     assert!(
         message.contains("timed out (net::ERR_TIMED_OUT)"),
@@ -298,7 +285,7 @@ async fn a_tab_left_by_a_navigate_timeout_answers_extract_evaluate_and_screensho
     }
     // The stopped load left the tab on the page it showed; it navigates on as usual.
     let nav = a
-        .ok("navigate", json!({ "tabId": tab, "url": url("two.html") }))
+        .act(tab, "navigate", json!({ "url": url("two.html") }))
         .await;
     assert_eq!(nav["title"], "Page Two");
     a.close(tab).await;
@@ -312,18 +299,16 @@ async fn navigate_and_open_tab_report_the_http_status() {
     let tab = opened["tabId"].as_i64().expect("tabId");
     assert_eq!(opened["status"], 404, "{opened}");
     let nav = a
-        .ok("navigate", json!({ "tabId": tab, "url": url("two.html") }))
+        .act(tab, "navigate", json!({ "url": url("two.html") }))
         .await;
     assert_eq!(
         (nav["status"].clone(), nav["title"].clone()),
         (json!(200), json!("Page Two"))
     );
-    let nav = a
-        .ok("navigate", json!({ "tabId": tab, "url": missing }))
-        .await;
+    let nav = a.act(tab, "navigate", json!({ "url": missing })).await;
     assert_eq!(nav["status"], 404, "{nav}");
     let nav = a
-        .ok("navigate", json!({ "tabId": tab, "url": "about:blank" }))
+        .act(tab, "navigate", json!({ "url": "about:blank" }))
         .await;
     assert!(
         nav.get("status").is_none(),
@@ -373,7 +358,7 @@ async fn navigate_answers_at_dom_content_loaded_plus_5_s_when_an_image_never_loa
     let tab = opened["tabId"].as_i64().expect("tabId");
     // A page that loads: loaded true.
     let nav = a
-        .ok("navigate", json!({ "tabId": tab, "url": url("two.html") }))
+        .act(tab, "navigate", json!({ "url": url("two.html") }))
         .await;
     assert_eq!(nav["loaded"], true, "{nav}");
     assert_eq!(load_state(&a, tab).await.0, "complete");
@@ -381,9 +366,7 @@ async fn navigate_answers_at_dom_content_loaded_plus_5_s_when_an_image_never_loa
     // The stalled page: at DOMContentLoaded plus the default 5 s for load, then loaded false.
     let stalled = stalled_site().url("/stalled.html");
     let started = Instant::now();
-    let nav = a
-        .ok("navigate", json!({ "tabId": tab, "url": stalled }))
-        .await;
+    let nav = a.act(tab, "navigate", json!({ "url": stalled })).await;
     let took = started.elapsed();
     note(&format!(
         "navigate to a page whose image never answers: {} ms",
@@ -398,7 +381,7 @@ async fn navigate_answers_at_dom_content_loaded_plus_5_s_when_an_image_never_loa
     assert_eq!(nav["title"], "Stalled", "{nav}");
     assert_eq!(nav["status"], 200, "{nav}");
     assert_eq!(load_state(&a, tab).await.0, "interactive");
-    let page = a.ok("extract", json!({ "tabId": tab })).await;
+    let page = a.act(tab, "extract", json!({})).await;
     let markdown = page["markdown"].as_str().unwrap_or_default();
     assert!(markdown.contains("Its text is all here"), "{markdown}");
     a.close(tab).await;
@@ -424,14 +407,12 @@ async fn open_tab_reload_and_press_key_wait_load_wait_for_load_at_most_load_wait
     assert_eq!(opened["loaded"], false, "{opened}");
     let tab = opened["tabId"].as_i64().expect("tabId");
     assert_eq!(load_state(&a, tab).await.0, "interactive");
-    let page = a.ok("extract", json!({ "tabId": tab })).await;
+    let page = a.act(tab, "extract", json!({})).await;
     let markdown = page["markdown"].as_str().unwrap_or_default();
     assert!(markdown.contains("Its text is all here"), "{markdown}");
 
     let started = Instant::now();
-    let reloaded = a
-        .ok("reload", json!({ "tabId": tab, "loadWaitMs": 1000 }))
-        .await;
+    let reloaded = a.act(tab, "reload", json!({ "loadWaitMs": 1000 })).await;
     within(started.elapsed(), "reload");
     assert_eq!(reloaded["loaded"], false, "{reloaded}");
     assert_eq!(reloaded["title"], "Stalled", "{reloaded}");
@@ -439,11 +420,10 @@ async fn open_tab_reload_and_press_key_wait_load_wait_for_load_at_most_load_wait
     // Enter in the form submits it to the stalled page again (`?q=sent`).
     let started = Instant::now();
     let pressed = a
-        .ok(
+        .act(
+            tab,
             "press_key",
-            json!({
-                "tabId": tab,
-                "key": "Enter",
+            json!({ "key": "Enter",
                 "locator": {"selector": "input[name=q]"},
                 "waitLoad": true,
                 "loadWaitMs": 1000,
@@ -456,7 +436,7 @@ async fn open_tab_reload_and_press_key_wait_load_wait_for_load_at_most_load_wait
         load_state(&a, tab).await,
         (json!("interactive"), json!("?q=sent"))
     );
-    let page = a.ok("extract", json!({ "tabId": tab })).await;
+    let page = a.act(tab, "extract", json!({})).await;
     assert!(page["markdown"]
         .as_str()
         .unwrap_or_default()

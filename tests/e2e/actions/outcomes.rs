@@ -11,19 +11,18 @@ use crate::support::{eventually, get_tabs};
 async fn a_click_reports_the_page_it_navigated_to_and_the_tab_it_opened() {
     let a = Agent::new().await;
     let tab = a.open("dialogs.html").await;
-    let r = a
-        .ok("click", json!({ "tabId": tab, "selector": "#two" }))
-        .await;
+    let r = a.click(tab, "#two").await;
     assert_eq!(
         r["navigated"],
         json!({ "url": url("two.html?from=dialogs"), "title": "Page Two" })
     );
     assert_eq!(a.eval(tab, "return location.search").await, "?from=dialogs");
-    a.ok("go_back", json!({ "tabId": tab })).await;
+    a.act(tab, "go_back", json!({})).await;
     let r = a
-        .ok(
+        .act(
+            tab,
             "click",
-            json!({ "tabId": tab, "selector": "#blank", "newTab": true }),
+            json!({ "selector": "#blank", "newTab": true }),
         )
         .await;
     let opened = r["openedTab"]["tabId"].as_i64().expect("openedTab");
@@ -31,9 +30,7 @@ async fn a_click_reports_the_page_it_navigated_to_and_the_tab_it_opened() {
     assert_eq!(r["tabId"], opened);
     assert!(r.get("navigated").is_none(), "the clicked tab stayed: {r}");
     // A page script's window.open is reported too, and the new tab is the agent's.
-    let r = a
-        .ok("click", json!({ "tabId": tab, "selector": "#popup-btn" }))
-        .await;
+    let r = a.click(tab, "#popup-btn").await;
     let popup = r["openedTab"]["tabId"].as_i64().expect("openedTab");
     assert_eq!(r["openedTab"]["url"], url("two.html?from=popup"));
     assert_eq!(r["tabId"], tab);

@@ -11,9 +11,7 @@ async fn scrape_returns_items_with_absolute_links_and_waits_for_them() {
     let a = Agent::new().await;
     let tab = a.open("scrape.html").await;
     let r = a
-        .ok(
-            "scrape",
-            json!({ "tabId": tab, "item": ".result", "fields": { "title": "h3", "url": "a@href", "desc": ".desc", "img": "img@src" } }),
+        .act(tab, "scrape", json!({ "item": ".result", "fields": { "title": "h3", "url": "a@href", "desc": ".desc", "img": "img@src" } }),
         )
         .await;
     assert_eq!(r["count"], 3);
@@ -26,33 +24,26 @@ async fn scrape_returns_items_with_absolute_links_and_waits_for_them() {
     assert_eq!(items[1]["img"], url("img/pic.png"));
     assert_eq!(items[2]["url"], "https://example.com/x");
     let r = a
-        .ok(
-            "scrape",
-            json!({ "tabId": tab, "item": ".result h3", "limit": 2 }),
-        )
+        .act(tab, "scrape", json!({ "item": ".result h3", "limit": 2 }))
         .await;
     assert_eq!(
         r["items"],
         json!([{ "text": "First result" }, { "text": "Second result" }])
     );
     let r = a
-        .ok(
+        .act(
+            tab,
             "scrape",
-            json!({ "tabId": tab, "item": ".late-item", "timeoutMs": 3000 }),
+            json!({ "item": ".late-item", "timeoutMs": 3000 }),
         )
         .await;
     assert_eq!(r["items"], json!([{ "text": "arrived" }]));
     let r = a
-        .ok(
-            "scrape",
-            json!({ "tabId": tab, "item": ".none", "timeoutMs": 300 }),
-        )
+        .act(tab, "scrape", json!({ "item": ".none", "timeoutMs": 300 }))
         .await;
     assert_eq!(r["count"], 0);
 
-    let (code, message) = a
-        .err("scrape", json!({ "tabId": tab, "item": "div[" }))
-        .await;
+    let (code, message) = a.act_err(tab, "scrape", json!({ "item": "div[" })).await;
     assert_eq!(code, ErrorCode::InvalidAction);
     assert!(message.contains("not a valid CSS selector"), "{message}");
     a.close(tab).await;

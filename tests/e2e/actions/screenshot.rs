@@ -29,7 +29,7 @@ async fn screenshot_captures_a_tab_in_the_minimized_agent_window() {
          addEventListener('resize', () => __sizes.push([innerWidth, innerHeight])); return 0",
     )
     .await;
-    let r = a.ok("screenshot", json!({ "tabId": tab })).await;
+    let r = a.act(tab, "screenshot", json!({})).await;
     let sizes = a.eval(tab, "return __sizes").await;
     assert_eq!(r["mime"], "image/png");
     let png = image_bytes(&r);
@@ -41,9 +41,10 @@ async fn screenshot_captures_a_tab_in_the_minimized_agent_window() {
     );
 
     let r = a
-        .ok(
+        .act(
+            tab,
             "screenshot",
-            json!({ "tabId": tab, "fullPage": true, "format": "jpeg", "quality": 50 }),
+            json!({ "fullPage": true, "format": "jpeg", "quality": 50 }),
         )
         .await;
     assert_eq!(r["mime"], "image/jpeg");
@@ -53,12 +54,10 @@ async fn screenshot_captures_a_tab_in_the_minimized_agent_window() {
         Some(2004),
         "four 500px blocks + borders"
     );
-    let r = a
-        .ok("screenshot", json!({ "tabId": tab, "maxWidth": 200 }))
-        .await;
+    let r = a.act(tab, "screenshot", json!({ "maxWidth": 200 })).await;
     assert_eq!(r["width"].as_u64(), Some(200));
 
-    let (code, _) = a.err("screenshot", json!({ "tabId": 987_654_321 })).await;
+    let (code, _) = a.act_err(987_654_321, "screenshot", json!({})).await;
     assert_eq!(code, ErrorCode::TabNotFound);
     a.close(tab).await;
 }
@@ -86,7 +85,7 @@ async fn screenshot_of_a_background_tab_right_after_open_tab_is_quick_and_focuse
             "open_tab opened a background tab: {listed}"
         );
         let started = Instant::now();
-        let r = a.ok("screenshot", json!({ "tabId": tab })).await;
+        let r = a.act(tab, "screenshot", json!({})).await;
         let took = started.elapsed();
         assert!(
             took < Duration::from_secs(2),
@@ -96,9 +95,7 @@ async fn screenshot_of_a_background_tab_right_after_open_tab_is_quick_and_focuse
         assert!(image_bytes(&r).starts_with(b"\x89PNG"));
         // It is that page: its full height is long.html's (four 500 px blocks + borders), not index.html's.
         let started = Instant::now();
-        let full = a
-            .ok("screenshot", json!({ "tabId": tab, "fullPage": true }))
-            .await;
+        let full = a.act(tab, "screenshot", json!({ "fullPage": true })).await;
         assert!(started.elapsed() < Duration::from_secs(2));
         assert_eq!(
             full["height"].as_u64(),

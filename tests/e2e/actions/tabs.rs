@@ -30,17 +30,17 @@ async fn tab_actions_list_activate_close_and_close_agent_tabs_and_window() {
     let (code, message) = a.err("open_tab", json!({ "url": "not a url" })).await;
     assert_eq!(code, ErrorCode::InvalidAction, "{message}");
 
-    let active = a.ok("activate_tab", json!({ "tabId": one })).await;
+    let active = a.act(one, "activate_tab", json!({})).await;
     assert_eq!(
         active,
         json!({ "tabId": one, "url": url("index.html"), "title": "Actions Home", "active": true })
     );
-    let (code, _) = a.err("activate_tab", json!({ "tabId": 987_654_321 })).await;
+    let (code, _) = a.act_err(987_654_321, "activate_tab", json!({})).await;
     assert_eq!(code, ErrorCode::TabNotFound);
 
-    let closed = a.ok("close_tab", json!({ "tabId": one })).await;
+    let closed = a.act(one, "close_tab", json!({})).await;
     assert_eq!(closed, json!({ "closed": true, "tabId": one }));
-    let (code, _) = a.err("close_tab", json!({ "tabId": one })).await;
+    let (code, _) = a.act_err(one, "close_tab", json!({})).await;
     assert!(
         matches!(code, ErrorCode::TabNotFound | ErrorCode::SessionNotFound),
         "{code:?}"

@@ -11,40 +11,29 @@ async fn wait_for_sees_late_elements_text_and_hiding_and_times_out() {
     let a = Agent::new().await;
     let tab = a.open("index.html").await;
     let r = a
-        .ok(
+        .act(
+            tab,
             "wait_for",
-            json!({ "tabId": tab, "selector": "#late", "timeoutMs": 5000 }),
+            json!({ "selector": "#late", "timeoutMs": 5000 }),
         )
         .await;
     assert_eq!(r["found"], true);
     assert!(r["elapsedMs"].as_u64().is_some());
-    let r = a
-        .ok(
-            "wait_for",
-            json!({ "tabId": tab, "textContains": "Late button" }),
-        )
-        .await;
-    assert_eq!(r["found"], true);
-    let r = a
-        .ok(
-            "wait_for",
-            json!({ "tabId": tab, "selector": "#hidden-p", "state": "hidden" }),
-        )
-        .await;
-    assert_eq!(r["found"], true);
-    let r = a
-        .ok(
-            "wait_for",
-            json!({ "tabId": tab, "selector": "#hidden-p", "state": "attached" }),
-        )
-        .await;
-    assert_eq!(r["found"], true);
+    for params in [
+        json!({ "textContains": "Late button" }),
+        json!({ "selector": "#hidden-p", "state": "hidden" }),
+        json!({ "selector": "#hidden-p", "state": "attached" }),
+    ] {
+        let r = a.act(tab, "wait_for", params.clone()).await;
+        assert_eq!(r["found"], true, "{params}");
+    }
 
     let started = Instant::now();
     let (code, message) = a
-        .err(
+        .act_err(
+            tab,
             "wait_for",
-            json!({ "tabId": tab, "selector": "#never", "timeoutMs": 400 }),
+            json!({ "selector": "#never", "timeoutMs": 400 }),
         )
         .await;
     assert_eq!(code, ErrorCode::Timeout);

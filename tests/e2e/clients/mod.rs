@@ -162,12 +162,7 @@ async fn the_seeds_v1_examples_get_v1_shaped_results() {
     assert_eq!(r["tab_id"], tab_id);
 
     // run_script {code, tab_id} → {result, tab_id}
-    let r = v1
-        .ok(
-            "run_script",
-            json!({"code": "Array.from(document.querySelectorAll('a')).slice(0, 3).map(a => ({ text: a.textContent.trim(), href: a.href }))", "tab_id": tab_id}),
-        )
-        .await;
+    let r = v1.run_script(tab_id, "Array.from(document.querySelectorAll('a')).slice(0, 3).map(a => ({ text: a.textContent.trim(), href: a.href }))").await;
     assert_eq!(r["tab_id"], tab_id);
     assert_eq!(
         r["result"],
@@ -179,9 +174,9 @@ async fn the_seeds_v1_examples_get_v1_shaped_results() {
     );
     // v1 serialisation rules: a DOM element → {__element, id, class, text}; BigInt → string.
     let r = v1
-        .ok(
-            "run_script",
-            json!({"code": "[document.querySelector('#submit'), 10n ** 20n, null]", "tab_id": tab_id}),
+        .run_script(
+            tab_id,
+            "[document.querySelector('#submit'), 10n ** 20n, null]",
         )
         .await;
     assert_eq!(
@@ -262,10 +257,7 @@ async fn the_seeds_v1_examples_get_v1_shaped_results() {
 
     // Everything above really happened in the page, in order.
     let r = v1
-        .ok(
-            "run_script",
-            json!({"code": "document.getElementById('log').textContent", "tab_id": tab_id}),
-        )
+        .run_script(tab_id, "document.getElementById('log').textContent")
         .await;
     assert_eq!(
         r["result"],

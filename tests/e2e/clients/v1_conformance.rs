@@ -257,12 +257,7 @@ async fn every_example_of_the_v1_document_gets_the_documented_result_fields() {
     assert_eq!(result("scrape")["count"], 3);
     assert_eq!(result("get_value")["value"], "alice");
     assert_eq!(result("clear")["value"], "");
-    let log = v1
-        .ok(
-            "run_script",
-            json!({ "code": "[document.getElementById('log').textContent, document.querySelector('#username').value, document.querySelector('#agree').checked, document.querySelector('#city').value]", "tab_id": tab_id }),
-        )
-        .await;
+    let log = v1.run_script(tab_id, "[document.getElementById('log').textContent, document.querySelector('#username').value, document.querySelector('#agree').checked, document.querySelector('#city').value]").await;
     assert_eq!(
         log["result"],
         json!([

@@ -4,29 +4,16 @@ use super::*;
 
 #[tokio::test]
 async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session() {
-    let _shared = GATE.read().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_shared, ref browser, dt, client) = shared().await;
     let mut events = Events::subscribe(&client).await;
-    let added = worker_ui(
-        browser,
-        &dt,
-        json!({"cmd": "add_blocked", "domain": "HTTPS://Refused.localhost:1/x"}),
-    )
-    .await;
+    let added = blocklist_cmd(browser, &dt, "add_blocked", "HTTPS://Refused.localhost:1/x").await;
     assert!(
         added["blocklist"]
             .as_array()
             .is_some_and(|l| l.contains(&json!("refused.localhost"))),
         "normalised on the way in: {added}"
     );
-    let invalid = worker_ui(
-        browser,
-        &dt,
-        json!({"cmd": "add_blocked", "domain": "not a domain"}),
-    )
-    .await;
+    let invalid = blocklist_cmd(browser, &dt, "add_blocked", "not a domain").await;
     assert_eq!(invalid["error"]["code"], "invalid_action", "{invalid}");
 
     let url = page_url("sub.refused", "blocked");
@@ -88,12 +75,7 @@ async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session()
         "one event per refusal: {blocked_events:?}"
     );
 
-    worker_ui(
-        browser,
-        &dt,
-        json!({"cmd": "remove_blocked", "domain": "refused.localhost"}),
-    )
-    .await;
+    blocklist_cmd(browser, &dt, "remove_blocked", "refused.localhost").await;
     assert_eq!(
         act(&client, tab).await.expect("allowed again")["value"],
         "BUA sessions fixture"
@@ -105,20 +87,12 @@ async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session()
 #[tokio::test]
 async fn adding_a_domain_to_the_blocklist_ends_its_sessions_as_domain_blocked() {
     // Exclusive: it writes the blocklist key directly, past the extension's write lock.
-    let _exclusive = GATE.write().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_exclusive, ref browser, dt, client) = exclusive().await;
     let mut events = Events::subscribe(&client).await;
     let (t1, victim) = open_user_tab(&dt, &client, &page_url("victim", "1")).await;
     let (t2, sub) = open_user_tab(&dt, &client, &page_url("www.victim", "2")).await;
     let (t3, bystander) = open_user_tab(&dt, &client, &page_url("notvictim", "3")).await;
-    let agent = client
-        .call("open_tab", json!({"url": page_url("victim", "agent")}))
-        .await
-        .expect("open_tab")["tabId"]
-        .as_i64()
-        .expect("tabId");
+    let agent = open_agent_tab(&client, "victim", "agent").await;
     for tab in [victim, sub, bystander, agent] {
         act(&client, tab).await.expect("action");
     }
@@ -175,12 +149,7 @@ async fn adding_a_domain_to_the_blocklist_ends_its_sessions_as_domain_blocked() 
         "the audit log has the END"
     );
 
-    worker_ui(
-        browser,
-        &dt,
-        json!({"cmd": "remove_blocked", "domain": "victim.localhost"}),
-    )
-    .await;
+    blocklist_cmd(browser, &dt, "remove_blocked", "victim.localhost").await;
     for t in [t1, t2, t3] {
         dt.close_target(&t).await.expect("close");
     }
@@ -188,11 +157,8 @@ async fn adding_a_domain_to_the_blocklist_ends_its_sessions_as_domain_blocked() 
 
 #[tokio::test]
 async fn a_session_tab_redirected_onto_a_blocked_host_is_ended() {
-    let _shared = GATE.read().await;
-    let browser = &Browser::shared("sessions");
+    let (_shared, ref browser, dt, client) = shared().await;
     let fixtures = FixtureServer::shared();
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
     let mut events = Events::subscribe(&client).await;
     let blocked_target = page_url("redirect-target", "landed");
     fixtures.route(
@@ -202,12 +168,7 @@ async fn a_session_tab_redirected_onto_a_blocked_host_is_ended() {
             location: blocked_target.clone(),
         },
     );
-    worker_ui(
-        browser,
-        &dt,
-        json!({"cmd": "add_blocked", "domain": "redirect-target.localhost"}),
-    )
-    .await;
+    blocklist_cmd(browser, &dt, "add_blocked", "redirect-target.localhost").await;
     let (target, tab) = open_user_tab(&dt, &client, &page_url("redirect-source", "start")).await;
     act(&client, tab).await.expect("session on an allowed page");
     events
@@ -252,28 +213,15 @@ async fn a_session_tab_redirected_onto_a_blocked_host_is_ended() {
     let err = act(&client, tab).await.expect_err("refused");
     assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
     assert!(session_of(browser, &dt, tab).await.is_none());
-    worker_ui(
-        browser,
-        &dt,
-        json!({"cmd": "remove_blocked", "domain": "redirect-target.localhost"}),
-    )
-    .await;
+    blocklist_cmd(browser, &dt, "remove_blocked", "redirect-target.localhost").await;
     dt.close_target(&target).await.expect("close");
 }
 
 #[tokio::test]
 async fn clicking_a_link_onto_a_blocked_domain_is_domain_blocked_naming_it() {
-    let _shared = GATE.read().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_shared, ref browser, dt, client) = shared().await;
     let mut events = Events::subscribe(&client).await;
-    worker_ui(
-        browser,
-        &dt,
-        json!({"cmd": "add_blocked", "domain": "link-blocked.localhost"}),
-    )
-    .await;
+    blocklist_cmd(browser, &dt, "add_blocked", "link-blocked.localhost").await;
     let tab = open_agent_tab(&client, "link-from", "x").await;
     let target = page_url("link-blocked", "landed");
     evaluate(
@@ -306,10 +254,5 @@ async fn clicking_a_link_onto_a_blocked_domain_is_domain_blocked_naming_it() {
     let err = act(&client, tab).await.expect_err("gone");
     assert_eq!(err.code(), ErrorCode::TabNotFound, "{err}");
     assert!(err.to_string().contains("link-blocked.localhost"), "{err}");
-    worker_ui(
-        browser,
-        &dt,
-        json!({"cmd": "remove_blocked", "domain": "link-blocked.localhost"}),
-    )
-    .await;
+    blocklist_cmd(browser, &dt, "remove_blocked", "link-blocked.localhost").await;
 }

@@ -4,10 +4,7 @@ use super::*;
 
 #[tokio::test]
 async fn a_thousand_start_end_cycles_leave_exactly_the_newest_thousand_history_entries() {
-    let _exclusive = GATE.write().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_exclusive, ref browser, dt, client) = exclusive().await;
     // Tabs closed by earlier tests may still be ending their sessions: clear once everything is quiet.
     worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
     let cleared = eventually(LIMIT, || async {

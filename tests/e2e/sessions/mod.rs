@@ -17,17 +17,50 @@ use crate::support;
 
 use std::time::{Duration, Instant};
 
+use tokio::sync::{RwLockReadGuard, RwLockWriteGuard};
+
 use bua_bridge::devtools::DevTools;
 use bua_bridge::BridgeClient;
 use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
 use support::{
-    ended, evaluate, event_is, eventually, get_tabs, history, note, open_user_tab, session_of,
-    sessions, tab_info, worker_ui, Browser, Events, FixtureServer, Route, LIMIT,
+    agent_tab, ended, enter_area, evaluate, event_is, eventually, get_tabs, history, note,
+    open_user_tab, session_of, sessions, tab_info, worker_ui, Events, FixtureServer, Route,
+    SharedBrowser, LIMIT,
 };
 
 /// Shared for tests that touch only their own tabs, exclusive for tests that act on every session.
 static GATE: tokio::sync::RwLock<()> = tokio::sync::RwLock::const_new(());
+
+/// The area's browser, [`GATE`] shared: for tests that touch only their own tabs.
+async fn shared() -> (
+    RwLockReadGuard<'static, ()>,
+    SharedBrowser,
+    DevTools,
+    BridgeClient,
+) {
+    enter_area("sessions", GATE.read().await).await
+}
+
+/// The area's browser, [`GATE`] exclusive: for tests that act on every session or read browser-wide state.
+async fn exclusive() -> (
+    RwLockWriteGuard<'static, ()>,
+    SharedBrowser,
+    DevTools,
+    BridgeClient,
+) {
+    enter_area("sessions", GATE.write().await).await
+}
+
+/// `add_blocked` / `remove_blocked` (`cmd`) of `domain` through the worker's UI commands; the answer.
+async fn blocklist_cmd(
+    browser: &support::Browser,
+    dt: &DevTools,
+    cmd: &str,
+    domain: &str,
+) -> Value {
+    worker_ui(browser, dt, json!({ "cmd": cmd, "domain": domain })).await
+}
 
 /// `http://<host>.localhost:<port>/sessions/page.html?<tag>`.
 fn page_url(host: &str, tag: &str) -> String {
@@ -47,10 +80,7 @@ async fn act(client: &BridgeClient, tab_id: i64) -> Result<Value, bua_bridge::Er
 
 #[tokio::test]
 async fn the_first_action_on_a_tab_starts_one_session_with_one_session_started_event() {
-    let _shared = GATE.read().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_shared, ref browser, dt, client) = shared().await;
     let mut events = Events::subscribe(&client).await;
     let url = page_url("first", "one");
     let (target, tab) = open_user_tab(&dt, &client, &url).await;
@@ -102,10 +132,7 @@ async fn the_first_action_on_a_tab_starts_one_session_with_one_session_started_e
 
 #[tokio::test]
 async fn closing_a_tab_ends_its_session_as_tab_closed() {
-    let _shared = GATE.read().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_shared, ref browser, dt, client) = shared().await;
     let mut events = Events::subscribe(&client).await;
     let (target, tab) = open_user_tab(&dt, &client, &page_url("closing", "x")).await;
     act(&client, tab).await.expect("action");
@@ -129,10 +156,7 @@ async fn closing_a_tab_ends_its_session_as_tab_closed() {
 
 #[tokio::test]
 async fn a_detach_from_outside_ends_the_session_as_user_stopped_and_the_next_action_reattaches() {
-    let _shared = GATE.read().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_shared, ref browser, dt, client) = shared().await;
     let mut events = Events::subscribe(&client).await;
     let (target, tab) = open_user_tab(&dt, &client, &page_url("detach", "x")).await;
     act(&client, tab).await.expect("action");
@@ -200,19 +224,11 @@ async fn a_detach_from_outside_ends_the_session_as_user_stopped_and_the_next_act
 
 #[tokio::test]
 async fn stop_all_ends_every_session_as_global_stop_and_the_bridge_sees_global_stop_first() {
-    let _exclusive = GATE.write().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_exclusive, ref browser, dt, client) = exclusive().await;
     let mut events = Events::subscribe(&client).await;
     let (t1, a) = open_user_tab(&dt, &client, &page_url("stopall-a", "x")).await;
     let (t2, b) = open_user_tab(&dt, &client, &page_url("stopall-b", "x")).await;
-    let agent = client
-        .call("open_tab", json!({"url": page_url("stopall-agent", "x")}))
-        .await
-        .expect("open_tab")["tabId"]
-        .as_i64()
-        .expect("tabId");
+    let agent = open_agent_tab(&client, "stopall-agent", "x").await;
     act(&client, a).await.expect("action");
     act(&client, b).await.expect("action");
     let count = sessions(browser, &dt).await.len();
@@ -275,10 +291,7 @@ async fn stop_all_ends_every_session_as_global_stop_and_the_bridge_sees_global_s
 
 #[tokio::test]
 async fn idle_states_end_every_session_as_screen_locked_or_system_idle() {
-    let _exclusive = GATE.write().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_exclusive, ref browser, dt, client) = exclusive().await;
     let mut events = Events::subscribe(&client).await;
     let (target, tab) = open_user_tab(&dt, &client, &page_url("idle", "x")).await;
     let (target2, tab2) = open_user_tab(&dt, &client, &page_url("idle2", "x")).await;
@@ -338,10 +351,7 @@ async fn idle_states_end_every_session_as_screen_locked_or_system_idle() {
 
 #[tokio::test]
 async fn an_omitted_tab_id_is_resolved_by_the_session_rules_or_names_the_candidates() {
-    let _exclusive = GATE.write().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_exclusive, ref browser, dt, client) = exclusive().await;
     worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
     let omitted = json!({"expression": "return location.hostname"});
 
@@ -397,10 +407,7 @@ async fn an_omitted_tab_id_is_resolved_by_the_session_rules_or_names_the_candida
 
 #[tokio::test]
 async fn an_action_in_flight_fails_with_session_not_found_when_its_session_ends() {
-    let _shared = GATE.read().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_shared, ref browser, dt, client) = shared().await;
     let (target, tab) = open_user_tab(&dt, &client, &page_url("inflight", "x")).await;
     act(&client, tab).await.expect("action");
     let slow = client.call(
@@ -439,10 +446,7 @@ async fn an_action_in_flight_fails_with_session_not_found_when_its_session_ends(
 /// is"), whichever the extension notices first: the failed CDP command or `tabs.onRemoved`.
 #[tokio::test]
 async fn closing_the_tab_mid_action_fails_wait_for_navigate_and_evaluate_with_tab_not_found() {
-    let _shared = GATE.read().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_shared, ref browser, dt, client) = shared().await;
     // Another connection of the same agent: another agent's close_tab would be refused (SPEC §6).
     let closer = BridgeClient::connect_as(browser.port, &browser.token, Some(client.owner()))
         .await
@@ -537,10 +541,7 @@ async fn closing_the_tab_mid_action_fails_wait_for_navigate_and_evaluate_with_ta
 /// log), so `list_sessions`, `get_tabs` and the popup do not show a dead session.
 #[tokio::test]
 async fn a_failed_attach_ends_the_session_it_started() {
-    let _shared = GATE.read().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_shared, ref browser, dt, client) = shared().await;
     let mut events = Events::subscribe(&client).await;
     let target = support::open_page_in_own_window(&dt, "chrome://version/").await;
     let tab = support::tab_id_of(&client, "chrome://version/").await;
@@ -594,19 +595,12 @@ async fn a_failed_attach_ends_the_session_it_started() {
 
 /// `open_tab` on `page_url(host, tag)` by `client`: the new agent tab.
 async fn open_agent_tab(client: &BridgeClient, host: &str, tag: &str) -> i64 {
-    let opened = client
-        .call("open_tab", json!({"url": page_url(host, tag)}))
-        .await
-        .expect("open_tab");
-    opened["tabId"].as_i64().expect("tabId")
+    agent_tab(client, &page_url(host, tag)).await
 }
 
 #[tokio::test]
 async fn after_stop_all_idle_or_a_block_the_agents_next_action_is_told_so_and_open_tab_counts() {
-    let _exclusive = GATE.write().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_exclusive, ref browser, dt, client) = exclusive().await;
     let mut events = Events::subscribe(&client).await;
     worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
 
@@ -681,12 +675,7 @@ async fn after_stop_all_idle_or_a_block_the_agents_next_action_is_told_so_and_op
     // The blocklist ends a session: the next action names the blocked domain.
     let tab = open_agent_tab(&client, "told-block", "x").await;
     act(&client, tab).await.expect("action");
-    worker_ui(
-        browser,
-        &dt,
-        json!({"cmd": "add_blocked", "domain": "told-block.localhost"}),
-    )
-    .await;
+    blocklist_cmd(browser, &dt, "add_blocked", "told-block.localhost").await;
     events
         .wait(LIMIT, |e| ended(e, tab, "domain_blocked"))
         .await;
@@ -703,12 +692,7 @@ async fn after_stop_all_idle_or_a_block_the_agents_next_action_is_told_so_and_op
         message.contains("do not retry it on another tab"),
         "{message}"
     );
-    worker_ui(
-        browser,
-        &dt,
-        json!({"cmd": "remove_blocked", "domain": "told-block.localhost"}),
-    )
-    .await;
+    blocklist_cmd(browser, &dt, "remove_blocked", "told-block.localhost").await;
     client
         .call("close_agent_tabs", json!({}))
         .await

@@ -3,15 +3,14 @@
 
 use super::*;
 
+use bua_bridge::devtools::TargetInfo;
+
 #[tokio::test]
 async fn open_tab_uses_one_minimized_agent_window_that_never_takes_focus_and_closes_with_its_last_tab(
 ) {
     // Exclusive: it compares the browser's last-focused window before and after, and every test beside it
     // that opens a user tab or an agent window can change which window that is.
-    let _exclusive = GATE.write().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_exclusive, ref browser, dt, client) = exclusive().await;
     let mut events = Events::subscribe(&client).await;
     let focus_js = "chrome.windows.getLastFocused().then(w => ({id: w.id, focused: w.focused}))";
     let focused_before = browser.eval_in_worker(&dt, focus_js).await;
@@ -127,10 +126,7 @@ async fn open_tab_uses_one_minimized_agent_window_that_never_takes_focus_and_clo
 async fn open_tab_with_focus_opens_in_the_users_window() {
     // Exclusive: it focuses a window and asserts its tab is the active one there; a user tab another test
     // opened meanwhile would change both.
-    let _exclusive = GATE.write().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_exclusive, ref browser, dt, client) = exclusive().await;
     // The test's own user window, focused as a person would: the "user's focused window" of SPEC §6.
     let (home, home_tab) = open_user_tab(&dt, &client, &page_url("focus", "home")).await;
     let user_window = tab_info(&client, home_tab).await.expect("home tab")["windowId"].clone();
@@ -164,10 +160,7 @@ async fn open_tab_with_focus_opens_in_the_users_window() {
 
 #[tokio::test]
 async fn navigate_without_a_tab_and_without_any_session_opens_an_agent_tab() {
-    let _exclusive = GATE.write().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_exclusive, ref browser, dt, client) = exclusive().await;
     worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
     let url = page_url("nav-agent", "x");
     let result = client
@@ -334,6 +327,58 @@ impl Headed {
     }
 }
 
+/// A [`Headed`] browser with a bridge client, a DevTools connection and the extension's worker target;
+/// `None` (noted: the headed `check` was skipped) when Xvfb is not installed.
+async fn connect_headed(check: &str) -> Option<(Headed, BridgeClient, DevTools, TargetInfo)> {
+    let Some(headed) = tokio::task::spawn_blocking(Headed::start)
+        .await
+        .expect("join")
+    else {
+        note(&format!(
+            "Xvfb not installed: the headed {check} check was skipped"
+        ));
+        return None;
+    };
+    let client = BridgeClient::connect(headed.port, &headed.token)
+        .await
+        .expect("client");
+    let dt = DevTools::connect(&headed.devtools_url)
+        .await
+        .expect("devtools");
+    let worker_url = bua_bridge::devtools::service_worker_url("obbcebjpclnphmijagoggibdnbknjkao");
+    let worker = dt
+        .wait_for_target("service_worker", |u| u == worker_url, LIMIT)
+        .await
+        .expect("worker");
+    Some((headed, client, dt, worker))
+}
+
+/// `open_tab` of `url` in the headed browser, retried until its extension answers: the tab and its window.
+async fn open_headed_tab(client: &BridgeClient, url: &str) -> (i64, i64) {
+    let opened = eventually(LIMIT, || async {
+        client.call("open_tab", json!({ "url": url })).await.ok()
+    })
+    .await
+    .expect("open_tab in the headed browser");
+    let tab = opened["tabId"].as_i64().expect("tabId");
+    (tab, opened["windowId"].as_i64().expect("windowId"))
+}
+
+/// `<windowId>/<focused>` of the user's window (`chrome.windows.getLastFocused`), read in the worker.
+const FOCUS_JS: &str = "chrome.windows.getLastFocused().then(w => w.id + '/' + w.focused)";
+
+/// The user's window still has the focus it had (`before`, [`FOCUS_JS`]).
+async fn assert_focus_kept(dt: &DevTools, worker: &TargetInfo, before: &Value) {
+    let after = dt
+        .evaluate_in_target(&worker.id, FOCUS_JS)
+        .await
+        .expect("focus");
+    assert_eq!(
+        &after, before,
+        "the user's window kept the focus throughout"
+    );
+}
+
 impl Drop for Headed {
     fn drop(&mut self) {
         let pid = nix::unistd::Pid::from_raw(self.launch.id() as i32);
@@ -358,40 +403,15 @@ async fn headed_under_xvfb_a_page_in_the_minimized_agent_window_still_answers_ac
 ) {
     // Its own browser (headed), so it does not need the gate; it is one of the harness's two (`Headed::start`).
     let _one = HEADED.lock().await;
-    let Some(headed) = tokio::task::spawn_blocking(Headed::start)
-        .await
-        .expect("join")
-    else {
-        note("Xvfb not installed: the headed agent-window check was skipped");
+    let Some((headed, client, dt, worker)) = connect_headed("agent-window").await else {
         return;
     };
-    let client = BridgeClient::connect(headed.port, &headed.token)
-        .await
-        .expect("client");
-    let dt = DevTools::connect(&headed.devtools_url)
-        .await
-        .expect("devtools");
-    let worker_url = bua_bridge::devtools::service_worker_url("obbcebjpclnphmijagoggibdnbknjkao");
-    let worker = dt
-        .wait_for_target("service_worker", |u| u == worker_url, LIMIT)
-        .await
-        .expect("worker");
-    let focus_js = "chrome.windows.getLastFocused().then(w => w.id + '/' + w.focused)";
     let focused_before = eventually(LIMIT, || async {
-        dt.evaluate_in_target(&worker.id, focus_js).await.ok()
+        dt.evaluate_in_target(&worker.id, FOCUS_JS).await.ok()
     })
     .await
     .expect("the user's window");
-    let opened = eventually(LIMIT, || async {
-        client
-            .call("open_tab", json!({"url": page_url("headed", "x")}))
-            .await
-            .ok()
-    })
-    .await
-    .expect("open_tab in the headed browser");
-    let tab = opened["tabId"].as_i64().expect("tabId");
-    let window = opened["windowId"].as_i64().expect("windowId");
+    let (tab, window) = open_headed_tab(&client, &page_url("headed", "x")).await;
     let state = dt
         .evaluate_in_target(
             &worker.id,
@@ -488,14 +508,7 @@ async fn headed_under_xvfb_a_page_in_the_minimized_agent_window_still_answers_ac
         after.is_some(),
         "the agent window is minimized again after the captures"
     );
-    let focused_after = dt
-        .evaluate_in_target(&worker.id, focus_js)
-        .await
-        .expect("focus");
-    assert_eq!(
-        focused_after, focused_before,
-        "the user's window kept the focus throughout"
-    );
+    assert_focus_kept(&dt, &worker, &focused_before).await;
     let click = client
         .call("click", json!({"tabId": tab, "selector": "#next"}))
         .await
@@ -509,35 +522,14 @@ async fn headed_under_xvfb_a_page_in_the_minimized_agent_window_still_answers_ac
 #[tokio::test]
 async fn headed_under_xvfb_a_handoff_shows_the_minimized_agent_window_and_minimizes_it_again() {
     let _one = HEADED.lock().await;
-    let Some(headed) = tokio::task::spawn_blocking(Headed::start)
-        .await
-        .expect("join")
-    else {
-        note("Xvfb not installed: the headed handoff check was skipped");
+    let Some((_headed, client, dt, worker)) = connect_headed("handoff").await else {
         return;
     };
-    let client = BridgeClient::connect(headed.port, &headed.token)
-        .await
-        .expect("client");
-    let dt = DevTools::connect(&headed.devtools_url)
-        .await
-        .expect("devtools");
-    let worker_url = bua_bridge::devtools::service_worker_url("obbcebjpclnphmijagoggibdnbknjkao");
-    let worker = dt
-        .wait_for_target("service_worker", |u| u == worker_url, LIMIT)
-        .await
-        .expect("worker");
     let login = format!(
         "http://headed-signin.localhost:{}/handoff/login.html",
         support::FixtureServer::shared().port()
     );
-    let opened = eventually(LIMIT, || async {
-        client.call("open_tab", json!({"url": login})).await.ok()
-    })
-    .await
-    .expect("open_tab in the headed browser");
-    let tab = opened["tabId"].as_i64().expect("tabId");
-    let window = opened["windowId"].as_i64().expect("windowId");
+    let (tab, window) = open_headed_tab(&client, &login).await;
     let state_js = format!("chrome.windows.get({window}).then(w => w.state + '/' + w.focused)");
     let state = || async { dt.evaluate_in_target(&worker.id, &state_js).await.ok() };
     assert_eq!(state().await, Some(json!("minimized/false")));
@@ -592,39 +584,17 @@ async fn headed_under_xvfb_a_handoff_shows_the_minimized_agent_window_and_minimi
 async fn headed_under_xvfb_clicks_by_uid_land_in_every_cross_origin_frame_of_the_minimized_agent_window(
 ) {
     let _one = HEADED.lock().await;
-    let Some(headed) = tokio::task::spawn_blocking(Headed::start)
-        .await
-        .expect("join")
-    else {
-        note("Xvfb not installed: the headed cross-origin frames check was skipped");
+    let Some((headed, client, dt, worker)) = connect_headed("cross-origin frames").await else {
         return;
     };
     support::second_site();
-    let client = BridgeClient::connect(headed.port, &headed.token)
-        .await
-        .expect("client");
-    let dt = DevTools::connect(&headed.devtools_url)
-        .await
-        .expect("devtools");
-    let worker_url = bua_bridge::devtools::service_worker_url("obbcebjpclnphmijagoggibdnbknjkao");
-    let worker = dt
-        .wait_for_target("service_worker", |u| u == worker_url, LIMIT)
-        .await
-        .expect("worker");
-    let focus_js = "chrome.windows.getLastFocused().then(w => w.id + '/' + w.focused)";
     let focused_before = eventually(LIMIT, || async {
-        dt.evaluate_in_target(&worker.id, focus_js).await.ok()
+        dt.evaluate_in_target(&worker.id, FOCUS_JS).await.ok()
     })
     .await
     .expect("the user's window");
     let url = FixtureServer::shared().url("/frames/top.html");
-    let opened = eventually(LIMIT, || async {
-        client.call("open_tab", json!({"url": url})).await.ok()
-    })
-    .await
-    .expect("open_tab in the headed browser");
-    let tab = opened["tabId"].as_i64().expect("tabId");
-    let window = opened["windowId"].as_i64().expect("windowId");
+    let (tab, window) = open_headed_tab(&client, &url).await;
     let state_js = format!("chrome.windows.get({window}).then(w => w.state + '/' + w.focused)");
     let state = || async { dt.evaluate_in_target(&worker.id, &state_js).await.ok() };
     assert_eq!(state().await, Some(json!("minimized/false")));
@@ -690,13 +660,6 @@ async fn headed_under_xvfb_clicks_by_uid_land_in_every_cross_origin_frame_of_the
             "{level}: its own site"
         );
     }
-    let focused_after = dt
-        .evaluate_in_target(&worker.id, focus_js)
-        .await
-        .expect("focus");
-    assert_eq!(
-        focused_after, focused_before,
-        "the user's window kept the focus throughout"
-    );
+    assert_focus_kept(&dt, &worker, &focused_before).await;
     drop(headed);
 }

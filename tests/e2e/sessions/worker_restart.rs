@@ -4,10 +4,7 @@ use super::*;
 
 #[tokio::test]
 async fn after_the_service_worker_is_stopped_mid_session_the_session_continues_on_the_same_tab() {
-    let _exclusive = GATE.write().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_exclusive, ref browser, dt, client) = exclusive().await;
     let (target, tab) = open_user_tab(&dt, &client, &page_url("restart", "x")).await;
     act(&client, tab).await.expect("action 1");
     act(&client, tab).await.expect("action 2");
@@ -58,20 +55,12 @@ async fn after_the_service_worker_is_stopped_mid_session_the_session_continues_o
 /// what the new instance finds: it clears `storage.session` and restarts the worker.
 #[tokio::test]
 async fn a_worker_start_after_an_extension_reload_ends_untrusted_sessions_and_vanished_tabs() {
-    let _exclusive = GATE.write().await;
-    let browser = &Browser::shared("sessions");
-    let dt = browser.devtools().await;
-    let client = browser.client().await;
+    let (_exclusive, ref browser, dt, client) = exclusive().await;
     let mut events = Events::subscribe(&client).await;
     worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
     let (target, user) = open_user_tab(&dt, &client, &page_url("reload", "x")).await;
     act(&client, user).await.expect("action");
-    let agent = client
-        .call("open_tab", json!({"url": page_url("reload-agent", "x")}))
-        .await
-        .expect("open_tab")["tabId"]
-        .as_i64()
-        .expect("tabId");
+    let agent = open_agent_tab(&client, "reload-agent", "x").await;
     // A session whose tab vanished while no worker ran (written straight into storage).
     let ghost: i64 = 2e9 as i64;
     let mut stored = browser.storage_get(&dt, "activeSessions").await;

@@ -14,8 +14,16 @@
 //!   one (kept in a static, never dropped) stops when the test process exits, because `launch` watches
 //!   its stdin. So nothing survives a panicking test.
 //! * Helpers to reach the extension's service worker through DevTools (storage, evaluation).
+//! * [`Agent`] — one agent's steps on an area's fixture pages (`agent.rs`); [`McpStdio`] — a
+//!   `bua-bridge mcp` process on JSON-RPC lines (`mcp_stdio.rs`).
 
 #![allow(dead_code)]
+
+mod agent;
+mod mcp_stdio;
+
+pub use agent::{extract, uid_of, Agent};
+pub use mcp_stdio::McpStdio;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -552,6 +560,19 @@ impl Drop for SharedBrowser {
     }
 }
 
+/// Area `name`'s shared browser for a test once it holds `gate` (the lock that orders it among the area's
+/// tests): `(gate, browser, a DevTools connection, a bridge client)`. Bound in that order, the gate is
+/// released last.
+pub async fn enter_area<G>(
+    name: &'static str,
+    gate: G,
+) -> (G, SharedBrowser, DevTools, BridgeClient) {
+    let browser = Browser::shared(name);
+    let dt = browser.devtools().await;
+    let client = browser.client().await;
+    (gate, browser, dt, client)
+}
+
 /// Parses `WORD k=v k=v …` into a map.
 fn key_values(line: &str) -> HashMap<String, String> {
     line.split_whitespace()
@@ -756,6 +777,15 @@ pub async fn open_user_tab(dt: &DevTools, client: &BridgeClient, url: &str) -> (
     (target, tab_id)
 }
 
+/// `open_tab` of `url` (an agent tab, in the agent window); returns the tab id.
+pub async fn agent_tab(client: &BridgeClient, url: &str) -> i64 {
+    let opened = client
+        .call("open_tab", json!({ "url": url }))
+        .await
+        .expect("open_tab");
+    opened["tabId"].as_i64().expect("tabId")
+}
+
 /// `evaluate` of `expression` on `tab_id` through the whole pipeline (starts the tab's session if none).
 pub async fn evaluate(
     client: &BridgeClient,
@@ -925,6 +955,12 @@ impl V1Client {
         self.next += 1;
         let id = format!("abc-{}", self.next);
         self.send_frame(json!({"id": id, "method": method, "params": params}))
+            .await
+    }
+
+    /// `run_script {code, tab_id}`, which must succeed; returns its `{result, tab_id}`.
+    pub async fn run_script(&mut self, tab_id: i64, code: &str) -> Value {
+        self.ok("run_script", json!({ "code": code, "tab_id": tab_id }))
             .await
     }
 

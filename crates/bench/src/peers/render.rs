@@ -5,7 +5,7 @@ use super::corpus::corpus_metrics;
 use super::options::{Tool, SHARED_FLAGS, TOOLS};
 use super::results::{Call, Measured, PageRow, PeerResults};
 use super::section::{BEGIN, END};
-use crate::stats::{median, percentile, ratio};
+use crate::stats::{goal_mark, median, percentile, ratio};
 
 /// The goals the report prints next to the numbers (median of per-page ratios, recall quantiles).
 pub mod goals {
@@ -136,11 +136,7 @@ pub fn render(r: &PeerResults, chromium: &str, machine: &crate::machine::Machine
     let read_bytes = |m: &Measured| m.ok_read().map(|c| c.bytes as f64);
     let read_ms = |m: &Measured| m.ok_read().map(|c| c.ms);
     let nav_ms = |m: &Measured| m.nav.error.is_none().then_some(m.nav.ms);
-    let verdict = |v: Option<f64>, goal: f64| match v {
-        Some(v) if v <= goal => "met",
-        Some(_) => "**missed**",
-        None => "–",
-    };
+    let verdict = |v: Option<f64>, goal: f64| goal_mark(v.map(|v| v <= goal));
     let pw = Some(Tool::Playwright);
     let dt = Some(Tool::DevTools);
     let _ = writeln!(
@@ -186,18 +182,10 @@ pub fn render(r: &PeerResults, chromium: &str, machine: &crate::machine::Machine
         s,
         "\nOur recall: median {} ({}, goal ≥ {}), 10th percentile {} ({}, goal ≥ {}).\n",
         fmt(med, 3),
-        if med.is_some_and(|v| v >= goals::RECALL_MEDIAN) {
-            "met"
-        } else {
-            "**missed**"
-        },
+        goal_mark(Some(med.is_some_and(|v| v >= goals::RECALL_MEDIAN))),
         goals::RECALL_MEDIAN,
         fmt(p10, 3),
-        if p10.is_some_and(|v| v >= goals::RECALL_P10) {
-            "met"
-        } else {
-            "**missed**"
-        },
+        goal_mark(Some(p10.is_some_and(|v| v >= goals::RECALL_P10))),
         goals::RECALL_P10,
     );
     let _ = writeln!(

@@ -8,6 +8,7 @@ use super::format::ms;
 use super::targets::targets;
 use super::{actions, aria, floor, worker};
 use crate::run::Results;
+use crate::stats::goal_mark;
 
 /// Renders the whole report. `notes` are the explanations of missed targets (Markdown paragraphs).
 pub fn render(results: &Results, ctx: &Context, notes: &[String]) -> String {
@@ -66,12 +67,14 @@ pub fn render(results: &Results, ctx: &Context, notes: &[String]) -> String {
         "| target | measured | goal | |\n| --- | --- | --- | --- |"
     );
     for t in targets(results, ctx) {
-        let mark = match t.met {
-            Some(true) => "met",
-            Some(false) => "**missed**",
-            None => "–",
-        };
-        let _ = writeln!(s, "| {} | {} | {} | {} |", t.what, t.measured, t.goal, mark);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} |",
+            t.what,
+            t.measured,
+            t.goal,
+            goal_mark(t.met)
+        );
     }
 
     floor::section(&mut s, results);

@@ -102,118 +102,130 @@ pub(super) fn floor_ratio(p: &PageRun) -> Option<f64> {
     ratio(p50(&p.extract_ms)?, p50(&p.floor_ms)?)
 }
 
+/// A target: `shown` as measured when there is a `value`, met when `ok` holds for it.
+fn target(
+    what: &str,
+    value: Option<f64>,
+    shown: String,
+    goal: String,
+    ok: impl Fn(f64) -> bool,
+) -> Target {
+    Target {
+        what: what.to_string(),
+        measured: if value.is_some() {
+            shown
+        } else {
+            "not measured".into()
+        },
+        goal,
+        met: value.map(ok),
+    }
+}
+
+/// A ratio target, met at `goal`× or below; the goal shown with `decimals` places.
+fn ratio_at_most(what: &str, value: Option<f64>, goal: f64, decimals: usize) -> Target {
+    target(
+        what,
+        value,
+        x(value),
+        format!("≤ {goal:.decimals$}×"),
+        |v| v <= goal,
+    )
+}
+
 /// The performance targets ([`goals`]), evaluated on `results`.
 pub fn targets(results: &Results, ctx: &Context) -> Vec<Target> {
-    let mut out = Vec::new();
-    let mut push =
-        |what: &str, value: Option<f64>, shown: String, goal: String, ok: &dyn Fn(f64) -> bool| {
-            out.push(Target {
-                what: what.to_string(),
-                measured: if value.is_some() {
-                    shown
-                } else {
-                    "not measured".into()
-                },
-                goal,
-                met: value.map(ok),
-            });
-        };
-    let r1 = page(results, "10k").and_then(floor_ratio);
-    push(
-        "extract / CDP floor, 1,000 controls (10k page), p50",
-        r1,
-        x(r1),
-        format!("≤ {:.1}×", goals::FLOOR_1K),
-        &|v| v <= goals::FLOOR_1K,
-    );
-    let r5 = page(results, "50k").and_then(floor_ratio);
-    push(
-        "extract / CDP floor, 5,000 controls (50k page), p50",
-        r5,
-        x(r5),
-        format!("≤ {:.1}×", goals::FLOOR_5K),
-        &|v| v <= goals::FLOOR_5K,
-    );
+    let floor = |name: &str| page(results, name).and_then(floor_ratio);
     let (same, cross) = (median(&results.frames_ms.0), median(&results.frames_ms.1));
     let rf = same.zip(cross).and_then(|(s, c)| ratio(c, s));
-    push(
-        "extract, 20 cross-origin frames / 20 same-origin frames, p50",
-        rf,
-        format!(
-            "{} ({} vs {} ms)",
-            x(rf),
-            cross.map_or("–".into(), ms),
-            same.map_or("–".into(), ms)
-        ),
-        format!("≤ {:.1}×", goals::FRAMES),
-        &|v| v <= goals::FRAMES,
-    );
     let c = corpus_medians(&results.corpus);
-    push(
-        "extract / ariaSnapshot() time, corpus median",
-        c.time_ratio,
-        format!(
-            "{} ({} vs {} ms)",
-            x(c.time_ratio),
-            c.extract_ms.map_or("–".into(), ms),
-            c.aria_ms.map_or("–".into(), ms)
-        ),
-        "< 1× (faster)".into(),
-        &|v| v < goals::ARIA_TIME,
-    );
-    push(
-        "(markdown + elements) / aria snapshot bytes, corpus median",
-        c.bytes_ratio,
-        x(c.bytes_ratio),
-        format!("≤ {:.1}×", goals::ARIA_BYTES),
-        &|v| v <= goals::ARIA_BYTES,
-    );
     let click = results
         .actions
         .first()
         .and_then(|a| ratio(p50(&a.bridge_ms)?, p50(&a.bare_ms)?));
-    push(
-        "click by uid / its bare CDP commands, p50",
-        click,
-        x(click),
-        format!("≤ {:.0}×", goals::CLICK),
-        &|v| v <= goals::CLICK,
-    );
     let cold = median(&results.cold_origin_ms);
-    push(
-        "service-worker cold start (worker start) → ack, median",
-        cold,
-        format!(
-            "{} ms (from the worker's target: {} ms; from the waking tab: {} ms)",
-            cold.map_or("–".into(), ms),
-            median(&results.cold_worker_ms).map_or("–".into(), ms),
-            median(&results.cold_wake_ms).map_or("–".into(), ms)
-        ),
-        format!("≤ {:.0} ms", goals::COLD_MS),
-        &|v| v <= goals::COLD_MS,
-    );
     let wasm = (ctx.wasm.raw > 0).then_some(ctx.wasm.raw as f64);
-    push(
-        "wasm size, raw",
-        wasm,
-        format!(
-            "{:.2} MB ({} bytes)",
-            ctx.wasm.raw as f64 / 1e6,
-            ctx.wasm.raw
-        ),
-        "≤ 1.5 MB".into(),
-        &|v| v <= goals::WASM_BYTES,
-    );
     let leak = match (results.heap.first(), results.heap.last()) {
         (Some(a), Some(b)) if results.heap.len() >= 2 => ratio(b.used, a.used),
         _ => None,
     };
-    push(
-        "worker JS heap after 1,000 actions / after 100",
-        leak,
-        x(leak),
-        format!("≤ {:.1}×", goals::LEAK),
-        &|v| v <= goals::LEAK,
-    );
-    out
+    vec![
+        ratio_at_most(
+            "extract / CDP floor, 1,000 controls (10k page), p50",
+            floor("10k"),
+            goals::FLOOR_1K,
+            1,
+        ),
+        ratio_at_most(
+            "extract / CDP floor, 5,000 controls (50k page), p50",
+            floor("50k"),
+            goals::FLOOR_5K,
+            1,
+        ),
+        target(
+            "extract, 20 cross-origin frames / 20 same-origin frames, p50",
+            rf,
+            format!(
+                "{} ({} vs {} ms)",
+                x(rf),
+                cross.map_or("–".into(), ms),
+                same.map_or("–".into(), ms)
+            ),
+            format!("≤ {:.1}×", goals::FRAMES),
+            |v| v <= goals::FRAMES,
+        ),
+        target(
+            "extract / ariaSnapshot() time, corpus median",
+            c.time_ratio,
+            format!(
+                "{} ({} vs {} ms)",
+                x(c.time_ratio),
+                c.extract_ms.map_or("–".into(), ms),
+                c.aria_ms.map_or("–".into(), ms)
+            ),
+            "< 1× (faster)".into(),
+            |v| v < goals::ARIA_TIME,
+        ),
+        ratio_at_most(
+            "(markdown + elements) / aria snapshot bytes, corpus median",
+            c.bytes_ratio,
+            goals::ARIA_BYTES,
+            1,
+        ),
+        ratio_at_most(
+            "click by uid / its bare CDP commands, p50",
+            click,
+            goals::CLICK,
+            0,
+        ),
+        target(
+            "service-worker cold start (worker start) → ack, median",
+            cold,
+            format!(
+                "{} ms (from the worker's target: {} ms; from the waking tab: {} ms)",
+                cold.map_or("–".into(), ms),
+                median(&results.cold_worker_ms).map_or("–".into(), ms),
+                median(&results.cold_wake_ms).map_or("–".into(), ms)
+            ),
+            format!("≤ {:.0} ms", goals::COLD_MS),
+            |v| v <= goals::COLD_MS,
+        ),
+        target(
+            "wasm size, raw",
+            wasm,
+            format!(
+                "{:.2} MB ({} bytes)",
+                ctx.wasm.raw as f64 / 1e6,
+                ctx.wasm.raw
+            ),
+            "≤ 1.5 MB".into(),
+            |v| v <= goals::WASM_BYTES,
+        ),
+        ratio_at_most(
+            "worker JS heap after 1,000 actions / after 100",
+            leak,
+            goals::LEAK,
+            1,
+        ),
+    ]
 }

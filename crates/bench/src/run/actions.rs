@@ -12,6 +12,17 @@ use super::results::{ActionRun, Results};
 use crate::BenchError;
 
 /// Action round trips on the actions page; returns the click uid.
+/// A bare CDP command: method, params, the session it goes to (`None`: the browser).
+type BareCommand = (&'static str, Value, Option<String>);
+
+/// One action as measured: through the bridge (method, params), and as its bare CDP commands.
+struct Pair {
+    name: &'static str,
+    bare_label: &'static str,
+    bridge: (&'static str, Value),
+    bare: Vec<BareCommand>,
+}
+
 pub(super) async fn actions(
     bench: &mut Bench,
     opts: &Options,
@@ -48,127 +59,93 @@ pub(super) async fn actions(
         .map(str::to_string)
         .ok_or_else(|| BenchError::Unexpected("no objectId for #bench-input".into()))?;
 
-    let mut runs = vec![
-        ActionRun {
-            name: "click (uid)".into(),
-            bare: "3 × Input.dispatchMouseEvent".into(),
-            ..ActionRun::default()
+    // Each action twice: through the bridge, and as the bare CDP commands it needs on the same tab.
+    let tab = bench.tab_id;
+    let session = Some(s.clone());
+    let mouse = |kind: &str| {
+        let mut p = json!({"type": kind, "x": x, "y": y, "button": if kind == "mouseMoved" { "none" } else { "left" }});
+        if kind != "mouseMoved" {
+            p["clickCount"] = json!(1);
+        }
+        ("Input.dispatchMouseEvent", p, session.clone())
+    };
+    let table = [
+        Pair {
+            name: "click (uid)",
+            bare_label: "3 × Input.dispatchMouseEvent",
+            bridge: ("click", json!({"uid": click_uid, "tabId": tab})),
+            bare: vec![
+                mouse("mouseMoved"),
+                mouse("mousePressed"),
+                mouse("mouseReleased"),
+            ],
         },
-        ActionRun {
-            name: "type (uid)".into(),
-            bare: "DOM.focus + 10 × Input.dispatchKeyEvent".into(),
-            ..ActionRun::default()
+        Pair {
+            name: "type (uid)",
+            bare_label: "DOM.focus + 10 × Input.dispatchKeyEvent",
+            bridge: (
+                "type",
+                json!({"uid": input_uid, "text": "hello", "tabId": tab}),
+            ),
+            // A key per character, as `type` presses them (SPEC §4).
+            bare: std::iter::once((
+                "DOM.focus",
+                json!({"objectId": input_object}),
+                session.clone(),
+            ))
+            .chain("hello".chars().flat_map(|c| {
+                let (code, key_code) = (format!("Key{}", c.to_ascii_uppercase()), c.to_ascii_uppercase() as u32);
+                ["keyDown", "keyUp"].map(|kind| {
+                    let mut p = json!({"type": kind, "key": c.to_string(), "code": code, "windowsVirtualKeyCode": key_code});
+                    if kind == "keyDown" {
+                        p["text"] = json!(c.to_string());
+                    }
+                    ("Input.dispatchKeyEvent", p, session.clone())
+                })
+            }))
+            .collect(),
         },
-        ActionRun {
-            name: "evaluate `return 1`".into(),
-            bare: "Runtime.evaluate".into(),
-            ..ActionRun::default()
+        Pair {
+            name: "evaluate `return 1`",
+            bare_label: "Runtime.evaluate",
+            bridge: ("evaluate", json!({"expression": "return 1", "tabId": tab})),
+            bare: vec![(
+                "Runtime.evaluate",
+                json!({"expression": evaluate::wrap("return 1"), "returnByValue": true, "awaitPromise": true}),
+                session.clone(),
+            )],
         },
-        ActionRun {
-            name: "get_tabs".into(),
-            bare: "Target.getTargets".into(),
-            ..ActionRun::default()
+        Pair {
+            name: "get_tabs",
+            bare_label: "Target.getTargets",
+            bridge: ("get_tabs", json!({})),
+            bare: vec![("Target.getTargets", json!({}), None)],
         },
     ];
+    let mut runs: Vec<ActionRun> = table
+        .iter()
+        .map(|pair| ActionRun {
+            name: pair.name.into(),
+            bare: pair.bare_label.into(),
+            ..ActionRun::default()
+        })
+        .collect();
     let warmup = 5;
     for i in 0..warmup + opts.action_runs {
         let record = i >= warmup;
-        for (k, run) in runs.iter_mut().enumerate() {
-            let (bridge_ms, bare_ms) = match k {
-                0 => {
-                    let t = Instant::now();
-                    bench
-                        .client
-                        .call("click", json!({"uid": click_uid, "tabId": bench.tab_id}))
-                        .await?;
-                    let bridge = ms_since(t);
-                    let t = Instant::now();
-                    for (kind, buttons) in
-                        [("mouseMoved", 0), ("mousePressed", 1), ("mouseReleased", 1)]
-                    {
-                        let mut p = json!({"type": kind, "x": x, "y": y, "button": if buttons == 0 { "none" } else { "left" }});
-                        if kind != "mouseMoved" {
-                            p["clickCount"] = json!(1);
-                        }
-                        bench
-                            .raw
-                            .call("Input.dispatchMouseEvent", p, Some(&s), false)
-                            .await?;
-                    }
-                    (bridge, ms_since(t))
-                }
-                1 => {
-                    let t = Instant::now();
-                    bench
-                        .client
-                        .call(
-                            "type",
-                            json!({"uid": input_uid, "text": "hello", "tabId": bench.tab_id}),
-                        )
-                        .await?;
-                    let bridge = ms_since(t);
-                    let t = Instant::now();
-                    bench
-                        .raw
-                        .call(
-                            "DOM.focus",
-                            json!({"objectId": input_object}),
-                            Some(&s),
-                            false,
-                        )
-                        .await?;
-                    // A key per character, as `type` presses them (SPEC §4).
-                    for c in "hello".chars() {
-                        let code = format!("Key{}", c.to_ascii_uppercase());
-                        let key_code = c.to_ascii_uppercase() as u32;
-                        for kind in ["keyDown", "keyUp"] {
-                            let mut p = json!({"type": kind, "key": c.to_string(), "code": code,
-                                "windowsVirtualKeyCode": key_code});
-                            if kind == "keyDown" {
-                                p["text"] = json!(c.to_string());
-                            }
-                            bench
-                                .raw
-                                .call("Input.dispatchKeyEvent", p, Some(&s), false)
-                                .await?;
-                        }
-                    }
-                    (bridge, ms_since(t))
-                }
-                2 => {
-                    let t = Instant::now();
-                    bench
-                        .client
-                        .call(
-                            "evaluate",
-                            json!({"expression": "return 1", "tabId": bench.tab_id}),
-                        )
-                        .await?;
-                    let bridge = ms_since(t);
-                    let t = Instant::now();
-                    bench
-                        .raw
-                        .call(
-                            "Runtime.evaluate",
-                            json!({"expression": evaluate::wrap("return 1"), "returnByValue": true, "awaitPromise": true}),
-                            Some(&s),
-                            false,
-                        )
-                        .await?;
-                    (bridge, ms_since(t))
-                }
-                _ => {
-                    let t = Instant::now();
-                    bench.client.call("get_tabs", json!({})).await?;
-                    let bridge = ms_since(t);
-                    let t = Instant::now();
-                    bench
-                        .raw
-                        .call("Target.getTargets", json!({}), None, false)
-                        .await?;
-                    (bridge, ms_since(t))
-                }
-            };
+        for (run, pair) in runs.iter_mut().zip(&table) {
+            let (method, params) = &pair.bridge;
+            let t = Instant::now();
+            bench.client.call(method, params.clone()).await?;
+            let bridge_ms = ms_since(t);
+            let t = Instant::now();
+            for (method, params, session) in &pair.bare {
+                bench
+                    .raw
+                    .call(method, params.clone(), session.as_deref(), false)
+                    .await?;
+            }
+            let bare_ms = ms_since(t);
             if record {
                 run.bridge_ms.push(bridge_ms);
                 run.bare_ms.push(bare_ms);

@@ -1,6 +1,13 @@
 use bua_protocol::*;
 use serde_json::{json, Value};
 
+/// The `invalid_action` error `r` must be, its message saying `says`.
+fn refused(r: Result<impl std::fmt::Debug, FrameError>, says: &str) -> FrameError {
+    let e = frame_err(r);
+    assert!(e.error.message.contains(says), "{e}");
+    e
+}
+
 fn frame_err(r: Result<impl std::fmt::Debug, FrameError>) -> FrameError {
     match r {
         Ok(v) => panic!("expected a FrameError, got {v:?}"),
@@ -51,29 +58,20 @@ fn malformed_frames_are_refused_naming_what_is_wrong() {
     let e = frame_err(parse_to_extension("{not json"));
     assert!(e.error.message.starts_with("frame: not valid JSON"), "{e}");
     assert_eq!(e.id, None);
-    let e = frame_err(parse_to_extension("[1,2]"));
-    assert!(e.error.message.contains("must be a JSON object"), "{e}");
-    let e = frame_err(parse_to_extension(r#"{"type":"dance","id":"x"}"#));
-    assert!(
-        e.error
-            .message
-            .contains("type: unknown message type `dance`"),
-        "{e}"
+    refused(parse_to_extension("[1,2]"), "must be a JSON object");
+    let e = refused(
+        parse_to_extension(r#"{"type":"dance","id":"x"}"#),
+        "type: unknown message type `dance`",
     );
     assert_eq!(e.id.as_deref(), Some("x"));
-    let e = frame_err(parse_from_extension(r#"{"id":"x"}"#));
-    assert!(e.error.message.contains("type: required"), "{e}");
-    let e = frame_err(parse_from_extension(r#"{"type":"ping","extra":true}"#));
-    assert!(
-        e.error.message.contains("ping: unknown field `extra`"),
-        "{e}"
+    refused(parse_from_extension(r#"{"id":"x"}"#), "type: required");
+    refused(
+        parse_from_extension(r#"{"type":"ping","extra":true}"#),
+        "ping: unknown field `extra`",
     );
-    let e = frame_err(parse_to_extension(
-        r#"{"type":"request","id":7,"action":{"type":"get_tabs"}}"#,
-    ));
-    assert!(
-        e.error.message.contains("request: id: must be a string"),
-        "{e}"
+    refused(
+        parse_to_extension(r#"{"type":"request","id":7,"action":{"type":"get_tabs"}}"#),
+        "request: id: must be a string",
     );
 }
 
@@ -83,10 +81,8 @@ fn frames_over_16_mib_are_refused() {
         r#"{{"type":"response","id":"r","result":"{}"}}"#,
         "a".repeat(MAX_FRAME_BYTES)
     );
-    let e = frame_err(parse_from_extension(&big));
-    assert!(e.error.message.contains("16 MiB"), "{e}");
-    let e = frame_err(parse_client_request(&big));
-    assert!(e.error.message.contains("16 MiB"), "{e}");
+    refused(parse_from_extension(&big), "16 MiB");
+    refused(parse_client_request(&big), "16 MiB");
 }
 
 #[test]
@@ -106,14 +102,10 @@ fn hello_ack_reject_examples_parse() {
     assert!(c
         .check_version(MIN_PROTOCOL_VERSION, PROTOCOL_VERSION)
         .is_ok());
-    let e = frame_err(parse_hello(r#"{"type":"ping"}"#));
-    assert!(e.error.message.contains("expected `hello`"), "{e}");
-    let e = frame_err(parse_hello(r#"{"type":"hello","role":"admin"}"#));
-    assert!(
-        e.error
-            .message
-            .contains("hello: role: unknown role `admin`"),
-        "{e}"
+    refused(parse_hello(r#"{"type":"ping"}"#), "expected `hello`");
+    refused(
+        parse_hello(r#"{"type":"hello","role":"admin"}"#),
+        "hello: role: unknown role `admin`",
     );
 
     let ack = parse_to_extension(
@@ -148,14 +140,9 @@ fn hello_ack_reject_examples_parse() {
             error: ErrorBody::new(ErrorCode::Unauthorized, "wrong token")
         })
     );
-    let e = frame_err(parse_to_extension(
-        r#"{"type":"reject","error":{"code":"nope","message":"x"}}"#,
-    ));
-    assert!(
-        e.error
-            .message
-            .contains("reject: error: code: unknown error code `nope`"),
-        "{e}"
+    refused(
+        parse_to_extension(r#"{"type":"reject","error":{"code":"nope","message":"x"}}"#),
+        "reject: error: code: unknown error code `nope`",
     );
 }
 
@@ -195,18 +182,17 @@ fn response_carries_exactly_one_of_result_and_error() {
         FromExtension::Response(r).to_value(),
         json!({"type":"response","id":"a","error":{"code":"element_stale","message":"call extract again"}})
     );
-    let e = frame_err(parse_from_extension(r#"{"type":"response","id":"a"}"#));
-    assert!(
-        e.error
-            .message
-            .contains("response: exactly one of result/error is required"),
-        "{e}"
+    let e = refused(
+        parse_from_extension(r#"{"type":"response","id":"a"}"#),
+        "response: exactly one of result/error is required",
     );
     assert_eq!(e.id.as_deref(), Some("a"));
-    let e = frame_err(parse_from_extension(
-        r#"{"type":"response","id":"a","result":1,"error":{"code":"timeout","message":"m"}}"#,
-    ));
-    assert!(e.error.message.contains("got both"), "{e}");
+    refused(
+        parse_from_extension(
+            r#"{"type":"response","id":"a","result":1,"error":{"code":"timeout","message":"m"}}"#,
+        ),
+        "got both",
+    );
     // `"result": null` is a result.
     let n = parse_from_extension(r#"{"type":"response","id":"a","result":null}"#).unwrap();
     assert_eq!(n, FromExtension::Response(Response::ok("a", Value::Null)));
@@ -242,23 +228,15 @@ fn events_parse_tolerating_new_fields() {
     assert_eq!(v["event"]["actionCount"], 3);
     assert!(v["event"].get("futureField").is_none());
 
-    let e = frame_err(parse_from_extension(
-        r#"{"type":"event","event":{"type":"session_ended","tabId":1,"domain":"a","reason":"expired","startedAt":1,"endedAt":2,"actionCount":0}}"#,
-    ));
-    assert!(
-        e.error
-            .message
-            .contains("session_ended: reason: unknown end reason `expired`"),
-        "{e}"
+    refused(
+        parse_from_extension(
+            r#"{"type":"event","event":{"type":"session_ended","tabId":1,"domain":"a","reason":"expired","startedAt":1,"endedAt":2,"actionCount":0}}"#,
+        ),
+        "session_ended: reason: unknown end reason `expired`",
     );
-    let e = frame_err(parse_from_extension(
-        r#"{"type":"event","event":{"type":"permission_denied"}}"#,
-    ));
-    assert!(
-        e.error
-            .message
-            .contains("event: type: unknown event `permission_denied`"),
-        "{e}"
+    refused(
+        parse_from_extension(r#"{"type":"event","event":{"type":"permission_denied"}}"#),
+        "event: type: unknown event `permission_denied`",
     );
 
     let blocked = Event::DomainBlocked {
@@ -332,24 +310,18 @@ fn client_request_defaults_params_and_maps_to_an_action() {
     assert_eq!(p.params, json!({}));
     let p = parse_client_request(r#"{"id":"p1","method":"ping","params":null}"#).unwrap();
     assert_eq!(p.params, json!({}));
-    let e = frame_err(parse_client_request(
-        r#"{"id":"p1","method":"ping","params":[1]}"#,
-    ));
-    assert!(
-        e.error
-            .message
-            .contains("request: params: must be an object"),
-        "{e}"
+    let e = refused(
+        parse_client_request(r#"{"id":"p1","method":"ping","params":[1]}"#),
+        "request: params: must be an object",
     );
     assert_eq!(e.id.as_deref(), Some("p1"));
-    let e = frame_err(parse_client_request(r#"{"method":"ping"}"#));
-    assert!(e.error.message.contains("request: id: required"), "{e}");
-    let e = frame_err(parse_client_request(
-        r#"{"id":"1","method":"ping","extra":1}"#,
-    ));
-    assert!(
-        e.error.message.contains("request: unknown field `extra`"),
-        "{e}"
+    refused(
+        parse_client_request(r#"{"method":"ping"}"#),
+        "request: id: required",
+    );
+    refused(
+        parse_client_request(r#"{"id":"1","method":"ping","extra":1}"#),
+        "request: unknown field `extra`",
     );
     let bad = ClientRequest::new("x", "click", json!({"type":"hover"}));
     assert!(bad
@@ -598,10 +570,12 @@ fn a_file_chunk_round_trips_and_an_upload_request_names_its_staged_bytes() {
         "{text}"
     );
     assert_eq!(parse_to_extension(&text).unwrap(), chunk);
-    let e = frame_err(parse_to_extension(
-        r#"{"type":"file_chunk","upload":"r1","name":"a","mime":"","data":"","extra":1}"#,
-    ));
-    assert!(e.error.message.contains("extra"), "{e}");
+    refused(
+        parse_to_extension(
+            r#"{"type":"file_chunk","upload":"r1","name":"a","mime":"","data":"","extra":1}"#,
+        ),
+        "extra",
+    );
 
     let upload = json!({"type": "upload", "selector": "#cv", "files": ["cv.pdf"], "staged": "r1", "tabId": 4});
     let frame = json!({"type": "request", "id": "r1", "action": upload});
