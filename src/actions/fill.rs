@@ -9,7 +9,7 @@ use super::locator;
 use crate::error::{Error, Result};
 use bua_protocol::{
     Check, DialogPolicy, ErrorBody, Fill, FillField, FillResult, FillValue, FilledField, Locator,
-    OptionChoice, SelectOption, TypeText,
+    OptionChoice, SelectOption, SetValue, TypeText,
 };
 use serde_json::Value;
 
@@ -139,14 +139,30 @@ async fn fill_one(ctx: &Ctx, field: &FillField) -> Result<FilledField> {
         }
         (FillValue::Text(text), Kind::Text) => {
             let typed = TypeText {
-                locator,
+                locator: locator.clone(),
                 text: text.clone(),
                 clear: true,
                 submit: false,
                 tab_id,
-                dialog,
+                dialog: dialog.clone(),
             };
-            (FillValue::Text(typed.run(ctx).await?.value), None)
+            let typed = typed.run(ctx).await?.value;
+            // A page that refused some of the keys (a date picker taking only the characters of its own
+            // format) left the field short of the value asked for: fill sets it as set_value would, with
+            // input and change events, as a form filler does (SPEC §4).
+            let value = match keys_refused(text, &typed) {
+                true => {
+                    let set = SetValue {
+                        locator,
+                        value: text.clone(),
+                        tab_id,
+                        dialog,
+                    };
+                    set.run(ctx).await?.value
+                }
+                false => typed,
+            };
+            (FillValue::Text(value), None)
         }
     };
     let (uid, locator) = match &field.locator {
@@ -159,6 +175,17 @@ async fn fill_one(ctx: &Ctx, field: &FillField) -> Result<FilledField> {
         value,
         label,
     })
+}
+
+/// Whether typing `wanted` left `got`: some of its characters and nothing else, in order — keys the page
+/// refused. A prefix is a field's length limit, which stands; a value with characters of its own is the
+/// page's formatting (an input mask), which stands too.
+fn keys_refused(wanted: &str, got: &str) -> bool {
+    if got == wanted || wanted.starts_with(got) {
+        return false;
+    }
+    let mut rest = wanted.chars();
+    got.chars().all(|c| rest.any(|w| w == c))
 }
 
 fn text_of(value: &FillValue) -> String {
@@ -252,6 +279,21 @@ mod tests {
 
     fn strings(s: &[&str]) -> Vec<String> {
         s.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn keys_a_page_refused_are_told_from_a_length_limit_and_a_mask() {
+        assert!(keys_refused("2027-03-15T12:00:00Z", "2027031512:00:00"));
+        assert!(!keys_refused("2027-03-15", "2027-03-15"));
+        assert!(!keys_refused("abcdef", "abc"), "maxlength");
+        assert!(
+            !keys_refused("5551234", "(555) 1234"),
+            "a mask adds its own characters"
+        );
+        assert!(
+            !keys_refused("secret", "••••••"),
+            "a masked password reads as dots"
+        );
     }
 
     #[test]
