@@ -22,12 +22,17 @@ pub enum AfterAction {
 /// [`PARSED_MAX_MS`]; then until no DOM mutation came for [`QUIET_MS`], at least [`FIRST_LOOK_MS`] (a click's
 /// handler may `fetch` before it changes anything), at most [`SETTLE_MAX_MS`]. A page that keeps changing
 /// (a clock, an animation) is read at the cap.
-fn settle_js() -> String {
+///
+/// A page the action navigated to (`fresh`) has loaded already and has no handler of the action still
+/// to run: only the quiet time is waited for.
+fn settle_js(fresh: bool) -> String {
+    // A fresh page counts as quiet since before the wait: read at once unless it is still changing.
+    let (first_look, quiet_before) = if fresh { (0, QUIET_MS) } else { (FIRST_LOOK_MS, 0) };
     format!(
         r#"new Promise(done => {{
   const settle = () => {{
-    const quiet = {QUIET_MS}, first = {FIRST_LOOK_MS}, max = {SETTLE_MAX_MS}, start = performance.now();
-    let last = start;
+    const quiet = {QUIET_MS}, first = {first_look}, max = {SETTLE_MAX_MS}, start = performance.now();
+    let last = start - {quiet_before};
     const o = new MutationObserver(() => {{ last = performance.now(); }});
     o.observe(document, {{ subtree: true, childList: true, attributes: true, characterData: true }});
     const check = () => {{
@@ -35,7 +40,7 @@ fn settle_js() -> String {
       if ((now - start >= first && now - last >= quiet) || now - start >= max) {{ o.disconnect(); done(true); }}
       else setTimeout(check, 10);
     }};
-    setTimeout(check, Math.min(first, quiet));
+    setTimeout(check, Math.max(10, Math.min(first, quiet)));
   }};
   if (document.readyState !== 'loading') return settle();
   let started = false;
@@ -67,7 +72,7 @@ fn view_params(tab_id: i64) -> Extract {
 /// Settles the page, reads it, and says what changed since the agent's last view (`fresh_page`: the action
 /// navigated, so the view is sent whole).
 pub async fn after_action(tab_id: i64, fresh_page: bool) -> Result<AfterAction> {
-    settle(tab_id).await;
+    settle(tab_id, fresh_page).await;
     let old = view::get(tab_id);
     // `extract` keeps what it reads as the new view (`remember`).
     let new = extract::extract(tab_id, &view_params(tab_id)).await?;
@@ -82,9 +87,9 @@ pub async fn after_action(tab_id: i64, fresh_page: bool) -> Result<AfterAction> 
 
 /// Waits for the page to settle ([`settle_js`]); a page that cannot run it (a dialog, a crashed renderer)
 /// is read as it is.
-async fn settle(tab_id: i64) {
+async fn settle(tab_id: i64, fresh: bool) {
     let command = RuntimeEvaluate {
-        expression: settle_js(),
+        expression: settle_js(fresh),
         silent: Some(true),
         await_promise: Some(true),
         return_by_value: Some(true),

@@ -24,13 +24,14 @@
 //! * A failed attach (`debugger_attach_failed`: a `chrome://` page, the Web Store, another extension's page)
 //!   ends the tab's session through the normal cleanup, so no dead session stays listed.
 
+use super::changes::{self, AfterAction};
 use super::ctx::Ctx;
 use super::handler::{Pageless, Window};
 use super::navigation;
 use super::router::{self, PageAction, Routed};
 use crate::error::{Error, Result};
 use crate::{cdp, session, windows};
-use bua_protocol::{Action, DialogPolicy, EndReason, NavResult, OpenTab, OpenTabResult};
+use bua_protocol::{Action, DialogPolicy, EndReason, NavResult, OpenTab, OpenTabResult, Outcomes};
 use serde::Serialize;
 use std::future::Future;
 
@@ -67,7 +68,7 @@ async fn dispatch_action(owner: String, action: Action) -> Result<serde_json::Va
             session::check_url_allowed(&p.url, None).await?;
             navigation::check_target(&p.url)?;
             let load_wait = navigation::load_wait(p.load_wait_ms);
-            return json(navigate_in_new_tab(&owner, &p.url, load_wait).await?);
+            return navigate_in_new_tab(&owner, &p.url, load_wait).await;
         }
     }
     let request = Request {
@@ -139,19 +140,45 @@ async fn open_tab(owner: &str, url: &str, focus: bool, load_wait_ms: u32) -> Res
 }
 
 /// `navigate` with no tab and no session anywhere: a new agent tab that loads `url` (counted as an action).
-async fn navigate_in_new_tab(owner: &str, url: &str, load_wait_ms: u32) -> Result<NavResult> {
+/// Its result carries the new page's view, as every navigation's does (SPEC §4 "What an action changed").
+async fn navigate_in_new_tab(
+    owner: &str,
+    url: &str,
+    load_wait_ms: u32,
+) -> Result<serde_json::Value> {
     let steps = Steps {
         name: "navigate",
         ensure_session: false,
         record: true,
         lock_tab: true,
     };
-    let (_, result) = in_new_tab(owner, url, false, steps, |tab_id| async move {
+    let (_, (result, view)) = in_new_tab(owner, url, false, steps, |tab_id| async move {
         let loaded = navigation::first_navigation(tab_id, url, load_wait_ms).await?;
-        navigation::current(tab_id, loaded).await
+        let result: NavResult = navigation::current(tab_id, loaded).await?;
+        Ok((result, first_view(tab_id).await))
     })
     .await?;
-    Ok(result)
+    let mut value = json(result)?;
+    Outcomes {
+        view,
+        ..Outcomes::default()
+    }
+    .merge_into(&mut value);
+    Ok(value)
+}
+
+/// The view of a tab's first page; `None` when it cannot be read (the navigation's result stands).
+async fn first_view(tab_id: i64) -> Option<Box<bua_protocol::ExtractResult>> {
+    match changes::after_action(tab_id, true).await {
+        Ok(AfterAction::View(view)) => Some(view),
+        Ok(AfterAction::Changes(_)) => None,
+        Err(e) => {
+            crate::log::info(&format!(
+                "tab {tab_id}: its first page could not be read: {e}"
+            ));
+            None
+        }
+    }
 }
 
 /// Opens an agent tab on `about:blank` whose session starts with `url`'s domain, then runs `navigation` (its
