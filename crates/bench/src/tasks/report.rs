@@ -141,10 +141,11 @@ pub fn render(r: &TaskResults, chromium: &str, machine: &crate::machine::Machine
         "One scripted agent for all three (`crates/bench/src/tasks/agent.rs`): each task is written once \
          as intents on targets named by role, accessible name and place (`list.rs`); per tool it finds \
          each target only in the text that tool returned, reuses the latest text it has, takes a page \
-         view when an action's result carries one (DevTools MCP with `includeSnapshot: true`), and reads \
+         view when an action's result carries one (DevTools MCP with `includeSnapshot: true`, ours after a \
+         navigation), applies ours' `changes` to the text it has (`patch.rs`), and reads \
          (`extract` / `browser_snapshot` / `take_snapshot`) when the target is not in its text, after the \
          page was left, or to see a result it expects. Best options of each: both peers' form fill for \
-         several fields (ours has no multi-field fill: one call per field), Playwright's `slowly` typing \
+         several fields and ours' `fill`, Playwright's `slowly` typing \
          and DevTools' click + `type_text` in filter boxes that react to keys. Passed = the application's \
          own state (its database through its own Python) shows the task done. Calls count every tool \
          call, reads included; bytes are the UTF-8 text of every result (what the model reads); seconds \
