@@ -27,7 +27,11 @@ pub enum AfterAction {
 /// to run: only the quiet time is waited for.
 fn settle_js(fresh: bool) -> String {
     // A fresh page counts as quiet since before the wait: read at once unless it is still changing.
-    let (first_look, quiet_before) = if fresh { (0, QUIET_MS) } else { (FIRST_LOOK_MS, 0) };
+    let (first_look, quiet_before) = if fresh {
+        (0, QUIET_MS)
+    } else {
+        (FIRST_LOOK_MS, 0)
+    };
     format!(
         r#"new Promise(done => {{
   const settle = () => {{

@@ -242,10 +242,12 @@ fn start_mcp(args: &[&str]) -> (McpStdio, std::sync::mpsc::Receiver<String>) {
     (rpc, err_lines)
 }
 
-/// Calls the browser tool with `arguments`; returns (isError, the JSON of its first text block).
+/// Calls the browser tool with `arguments`; returns (isError, the JSON that starts its first text block).
 fn browser_json(rpc: &mut McpStdio, arguments: Value) -> (bool, Value) {
     let (is_error, text) = rpc.browser(arguments);
-    (is_error, serde_json::from_str(&text).expect("JSON text"))
+    // What an action changed follows its JSON as text (SPEC §9).
+    let json = text.split('\n').next().unwrap_or_default();
+    (is_error, serde_json::from_str(json).expect("JSON text"))
 }
 
 fn free_port() -> u16 {
