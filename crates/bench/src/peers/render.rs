@@ -85,8 +85,9 @@ pub fn render(r: &PeerResults, chromium: &str, machine: &crate::machine::Machine
         "What is measured: each tool call from the JSON-RPC request written to its answer read, over the \
          server's stdio, as the agent's host waits for it; bytes are the UTF-8 text of the result's content \
          (what the agent reads; for us what our MCP server returns by default: `navigate {{url}}`, then \
-         `extract {{}}`). Navigate: ours and Chrome DevTools MCP answer with the page's URL and title, \
-         Playwright MCP's `browser_navigate` also takes a snapshot (it saves it to a file and links it). \
+         `extract {{}}`). Navigate: Chrome DevTools MCP answers with the page's URL and title, ours also \
+         with the new page's view (SPEC §4: what an action changed; the read after it is then one an agent \
+         would not need), Playwright MCP's `browser_navigate` also takes a snapshot (it saves it to a file and links it). \
          Read: `extract` / `browser_snapshot` / `take_snapshot`. Recall: share of the words of \
          `expected.html`'s `innerText` found in the read's text (`tests/support/corpus_metrics.rs`, \
          {} pages whose expected text is under 20 KB).\n",
