@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use bua_bridge::BridgeClient;
 use serde_json::{json, Value};
-use support::{eventually, Browser, FixtureServer};
+
+use support::{eventually, uid_of, Browser, FixtureServer};
 
 /// The tests share one browser, and fixture pages of one site share a renderer process: a 5,000-row
 /// AX tree being built stalls every other tab's commands. They run one at a time.
@@ -39,19 +40,6 @@ async fn eval(client: &BridgeClient, tab: i64, expression: &str) -> Value {
         .await
         .unwrap_or_else(|e| panic!("evaluate {expression}: {e}"));
     r["value"].clone()
-}
-
-/// The uid of the first element with this role and name.
-fn uid_of(result: &Value, role: &str, name: &str) -> String {
-    result["elements"]
-        .as_array()
-        .and_then(|els| {
-            els.iter()
-                .find(|e| e["role"] == role && e["name"] == name)
-                .and_then(|e| e["uid"].as_str())
-        })
-        .unwrap_or_else(|| panic!("no {role} {name:?} in {:#}", result["elements"]))
-        .to_string()
 }
 
 fn error_code(err: &bua_bridge::Error) -> &'static str {
