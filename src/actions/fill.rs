@@ -146,11 +146,18 @@ async fn fill_one(ctx: &Ctx, field: &FillField) -> Result<FilledField> {
                 tab_id,
                 dialog: dialog.clone(),
             };
-            let typed = typed.run(ctx).await?.value;
+            let typed = typed.run(ctx).await?;
             // A page that refused some of the keys (a date picker taking only the characters of its own
-            // format) left the field short of the value asked for: fill sets it as set_value would, with
-            // input and change events, as a form filler does (SPEC §4).
-            let value = match keys_refused(text, &typed) {
+            // format) left the field short of the value asked for, and a date or time input takes keys per
+            // segment in the browser's locale, not its value's text: fill sets such a field as set_value
+            // would, with input and change events, as a form filler does (SPEC §4).
+            let segmented = typed
+                .element
+                .r#type
+                .as_deref()
+                .is_some_and(|t| SEGMENTED_INPUTS.contains(&t));
+            let typed = typed.value;
+            let value = match segmented && typed != *text || keys_refused(text, &typed) {
                 true => {
                     let set = SetValue {
                         locator,
@@ -176,6 +183,9 @@ async fn fill_one(ctx: &Ctx, field: &FillField) -> Result<FilledField> {
         label,
     })
 }
+
+/// Input types whose keys fill segments (day, month, hour…) in the browser's own order, not text.
+const SEGMENTED_INPUTS: [&str; 5] = ["date", "time", "datetime-local", "month", "week"];
 
 /// Whether typing `wanted` left `got`: some of its characters and nothing else, in order — keys the page
 /// refused. A prefix is a field's length limit, which stands; a value with characters of its own is the

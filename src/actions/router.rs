@@ -46,7 +46,9 @@ pub(crate) async fn run(
     // What the action changed, read in the action's dialog scope (settling the page runs its scripts).
     let after = match result.is_ok() && traits.changes && dialogs::left_open(tab_id).is_none() {
         true => {
-            let fresh = traits.navigation || collector.navigated();
+            // A new document gets its view whole; a same-document route (`go_back` over `pushState`) its
+            // changes.
+            let fresh = collector.navigated();
             let read = Box::pin(changes::after_action(tab_id, fresh));
             Some(dialogs::answering(tab_id, policy, read).await)
         }

@@ -29,10 +29,16 @@ pub fn diff(old: &ExtractResult, new: &ExtractResult) -> Option<Changes> {
             Some(_) => {}
         }
     }
-    changes.removed = listed(old)
-        .filter(|e| !after.contains_key(e.uid.as_str()))
-        .map(|e| e.uid.clone())
-        .collect();
+    // A list cut at its cap keeps the in-viewport elements first, so after a scroll an element missing from
+    // it may still be on the page: only a whole list says what went away.
+    let whole = !new.truncated.elements
+        && new.elements.as_ref().map_or(0, Vec::len) >= new.total_elements as usize;
+    if whole {
+        changes.removed = listed(old)
+            .filter(|e| !after.contains_key(e.uid.as_str()))
+            .map(|e| e.uid.clone())
+            .collect();
+    }
     let (added, removed) = line_diff(
         old.markdown.as_deref().unwrap_or_default(),
         new.markdown.as_deref().unwrap_or_default(),

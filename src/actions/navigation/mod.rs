@@ -213,7 +213,8 @@ async fn go(tab_id: i64, delta: i64, load_wait_ms: u32) -> Result<NavResult> {
             "tab {tab_id} has {which} in its history; use navigate with a URL instead"
         )));
     };
-    crate::extract::invalidate(tab_id);
+    // No eager `invalidate`: an entry of the same document (a `pushState` route) keeps its uids; a new
+    // document clears them when it commits (the main-frame navigation listener, SPEC §5).
     let deadline = page::now_ms() + LOAD_BUDGET_MS;
     let commit = commit_waiter(tab_id);
     dialogs::navigating(

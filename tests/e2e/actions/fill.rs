@@ -118,3 +118,26 @@ async fn fill_stops_at_a_disabled_field_and_names_it_and_what_it_filled() {
     );
     a.close(tab).await;
 }
+
+#[tokio::test]
+async fn fill_sets_a_date_input_to_the_value_asked_for() {
+    let a = Agent::new().await;
+    let tab = a.open("fill.html").await;
+    // A date input takes keys per segment in the browser's order: typed as text, "2024-05-01" would land
+    // as another date. Filled twice, so the second value replaces the first.
+    for date in ["2024-05-01", "2025-06-02"] {
+        let r = a
+            .ok(
+                "fill",
+                json!({ "tabId": tab, "fields": [{ "selector": "#born", "value": date }] }),
+            )
+            .await;
+        assert_eq!(r["filled"][0]["value"], date, "{r}");
+        assert_eq!(
+            a.eval(tab, "return document.getElementById('born').value")
+                .await,
+            date
+        );
+    }
+    a.close(tab).await;
+}
