@@ -112,3 +112,29 @@ async fn a_click_reports_the_message_menu_and_row_it_made_and_older_uids_keep_wo
     assert_eq!(none["changes"], json!({}), "{none}");
     a.close(tab).await;
 }
+
+#[tokio::test]
+async fn go_back_over_a_same_document_route_keeps_the_uids() {
+    let a = Agent::new().await;
+    let opened = a.ok("open_tab", json!({ "url": "about:blank" })).await;
+    let tab = opened["tabId"].as_i64().expect("tabId");
+    let nav = a
+        .ok(
+            "navigate",
+            json!({ "tabId": tab, "url": url("changes.html") }),
+        )
+        .await;
+    let keep = uid_in(&nav["view"]["elements"], "Keep me");
+    a.eval(
+        tab,
+        "window.marker = 7; history.pushState({}, '', '?route=2'); return 1",
+    )
+    .await;
+    // Back to the first entry of the same document: no new page, so changes (the URL), not a view.
+    let back = a.ok("go_back", json!({ "tabId": tab })).await;
+    assert!(back.get("view").is_none(), "{back}");
+    assert_eq!(a.eval(tab, "return window.marker").await, 7);
+    a.ok("click", json!({ "tabId": tab, "uid": keep })).await;
+    assert_eq!(a.text_of(tab, "kept").await, "kept");
+    a.close(tab).await;
+}
