@@ -152,6 +152,17 @@ pub fn excerpt(line: &str, range: (usize, usize)) -> String {
         .nth(LINE_MAX_CHARS)
         .map_or(line.len(), |(i, _)| start + i)
         .max(range.1);
+    // Whole words: a cut inside one moves to its edge, never past the match.
+    if start > 0 && !line[..start].ends_with(char::is_whitespace) {
+        if let Some(space) = line[start..range.0].find(char::is_whitespace) {
+            start += space + 1;
+        }
+    }
+    if end < line.len() && !line[end..].starts_with(char::is_whitespace) {
+        if let Some(space) = line[range.1..end].rfind(char::is_whitespace) {
+            end = range.1 + space;
+        }
+    }
     // Widened to whole links: a link is `[` … `](` … `)`.
     if let Some(open) = link_around(line, start) {
         start = open;
@@ -254,6 +265,18 @@ mod tests {
                 },
             ]
         );
+    }
+
+    #[test]
+    fn a_long_line_is_cut_between_words() {
+        let long: String = (0..400).map(|i| format!("w{i} ")).collect();
+        let m = text("w200 ");
+        let shown = excerpt(&long, m.first(&long).unwrap());
+        let inner = shown.trim_matches('…');
+        let words: Vec<&str> = inner.split_whitespace().collect();
+        let whole = |w: &&str| (0..400).any(|i| **w == format!("w{i}"));
+        assert!(words.iter().all(whole), "{shown}");
+        assert!(inner.contains("w200"), "{shown}");
     }
 
     #[test]
