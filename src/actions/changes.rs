@@ -7,7 +7,7 @@
 use crate::cdp::commands::RuntimeEvaluate;
 use crate::error::Result;
 use crate::extract::{self, diff, view};
-use bua_protocol::{Changes, Extract, ExtractPart, ExtractResult};
+use bua_protocol::{Changes, ExtractResult, Outcomes};
 
 /// What an action's result says about the page after it.
 pub enum AfterAction {
@@ -15,6 +15,27 @@ pub enum AfterAction {
     Changes(Changes),
     /// The new view.
     View(Box<ExtractResult>),
+}
+
+impl AfterAction {
+    /// Puts it into an action's outcomes: `changes` or `view`.
+    pub fn report(self, outcomes: &mut Outcomes) {
+        match self {
+            AfterAction::Changes(changes) => outcomes.changes = Some(changes),
+            AfterAction::View(view) => outcomes.view = Some(view),
+        }
+    }
+}
+
+/// What [`after_action`] read, or `None` when it could not read the page: the action happened, and its
+/// result stands without the change (the failure is logged).
+pub fn or_logged(tab_id: i64, read: Result<AfterAction>) -> Option<AfterAction> {
+    read.map_err(|e| {
+        crate::log::info(&format!(
+            "tab {tab_id}: what the action changed could not be read: {e}"
+        ))
+    })
+    .ok()
 }
 
 /// The page script that waits for the page to settle after an action: a document still being parsed (a
@@ -63,23 +84,13 @@ const FIRST_LOOK_MS: u32 = 60;
 /// Longest wait, ms.
 const SETTLE_MAX_MS: u32 = 1_000;
 
-/// The `extract` parameters of a view: what the agent text shows.
-fn view_params(tab_id: i64) -> Extract {
-    Extract {
-        tab_id: Some(tab_id),
-        include: vec![ExtractPart::Markdown, ExtractPart::Elements],
-        refs: true,
-        page: None,
-    }
-}
-
 /// Settles the page, reads it, and says what changed since the agent's last view (`fresh_page`: the action
 /// navigated, so the view is sent whole).
 pub async fn after_action(tab_id: i64, fresh_page: bool) -> Result<AfterAction> {
     settle(tab_id, fresh_page).await;
     let old = view::get(tab_id);
     // `extract` keeps what it reads as the new view (`remember`).
-    let new = extract::extract(tab_id, &view_params(tab_id)).await?;
+    let new = extract::extract(tab_id, &extract::agent_params(tab_id)).await?;
     Ok(match old.filter(|_| !fresh_page) {
         Some(old) => match diff::diff(&old, &new) {
             Some(changes) => AfterAction::Changes(changes),

@@ -24,7 +24,7 @@
 //! * A failed attach (`debugger_attach_failed`: a `chrome://` page, the Web Store, another extension's page)
 //!   ends the tab's session through the normal cleanup, so no dead session stays listed.
 
-use super::changes::{self, AfterAction};
+use super::changes;
 use super::ctx::Ctx;
 use super::handler::{Pageless, Window};
 use super::navigation;
@@ -152,33 +152,20 @@ async fn navigate_in_new_tab(
         record: true,
         lock_tab: true,
     };
-    let (_, (result, view)) = in_new_tab(owner, url, false, steps, |tab_id| async move {
+    let (_, (result, after)) = in_new_tab(owner, url, false, steps, |tab_id| async move {
         let loaded = navigation::first_navigation(tab_id, url, load_wait_ms).await?;
         let result: NavResult = navigation::current(tab_id, loaded).await?;
-        Ok((result, first_view(tab_id).await))
+        let after = changes::or_logged(tab_id, changes::after_action(tab_id, true).await);
+        Ok((result, after))
     })
     .await?;
     let mut value = json(result)?;
-    Outcomes {
-        view,
-        ..Outcomes::default()
+    let mut outcomes = Outcomes::default();
+    if let Some(after) = after {
+        after.report(&mut outcomes);
     }
-    .merge_into(&mut value);
+    outcomes.merge_into(&mut value);
     Ok(value)
-}
-
-/// The view of a tab's first page; `None` when it cannot be read (the navigation's result stands).
-async fn first_view(tab_id: i64) -> Option<Box<bua_protocol::ExtractResult>> {
-    match changes::after_action(tab_id, true).await {
-        Ok(AfterAction::View(view)) => Some(view),
-        Ok(AfterAction::Changes(_)) => None,
-        Err(e) => {
-            crate::log::info(&format!(
-                "tab {tab_id}: its first page could not be read: {e}"
-            ));
-            None
-        }
-    }
 }
 
 /// Opens an agent tab on `about:blank` whose session starts with `url`'s domain, then runs `navigation` (its

@@ -67,8 +67,7 @@ impl Collector {
     /// is the new page.
     pub async fn finish(self, is_navigation: bool) -> Outcomes {
         let tab_id = self.tab_id;
-        let navigated = if !is_navigation && crate::session::navigations(tab_id) != self.navigations
-        {
+        let navigated = if !is_navigation && self.navigated() {
             Some(current_page(tab_id).await)
         } else {
             None

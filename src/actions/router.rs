@@ -2,7 +2,7 @@
 //! page action shares ([`run`]): JavaScript dialogs (SPEC §7), the outcomes the result reports
 //! ([`outcomes`]), and the release of the objects the action resolved.
 
-use super::changes::{self, AfterAction};
+use super::changes;
 use super::ctx::Ctx;
 use super::dialogs::{self, Policy};
 use super::handler::{Handler, OpenDialog, Pageless, Traits};
@@ -59,14 +59,8 @@ pub(crate) async fn run(
     }
     let mut value = result?;
     let mut outcomes = collector.finish(traits.navigation).await;
-    match after {
-        Some(Ok(AfterAction::Changes(changes))) => outcomes.changes = Some(changes),
-        Some(Ok(AfterAction::View(view))) => outcomes.view = Some(view),
-        // The action happened: its result stands, without the change it could not read.
-        Some(Err(e)) => crate::log::info(&format!(
-            "tab {tab_id}: what the action changed could not be read: {e}"
-        )),
-        None => {}
+    if let Some(after) = after.and_then(|read| changes::or_logged(tab_id, read)) {
+        after.report(&mut outcomes);
     }
     outcomes.merge_into(&mut value);
     Ok(value)

@@ -32,6 +32,8 @@ use bua_protocol::{
 use crate::cdp::commands::{AccessibilityGetPartialAxTree, RuntimeEvaluate};
 use crate::cdp::{self, Target};
 use crate::error::{Error, Result};
+// A node, for its stable uid and for the pager: where its id is valid, and the id.
+use pager::Node as NodeKey;
 use remote::{frame_keys, remote_frames, send_text, FrameKey};
 
 thread_local! {
@@ -42,9 +44,6 @@ thread_local! {
     /// part's [`FrameKey`].
     static FRAMES: RefCell<std::collections::HashMap<i64, Vec<(FrameKey, Target)>>> = RefCell::new(Default::default());
 }
-
-/// A node, for its stable uid: where its id is valid, and the id.
-type NodeKey = (FrameKey, i64);
 
 /// Runs `extract` on `tab_id` (SPEC §5): fetches the DOM snapshot (main frame and same-origin frames;
 /// it also says the URL, title and viewport) and the cross-origin frames' snapshots, converts them with
@@ -76,13 +75,18 @@ pub async fn extract(tab_id: i64, params: &Extract) -> Result<ExtractResult> {
 ///
 /// Errors: as [`extract`]'s.
 pub async fn read_whole(tab_id: i64) -> Result<ExtractResult> {
-    let params = Extract {
+    read(tab_id, &agent_params(tab_id), true).await
+}
+
+/// The `extract` parameters of what the agent text shows (SPEC §9): markdown with link uids, and the
+/// elements.
+pub fn agent_params(tab_id: i64) -> Extract {
+    Extract {
         tab_id: Some(tab_id),
         include: vec![ExtractPart::Markdown, ExtractPart::Elements],
         refs: true,
         page: None,
-    };
-    read(tab_id, &params, true).await
+    }
 }
 
 /// [`extract`]'s read of the page `params.page` asks for, or the `whole` page.
@@ -147,10 +151,7 @@ async fn read(tab_id: i64, params: &Extract, whole: bool) -> Result<ExtractResul
             let mut u = u.borrow_mut();
             u.entry(tab_id)
                 .or_default()
-                .assign(elements.iter().map(|e| {
-                    let (part, backend) = snapshot::split_backend(e.backend_node_id);
-                    (keys.get(part).cloned().unwrap_or_default(), backend)
-                }))
+                .assign(elements.iter().map(|e| node_key(&keys, e.backend_node_id)))
         }),
         false => (0..elements.len()).map(uids::uid).collect(),
     };
@@ -218,6 +219,13 @@ async fn read(tab_id: i64, params: &Extract, whole: bool) -> Result<ExtractResul
     Ok(out)
 }
 
+/// The node an element's id names in this read (its part's [`FrameKey`] and its `backendNodeId` there),
+/// as the uid cache and the pager know it across reads.
+fn node_key(keys: &[FrameKey], packed: i64) -> NodeKey {
+    let (part, backend) = snapshot::split_backend(packed);
+    (keys.get(part).cloned().unwrap_or_default(), backend)
+}
+
 /// Keeps page 1's layout for the reads of the pages after it, or forgets it when one read holds the page.
 fn remember_layout(tab_id: i64, result: &page::PageExtract, keys: &[FrameKey]) {
     if result.pages <= 1 {
@@ -228,10 +236,7 @@ fn remember_layout(tab_id: i64, result: &page::PageExtract, keys: &[FrameKey]) {
         .elements
         .elements
         .iter()
-        .map(|e| {
-            let (part, backend) = snapshot::split_backend(e.backend_node_id);
-            (keys.get(part).cloned().unwrap_or_default(), backend)
-        })
+        .map(|e| node_key(keys, e.backend_node_id))
         .collect();
     pager::remember(
         tab_id,

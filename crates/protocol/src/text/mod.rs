@@ -189,6 +189,9 @@ fn element_lines(elements: &[&ExtractElement], min_run: usize) -> Vec<String> {
             && e.checked.is_none()
             && e.value.as_deref().is_none_or(str::is_empty)
     };
+    // Every uid number of the list, sorted: how many fall in a run's range is two binary searches.
+    let mut numbers: Vec<u64> = elements.iter().filter_map(|e| number(e)).collect();
+    numbers.sort_unstable();
     let mut lines = Vec::new();
     let mut rest = elements;
     while let Some(first) = rest.first() {
@@ -202,7 +205,7 @@ fn element_lines(elements: &[&ExtractElement], min_run: usize) -> Vec<String> {
             .count();
         // Stable uids (SPEC §5) number nodes added later after the others: a run's range must not take in
         // an element the list shows on a line of its own.
-        while run >= min_run && !range_is_its_own(&rest[..run], elements) {
+        while run >= min_run && !range_is_its_own(&rest[..run], &numbers) {
             run -= 1;
         }
         if run >= min_run {
@@ -234,18 +237,15 @@ fn uid_number(uid: &str) -> Option<u64> {
     uid.strip_prefix('e').and_then(|n| n.parse().ok())
 }
 
-/// Whether no element of `all` outside `run` has a uid number within `run`'s range.
-fn range_is_its_own(run: &[&ExtractElement], all: &[&ExtractElement]) -> bool {
+/// Whether no uid number of the list (`sorted`) outside `run` falls within `run`'s range.
+fn range_is_its_own(run: &[&ExtractElement], sorted: &[u64]) -> bool {
     let (Some(lo), Some(hi)) = (
         run.first().and_then(|e| uid_number(&e.uid)),
         run.last().and_then(|e| uid_number(&e.uid)),
     ) else {
         return false;
     };
-    let inside = all
-        .iter()
-        .filter(|e| uid_number(&e.uid).is_some_and(|n| (lo..=hi).contains(&n)))
-        .count();
+    let inside = sorted.partition_point(|&n| n <= hi) - sorted.partition_point(|&n| n < lo);
     inside == run.len()
 }
 
@@ -375,7 +375,7 @@ fn uid_ranges<'a>(elements: impl Iterator<Item = &'a ExtractElement>) -> String 
         })
     };
     for e in elements {
-        match e.uid.strip_prefix('e').and_then(|n| n.parse::<u64>().ok()) {
+        match uid_number(&e.uid) {
             Some(n) => match run {
                 Some((a, b)) if n == b + 1 => run = Some((a, n)),
                 _ => {
