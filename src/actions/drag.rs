@@ -7,7 +7,6 @@
 
 use super::ctx::Ctx;
 use super::handler::{Handler, Traits};
-use super::locator;
 use super::mouse::mouse;
 use super::pointer::Point;
 use crate::cdp::commands::{InputDispatchDragEvent, InputSetInterceptDrags};
@@ -32,33 +31,32 @@ impl Handler for Drag {
     const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<DragResult> {
-        let action = self;
-        let tab_id = ctx.tab_id;
-        let source = locator::resolve(tab_id, &action.from).await?;
+        let source = ctx.locate(&self.from).await?;
         let from = source.describe().await?;
-        let (end, to) = match &action.to {
+        let (end, to) = match &self.to {
             DropTarget::Element(l) => {
-                let target = locator::resolve(tab_id, l).await?;
+                let target = ctx.locate(l).await?;
                 let info = target.describe().await?;
                 (target.clickable_point().await?, Some(info))
             }
             DropTarget::Point { x, y } => {
-                let (w, h) = super::page::viewport(tab_id).await?.size();
+                let (w, h) = super::page::viewport(ctx.tab_id).await?.size();
                 if *x >= w || *y >= h {
                     return Err(Error::InvalidAction(format!(
-                    "to ({x}, {y}) is outside tab {tab_id}'s viewport ({w}×{h} CSS px); use a point inside it"
+                    "to ({x}, {y}) is outside tab {tab_id}'s viewport ({w}×{h} CSS px); use a point inside it",
+                    tab_id = ctx.tab_id
                 )));
                 }
                 (Point { x: *x, y: *y }, None)
             }
         };
         let start = source.clickable_point().await?;
-        let intercepting = cdp::send(tab_id, &InputSetInterceptDrags { enabled: true })
+        let intercepting = cdp::send(ctx.tab_id, &InputSetInterceptDrags { enabled: true })
             .await
             .is_ok();
-        let outcome = drag_between(tab_id, start, end).await;
+        let outcome = drag_between(ctx.tab_id, start, end).await;
         if intercepting {
-            let _ = cdp::send(tab_id, &InputSetInterceptDrags { enabled: false }).await;
+            let _ = cdp::send(ctx.tab_id, &InputSetInterceptDrags { enabled: false }).await;
         }
         Ok(DragResult {
             from,
@@ -66,7 +64,7 @@ impl Handler for Drag {
             x: end.x,
             y: end.y,
             html5: outcome?,
-            tab_id,
+            tab_id: ctx.tab_id,
         })
     }
 }

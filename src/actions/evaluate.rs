@@ -102,14 +102,18 @@ impl Handler for Evaluate {
     };
 
     async fn run(&self, ctx: &Ctx) -> Result<EvaluateResult> {
-        let tab_id = ctx.tab_id;
         let (expression, frame) = (self.expression.as_str(), self.frame.as_deref());
         let target = match frame {
-            None => Target::tab(tab_id),
-            Some(f) if f.starts_with('e') => crate::extract::resolve_uid(tab_id, f)?.0,
-            Some(f) => crate::extract::resolve_frame(tab_id, f)?,
+            None => Target::tab(ctx.tab_id),
+            Some(f) if f.starts_with('e') => crate::extract::resolve_uid(ctx.tab_id, f)?.0,
+            Some(f) => crate::extract::resolve_frame(ctx.tab_id, f)?,
         };
-        dialogs::answering(tab_id, dialogs::Policy::default(), run(&target, expression)).await
+        dialogs::answering(
+            ctx.tab_id,
+            dialogs::Policy::default(),
+            run(&target, expression),
+        )
+        .await
     }
 }
 

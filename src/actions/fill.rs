@@ -5,7 +5,6 @@
 
 use super::ctx::Ctx;
 use super::handler::{Handler, Traits};
-use super::locator;
 use crate::error::{Error, Result};
 use bua_protocol::{
     Check, DialogPolicy, ErrorBody, Fill, FillField, FillResult, FillValue, FilledField, Locator,
@@ -90,7 +89,7 @@ impl Handler for Fill {
 
 /// Fills one field with the action for its kind and reads it back.
 async fn fill_one(ctx: &Ctx, field: &FillField) -> Result<FilledField> {
-    let element = locator::resolve(ctx.tab_id, &field.locator).await?;
+    let element = ctx.locate(&field.locator).await?;
     let kind = Kind::read(&element.call(KIND, &[]).await?);
     let locator = field.locator.clone();
     let (tab_id, dialog) = (Some(ctx.tab_id), DialogPolicy::default());

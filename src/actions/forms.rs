@@ -6,7 +6,7 @@
 use super::ctx::Ctx;
 use super::handler::{Handler, Traits};
 use super::keyboard::reported_value;
-use super::locator::{self, Element};
+use super::locator::Element;
 use super::page::Arg;
 use crate::error::{Error, Result};
 use bua_protocol::{
@@ -147,9 +147,8 @@ impl Handler for GetValue {
     const TRAITS: Traits = Traits::PAGE;
 
     async fn run(&self, ctx: &Ctx) -> Result<GetValueResult> {
-        let tab_id = ctx.tab_id;
         let locator = &self.locator;
-        let located = locator::resolve(tab_id, locator).await?;
+        let located = ctx.locate(locator).await?;
         let control = match located.call_for_element(VALUE_CONTROL, &[]).await? {
             Ok(control) => control,
             Err(_) => located,
@@ -189,7 +188,7 @@ impl Handler for GetValue {
                 .map(serde_json::from_value)
                 .transpose()?
                 .unwrap_or_default(),
-            tab_id,
+            tab_id: ctx.tab_id,
         })
     }
 }
@@ -203,10 +202,8 @@ impl Handler for SelectOption {
     const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<SelectOptionResult> {
-        let tab_id = ctx.tab_id;
-        let action = self;
-        let element = locator::resolve(tab_id, &action.locator).await?;
-        let (kind, wanted) = match &action.choice {
+        let element = ctx.locate(&self.locator).await?;
+        let (kind, wanted) = match &self.choice {
             OptionChoice::Value(v) => ("value", json!(v)),
             OptionChoice::Label(v) => ("label", json!(v)),
             OptionChoice::Index(v) => ("index", json!(v)),
@@ -256,7 +253,7 @@ impl Handler for SelectOption {
             return Err(Error::ElementNotFound(format!(
                 "the <select> ({}) has no option with {} {}; its options (label (value)): {}",
                 element.label,
-                action.choice.key(),
+                self.choice.key(),
                 wanted(),
                 options()
             )))
@@ -280,7 +277,10 @@ impl Handler for SelectOption {
     }
         let selected: Vec<SelectedOption> =
             serde_json::from_value(r.get("selected").cloned().unwrap_or_else(|| json!([])))?;
-        Ok(SelectOptionResult { selected, tab_id })
+        Ok(SelectOptionResult {
+            selected,
+            tab_id: ctx.tab_id,
+        })
     }
 }
 
@@ -294,8 +294,7 @@ impl Handler for Check {
 
     async fn run(&self, ctx: &Ctx) -> Result<CheckResult> {
         let (locator, wanted) = (&self.locator, self.checked);
-        let tab_id = ctx.tab_id;
-        let located = locator::resolve(tab_id, locator).await?;
+        let located = ctx.locate(locator).await?;
         let control = match located.call_for_element(CHECKABLE, &[]).await? {
             Ok(control) => control,
             Err(reason) => {
@@ -312,7 +311,7 @@ impl Handler for Check {
         if checked == wanted {
             return Ok(CheckResult {
                 checked,
-                tab_id,
+                tab_id: ctx.tab_id,
                 element: Some(element),
             });
         }
@@ -341,7 +340,7 @@ impl Handler for Check {
         }
         Ok(CheckResult {
             checked,
-            tab_id,
+            tab_id: ctx.tab_id,
             element: Some(element),
         })
     }
@@ -370,9 +369,8 @@ impl Handler for SetValue {
     const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<SetValueResult> {
-        let tab_id = ctx.tab_id;
         let (locator, value) = (&self.locator, self.value.as_str());
-        let element = locator::resolve(tab_id, locator).await?;
+        let element = ctx.locate(locator).await?;
         let info = element.describe().await?;
         let r = element.call(SET_VALUE, &[Arg::Value(json!(value))]).await?;
         if let Some(reason) = r.get("error").and_then(Value::as_str) {
@@ -388,7 +386,7 @@ impl Handler for SetValue {
                 r.get("value").and_then(Value::as_str).unwrap_or_default(),
                 r.get("secret").and_then(Value::as_bool) == Some(true),
             ),
-            tab_id,
+            tab_id: ctx.tab_id,
         })
     }
 }

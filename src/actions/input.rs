@@ -65,8 +65,7 @@ impl Handler for Click {
 
     async fn run(&self, ctx: &Ctx) -> Result<ClickResult> {
         let (locator, new_tab) = (&self.locator, self.new_tab);
-        let tab_id = ctx.tab_id;
-        let element = locator::resolve(tab_id, locator).await?;
+        let element = ctx.locate(locator).await?;
         let clicked = element.describe().await?;
         if element.call(DISABLED, &[]).await?.as_bool() == Some(true) {
             return Err(Error::InvalidAction(format!(
@@ -87,7 +86,7 @@ impl Handler for Click {
                 )
                 .await?;
                 super::outcomes::opened(
-                    tab_id,
+                    ctx.tab_id,
                     bua_protocol::OpenedTab {
                         tab_id: opened.tab_id,
                         url: href.to_owned(),
@@ -107,13 +106,16 @@ impl Handler for Click {
         }
         let downloads = element.call(DOWNLOAD_LINK, &[]).await?.as_bool() == Some(true);
         // Registered before the click, so the result can report the download the click starts (SPEC §4).
-        let download = downloads
-            .then(|| cdp::events::wait(tab_id, |e| matches!(e, cdp::Event::DownloadWillBegin(_))));
-        let watch = Watch::start(tab_id).await?;
+        let download = downloads.then(|| {
+            cdp::events::wait(ctx.tab_id, |e| {
+                matches!(e, cdp::Event::DownloadWillBegin(_))
+            })
+        });
+        let watch = Watch::start(ctx.tab_id).await?;
         if element.click_at(point).await? {
             watch
                 .settle(
-                    tab_id,
+                    ctx.tab_id,
                     NAV_GRACE_MS,
                     CLICK_LOAD_BUDGET_MS,
                     DEFAULT_LOAD_WAIT_MS,
@@ -126,13 +128,14 @@ impl Handler for Click {
                 .is_none()
             {
                 crate::log::info(&format!(
-                "tab {tab_id}: the download link's click started no download within {DOWNLOAD_BEGIN_MS} ms"
+                "tab {tab_id}: the download link's click started no download within {DOWNLOAD_BEGIN_MS} ms",
+                tab_id = ctx.tab_id
             ));
             }
         }
         Ok(ClickResult {
             clicked,
-            tab_id,
+            tab_id: ctx.tab_id,
             x: None,
             y: None,
         })
@@ -147,29 +150,29 @@ impl Handler for ClickAt {
     const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<ClickResult> {
-        let tab_id = ctx.tab_id;
         let (x, y) = (self.x, self.y);
-        let viewport = page::viewport(tab_id).await?;
+        let viewport = page::viewport(ctx.tab_id).await?;
         let (width, height) = viewport.size();
         if x < 0.0 || y < 0.0 || x >= width || y >= height {
             return Err(Error::InvalidAction(format!(
             "({x}, {y}) is outside tab {tab_id}'s viewport ({width}×{height} CSS px); use coordinates inside it \
-             or scroll first"
+             or scroll first",
+             tab_id = ctx.tab_id
         )));
         }
         let point = Point { x, y };
-        let clicked = match pointer::node_at(tab_id, point, viewport).await? {
-            Some(object) => locator::describe_object(tab_id, &object).await?,
+        let clicked = match pointer::node_at(ctx.tab_id, point, viewport).await? {
+            Some(object) => locator::describe_object(ctx.tab_id, &object).await?,
             None => ElementInfo {
                 tag: "html".to_owned(),
                 ..ElementInfo::default()
             },
         };
-        let watch = Watch::start(tab_id).await?;
-        if mouse::mouse_click(tab_id, point).await? {
+        let watch = Watch::start(ctx.tab_id).await?;
+        if mouse::mouse_click(ctx.tab_id, point).await? {
             watch
                 .settle(
-                    tab_id,
+                    ctx.tab_id,
                     NAV_GRACE_MS,
                     CLICK_LOAD_BUDGET_MS,
                     DEFAULT_LOAD_WAIT_MS,
@@ -178,7 +181,7 @@ impl Handler for ClickAt {
         }
         Ok(ClickResult {
             clicked,
-            tab_id,
+            tab_id: ctx.tab_id,
             x: Some(x),
             y: Some(y),
         })
@@ -191,12 +194,14 @@ impl Handler for Hover {
     const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<HoverResult> {
-        let tab_id = ctx.tab_id;
         let locator = &self.locator;
-        let element = locator::resolve(tab_id, locator).await?;
+        let element = ctx.locate(locator).await?;
         let hovered = element.describe().await?;
         let point = element.clickable_point().await?;
-        mouse(tab_id, "mouseMoved", point, "none", 0).await?;
-        Ok(HoverResult { hovered, tab_id })
+        mouse(ctx.tab_id, "mouseMoved", point, "none", 0).await?;
+        Ok(HoverResult {
+            hovered,
+            tab_id: ctx.tab_id,
+        })
     }
 }

@@ -45,18 +45,17 @@ impl Handler for TypeText {
     const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<TypeResult> {
-        let tab_id = ctx.tab_id;
-        let located = locator::resolve(tab_id, &self.locator).await?;
+        let located = ctx.locate(&self.locator).await?;
         let Typed { element, value } =
-            typing::type_into(tab_id, &located, &self.text, self.clear).await?;
+            typing::type_into(ctx.tab_id, &located, &self.text, self.clear).await?;
         if self.submit {
-            let watch = Watch::start(tab_id).await?;
+            let watch = Watch::start(ctx.tab_id).await?;
             let enter =
                 keys::lookup("Enter").ok_or_else(|| Error::Internal("no Enter key".into()))?;
-            if key_press(tab_id, &enter, 0).await? {
+            if key_press(ctx.tab_id, &enter, 0).await? {
                 watch
                     .settle(
-                        tab_id,
+                        ctx.tab_id,
                         NAV_GRACE_MS,
                         KEY_LOAD_BUDGET_MS,
                         DEFAULT_LOAD_WAIT_MS,
@@ -67,7 +66,7 @@ impl Handler for TypeText {
         Ok(TypeResult {
             element,
             value,
-            tab_id,
+            tab_id: ctx.tab_id,
         })
     }
 }
@@ -82,7 +81,6 @@ impl Handler for PressKey {
     const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<PressKeyResult> {
-        let tab_id = ctx.tab_id;
         let (key, modifiers, locator) = (
             self.key.as_str(),
             self.modifiers.as_slice(),
@@ -96,41 +94,53 @@ impl Handler for PressKey {
         ))
     })?;
         if let Some(locator) = locator {
-            locator::resolve(tab_id, locator).await?.dom_focus().await?;
+            ctx.locate(locator).await?.dom_focus().await?;
         }
-        let element = match page::eval_object(tab_id, ACTIVE_ELEMENT).await? {
+        let element = match page::eval_object(ctx.tab_id, ACTIVE_ELEMENT).await? {
             Ok(object) => match object.object_id {
-                Some(id) => Some(locator::describe_object(tab_id, &id).await?),
+                Some(id) => Some(locator::describe_object(ctx.tab_id, &id).await?),
                 None => None,
             },
             Err(_) => None,
         };
-        let watch = Watch::start(tab_id).await?;
+        let watch = Watch::start(ctx.tab_id).await?;
         let mut held = 0;
         let mut completed = true;
         for m in modifiers {
             held |= m.cdp_bit();
             completed = completed
                 && matches!(
-                    dialogs::race(tab_id, &keys::event(&keys::modifier_key(*m), held, true))
-                        .await?,
+                    dialogs::race(
+                        ctx.tab_id,
+                        &keys::event(&keys::modifier_key(*m), held, true)
+                    )
+                    .await?,
                     Raced::Done(_)
                 );
         }
-        completed = completed && key_press(tab_id, &def, held).await?;
+        completed = completed && key_press(ctx.tab_id, &def, held).await?;
         for m in modifiers.iter().rev() {
             if !completed {
                 break;
             }
             held &= !m.cdp_bit();
             completed = matches!(
-                dialogs::race(tab_id, &keys::event(&keys::modifier_key(*m), held, false)).await?,
+                dialogs::race(
+                    ctx.tab_id,
+                    &keys::event(&keys::modifier_key(*m), held, false)
+                )
+                .await?,
                 Raced::Done(_)
             );
         }
         let loaded = if completed && wait_load {
             watch
-                .settle(tab_id, NAV_GRACE_MS * 2, KEY_LOAD_BUDGET_MS, load_wait_ms)
+                .settle(
+                    ctx.tab_id,
+                    NAV_GRACE_MS * 2,
+                    KEY_LOAD_BUDGET_MS,
+                    load_wait_ms,
+                )
                 .await
         } else {
             None
@@ -139,7 +149,7 @@ impl Handler for PressKey {
             key: def.key,
             modifiers: modifiers.to_vec(),
             element,
-            tab_id,
+            tab_id: ctx.tab_id,
             loaded,
         })
     }

@@ -34,13 +34,12 @@ impl Handler for Console {
     const TRAITS: Traits = Traits::PAGE;
 
     async fn run(&self, ctx: &Ctx) -> Result<ConsoleResult> {
-        let tab_id = ctx.tab_id;
-        let page = journal::with(tab_id, |j| j.console(self.level, self.since));
+        let page = journal::with(ctx.tab_id, |j| j.console(self.level, self.since));
         Ok(ConsoleResult {
             entries: page.entries,
             dropped: page.dropped,
             next: page.next,
-            tab_id,
+            tab_id: ctx.tab_id,
         })
     }
 }
@@ -51,13 +50,14 @@ impl Handler for Network {
     const TRAITS: Traits = Traits::PAGE;
 
     async fn run(&self, ctx: &Ctx) -> Result<NetworkResult> {
-        let tab_id = ctx.tab_id;
-        let page = journal::with(tab_id, |j| j.network(self.filter.as_deref(), self.since));
+        let page = journal::with(ctx.tab_id, |j| {
+            j.network(self.filter.as_deref(), self.since)
+        });
         Ok(NetworkResult {
             requests: page.entries,
             dropped: page.dropped,
             next: page.next,
-            tab_id,
+            tab_id: ctx.tab_id,
         })
     }
 }
@@ -71,13 +71,11 @@ impl Handler for Pdf {
     const TRAITS: Traits = Traits::PAGE;
 
     async fn run(&self, ctx: &Ctx) -> Result<PdfResult> {
-        let tab_id = ctx.tab_id;
-        let action = self;
         let params = PagePrintToPdf {
-            landscape: action.landscape,
-            print_background: action.print_background,
+            landscape: self.landscape,
+            print_background: self.print_background,
         };
-        let printed = cdp::send_with_timeout(tab_id, &params, PRINT_TIMEOUT_MS).await?;
+        let printed = cdp::send_with_timeout(ctx.tab_id, &params, PRINT_TIMEOUT_MS).await?;
         let data = printed
             .data
             .ok_or_else(|| Error::Internal("Page.printToPDF returned no data".into()))?;
@@ -90,7 +88,7 @@ impl Handler for Pdf {
         Ok(PdfResult {
             mime: "application/pdf".to_owned(),
             data,
-            tab_id,
+            tab_id: ctx.tab_id,
         })
     }
 }

@@ -42,9 +42,7 @@ impl Handler for Scrape {
     const TRAITS: Traits = Traits::PAGE;
 
     async fn run(&self, ctx: &Ctx) -> Result<ScrapeResult> {
-        let tab_id = ctx.tab_id;
-        let action = self;
-        let fields: Vec<Value> = match &action.fields {
+        let fields: Vec<Value> = match &self.fields {
             Some(fields) => fields
                 .iter()
                 .map(|(name, spec)| {
@@ -56,16 +54,16 @@ impl Handler for Scrape {
         };
         let expression = format!(
             "({SCRAPE})({}, {}, {})",
-            page::js_str(&action.item),
+            page::js_str(&self.item),
             Value::Array(fields),
-            action.limit.unwrap_or(0)
+            self.limit.unwrap_or(0)
         );
-        let timeout = action.timeout_ms.unwrap_or(DEFAULT_SCRAPE_TIMEOUT_MS) as f64;
+        let timeout = self.timeout_ms.unwrap_or(DEFAULT_SCRAPE_TIMEOUT_MS) as f64;
         let deadline = page::now_ms() + timeout;
         loop {
-            super::dialogs::ensure_none(tab_id)?;
+            super::dialogs::ensure_none(ctx.tab_id)?;
             // While the page navigates the evaluation may fail: that is "no items yet".
-            let r = match page::eval_value_with_timeout(tab_id, &expression, 5_000).await {
+            let r = match page::eval_value_with_timeout(ctx.tab_id, &expression, 5_000).await {
                 Ok(v) => v,
                 Err(e @ Error::SessionNotFound(_)) => return Err(e),
                 Err(_) => Value::Null,
@@ -84,7 +82,7 @@ impl Handler for Scrape {
                 return Ok(ScrapeResult {
                     count: u32::try_from(items.len()).unwrap_or(u32::MAX),
                     items,
-                    tab_id,
+                    tab_id: ctx.tab_id,
                 });
             }
             cdp::sleep(200).await;

@@ -106,9 +106,7 @@ impl Handler for Screenshot {
     };
 
     async fn run(&self, ctx: &Ctx) -> Result<ScreenshotResult> {
-        let tab_id = ctx.tab_id;
-        let action = self;
-        let metrics = cdp::send(tab_id, &PageGetLayoutMetrics {}).await?;
+        let metrics = cdp::send(ctx.tab_id, &PageGetLayoutMetrics {}).await?;
         let (vw, vh) = (
             metrics.css_layout_viewport.client_width.unwrap_or(800.0),
             metrics.css_layout_viewport.client_height.unwrap_or(600.0),
@@ -120,13 +118,13 @@ impl Handler for Screenshot {
             .map(|d| d / vw)
             .filter(|r| r.is_finite() && *r > 0.0)
             .unwrap_or(1.0);
-        let element = match &action.locator {
-            Some(locator) => Some(element_box(tab_id, locator).await?),
+        let element = match &self.locator {
+            Some(locator) => Some(element_box(ctx.tab_id, locator).await?),
             None => None,
         };
         let (x, y, width, height) = if let Some(rect) = element {
             rect
-        } else if action.full_page {
+        } else if self.full_page {
             let w = metrics.css_content_size.width.unwrap_or(vw).max(vw).ceil();
             let h = metrics
                 .css_content_size
@@ -143,31 +141,32 @@ impl Handler for Screenshot {
                 vh,
             )
         };
-        let scale = match action.max_width {
+        let scale = match self.max_width {
             Some(max) if width * dpr > f64::from(max) => f64::from(max) / (width * dpr),
             _ => 1.0,
         };
         let params = PageCaptureScreenshot {
-            format: action.format.as_str(),
+            format: self.format.as_str(),
             from_surface: true,
-            capture_beyond_viewport: action.full_page,
-            clip: (action.full_page || element.is_some() || scale < 1.0).then_some(Clip {
+            capture_beyond_viewport: self.full_page,
+            clip: (self.full_page || element.is_some() || scale < 1.0).then_some(Clip {
                 x,
                 y,
                 width,
                 height,
                 scale,
             }),
-            quality: (action.format == ImageFormat::Jpeg)
-                .then(|| u32::from(action.quality.unwrap_or(80).min(100))),
+            quality: (self.format == ImageFormat::Jpeg)
+                .then(|| u32::from(self.quality.unwrap_or(80).min(100))),
         };
-        super::dialogs::ensure_none(tab_id)?;
-        let shot = cdp::send_with_timeout(tab_id, &params, CAPTURE_TIMEOUT_MS)
+        super::dialogs::ensure_none(ctx.tab_id)?;
+        let shot = cdp::send_with_timeout(ctx.tab_id, &params, CAPTURE_TIMEOUT_MS)
             .await
             .map_err(|e| match e.failure {
                 Failure::Timeout => Error::Timeout(format!(
                     "tab {tab_id} produced no frame for the screenshot within {} s",
-                    CAPTURE_TIMEOUT_MS / 1000
+                    CAPTURE_TIMEOUT_MS / 1000,
+                    tab_id = ctx.tab_id
                 )),
                 _ => e.into(),
             })?;
@@ -185,7 +184,7 @@ impl Handler for Screenshot {
             (height * dpr * scale).round() as u32,
         ));
         Ok(ScreenshotResult {
-            mime: action.format.mime().to_owned(),
+            mime: self.format.mime().to_owned(),
             data,
             width: w,
             height: h,

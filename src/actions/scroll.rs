@@ -4,7 +4,6 @@
 
 use super::ctx::Ctx;
 use super::handler::{Handler, Traits};
-use super::locator;
 use super::page::{self, Arg};
 use crate::error::Result;
 use bua_protocol::{Scroll, ScrollDelta, ScrollResult};
@@ -44,7 +43,6 @@ impl Handler for Scroll {
     const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<ScrollResult> {
-        let tab_id = ctx.tab_id;
         let (dx, dy, to_end, locator) = (self.dx, self.dy, self.to_end, self.locator.as_ref());
         let args = [
             json!(dx.unwrap_or(0.0)),
@@ -55,13 +53,13 @@ impl Handler for Scroll {
         let r = match locator {
             None => {
                 page::eval_value(
-                    tab_id,
+                    ctx.tab_id,
                     &format!("({SCROLL})(null, {}, {}, {})", args[0], args[1], args[2]),
                 )
                 .await?
             }
             Some(locator) => {
-                let element = locator::resolve(tab_id, locator).await?;
+                let element = ctx.locate(locator).await?;
                 described = Some(element.describe().await?);
                 let mut call_args = vec![Arg::Object(element.object_id.clone())];
                 call_args.extend(args.into_iter().map(Arg::Value));
@@ -83,7 +81,7 @@ impl Handler for Scroll {
             },
             at_end: r.get("atEnd").and_then(Value::as_bool).unwrap_or(false),
             element: described,
-            tab_id,
+            tab_id: ctx.tab_id,
         })
     }
 }

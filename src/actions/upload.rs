@@ -13,7 +13,7 @@
 
 use super::ctx::Ctx;
 use super::handler::{Handler, Traits};
-use super::locator::{self, Element};
+use super::locator::Element;
 use super::page::{self, Arg};
 use crate::cdp::commands::PageSetInterceptFileChooserDialog;
 use crate::cdp::{self, events, Event};
@@ -113,9 +113,7 @@ impl Handler for Upload {
     const TRAITS: Traits = Traits::INPUT;
 
     async fn run(&self, ctx: &Ctx) -> Result<UploadResult> {
-        let action = self;
-        let tab_id = ctx.tab_id;
-        let staged = action.staged.as_deref().ok_or_else(|| {
+        let staged = self.staged.as_deref().ok_or_else(|| {
         Error::InvalidAction(
             "upload: the file bytes are read by bua-bridge from its --files-dir folders; send upload through \
              the bridge (bua-bridge call, its MCP server or its client API)"
@@ -123,13 +121,13 @@ impl Handler for Upload {
         )
     })?;
         let files = take(staged).unwrap_or_default();
-        check_complete(&files, action.files.len())?;
-        let located = locator::resolve(tab_id, &action.locator).await?;
+        check_complete(&files, self.files.len())?;
+        let located = ctx.locate(&self.locator).await?;
         let (input, chooser, multiple_chooser) =
             match located.call_for_element(FILE_INPUT, &[]).await? {
                 Ok(input) => (input, false, None),
                 Err(_) => {
-                    let (input, multiple) = chooser_input(tab_id, &located).await?;
+                    let (input, multiple) = chooser_input(ctx.tab_id, &located).await?;
                     (input, true, Some(multiple))
                 }
             };
@@ -140,14 +138,16 @@ impl Handler for Upload {
         if disabled {
             return Err(Error::InvalidAction(format!(
             "the file input ({}) on tab {tab_id} is disabled; enable it first (extract shows the form)",
-            located.label
+            located.label,
+            tab_id = ctx.tab_id
         )));
         }
         if files.len() > 1 && !multiple {
             return Err(Error::InvalidAction(format!(
             "the file input ({}) on tab {tab_id} takes one file (no `multiple`), and {} were given; upload one",
             located.label,
-            files.len()
+            files.len(),
+            tab_id = ctx.tab_id
         )));
         }
         // The holder lives in the input's own frame target (SPEC §5 "Frames"): the page script that
@@ -186,7 +186,7 @@ impl Handler for Upload {
             element: input.describe().await?,
             files,
             chooser,
-            tab_id,
+            tab_id: ctx.tab_id,
         })
     }
 }

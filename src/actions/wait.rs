@@ -44,39 +44,40 @@ impl Handler for WaitFor {
     const TRAITS: Traits = Traits::PAGE;
 
     async fn run(&self, ctx: &Ctx) -> Result<WaitForResult> {
-        let tab_id = ctx.tab_id;
-        let action = self;
         let start = page::now_ms();
-        let deadline = start + action.timeout_ms as f64;
+        let deadline = start + self.timeout_ms as f64;
         loop {
-            dialogs::ensure_none(tab_id)?;
-            let reached = match &action.target {
+            dialogs::ensure_none(ctx.tab_id)?;
+            let reached = match &self.target {
                 WaitTarget::Locator(locator) => {
-                    locator_reached(tab_id, locator, action.state).await?
+                    locator_reached(ctx.tab_id, locator, self.state).await?
                 }
-                WaitTarget::TextContains(text) => text_reached(tab_id, text, action.state).await?,
+                WaitTarget::TextContains(text) => {
+                    text_reached(ctx.tab_id, text, self.state).await?
+                }
             };
             let elapsed = (page::now_ms() - start).max(0.0) as u64;
             if reached {
                 return Ok(WaitForResult {
                     found: true,
                     elapsed_ms: elapsed,
-                    tab_id,
+                    tab_id: ctx.tab_id,
                 });
             }
             if page::now_ms() >= deadline {
-                let what = match &action.target {
+                let what = match &self.target {
                     WaitTarget::Locator(l) => format!("the element ({l})"),
                     WaitTarget::TextContains(t) => format!("text {t:?}"),
                 };
                 return Err(Error::Timeout(format!(
                 "{what} was not {} on tab {tab_id} within {} ms; call extract to see the page, or wait longer \
                  if it is still loading",
-                action.state.as_str(),
-                action.timeout_ms
+                self.state.as_str(),
+                self.timeout_ms,
+                 tab_id = ctx.tab_id
             )));
             }
-            page::release(tab_id).await;
+            page::release(ctx.tab_id).await;
             cdp::sleep(POLL_MS).await;
         }
     }

@@ -67,16 +67,15 @@ impl Handler for Navigate {
     const TRAITS: Traits = Traits::NAVIGATION;
 
     async fn run(&self, ctx: &Ctx) -> Result<NavResult> {
-        let tab_id = ctx.tab_id;
         let (url, load_wait_ms) = (self.url.as_str(), load_wait(self.load_wait_ms));
         let deadline = page::now_ms() + LOAD_BUDGET_MS;
-        if let Some(commit) = begin(tab_id, url, Tab::Existing(tab_id)).await? {
-            committed(tab_id, commit, deadline).await?;
+        if let Some(commit) = begin(ctx.tab_id, url, Tab::Existing(ctx.tab_id)).await? {
+            committed(ctx.tab_id, commit, deadline).await?;
         }
         // Without a commit (a same-document or aborted navigation) the tab shows the page it showed: the same
         // wait tells whether that one has loaded.
-        let loaded = wait_loaded(tab_id, deadline, load_wait_ms, true).await?;
-        current(tab_id, loaded).await
+        let loaded = wait_loaded(ctx.tab_id, deadline, load_wait_ms, true).await?;
+        current(ctx.tab_id, loaded).await
     }
 }
 
@@ -232,14 +231,13 @@ impl Handler for Reload {
     const TRAITS: Traits = Traits::NAVIGATION;
 
     async fn run(&self, ctx: &Ctx) -> Result<NavResult> {
-        let tab_id = ctx.tab_id;
         let load_wait_ms = load_wait(self.0.load_wait_ms);
-        crate::extract::invalidate(tab_id);
+        crate::extract::invalidate(ctx.tab_id);
         let deadline = page::now_ms() + LOAD_BUDGET_MS;
-        let commit = commit_waiter(tab_id);
-        dialogs::navigating(tab_id, cdp::send(tab_id, &PageReload {}).err_into()).await?;
-        let loaded = settle(tab_id, commit, deadline, load_wait_ms).await?;
-        current(tab_id, loaded).await
+        let commit = commit_waiter(ctx.tab_id);
+        dialogs::navigating(ctx.tab_id, cdp::send(ctx.tab_id, &PageReload {}).err_into()).await?;
+        let loaded = settle(ctx.tab_id, commit, deadline, load_wait_ms).await?;
+        current(ctx.tab_id, loaded).await
     }
 }
 
