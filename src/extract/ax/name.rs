@@ -175,16 +175,11 @@ impl<'a> Namer<'a> {
     /// [`Namer::content`]'s reading; `parts_named`: a part's `aria-label` or `title` stands for it.
     fn read_content(&self, id: usize, traversal: Traversal, parts_named: bool) -> String {
         let dom = self.dom;
-        let mut out = String::new();
-        let mut stack = vec![id];
-        while let Some(i) = stack.pop() {
-            if out.len() > 4 * MAX_LABEL_CHARS {
-                break;
-            }
+        read_subtree(dom, id, |i, out| {
             let n = &dom.nodes[i];
             let rendered = traversal == Traversal::Labelledby || n.layout.is_some();
             match &n.kind {
-                NodeKind::Text(t) if rendered => push_readable(&mut out, t),
+                NodeKind::Text(t) if rendered => push_readable(out, t),
                 NodeKind::Text(_) | NodeKind::Document => {}
                 NodeKind::Element { tag, .. } => {
                     // Scripts are no text, and a control inside (a `<select>` in its `<label>`) is no
@@ -195,7 +190,7 @@ impl<'a> Namer<'a> {
                             && i != id
                             && n.attr("aria-hidden").is_some_and(|v| v.trim() == "true"));
                     if skipped {
-                        continue;
+                        return false;
                     }
                     let part_name = || {
                         let own = |a: &str| n.attr(a).filter(|l| !l.trim().is_empty());
@@ -213,12 +208,12 @@ impl<'a> Namer<'a> {
                         out.push_str(n.attr("alt").unwrap_or(""));
                         out.push(' ');
                     } else {
-                        stack.extend(n.children.iter().rev());
+                        return true;
                     }
                 }
             }
-        }
-        crate::extract::text::collapse(&out)
+            false
+        })
     }
 }
 
@@ -243,21 +238,32 @@ fn is_labelable(dom: &Dom, i: usize) -> bool {
 /// whitespace collapsed, read as far as ~4 × [`MAX_LABEL_CHARS`]; `laid_out`: only text that has a layout
 /// box (an `<option>`'s text has none: the browser draws a closed `<select>` itself).
 pub(super) fn subtree_text(dom: &Dom, id: usize, laid_out: bool) -> String {
+    read_subtree(dom, id, |i, out| {
+        let n = &dom.nodes[i];
+        match &n.kind {
+            NodeKind::Text(t) if !laid_out || n.layout.is_some() => push_readable(out, t),
+            NodeKind::Element { tag, .. } if tag == "img" => {
+                out.push_str(n.attr("alt").unwrap_or(""));
+                out.push(' ');
+            }
+            NodeKind::Element { tag, .. } if matches!(tag.as_str(), "script" | "style") => {}
+            _ => return true,
+        }
+        false
+    })
+}
+
+/// Reads node `id`'s subtree in document order as far as ~4 × [`MAX_LABEL_CHARS`], whitespace collapsed:
+/// `read` appends node `i`'s own words to the text and says whether to go on into its children.
+fn read_subtree(dom: &Dom, id: usize, mut read: impl FnMut(usize, &mut String) -> bool) -> String {
     let mut out = String::new();
     let mut stack = vec![id];
     while let Some(i) = stack.pop() {
         if out.len() > 4 * MAX_LABEL_CHARS {
             break;
         }
-        let n = &dom.nodes[i];
-        match &n.kind {
-            NodeKind::Text(t) if !laid_out || n.layout.is_some() => push_readable(&mut out, t),
-            NodeKind::Element { tag, .. } if tag == "img" => {
-                out.push_str(n.attr("alt").unwrap_or(""));
-                out.push(' ');
-            }
-            NodeKind::Element { tag, .. } if matches!(tag.as_str(), "script" | "style") => {}
-            _ => stack.extend(n.children.iter().rev()),
+        if read(i, &mut out) {
+            stack.extend(dom.nodes[i].children.iter().rev());
         }
     }
     crate::extract::text::collapse(&out)

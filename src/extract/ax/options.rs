@@ -65,15 +65,21 @@ pub(super) fn options_of(
     out
 }
 
+/// Visits the nodes under node `root` in document order, at most [`MAX_OPTIONS_READ`] of them; `visit`
+/// says whether to go on into the node's children.
+fn walk(dom: &Dom, root: usize, mut visit: impl FnMut(usize) -> bool) {
+    let mut stack: Vec<usize> = dom.nodes[root].children.iter().rev().copied().collect();
+    for _ in 0..MAX_OPTIONS_READ {
+        let Some(n) = stack.pop() else { break };
+        if visit(n) {
+            stack.extend(dom.nodes[n].children.iter().rev().copied());
+        }
+    }
+}
+
 /// The `<option>`s under node `root` (a `<select>` or `<datalist>`), in document order.
 fn native(dom: &Dom, root: usize, out: &mut Options) {
-    let mut stack: Vec<usize> = dom.nodes[root].children.iter().rev().copied().collect();
-    let mut read = 0;
-    while let Some(n) = stack.pop() {
-        read += 1;
-        if read > MAX_OPTIONS_READ {
-            break;
-        }
+    walk(dom, root, |n| {
         let node = &dom.nodes[n];
         match node.tag() {
             Some("option") => {
@@ -92,33 +98,27 @@ fn native(dom: &Dom, root: usize, out: &mut Options) {
                     };
                     out.names.push(cut(&name.unwrap_or_default()));
                 }
+                false
             }
-            Some(_) => stack.extend(node.children.iter().rev().copied()),
-            None => {}
+            Some(_) => true,
+            None => false,
         }
-    }
+    });
 }
 
 /// The `role=option`s under node `root` that have no box (they are no elements of their own).
 fn aria(dom: &Dom, root: usize, out: &mut Options) {
-    let mut stack: Vec<usize> = dom.nodes[root].children.iter().rev().copied().collect();
-    let mut read = 0;
-    while let Some(n) = stack.pop() {
-        read += 1;
-        if read > MAX_OPTIONS_READ {
-            break;
-        }
+    walk(dom, root, |n| {
         let node = &dom.nodes[n];
         let is_option = node
             .attr("role")
             .and_then(|r| r.split_whitespace().next())
             .is_some_and(|r| r.eq_ignore_ascii_case("option"));
         if !is_option {
-            stack.extend(node.children.iter().rev().copied());
-            continue;
+            return true;
         }
         if node.layout.is_some() {
-            continue;
+            return false;
         }
         let name = node
             .attr("aria-label")
@@ -135,7 +135,8 @@ fn aria(dom: &Dom, root: usize, out: &mut Options) {
         if out.names.len() < MAX_OPTIONS {
             out.names.push(cut(&name));
         }
-    }
+        false
+    });
 }
 
 /// `s` cut to [`EXTRACT_MAX_OPTION_CHARS`] chars, ending with `…` when cut.

@@ -5,56 +5,8 @@
 use super::content::skipped;
 use super::ir::{Block, Inline, MAX_DEPTH};
 use super::math::{formula, Formula};
-use crate::extract::snapshot::{Dom, DomNode, NodeKind};
+use crate::extract::snapshot::{Dom, DomNode, NodeKind, BLOCK_TAGS};
 use crate::extract::text::collapse;
-
-/// Elements rendered as blocks when the page gives no layout (e.g. `display: contents` does not apply).
-const BLOCK_TAGS: &[&str] = &[
-    "address",
-    "article",
-    "aside",
-    "blockquote",
-    "body",
-    "center",
-    "dd",
-    "details",
-    "div",
-    "dl",
-    "dt",
-    "fieldset",
-    "figcaption",
-    "figure",
-    "footer",
-    "form",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "header",
-    "hgroup",
-    "hr",
-    "html",
-    "legend",
-    "li",
-    "main",
-    "nav",
-    "ol",
-    "p",
-    "pre",
-    "section",
-    "summary",
-    "table",
-    "tbody",
-    "td",
-    "tfoot",
-    "th",
-    "thead",
-    "tr",
-    "ul",
-    "caption",
-];
 
 /// Builds the block IR of the page (see the module doc for what is kept and dropped).
 pub fn build(dom: &Dom) -> Vec<Block> {

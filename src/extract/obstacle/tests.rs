@@ -60,6 +60,22 @@ impl Case {
     }
 }
 
+/// Classifies each case's page (no challenge form) and checks the verdict's kind, confidence and layer.
+pub(super) fn assert_classified(cases: Vec<Case>) {
+    for c in cases {
+        let got = classify(&ObstacleInput {
+            url: c.url,
+            title: c.title,
+            markdown: c.markdown,
+            elements: &c.elements,
+            captcha_frame: c.frame,
+            challenge_form: false,
+        });
+        let got = got.map(|v| (v.kind, v.confidence, v.layer));
+        assert_eq!(got, c.want, "case: {}", c.name);
+    }
+}
+
 pub(super) const ARTICLE: &str = "# Local council approves new park\n\nThe council voted on Tuesday to approve the plan, \
         which had been debated for two years. Residents said the park would bring families together. \
         The project is expected to cost four million and open next spring, officials said, adding that \
@@ -365,18 +381,7 @@ fn classifier_table() {
         ])
         .want(AuthWall, Low, 4),
     ];
-    for c in cases {
-        let got = classify(&ObstacleInput {
-            url: c.url,
-            title: c.title,
-            markdown: c.markdown,
-            elements: &c.elements,
-            captcha_frame: c.frame,
-            challenge_form: false,
-        });
-        let got = got.map(|v| (v.kind, v.confidence, v.layer));
-        assert_eq!(got, c.want, "case: {}", c.name);
-    }
+    assert_classified(cases);
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Cases for the causes of false alarms and misses found on `corpus/forms` (SPEC §5 layers 4 and 5).
 
-use super::tests::{case, el};
+use super::tests::{assert_classified, case, el};
 use super::tests_structure::{inf, typed};
 use super::*;
 use crate::extract::ax::AxElement;
@@ -209,16 +209,5 @@ fn form_pages_that_are_not_sign_in_and_sign_in_steps_without_a_password() {
         .els(vec![el("link", "BankID på den här enheten")])
         .want(AuthWall, Low, 5),
     ];
-    for c in cases {
-        let got = classify(&ObstacleInput {
-            url: c.url,
-            title: c.title,
-            markdown: c.markdown,
-            elements: &c.elements,
-            captcha_frame: c.frame,
-            challenge_form: false,
-        });
-        let got = got.map(|v| (v.kind, v.confidence, v.layer));
-        assert_eq!(got, c.want, "case: {}", c.name);
-    }
+    assert_classified(cases);
 }

@@ -258,16 +258,5 @@ fn password_forms_are_read_by_their_structure() {
         ])
         .want(AuthWall, Low, 4),
     ];
-    for c in cases {
-        let got = classify(&ObstacleInput {
-            url: c.url,
-            title: c.title,
-            markdown: c.markdown,
-            elements: &c.elements,
-            captcha_frame: c.frame,
-            challenge_form: false,
-        });
-        let got = got.map(|v| (v.kind, v.confidence, v.layer));
-        assert_eq!(got, c.want, "case: {}", c.name);
-    }
+    assert_classified(cases);
 }

@@ -26,37 +26,10 @@ fn default_display(tag: &str) -> &'static str {
         "td" | "th" => "table-cell",
         "thead" | "tbody" => "table-row-group",
         "button" | "input" | "img" => "inline-block",
-        t if BLOCK_TAGS_FOR_TESTS.contains(&t) => "block",
+        t if BLOCK_TAGS.contains(&t) => "block",
         _ => "inline",
     }
 }
-
-const BLOCK_TAGS_FOR_TESTS: &[&str] = &[
-    "html",
-    "body",
-    "div",
-    "p",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "ul",
-    "ol",
-    "pre",
-    "blockquote",
-    "nav",
-    "footer",
-    "aside",
-    "header",
-    "main",
-    "article",
-    "section",
-    "form",
-    "figure",
-    "hr",
-];
 
 /// `html > body > kids` at `url`. Every rendered node gets a 800×20 px box, one below the other;
 /// `style` understands `display:none`, `visibility:hidden`, `position:*`, `overflow:hidden`,

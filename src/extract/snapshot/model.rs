@@ -300,6 +300,55 @@ impl Dom {
     }
 }
 
+/// The elements HTML displays as blocks by default (its user-agent stylesheet): how a node without a box of
+/// its own (`display: contents`, a tree without layout) is read.
+pub const BLOCK_TAGS: &[&str] = &[
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "body",
+    "center",
+    "dd",
+    "details",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hgroup",
+    "hr",
+    "html",
+    "legend",
+    "li",
+    "main",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "summary",
+    "table",
+    "tbody",
+    "td",
+    "tfoot",
+    "th",
+    "thead",
+    "tr",
+    "ul",
+    "caption",
+];
+
 /// True when `url` is the iframe of a known CAPTCHA provider: Cloudflare challenges / Turnstile,
 /// hCaptcha, Google reCAPTCHA (google.com/recaptcha, recaptcha.net), also Arkose and GeeTest.
 pub fn is_captcha_frame_url(url: &str) -> bool {
