@@ -2,7 +2,7 @@
 //! a field, and the context of elements whose role and name repeat.
 
 use super::*;
-use crate::extract::snapshot::build::{dom, e, t, T};
+use crate::extract::snapshot::build::{dom, e, el, et, t, T};
 use crate::extract::snapshot::{Dom, Rect};
 
 fn elements(d: &Dom) -> Vec<AxElement> {
@@ -21,7 +21,7 @@ fn s(v: &str) -> Option<String> {
 }
 
 fn option(label: &'static str) -> T {
-    e("option", &[], vec![t(label)])
+    el("option", vec![t(label)])
 }
 
 #[test]
@@ -201,9 +201,8 @@ fn names_follow_accnames_order_and_a_labels_icon_names_the_field_by_its_aria_lab
                 &[("id", "id_groups_input"), ("placeholder", "Filter")],
                 vec![],
             ),
-            e(
+            el(
                 "button",
-                &[],
                 vec![
                     e("span", &[("aria-hidden", "true")], vec![t("×")]),
                     t("Close"),
@@ -242,7 +241,7 @@ fn datetime_row(label: &'static str) -> T {
         "div",
         &[("class", "form-row")],
         vec![
-            e("label", &[], vec![t(label)]),
+            el("label", vec![t(label)]),
             e(
                 "p",
                 &[("class", "datetime")],
@@ -253,19 +252,15 @@ fn datetime_row(label: &'static str) -> T {
                         &[("type", "text"), ("class", "vDateField")],
                         vec![],
                     ),
-                    e(
-                        "span",
-                        &[],
-                        vec![e("a", &[("href", "#")], vec![t("Today")])],
-                    ),
-                    e("br", &[], vec![]),
+                    el("span", vec![e("a", &[("href", "#")], vec![t("Today")])]),
+                    el("br", vec![]),
                     t("Time: "),
                     e(
                         "input",
                         &[("type", "text"), ("class", "vTimeField")],
                         vec![],
                     ),
-                    e("span", &[], vec![e("a", &[("href", "#")], vec![t("Now")])]),
+                    el("span", vec![e("a", &[("href", "#")], vec![t("Now")])]),
                 ],
             ),
         ],
@@ -277,27 +272,21 @@ fn a_field_without_a_name_takes_the_text_before_it_on_its_line_and_repeats_say_t
     let d = dom(
         "https://a.test/",
         vec![
-            e("h2", &[], vec![t("Important dates")]),
+            et("h2", "Important dates"),
             datetime_row("Last login:"),
             datetime_row("Date joined:"),
-            e(
+            el(
                 "p",
-                &[],
                 vec![t("Find: "), e("input", &[("type", "search")], vec![])],
             ),
             // Text another control owns is not a name: a button's, a label's that names its field.
-            e(
+            el("p", vec![et("button", "Go"), el("input", vec![])]),
+            el(
                 "p",
-                &[],
-                vec![e("button", &[], vec![t("Go")]), e("input", &[], vec![])],
-            ),
-            e(
-                "p",
-                &[],
                 vec![
                     e("label", &[("for", "x")], vec![t("Mine")]),
                     e("input", &[("id", "x")], vec![]),
-                    e("input", &[], vec![]),
+                    el("input", vec![]),
                 ],
             ),
         ],
@@ -322,12 +311,11 @@ fn a_field_without_a_name_takes_the_text_before_it_on_its_line_and_repeats_say_t
 fn a_label_drawn_after_its_field_names_it_when_no_text_comes_before_on_its_line() {
     // A "floating" label: the page's style puts it over the field; unstyled it stands right after it.
     let row = |label: &'static str| {
-        e(
+        el(
             "div",
-            &[],
             vec![
                 e("input", &[("type", "text")], vec![]),
-                e("label", &[], vec![t(label)]),
+                el("label", vec![t(label)]),
             ],
         )
     };
@@ -366,63 +354,56 @@ fn a_label_drawn_after_its_field_names_it_when_no_text_comes_before_on_its_line(
 fn repeated_names_are_told_apart_by_row_legend_or_heading_and_unique_ones_get_no_context() {
     // Trac's permission table: one checkbox per action, named by its action, in a row per subject.
     let perm = |action: &'static str| {
-        e(
+        el(
             "label",
-            &[],
             vec![
                 e("input", &[("type", "checkbox")], vec![]),
-                e("span", &[], vec![t(action)]),
+                el("span", vec![t(action)]),
             ],
         )
     };
     let d = dom(
         "https://a.test/",
         vec![
-            e(
+            el(
                 "table",
-                &[],
-                vec![e(
+                vec![el(
                     "tbody",
-                    &[],
                     vec![
-                        e(
+                        el(
                             "tr",
-                            &[],
                             vec![
-                                e("td", &[], vec![t("authenticated")]),
-                                e("td", &[], vec![perm("WIKI_CREATE")]),
+                                et("td", "authenticated"),
+                                el("td", vec![perm("WIKI_CREATE")]),
                             ],
                         ),
-                        e(
+                        el(
                             "tr",
-                            &[],
                             vec![
-                                e("td", &[], vec![t("developer")]),
-                                e("td", &[], vec![perm("WIKI_CREATE"), perm("WIKI_MODIFY")]),
+                                et("td", "developer"),
+                                el("td", vec![perm("WIKI_CREATE"), perm("WIKI_MODIFY")]),
                             ],
                         ),
                     ],
                 )],
             ),
-            e(
+            el(
                 "fieldset",
-                &[],
                 vec![
-                    e("legend", &[], vec![t("Shipping")]),
+                    et("legend", "Shipping"),
                     e("input", &[("placeholder", "Name")], vec![]),
                 ],
             ),
-            e(
+            el(
                 "fieldset",
-                &[],
                 vec![
-                    e("legend", &[], vec![t("Billing")]),
+                    et("legend", "Billing"),
                     e("input", &[("placeholder", "Name")], vec![]),
                 ],
             ),
-            e("h3", &[], vec![t("Comments")]),
+            et("h3", "Comments"),
             e("a", &[("href", "/reply/1")], vec![t("Reply")]),
-            e("h3", &[], vec![t("Trackbacks")]),
+            et("h3", "Trackbacks"),
             e("a", &[("href", "/reply/2")], vec![t("Reply")]),
         ],
     );
@@ -473,13 +454,12 @@ fn a_caption_every_repeat_shares_is_passed_over_for_one_that_tells_them_apart() 
             "details",
             &[("open", "")],
             vec![
-                e("summary", &[], vec![t(title)]),
-                e(
+                el("summary", vec![t(title)]),
+                el(
                     "ul",
-                    &[],
                     vec![
-                        e("li", &[], vec![e("a", &[("href", "?")], vec![t("All")])]),
-                        e("li", &[], vec![e("a", &[("href", q)], vec![t("Yes")])]),
+                        el("li", vec![e("a", &[("href", "?")], vec![t("All")])]),
+                        el("li", vec![e("a", &[("href", q)], vec![t("Yes")])]),
                     ],
                 ),
             ],

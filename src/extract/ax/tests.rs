@@ -1,5 +1,5 @@
 use super::*;
-use crate::extract::snapshot::build::{dom, e, t, T};
+use crate::extract::snapshot::build::{dom, e, el, et, t, T};
 use crate::extract::snapshot::{Dom, Rect};
 use bua_protocol::Checked;
 use serde_json::json;
@@ -34,7 +34,7 @@ fn interactive_nodes_in_document_order_without_structure_or_native_options() {
             e(
                 "select",
                 &[("aria-label", "Country")],
-                vec![e("option", &[], vec![t("France")])],
+                vec![et("option", "France")],
             ),
             e("input", &[("aria-label", "  Email\n address ")], vec![]),
             t("text"),
@@ -134,9 +134,8 @@ fn frame_trees_are_spliced_at_their_iframe() {
 fn visible_means_in_the_viewport_and_inputs_carry_their_type_and_form() {
     let d = dom(
         "https://a.test/",
-        vec![e(
+        vec![el(
             "form",
-            &[],
             vec![
                 e(
                     "input",
@@ -162,7 +161,7 @@ fn visible_means_in_the_viewport_and_inputs_carry_their_type_and_form() {
 #[test]
 fn what_a_scroller_clips_away_is_not_in_the_viewport_though_its_box_is() {
     fn button(name: &'static str) -> T {
-        e("button", &[], vec![t(name)])
+        el("button", vec![t(name)])
     }
     let d = dom(
         "https://a.test/",
@@ -250,12 +249,11 @@ fn big_pages_read_their_elements_from_the_dom() {
                 &[("href", "/x")],
                 vec![t("Home "), e("img", &[("alt", "icon")], vec![])],
             ),
-            e("a", &[], vec![t("No href")]),
+            et("a", "No href"),
             e("label", &[("for", "q")], vec![t("Query")]),
             e("input", &[("id", "q"), ("type", "search")], vec![]),
-            e(
+            el(
                 "label",
-                &[],
                 vec![t("Email"), e("input", &[("type", "email")], vec![])],
             ),
             e(
@@ -284,10 +282,10 @@ fn big_pages_read_their_elements_from_the_dom() {
             e(
                 "div",
                 &[("aria-hidden", "true")],
-                vec![e("button", &[], vec![t("Hidden")])],
+                vec![et("button", "Hidden")],
             ),
             e("button", &[("style", "display:none")], vec![t("Gone")]),
-            e("select", &[], vec![e("option", &[], vec![t("One")])]),
+            el("select", vec![et("option", "One")]),
             e("button", &[("style", "top:5000")], vec![t("Far")]),
         ],
     );
@@ -323,7 +321,7 @@ fn disabled_controls_and_those_of_a_disabled_fieldset_are_flagged() {
         "https://x.test/",
         vec![
             e("button", &[("disabled", "")], vec![t("Off")]),
-            e("button", &[], vec![t("On")]),
+            et("button", "On"),
             e(
                 "fieldset",
                 &[("disabled", "")],
@@ -357,19 +355,15 @@ fn disabled_controls_and_those_of_a_disabled_fieldset_are_flagged() {
 
 #[test]
 fn a_select_has_the_text_of_its_selected_options_as_value() {
-    let option = |text: &'static str| e("option", &[], vec![t(text)]);
+    let option = |text: &'static str| el("option", vec![t(text)]);
     let mut d = dom(
         "https://x.test/",
         vec![
-            e("select", &[], vec![option("France"), option("  Germany ")]),
+            el("select", vec![option("France"), option("  Germany ")]),
             e(
                 "select",
                 &[("multiple", "")],
-                vec![e(
-                    "optgroup",
-                    &[],
-                    vec![option("S"), option("M"), option("L")],
-                )],
+                vec![el("optgroup", vec![option("S"), option("M"), option("L")])],
             ),
         ],
     );

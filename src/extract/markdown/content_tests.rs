@@ -1,7 +1,7 @@
 //! What is content (SPEC §5 `markdown`): tables of links that are data, a list's own search form.
 
 use super::*;
-use crate::extract::snapshot::build::{dom, e, t, T};
+use crate::extract::snapshot::build::{dom, e, el, et, t, T};
 
 const URL: &str = "https://admin.test/admin/";
 
@@ -18,17 +18,16 @@ fn link(href: &'static str, text: &'static str) -> T {
 
 /// A row of Django admin's index: the model, its "Add" and "Change" links.
 fn model_row(header: &'static str, model: &'static str) -> T {
-    e(
+    el(
         "tr",
-        &[],
         vec![
             e(
                 header,
                 &[("scope", "row")],
                 vec![link("/admin/auth/user/", model)],
             ),
-            e("td", &[], vec![link("/admin/auth/user/add/", "Add")]),
-            e("td", &[], vec![link("/admin/auth/user/", "Change")]),
+            el("td", vec![link("/admin/auth/user/add/", "Add")]),
+            el("td", vec![link("/admin/auth/user/", "Change")]),
         ],
     )
 }
@@ -38,17 +37,16 @@ fn a_data_table_of_links_is_a_table_and_a_menu_laid_out_in_one_is_not_content() 
     let app = |header: &'static str, caption: Option<&'static str>| {
         let mut parts = Vec::new();
         if let Some(c) = caption {
-            parts.push(e("caption", &[], vec![link("/admin/auth/", c)]));
+            parts.push(el("caption", vec![link("/admin/auth/", c)]));
         }
-        parts.push(e(
+        parts.push(el(
             "tbody",
-            &[],
             vec![model_row(header, "Groups"), model_row(header, "Users")],
         ));
-        e("div", &[("class", "module")], vec![e("table", &[], parts)])
+        e("div", &[("class", "module")], vec![el("table", parts)])
     };
     let got = md(vec![
-        e("p", &[], vec![t(STORY)]),
+        el("p", vec![t(STORY)]),
         app("th", Some("Authentication and Authorization")),
     ]);
     assert_eq!(
@@ -61,10 +59,7 @@ fn a_data_table_of_links_is_a_table_and_a_menu_laid_out_in_one_is_not_content() 
         )
     );
     // The same links in a table without header cells, caption or header rows: a menu's layout.
-    assert_eq!(
-        md(vec![e("p", &[], vec![t(STORY)]), app("td", None)]),
-        STORY
-    );
+    assert_eq!(md(vec![el("p", vec![t(STORY)]), app("td", None)]), STORY);
 }
 
 #[test]
@@ -73,9 +68,8 @@ fn a_search_forms_result_count_stays_in_the_content_and_the_sites_search_box_doe
         e(
             "form",
             &[("role", "search")],
-            vec![e(
+            vec![el(
                 "div",
-                &[],
                 vec![
                     e("input", &[("type", "text"), ("name", "q")], vec![]),
                     e(
@@ -89,13 +83,12 @@ fn a_search_forms_result_count_stays_in_the_content_and_the_sites_search_box_doe
     };
     let got = md(vec![
         e("div", &[("id", "header")], vec![search("Site search (")]),
-        e(
+        el(
             "main",
-            &[],
             vec![
-                e("h1", &[], vec![t("Select user to change")]),
+                et("h1", "Select user to change"),
                 search("2 results ("),
-                e("p", &[], vec![t(STORY)]),
+                el("p", vec![t(STORY)]),
             ],
         ),
     ]);

@@ -1,5 +1,5 @@
 use super::*;
-use crate::extract::snapshot::build::{dom, e, t, T};
+use crate::extract::snapshot::build::{dom, e, el, et, t, T};
 use crate::extract::snapshot::NodeKind;
 use std::collections::HashMap;
 
@@ -12,13 +12,12 @@ fn md(kids: Vec<T>) -> String {
 #[test]
 fn headings_paragraphs_and_collapsed_whitespace() {
     let got = md(vec![
-        e("h1", &[], vec![t("  The   title ")]),
-        e(
+        et("h1", "  The   title "),
+        el(
             "p",
-            &[],
-            vec![t("First\n   line"), e("br", &[], vec![]), t("second line")],
+            vec![t("First\n   line"), el("br", vec![]), t("second line")],
         ),
-        e("h3", &[], vec![t("Sub")]),
+        et("h3", "Sub"),
     ]);
     assert_eq!(got, "# The title\n\nFirst line\nsecond line\n\n### Sub");
 }
@@ -27,9 +26,8 @@ fn headings_paragraphs_and_collapsed_whitespace() {
 fn with_refs_links_of_the_list_carry_their_uid_and_only_same_origin_links_their_path() {
     let page = dom(
         URL,
-        vec![e(
+        vec![el(
             "p",
-            &[],
             vec![
                 e("a", &[("href", "/shop?item=2#top")], vec![t("Shop")]),
                 t(", "),
@@ -75,9 +73,8 @@ fn with_refs_links_of_the_list_carry_their_uid_and_only_same_origin_links_their_
 fn brackets_of_the_page_text_are_escaped_so_text_cannot_pass_for_a_link_by_uid() {
     let page = dom(
         URL,
-        vec![e(
+        vec![el(
             "p",
-            &[],
             vec![
                 t("Follow [Keep my account](e1 /keep) now: "),
                 e(
@@ -106,9 +103,8 @@ fn brackets_of_the_page_text_are_escaped_so_text_cannot_pass_for_a_link_by_uid()
 #[test]
 fn the_cap_never_leaves_half_a_link() {
     let para = || {
-        e(
+        el(
             "p",
-            &[],
             vec![
                 t("Some words of the paragraph, then "),
                 e(
@@ -135,9 +131,8 @@ fn the_cap_never_leaves_half_a_link() {
 
 #[test]
 fn links_are_absolute_and_same_page_or_script_links_are_text() {
-    let got = md(vec![e(
+    let got = md(vec![el(
         "p",
-        &[],
         vec![
             t("See "),
             e("a", &[("href", "../other.html?a=1")], vec![t("the other")]),
@@ -158,28 +153,24 @@ fn links_are_absolute_and_same_page_or_script_links_are_text() {
 #[test]
 fn images_need_alt_text_and_are_alt_text_inside_links() {
     let got = md(vec![
-        e(
+        el(
             "p",
-            &[],
             vec![e("img", &[("src", "/a.png"), ("alt", "A chart")], vec![])],
         ),
-        e(
+        el(
             "p",
-            &[],
             vec![e("img", &[("src", "/deco.png"), ("alt", "")], vec![])],
         ),
-        e(
+        el(
             "p",
-            &[],
             vec![e(
                 "img",
                 &[("src", "data:image/png;base64,xyz"), ("alt", "inline")],
                 vec![],
             )],
         ),
-        e(
+        el(
             "p",
-            &[],
             vec![e(
                 "a",
                 &[("href", "/home")],
@@ -195,23 +186,18 @@ fn images_need_alt_text_and_are_alt_text_inside_links() {
 
 #[test]
 fn nested_lists_keep_their_structure_and_numbering() {
-    let got = md(vec![e(
+    let got = md(vec![el(
         "ul",
-        &[],
         vec![
-            e("li", &[], vec![t("One")]),
-            e(
+            et("li", "One"),
+            el(
                 "li",
-                &[],
                 vec![
                     t("Two"),
                     e(
                         "ol",
                         &[("start", "3")],
-                        vec![
-                            e("li", &[], vec![t("Three")]),
-                            e("li", &[], vec![t("Four")]),
-                        ],
+                        vec![et("li", "Three"), et("li", "Four")],
                     ),
                 ],
             ),
@@ -222,17 +208,14 @@ fn nested_lists_keep_their_structure_and_numbering() {
 
 #[test]
 fn data_tables_become_markdown_tables_and_layout_tables_blocks() {
-    let cell = |tag: &'static str, s: &'static str| e(tag, &[], vec![t(s)]);
-    let got = md(vec![e(
+    let got = md(vec![el(
         "table",
-        &[],
-        vec![e(
+        vec![el(
             "tbody",
-            &[],
             vec![
-                e("tr", &[], vec![cell("th", "Name"), cell("th", "Qty")]),
-                e("tr", &[], vec![cell("td", "Apple | red"), cell("td", "3")]),
-                e("tr", &[], vec![cell("td", "Pear")]),
+                el("tr", vec![et("th", "Name"), et("th", "Qty")]),
+                el("tr", vec![et("td", "Apple | red"), et("td", "3")]),
+                el("tr", vec![et("td", "Pear")]),
             ],
         )],
     )]);
@@ -240,22 +223,13 @@ fn data_tables_become_markdown_tables_and_layout_tables_blocks() {
         got,
         "| Name | Qty |\n| --- | --- |\n| Apple \\| red | 3 |\n| Pear |  |"
     );
-    let layout = md(vec![e(
+    let layout = md(vec![el(
         "table",
-        &[],
-        vec![e(
+        vec![el(
             "tr",
-            &[],
             vec![
-                e(
-                    "td",
-                    &[],
-                    vec![
-                        e("h2", &[], vec![t("Story")]),
-                        e("p", &[], vec![t("Body text.")]),
-                    ],
-                ),
-                e("td", &[], vec![t("Side")]),
+                el("td", vec![et("h2", "Story"), et("p", "Body text.")]),
+                et("td", "Side"),
             ],
         )],
     )]);
@@ -265,21 +239,16 @@ fn data_tables_become_markdown_tables_and_layout_tables_blocks() {
 #[test]
 fn pre_keeps_whitespace_and_fences_around_backticks() {
     let got = md(vec![
-        e(
+        el(
             "pre",
-            &[],
             vec![e(
                 "code",
                 &[("class", "language-rust")],
                 vec![t("fn main() {\n    x();\n}\n")],
             )],
         ),
-        e(
-            "p",
-            &[],
-            vec![t("Use "), e("code", &[], vec![t("a`b")]), t(".")],
-        ),
-        e("pre", &[], vec![t("```\ninner\n```")]),
+        el("p", vec![t("Use "), et("code", "a`b"), t(".")]),
+        et("pre", "```\ninner\n```"),
     ]);
     assert_eq!(
         got,
@@ -290,12 +259,8 @@ fn pre_keeps_whitespace_and_fences_around_backticks() {
 #[test]
 fn blockquotes_and_rules() {
     let got = md(vec![
-        e(
-            "blockquote",
-            &[],
-            vec![e("p", &[], vec![t("a")]), e("p", &[], vec![t("b")])],
-        ),
-        e("hr", &[], vec![]),
+        el("blockquote", vec![et("p", "a"), et("p", "b")]),
+        el("hr", vec![]),
     ]);
     assert_eq!(got, "> a\n>\n> b\n\n---");
 }
@@ -303,12 +268,9 @@ fn blockquotes_and_rules() {
 #[test]
 fn hidden_nodes_scripts_and_zero_size_boxes_are_dropped() {
     let got = md(vec![
-        e(
+        et(
             "p",
-            &[],
-            vec![t(
-                "Shown: the visible text, longer than all the hidden ones together.",
-            )],
+            "Shown: the visible text, longer than all the hidden ones together.",
         ),
         e("p", &[("style", "display:none")], vec![t("display none")]),
         e("p", &[("style", "visibility:hidden")], vec![t("invisible")]),
@@ -319,10 +281,10 @@ fn hidden_nodes_scripts_and_zero_size_boxes_are_dropped() {
             &[("style", "width:0;height:0;overflow:hidden")],
             vec![t("zero size")],
         ),
-        e("script", &[], vec![t("var x = 1;")]),
-        e("style", &[], vec![t(".a{}")]),
-        e("noscript", &[], vec![t("enable js")]),
-        e("svg", &[], vec![t("svg text")]),
+        et("script", "var x = 1;"),
+        et("style", ".a{}"),
+        et("noscript", "enable js"),
+        et("svg", "svg text"),
     ]);
     assert_eq!(
         got,
@@ -334,22 +296,19 @@ fn hidden_nodes_scripts_and_zero_size_boxes_are_dropped() {
 fn math_is_its_tex_annotation_else_its_alttext_else_its_text() {
     let got = md(vec![
         // Wikipedia: the MathML (with TeX) hidden next to an aria-hidden image.
-        e(
+        el(
             "p",
-            &[],
             vec![
                 t("Hermitian when "),
                 e(
                     "span",
                     &[("style", "display:none")],
-                    vec![e(
+                    vec![el(
                         "math",
-                        &[],
-                        vec![e(
+                        vec![el(
                             "semantics",
-                            &[],
                             vec![
-                                e("mrow", &[], vec![e("mi", &[], vec![t("A")])]),
+                                el("mrow", vec![et("mi", "A")]),
                                 e(
                                     "annotation",
                                     &[("encoding", "application/x-tex")],
@@ -368,27 +327,18 @@ fn math_is_its_tex_annotation_else_its_alttext_else_its_text() {
             ],
         ),
         // MathJax's assistive MathML: presentation markup only.
-        e(
+        el(
             "p",
-            &[],
             vec![
                 t("So "),
-                e(
-                    "math",
-                    &[],
-                    vec![
-                        e("mi", &[], vec![t("x")]),
-                        e("mo", &[], vec![t("+")]),
-                        e("mn", &[], vec![t("1")]),
-                    ],
-                ),
+                el("math", vec![et("mi", "x"), et("mo", "+"), et("mn", "1")]),
                 t(" grows."),
             ],
         ),
         e(
             "math",
             &[("display", "block"), ("alttext", "E = mc^2")],
-            vec![e("mi", &[], vec![t("E")])],
+            vec![et("mi", "E")],
         ),
     ]);
     assert_eq!(
@@ -400,23 +350,22 @@ fn math_is_its_tex_annotation_else_its_alttext_else_its_text() {
 #[test]
 fn sub_sup_abbr_ruby_and_output_keep_their_text_and_template_is_dropped() {
     let got = md(vec![
-        e(
+        el(
             "p",
-            &[],
             vec![
                 t("H"),
-                e("sub", &[], vec![t("2")]),
+                et("sub", "2"),
                 t("O at 10"),
-                e("sup", &[], vec![t("3")]),
+                et("sup", "3"),
                 t(" "),
                 e("abbr", &[("title", "kelvin")], vec![t("K")]),
                 t(", "),
-                e("ruby", &[], vec![t("漢"), e("rt", &[], vec![t("kan")])]),
+                el("ruby", vec![t("漢"), et("rt", "kan")]),
                 t(", total "),
-                e("output", &[], vec![t("42")]),
+                et("output", "42"),
             ],
         ),
-        e("template", &[], vec![t("template text")]),
+        et("template", "template text"),
     ]);
     assert_eq!(got, "H2O at 103 K, 漢kan, total 42");
 }
@@ -425,12 +374,11 @@ fn sub_sup_abbr_ruby_and_output_keep_their_text_and_template_is_dropped() {
 fn navigation_footer_aside_banner_and_overlays_are_dropped() {
     let article = "The council voted on Tuesday to approve the plan after two years of debate.";
     let got = md(vec![
-        e(
+        el(
             "header",
-            &[],
             vec![
                 e("a", &[("href", "/")], vec![t("Site")]),
-                e("nav", &[], vec![t("Home News Sport")]),
+                et("nav", "Home News Sport"),
             ],
         ),
         e("div", &[("role", "navigation")], vec![t("Menu")]),
@@ -439,30 +387,22 @@ fn navigation_footer_aside_banner_and_overlays_are_dropped() {
             &[("style", "position:fixed")],
             vec![t("We use cookies")],
         ),
-        e(
+        el(
             "main",
-            &[],
-            vec![
-                e("h1", &[], vec![t("Council approves park")]),
-                e("p", &[], vec![t(article)]),
-            ],
+            vec![et("h1", "Council approves park"), el("p", vec![t(article)])],
         ),
-        e("aside", &[], vec![t("Related")]),
+        et("aside", "Related"),
         e("div", &[("role", "complementary")], vec![t("Ads")]),
-        e("footer", &[], vec![t("Copyright")]),
+        et("footer", "Copyright"),
     ]);
     assert_eq!(got, format!("# Council approves park\n\n{article}"));
 }
 
 #[test]
 fn an_article_header_with_the_title_is_kept() {
-    let got = md(vec![e(
+    let got = md(vec![el(
         "article",
-        &[],
-        vec![
-            e("header", &[], vec![e("h1", &[], vec![t("Title")])]),
-            e("p", &[], vec![t("Text")]),
-        ],
+        vec![el("header", vec![et("h1", "Title")]), et("p", "Text")],
     )]);
     assert_eq!(got, "# Title\n\nText");
 }
@@ -473,18 +413,14 @@ fn boilerplate_that_holds_the_main_content_is_kept() {
     let got = md(vec![e(
         "div",
         &[("style", "position:fixed")],
-        vec![e("p", &[], vec![t("All the content of the app.")])],
+        vec![et("p", "All the content of the app.")],
     )]);
     assert_eq!(got, "All the content of the app.");
     let got = md(vec![
         e(
             "div",
             &[("aria-hidden", "true")],
-            vec![e(
-                "p",
-                &[],
-                vec![t("The article, long enough to be the page.")],
-            )],
+            vec![et("p", "The article, long enough to be the page.")],
         ),
         e("div", &[("role", "dialog")], vec![t("Subscribe!")]),
     ]);
@@ -493,21 +429,20 @@ fn boilerplate_that_holds_the_main_content_is_kept() {
 
 #[test]
 fn link_farms_are_dropped_but_a_page_that_is_a_list_of_links_is_kept() {
-    let link = |s: &'static str| e("li", &[], vec![e("a", &[("href", "/x")], vec![t(s)])]);
+    let link = |s: &'static str| el("li", vec![e("a", &[("href", "/x")], vec![t(s)])]);
     let story =
         "A long paragraph of the story that is what the reader came for, with many words in it.";
     let got = md(vec![
-        e("p", &[], vec![t(story)]),
+        el("p", vec![t(story)]),
         e(
             "div",
             &[("class", "related")],
-            vec![e("ul", &[], vec![link("One"), link("Two"), link("Three")])],
+            vec![el("ul", vec![link("One"), link("Two"), link("Three")])],
         ),
     ]);
     assert_eq!(got, story);
-    let got = md(vec![e(
+    let got = md(vec![el(
         "ul",
-        &[],
         vec![
             link("First result"),
             link("Second result"),
@@ -519,13 +454,9 @@ fn link_farms_are_dropped_but_a_page_that_is_a_list_of_links_is_kept() {
 
 #[test]
 fn inline_blocks_are_separated() {
-    let got = md(vec![e(
+    let got = md(vec![el(
         "p",
-        &[],
-        vec![
-            e("button", &[], vec![t("Save")]),
-            e("button", &[], vec![t("Cancel")]),
-        ],
+        vec![et("button", "Save"), et("button", "Cancel")],
     )]);
     assert_eq!(got, "Save Cancel");
 }
@@ -534,7 +465,7 @@ fn inline_blocks_are_separated() {
 fn a_body_hidden_until_its_script_runs_is_still_read() {
     let got = md(vec![e("div", &[("style", "visibility:hidden")], vec![])]);
     assert_eq!(got, "");
-    let d = dom(URL, vec![e("p", &[], vec![t("Loaded text")])]);
+    let d = dom(URL, vec![et("p", "Loaded text")]);
     let mut d = d;
     for n in d.nodes.iter_mut() {
         if let Some(l) = n.layout.as_mut() {
@@ -549,11 +480,11 @@ fn a_body_hidden_until_its_script_runs_is_still_read() {
 #[test]
 fn markdown_is_capped_at_30_kib_on_a_char_boundary() {
     let para: &'static str = Box::leak("ж".repeat(1000).into_boxed_str()); // 2000 bytes
-    let kids = (0..40).map(|_| e("p", &[], vec![t(para)])).collect();
+    let kids = (0..40).map(|_| el("p", vec![t(para)])).collect();
     let got = to_markdown(&dom(URL, kids));
     assert!(got.truncated);
     assert!(got.text.len() <= MARKDOWN_MAX_BYTES && got.text.len() > MARKDOWN_MAX_BYTES - 4);
     assert!(got.text.chars().all(|c| c == 'ж' || c == '\n'));
-    let small = to_markdown(&dom(URL, vec![e("p", &[], vec![t("x")])]));
+    let small = to_markdown(&dom(URL, vec![et("p", "x")]));
     assert!(!small.truncated);
 }

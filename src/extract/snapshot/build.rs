@@ -18,6 +18,16 @@ pub(crate) fn t(text: &'static str) -> T {
     T::X(text)
 }
 
+/// An element without attributes.
+pub(crate) fn el(tag: &'static str, kids: Vec<T>) -> T {
+    e(tag, &[], kids)
+}
+
+/// An element without attributes that holds one text node: `<li>One</li>` is `et("li", "One")`.
+pub(crate) fn et(tag: &'static str, text: &'static str) -> T {
+    el(tag, vec![t(text)])
+}
+
 fn default_display(tag: &str) -> &'static str {
     match tag {
         "li" => "list-item",
