@@ -1,5 +1,5 @@
 use super::*;
-use crate::extract::snapshot::build::{dom, e, el, et, t, T};
+use crate::extract::snapshot::build::{backend_ids, dom, e, el, et, t, T};
 use crate::extract::snapshot::{Dom, Rect};
 use bua_protocol::Checked;
 use serde_json::json;
@@ -367,12 +367,7 @@ fn a_select_has_the_text_of_its_selected_options_as_value() {
             ),
         ],
     );
-    let options: Vec<i64> = d
-        .nodes
-        .iter()
-        .filter(|n| n.tag() == Some("option"))
-        .map(|n| n.backend_node_id)
-        .collect();
+    let options = backend_ids(&d, "option");
     // As `DOMSnapshot` reports the live selection (`optionSelected`).
     d.selected_options
         .extend([options[1], options[2], options[4]]);

@@ -1,5 +1,5 @@
 use super::*;
-use crate::extract::snapshot::build::{dom, e, el, et, t, T};
+use crate::extract::snapshot::build::{backend_ids, dom, e, el, et, t, T};
 use crate::extract::snapshot::NodeKind;
 use std::collections::HashMap;
 
@@ -45,12 +45,7 @@ fn with_refs_links_of_the_list_carry_their_uid_and_only_same_origin_links_their_
             ],
         )],
     );
-    let anchors: Vec<i64> = page
-        .nodes
-        .iter()
-        .filter(|n| n.tag() == Some("a"))
-        .map(|n| n.backend_node_id)
-        .collect();
+    let anchors = backend_ids(&page, "a");
     let uids: HashMap<i64, String> = [0, 1, 2, 4]
         .iter()
         .map(|&i| (anchors[i], format!("e{}", i + 4)))

@@ -41,6 +41,15 @@ fn default_display(tag: &str) -> &'static str {
     }
 }
 
+/// The backendNodeIds of `dom`'s `tag` elements, in document order.
+pub(crate) fn backend_ids(dom: &Dom, tag: &str) -> Vec<i64> {
+    dom.nodes
+        .iter()
+        .filter(|n| n.tag() == Some(tag))
+        .map(|n| n.backend_node_id)
+        .collect()
+}
+
 /// `html > body > kids` at `url`. Every rendered node gets a 800×20 px box, one below the other;
 /// `style` understands `display:none`, `visibility:hidden`, `position:*`, `overflow:hidden`,
 /// `width:N`, `height:N` (px), `top:N` (px).
