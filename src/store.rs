@@ -282,16 +282,22 @@ mod tests {
     use super::testing::{block_on, FakeAsyncStore};
     use super::*;
 
+    /// Writes `value` at key `k` behind the cache's back, as another context would.
+    fn write_behind(store: &LockedStore<FakeAsyncStore>, value: Value) {
+        store.store.data.borrow_mut().insert("k".into(), value);
+    }
+
+    /// What the store holds at key `k`.
+    fn held(store: &LockedStore<FakeAsyncStore>) -> Option<Value> {
+        store.store.data.borrow().get("k").cloned()
+    }
+
     #[test]
     fn reads_come_from_the_cache_until_the_key_is_forgotten() {
         let store = LockedStore::new(FakeAsyncStore::default());
         block_on(store.update("k", |v: &mut Vec<i64>| v.push(1))).expect("update");
         // Written behind the store's back (another context): the cache still answers…
-        store
-            .store
-            .data
-            .borrow_mut()
-            .insert("k".into(), serde_json::json!([1, 2]));
+        write_behind(&store, serde_json::json!([1, 2]));
         let cached: Vec<i64> = block_on(store.read("k")).expect("read");
         assert_eq!(cached, [1]);
         // …until `chrome.storage.onChanged` makes the worker forget the key.
@@ -302,10 +308,7 @@ mod tests {
         block_on(store.update("k", |v: &mut Vec<i64>| v.push(3))).expect("update");
         let both: Vec<i64> = block_on(store.read("k")).expect("read");
         assert_eq!(both, [1, 2, 3]);
-        assert_eq!(
-            store.store.data.borrow().get("k"),
-            Some(&serde_json::json!([1, 2, 3]))
-        );
+        assert_eq!(held(&store), Some(serde_json::json!([1, 2, 3])));
     }
 
     #[test]
@@ -313,29 +316,23 @@ mod tests {
         let store = LockedStore::new(FakeAsyncStore::default());
         let r = block_on(store.update("k", |v: &mut Vec<i64>| v.len())).expect("update");
         assert_eq!(r, 0);
-        assert!(store.store.data.borrow().get("k").is_none());
+        assert_eq!(held(&store), None);
         block_on(store.update("k", |v: &mut Vec<i64>| v.push(4))).expect("update");
-        assert_eq!(
-            store.store.data.borrow().get("k"),
-            Some(&serde_json::json!([4]))
-        );
+        assert_eq!(held(&store), Some(serde_json::json!([4])));
     }
 
     #[test]
     fn an_unreadable_value_reads_as_the_default_and_the_next_update_replaces_it() {
         let store = LockedStore::new(FakeAsyncStore::default());
         let corrupt = serde_json::json!({"not": "a list"});
-        store.store.data.borrow_mut().insert("k".into(), corrupt);
+        write_behind(&store, corrupt);
         let read: Vec<i64> =
             block_on(store.read("k")).expect("an unreadable value is not an error");
         assert_eq!(read, Vec::<i64>::new());
         // An update that changes nothing still replaces the unreadable value with the default.
         let len = block_on(store.update("k", |v: &mut Vec<i64>| v.len())).expect("update");
         assert_eq!(len, 0);
-        assert_eq!(
-            store.store.data.borrow().get("k"),
-            Some(&serde_json::json!([]))
-        );
+        assert_eq!(held(&store), Some(serde_json::json!([])));
     }
 
     #[test]
@@ -363,11 +360,7 @@ mod tests {
     fn the_echo_of_an_own_write_keeps_the_cache_and_another_value_drops_it() {
         let store = LockedStore::new(FakeAsyncStore::default());
         block_on(store.update("k", |v: &mut Vec<f64>| v.push(1.0))).expect("update");
-        store
-            .store
-            .data
-            .borrow_mut()
-            .insert("k".into(), serde_json::json!([9.0]));
+        write_behind(&store, serde_json::json!([9.0]));
         // `onChanged` of the store's own write: JavaScript gives `1.0` back as the integer 1.
         store.changed("k", Some(serde_json::json!([1])));
         let kept: Vec<f64> = block_on(store.read("k")).expect("read");

@@ -121,17 +121,12 @@ async fn open_tab(owner: &str, url: &str, focus: bool, load_wait_ms: u32) -> Res
         session::record_action(opened.tab_id).await;
         return Ok(opened);
     }
-    let steps = Steps {
-        name: "open_tab",
-        ensure_session: false,
-        record: true,
-        lock_tab: true,
-    };
-    let (opened, (status, loaded)) = in_new_tab(owner, url, focus, steps, |tab_id| async move {
-        let loaded = navigation::first_navigation(tab_id, url, load_wait_ms).await?;
-        Ok((navigation::http_status(tab_id).await, Some(loaded)))
-    })
-    .await?;
+    let (opened, (status, loaded)) =
+        in_new_tab("open_tab", owner, url, focus, |tab_id| async move {
+            let loaded = navigation::first_navigation(tab_id, url, load_wait_ms).await?;
+            Ok((navigation::http_status(tab_id).await, Some(loaded)))
+        })
+        .await?;
     Ok(OpenTabResult {
         status,
         loaded,
@@ -146,13 +141,7 @@ async fn navigate_in_new_tab(
     url: &str,
     load_wait_ms: u32,
 ) -> Result<serde_json::Value> {
-    let steps = Steps {
-        name: "navigate",
-        ensure_session: false,
-        record: true,
-        lock_tab: true,
-    };
-    let (_, (result, after)) = in_new_tab(owner, url, false, steps, |tab_id| async move {
+    let (_, (result, after)) = in_new_tab("navigate", owner, url, false, |tab_id| async move {
         let loaded = navigation::first_navigation(tab_id, url, load_wait_ms).await?;
         let result: NavResult = navigation::current(tab_id, loaded).await?;
         let after = changes::or_logged(tab_id, changes::after_action(tab_id, true).await);
@@ -169,19 +158,26 @@ async fn navigate_in_new_tab(
 }
 
 /// Opens an agent tab on `about:blank` whose session starts with `url`'s domain, then runs `navigation` (its
-/// first navigation, given the tab id) in the pipeline; when that fails, closes the tab (its session ends as
-/// `tab_closed`) and says so in the error.
+/// first navigation, given the tab id) in the pipeline as action `name` (counted, the tab locked; the
+/// session is the one just started); when that fails, closes the tab (its session ends as `tab_closed`)
+/// and says so in the error.
 async fn in_new_tab<T, F, Fut>(
+    name: &'static str,
     owner: &str,
     url: &str,
     focus: bool,
-    steps: Steps,
     navigation: F,
 ) -> Result<(OpenTabResult, T)>
 where
     F: FnOnce(i64) -> Fut,
     Fut: Future<Output = Result<T>>,
 {
+    let steps = Steps {
+        name,
+        ensure_session: false,
+        record: true,
+        lock_tab: true,
+    };
     let opened =
         session::open_agent_tab(owner, "about:blank", &crate::session_domain(url), focus).await?;
     let tab_id = opened.tab_id;
