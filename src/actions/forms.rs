@@ -295,16 +295,15 @@ impl Handler for Check {
     async fn run(&self, ctx: &Ctx) -> Result<CheckResult> {
         let (locator, wanted) = (&self.locator, self.checked);
         let located = ctx.locate(locator).await?;
-        let control = match located.call_for_element(CHECKABLE, &[]).await? {
-            Ok(control) => control,
-            Err(reason) => {
-                return Err(Error::InvalidAction(format!(
+        let control = located
+            .element_for(CHECKABLE, |reason| {
+                format!(
                     "cannot check the element ({}): {}",
                     located.label,
-                    reason.as_str().unwrap_or("it is not checkable")
-                )))
-            }
-        };
+                    reason.unwrap_or("it is not checkable")
+                )
+            })
+            .await?;
         let element = control.describe().await?;
         let state = control.call(CHECK_STATE, &[]).await?;
         let checked = state.get("checked").and_then(Value::as_bool) == Some(true);

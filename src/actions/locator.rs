@@ -295,6 +295,19 @@ impl Element {
             _ => Ok(Err(object.value.unwrap_or(Value::Null))),
         }
     }
+
+    /// [`Element::call_for_element`] for an element the action needs: when `function` returns none, the
+    /// action fails with `invalid_action` and the message `refusal` makes of the reason the script returned
+    /// (`None` when it returned no string).
+    pub async fn element_for(
+        &self,
+        function: &str,
+        refusal: impl FnOnce(Option<&str>) -> String,
+    ) -> Result<Element> {
+        self.call_for_element(function, &[])
+            .await?
+            .map_err(|reason| Error::InvalidAction(refusal(reason.as_str())))
+    }
 }
 
 /// [`DESCRIBE`] of any object in the page of `target`.

@@ -171,16 +171,15 @@ pub fn reported_value(value: &str, secret: bool) -> String {
 /// take the focus; `element_obstructed` when the page moves the focus away, or when a dialog interrupts
 /// the typing outside a dialog scope; CDP errors.
 pub async fn type_into(tab_id: i64, located: &Element, text: &str, clear: bool) -> Result<Typed> {
-    let field = match located.call_for_element(EDITABLE_TARGET, &[]).await? {
-        Ok(field) => field,
-        Err(reason) => {
-            return Err(Error::InvalidAction(format!(
+    let field = located
+        .element_for(EDITABLE_TARGET, |reason| {
+            format!(
                 "cannot type into the element ({}) on tab {tab_id}: {}; type into a textbox (extract lists them)",
                 located.label,
-                reason.as_str().unwrap_or("it is not a text field")
-            )))
-        }
-    };
+                reason.unwrap_or("it is not a text field")
+            )
+        })
+        .await?;
     let element = field.describe().await?;
     field.call(FOCUS_LOCK, &[]).await?;
     let typed = type_locked(tab_id, &field, text, clear).await;
