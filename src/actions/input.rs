@@ -111,17 +111,7 @@ impl Handler for Click {
                 matches!(e, cdp::Event::DownloadWillBegin(_))
             })
         });
-        let watch = Watch::start(ctx.tab_id).await?;
-        if element.click_at(point).await? {
-            watch
-                .settle(
-                    ctx.tab_id,
-                    NAV_GRACE_MS,
-                    CLICK_LOAD_BUDGET_MS,
-                    DEFAULT_LOAD_WAIT_MS,
-                )
-                .await;
-        }
+        settled_click(ctx.tab_id, element.click_at(point)).await?;
         if let Some(download) = download {
             if cdp::with_timeout(DOWNLOAD_BEGIN_MS, download)
                 .await
@@ -168,17 +158,7 @@ impl Handler for ClickAt {
                 ..ElementInfo::default()
             },
         };
-        let watch = Watch::start(ctx.tab_id).await?;
-        if mouse::mouse_click(ctx.tab_id, point).await? {
-            watch
-                .settle(
-                    ctx.tab_id,
-                    NAV_GRACE_MS,
-                    CLICK_LOAD_BUDGET_MS,
-                    DEFAULT_LOAD_WAIT_MS,
-                )
-                .await;
-        }
+        settled_click(ctx.tab_id, mouse::mouse_click(ctx.tab_id, point)).await?;
         Ok(ClickResult {
             clicked,
             tab_id: ctx.tab_id,
@@ -204,4 +184,24 @@ impl Handler for Hover {
             tab_id: ctx.tab_id,
         })
     }
+}
+
+/// Runs `click` (true when it pressed something) and waits as a click does for a navigation it starts
+/// ([`Watch::settle`] with the click's budget).
+async fn settled_click(
+    tab_id: i64,
+    click: impl std::future::Future<Output = Result<bool>>,
+) -> Result<()> {
+    let watch = Watch::start(tab_id).await?;
+    if click.await? {
+        watch
+            .settle(
+                tab_id,
+                NAV_GRACE_MS,
+                CLICK_LOAD_BUDGET_MS,
+                DEFAULT_LOAD_WAIT_MS,
+            )
+            .await;
+    }
+    Ok(())
 }
