@@ -295,19 +295,26 @@ mod tests {
         assert!(host_matches(&n("*.example.com"), "a.example.com"));
     }
 
+    /// Checks which entry of the list of `entries` (normalised) blocks each URL of `cases`.
+    fn assert_blocks(entries: &[&str], cases: &[(&str, Option<&str>)]) {
+        let list: Vec<String> = entries.iter().map(|e| n(e)).collect();
+        for &(url, want) in cases {
+            assert_eq!(blocking_entry(&list, url), want, "{url}");
+        }
+    }
+
     #[test]
     fn idn_entries_and_hosts_become_punycode_and_match_each_other() {
         assert_eq!(n("Bücher.example"), "xn--bcher-kva.example");
         assert_eq!(n("https://MÜNCHEN.de/"), "xn--mnchen-3ya.de");
         assert_eq!(n("xn--bcher-kva.example"), "xn--bcher-kva.example");
-        let list = vec![n("bücher.example")];
-        assert_eq!(
-            blocking_entry(&list, "https://www.bücher.example/kaufen"),
-            Some("xn--bcher-kva.example")
-        );
-        assert_eq!(
-            blocking_entry(&list, "https://shop.xn--bcher-kva.example/"),
-            Some("xn--bcher-kva.example")
+        let punycode = Some("xn--bcher-kva.example");
+        assert_blocks(
+            &["bücher.example"],
+            &[
+                ("https://www.bücher.example/kaufen", punycode),
+                ("https://shop.xn--bcher-kva.example/", punycode),
+            ],
         );
     }
 
@@ -316,64 +323,57 @@ mod tests {
         assert_eq!(n("127.0.0.1"), "127.0.0.1");
         assert_eq!(n("http://127.0.0.1:9225/x"), "127.0.0.1");
         assert_eq!(n("[::1]:8080"), "[::1]");
-        let list = vec![n("127.0.0.1")];
-        assert_eq!(
-            blocking_entry(&list, "http://127.0.0.1:4444/page"),
-            Some("127.0.0.1")
+        assert_blocks(
+            &["127.0.0.1"],
+            &[
+                ("http://127.0.0.1:4444/page", Some("127.0.0.1")),
+                ("http://127.0.0.2/", None),
+            ],
         );
-        assert_eq!(blocking_entry(&list, "http://127.0.0.2/"), None);
-        let list = vec![n("example.com")];
-        assert_eq!(
-            blocking_entry(&list, "https://example.com:8443/"),
-            Some("example.com")
+        assert_blocks(
+            &["example.com"],
+            &[("https://example.com:8443/", Some("example.com"))],
         );
     }
 
     #[test]
     fn a_domain_blocks_itself_and_subdomains_but_not_lookalikes() {
-        let list = vec![n("example.com")];
-        assert_eq!(
-            blocking_entry(&list, "https://example.com/"),
-            Some("example.com")
+        let blocked = Some("example.com");
+        assert_blocks(
+            &["example.com"],
+            &[
+                ("https://example.com/", blocked),
+                ("https://a.b.example.com/x", blocked),
+                ("https://EXAMPLE.com./", blocked),
+                ("https://notexample.com/", None),
+                ("https://example.com.evil.net/", None),
+                ("https://example.co/", None),
+                ("https://xexample.com/", None),
+            ],
         );
-        assert_eq!(
-            blocking_entry(&list, "https://a.b.example.com/x"),
-            Some("example.com")
-        );
-        assert_eq!(
-            blocking_entry(&list, "https://EXAMPLE.com./"),
-            Some("example.com")
-        );
-        assert_eq!(blocking_entry(&list, "https://notexample.com/"), None);
-        assert_eq!(blocking_entry(&list, "https://example.com.evil.net/"), None);
-        assert_eq!(blocking_entry(&list, "https://example.co/"), None);
-        assert_eq!(blocking_entry(&list, "https://xexample.com/"), None);
         // A subdomain entry does not block its parent.
-        let list = vec![n("mail.example.com")];
-        assert_eq!(blocking_entry(&list, "https://example.com/"), None);
-        assert_eq!(
-            blocking_entry(&list, "https://eu.mail.example.com/"),
-            Some("mail.example.com")
+        assert_blocks(
+            &["mail.example.com"],
+            &[
+                ("https://example.com/", None),
+                ("https://eu.mail.example.com/", Some("mail.example.com")),
+            ],
         );
     }
 
     #[test]
     fn pages_without_a_web_host_are_never_blocked() {
-        let list = vec![n("example.com")];
         for url in [
             "about:blank",
             "data:text/html,example.com",
             "chrome://settings",
             "",
             "not a url",
+            // A URL that only mentions the domain in its path or query is not on it.
+            "https://other.net/?u=https://example.com/",
         ] {
-            assert_eq!(blocking_entry(&list, url), None, "{url}");
+            assert_blocks(&["example.com"], &[(url, None)]);
         }
-        // A URL that only mentions the domain in its path or query is not on it.
-        assert_eq!(
-            blocking_entry(&list, "https://other.net/?u=https://example.com/"),
-            None
-        );
     }
 
     #[test]

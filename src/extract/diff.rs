@@ -87,29 +87,24 @@ fn line_diff(old: &str, new: &str) -> (Vec<String>, Vec<String>) {
             .collect()
     };
     let (old, new) = (lines(old), lines(new));
+    (missing(&new, &old), missing(&old, &new))
+}
+
+/// The lines of `lines` that `other` does not hold, in order: a line `other` holds n times accounts for its
+/// first n copies here.
+fn missing(lines: &[String], other: &[String]) -> Vec<String> {
     let mut count: HashMap<&str, i64> = HashMap::new();
-    for l in &old {
+    for l in other {
         *count.entry(l).or_default() += 1;
     }
-    let mut added = Vec::new();
-    for l in &new {
+    let mut out = Vec::new();
+    for l in lines {
         match count.get_mut(l.as_str()) {
             Some(n) if *n > 0 => *n -= 1,
-            _ => added.push(l.clone()),
+            _ => out.push(l.clone()),
         }
     }
-    let mut left: HashMap<&str, i64> = HashMap::new();
-    for l in &new {
-        *left.entry(l).or_default() += 1;
-    }
-    let mut removed = Vec::new();
-    for l in &old {
-        match left.get_mut(l.as_str()) {
-            Some(n) if *n > 0 => *n -= 1,
-            _ => removed.push(l.clone()),
-        }
-    }
-    (added, removed)
+    out
 }
 
 /// Whether `changes` is small next to the view of `new` it stands for.

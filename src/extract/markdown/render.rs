@@ -5,22 +5,17 @@ use crate::extract::text::collapse;
 
 /// Renders the block IR as Markdown (CommonMark-style; blocks separated by a blank line).
 pub fn render(blocks: &[Block]) -> String {
-    let mut out = String::new();
-    render_blocks(blocks, &mut out);
-    out
+    join_blocks(blocks, "\n\n")
 }
 
-fn render_blocks(blocks: &[Block], out: &mut String) {
-    for b in blocks {
-        let text = render_block(b);
-        if text.is_empty() {
-            continue;
-        }
-        if !out.is_empty() {
-            out.push_str("\n\n");
-        }
-        out.push_str(&text);
-    }
+/// The blocks that render to something, `separator` between them.
+fn join_blocks(blocks: &[Block], separator: &str) -> String {
+    let rendered: Vec<String> = blocks
+        .iter()
+        .map(render_block)
+        .filter(|text| !text.is_empty())
+        .collect();
+    rendered.join(separator)
 }
 
 fn render_block(b: &Block) -> String {
@@ -113,18 +108,7 @@ fn render_block(b: &Block) -> String {
 
 /// A list item's blocks: paragraphs on consecutive lines, nested blocks below.
 fn tight(blocks: &[Block]) -> String {
-    let mut out = String::new();
-    for b in blocks {
-        let text = render_block(b);
-        if text.is_empty() {
-            continue;
-        }
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(&text);
-    }
-    out
+    join_blocks(blocks, "\n")
 }
 
 fn longest_run(s: &str, ch: char) -> usize {
