@@ -22,6 +22,16 @@ pub fn cap_text(inner_text: &str) -> (String, bool) {
     (t.to_string(), cut)
 }
 
+/// `s` cut to at most `max` chars, the last of them `…` when it was longer.
+pub fn cut_chars(s: String, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s;
+    }
+    let mut cut: String = s.chars().take(max - 1).collect();
+    cut.push('…');
+    cut
+}
+
 /// Collapses every run of whitespace to one space and trims the ends.
 pub fn collapse(s: &str) -> String {
     let mut out = String::with_capacity(s.len());

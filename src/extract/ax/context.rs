@@ -254,10 +254,5 @@ fn clean(text: &str, own_name: &str) -> Option<String> {
     if !c.chars().any(char::is_alphanumeric) || c == own_name {
         return None;
     }
-    if c.chars().count() <= MAX_CONTEXT_CHARS {
-        return Some(c);
-    }
-    let mut cut: String = c.chars().take(MAX_CONTEXT_CHARS - 1).collect();
-    cut.push('…');
-    Some(cut)
+    Some(crate::extract::text::cut_chars(c, MAX_CONTEXT_CHARS))
 }

@@ -121,12 +121,7 @@ pub(super) fn label(s: &str) -> Option<String> {
     if c.is_empty() {
         return None;
     }
-    if c.chars().count() <= MAX_LABEL_CHARS {
-        return Some(c);
-    }
-    let mut cut: String = c.chars().take(MAX_LABEL_CHARS - 1).collect();
-    cut.push('…');
-    Some(cut)
+    Some(crate::extract::text::cut_chars(c, MAX_LABEL_CHARS))
 }
 
 /// `aria-checked` / AX tristate text → [`Checked`] (anything but `true` / `mixed` is not checked).

@@ -6,6 +6,7 @@ use bua_protocol::{EXTRACT_MAX_OPTIONS, EXTRACT_MAX_OPTION_CHARS};
 
 use super::name::subtree_text;
 use crate::extract::snapshot::Dom;
+use crate::extract::text::cut_chars;
 
 /// Most option names one element carries.
 pub const MAX_OPTIONS: usize = EXTRACT_MAX_OPTIONS;
@@ -96,7 +97,10 @@ fn native(dom: &Dom, root: usize, out: &mut Options) {
                         true => node.attr("value").map(crate::extract::text::collapse),
                         false => Some(name),
                     };
-                    out.names.push(cut(&name.unwrap_or_default()));
+                    out.names.push(cut_chars(
+                        name.unwrap_or_default(),
+                        EXTRACT_MAX_OPTION_CHARS,
+                    ));
                 }
                 false
             }
@@ -133,18 +137,8 @@ fn aria(dom: &Dom, root: usize, out: &mut Options) {
         }
         out.count += 1;
         if out.names.len() < MAX_OPTIONS {
-            out.names.push(cut(&name));
+            out.names.push(cut_chars(name, EXTRACT_MAX_OPTION_CHARS));
         }
         false
     });
-}
-
-/// `s` cut to [`EXTRACT_MAX_OPTION_CHARS`] chars, ending with `…` when cut.
-fn cut(s: &str) -> String {
-    if s.chars().count() <= EXTRACT_MAX_OPTION_CHARS {
-        return s.to_string();
-    }
-    let mut c: String = s.chars().take(EXTRACT_MAX_OPTION_CHARS - 1).collect();
-    c.push('…');
-    c
 }
