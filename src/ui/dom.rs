@@ -1,6 +1,7 @@
 //! A tiny DOM helper for the popup and options pages: look elements up by id, build small subtrees, and own event
 //! listeners (a [`Listener`] removes itself when dropped, as gloo's `EventListener` does).
 
+use crate::chrome::storage::{self, ChangeListener};
 use crate::error::{Error, Result};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -152,6 +153,23 @@ impl Drop for Listener {
             self.event,
             self.callback.as_ref().unchecked_ref(),
         );
+    }
+}
+
+/// What keeps a page live while it is open: its DOM listeners and its `chrome.storage` change listener
+/// (each removed when dropped).
+pub struct PageListeners {
+    _dom: Vec<Listener>,
+    _storage: ChangeListener,
+}
+
+impl PageListeners {
+    /// Keeps `dom`, and calls `on_storage` for every change to `chrome.storage.local` ([`storage::on_changed`]).
+    pub fn new(dom: Vec<Listener>, on_storage: impl FnMut(&JsValue) + 'static) -> Self {
+        PageListeners {
+            _dom: dom,
+            _storage: storage::on_changed(on_storage),
+        }
     }
 }
 

@@ -5,12 +5,12 @@
 //! button; a row that disappears hands focus to the next row's Stop (or to Stop all).
 
 use super::data::{call, stored};
-use super::dom::{self, by_id, set_attr, set_hidden, set_text, Listener};
+use super::dom::{self, by_id, set_attr, set_hidden, set_text, Listener, PageListeners};
 use super::format::{ConnectionView, SessionRow};
 use crate::actions::handoff::{self, Answer, PendingHandoff};
 use crate::api::{SessionList, UiCommand};
 use crate::bridge::{ConnectionState, CONNECTION_KEY};
-use crate::chrome::storage::{self, ChangeListener};
+use crate::chrome::storage;
 use crate::error::Result;
 use crate::session::model::Session;
 use crate::windows::{WindowMap, WINDOW_KEY};
@@ -41,8 +41,7 @@ struct Popup {
     rows: BTreeMap<i64, RowEls>,
     handoffs: Vec<PendingHandoff>,
     _handoff_clicks: Vec<Listener>,
-    _listeners: Vec<Listener>,
-    _storage: Option<ChangeListener>,
+    _listeners: Option<PageListeners>,
     _tick: Option<Interval>,
     status_clear: Option<Timeout>,
 }
@@ -59,12 +58,8 @@ pub async fn run() -> Result<()> {
         dom::on_async("open-options", "click", |_| open_options())?,
         dom::on_async("fatal-options", "click", |_| open_options())?,
     ];
-    let storage = storage::on_changed(on_storage_changed);
-    POPUP.with(|p| {
-        let mut p = p.borrow_mut();
-        p._listeners = listeners;
-        p._storage = Some(storage);
-    });
+    let listeners = PageListeners::new(listeners, on_storage_changed);
+    POPUP.with(|p| p.borrow_mut()._listeners = Some(listeners));
 
     render_connection(stored::<ConnectionState>(CONNECTION_KEY).await.as_ref());
     // Asking the worker also wakes it (and with it the bridge connection) if Chrome had stopped it.

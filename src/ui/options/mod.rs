@@ -8,7 +8,7 @@
 //! answer within 10 s.
 
 use super::data::{call, stored};
-use super::dom::{self, by_id, set_attr, Listener};
+use super::dom::{self, by_id, set_attr, Listener, PageListeners};
 use crate::api::{HistoryList, Settings, UiCommand};
 use crate::blocklist::BLOCKLIST_KEY;
 use crate::bridge::{ConnectionState, CONNECTION_KEY};
@@ -73,12 +73,8 @@ pub async fn run() -> Result<()> {
         }),
         dom::on_async("clear-dialog", "close", |_| clear_closed())?,
     ];
-    let storage = storage::on_changed(on_storage_changed);
-    OPTIONS.with(|o| {
-        let mut o = o.borrow_mut();
-        o._listeners = listeners;
-        o._storage = Some(storage);
-    });
+    let listeners = PageListeners::new(listeners, on_storage_changed);
+    OPTIONS.with(|o| o.borrow_mut()._listeners = Some(listeners));
 
     let connection = stored::<ConnectionState>(CONNECTION_KEY).await;
     OPTIONS.with(|o| o.borrow_mut().connection = connection);

@@ -3,10 +3,9 @@
 
 use crate::api::Settings;
 use crate::bridge::ConnectionState;
-use crate::chrome::storage::ChangeListener;
 use crate::error::Result;
 use crate::session::history::HistoryEntry;
-use crate::ui::dom::{by_id, set_text, Listener};
+use crate::ui::dom::{by_id, set_text, Listener, PageListeners};
 use crate::ui::format;
 use gloo_timers::callback::Timeout;
 use std::cell::RefCell;
@@ -37,8 +36,7 @@ pub(super) struct Options {
     /// Newest first.
     pub(super) history: Vec<HistoryEntry>,
     pub(super) page: usize,
-    pub(super) _listeners: Vec<Listener>,
-    pub(super) _storage: Option<ChangeListener>,
+    pub(super) _listeners: Option<PageListeners>,
 }
 
 thread_local! {
