@@ -225,5 +225,3 @@ fn offered_to_members(before: &str) -> bool {
 mod tests;
 #[cfg(test)]
 mod tests_forms;
-#[cfg(test)]
-mod tests_structure;

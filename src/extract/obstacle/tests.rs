@@ -18,6 +18,21 @@ pub(super) fn pw_input() -> AxElement {
     }
 }
 
+/// `e` inside the `<form>` with backendNodeId `form`.
+pub(super) fn inf(form: i64, e: AxElement) -> AxElement {
+    AxElement {
+        form: Some(form),
+        ..e
+    }
+}
+
+pub(super) fn typed(role: &str, name: &str, input_type: &str) -> AxElement {
+    AxElement {
+        input_type: Some(input_type.into()),
+        ..el(role, name)
+    }
+}
+
 pub(super) struct Case {
     pub(super) name: &'static str,
     pub(super) url: &'static str,
@@ -81,11 +96,16 @@ pub(super) const ARTICLE: &str = "# Local council approves new park\n\nThe counc
         The project is expected to cost four million and open next spring, officials said, adding that \
         construction would begin once the final permits are issued by the state agency in charge.";
 
+/// [`ARTICLE`] eight times: a page long enough that words deep in it are not what it is about.
+pub(super) fn long_article() -> &'static str {
+    static LONG: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    LONG.get_or_init(|| ARTICLE.repeat(8))
+}
+
 #[test]
 fn classifier_table() {
     use Confidence::*;
     use ObstacleKind::*;
-    let long_article: &'static str = Box::leak(ARTICLE.repeat(8).into_boxed_str());
     let cases = vec![
         case(
             "plain article",
@@ -141,7 +161,7 @@ fn classifier_table() {
             "a long article titled access denied is not a denial",
             "https://news.test/a",
             "Access Denied | Movie review",
-            long_article,
+            long_article(),
         ),
         case(
             "challenge url",
@@ -189,13 +209,13 @@ fn classifier_table() {
             "an article mentioning verify you are human deep down is nothing",
             "https://news.test/a",
             "bots",
-            long_article,
+            long_article(),
         ),
         case(
             "denial words in a long page are not a denial",
             "https://news.test/a",
             "security",
-            long_article,
+            long_article(),
         ),
         case(
             "sign-in page with password input",
