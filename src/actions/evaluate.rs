@@ -96,10 +96,7 @@ fn cap(description: &mut String) {
 /// `timeout` (not settled within 10 s), `element_stale` (the frame is not on the page any more).
 impl Handler for Evaluate {
     type Output = EvaluateResult;
-    const TRAITS: Traits = Traits {
-        open_dialog: OpenDialog::Answer,
-        ..Traits::PAGE
-    };
+    const TRAITS: Traits = Traits::PAGE.with_open_dialog(OpenDialog::Answer);
 
     async fn run(&self, ctx: &Ctx) -> Result<EvaluateResult> {
         let (expression, frame) = (self.expression.as_str(), self.frame.as_deref());

@@ -77,6 +77,19 @@ impl Traits {
         changes: true,
         ..Traits::PAGE
     };
+
+    /// These traits with another [`Traits::open_dialog`].
+    pub const fn with_open_dialog(self, open_dialog: OpenDialog) -> Traits {
+        Traits {
+            open_dialog,
+            ..self
+        }
+    }
+
+    /// These traits with another [`Traits::window`].
+    pub const fn with_window(self, window: Window) -> Traits {
+        Traits { window, ..self }
+    }
 }
 
 /// The handler of an action that runs on a page: the dispatcher has resolved the tab, ensured its session,

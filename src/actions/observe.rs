@@ -18,10 +18,7 @@ const PRINT_TIMEOUT_MS: u32 = 25_000;
 /// its result instead of reading the page.
 impl Handler for Extract {
     type Output = ExtractResult;
-    const TRAITS: Traits = Traits {
-        open_dialog: OpenDialog::Report,
-        ..Traits::PAGE
-    };
+    const TRAITS: Traits = Traits::PAGE.with_open_dialog(OpenDialog::Report);
 
     async fn run(&self, ctx: &Ctx) -> Result<ExtractResult> {
         crate::extract::extract(ctx.tab_id, self).await

@@ -100,10 +100,7 @@ async fn element_box(tab_id: i64, locator: &bua_protocol::Locator) -> Result<(f6
 /// `maxWidth` or no `fullPage`), `timeout` when Chrome produces no frame in time.
 impl Handler for Screenshot {
     type Output = ScreenshotResult;
-    const TRAITS: Traits = Traits {
-        window: Window::Shown,
-        ..Traits::PAGE
-    };
+    const TRAITS: Traits = Traits::PAGE.with_window(Window::Shown);
 
     async fn run(&self, ctx: &Ctx) -> Result<ScreenshotResult> {
         let metrics = cdp::send(ctx.tab_id, &PageGetLayoutMetrics {}).await?;
