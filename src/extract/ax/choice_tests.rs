@@ -21,7 +21,7 @@ fn s(v: &str) -> Option<String> {
 }
 
 fn option(label: &'static str) -> T {
-    el("option", vec![t(label)])
+    et("option", label)
 }
 
 #[test]
@@ -241,7 +241,7 @@ fn datetime_row(label: &'static str) -> T {
         "div",
         &[("class", "form-row")],
         vec![
-            el("label", vec![t(label)]),
+            et("label", label),
             e(
                 "p",
                 &[("class", "datetime")],
@@ -313,10 +313,7 @@ fn a_label_drawn_after_its_field_names_it_when_no_text_comes_before_on_its_line(
     let row = |label: &'static str| {
         el(
             "div",
-            vec![
-                e("input", &[("type", "text")], vec![]),
-                el("label", vec![t(label)]),
-            ],
+            vec![e("input", &[("type", "text")], vec![]), et("label", label)],
         )
     };
     let mut d = dom("https://a.test/", vec![row("First Name"), row("Last Name")]);
@@ -358,7 +355,7 @@ fn repeated_names_are_told_apart_by_row_legend_or_heading_and_unique_ones_get_no
             "label",
             vec![
                 e("input", &[("type", "checkbox")], vec![]),
-                el("span", vec![t(action)]),
+                et("span", action),
             ],
         )
     };
@@ -454,7 +451,7 @@ fn a_caption_every_repeat_shares_is_passed_over_for_one_that_tells_them_apart() 
             "details",
             &[("open", "")],
             vec![
-                el("summary", vec![t(title)]),
+                et("summary", title),
                 el(
                     "ul",
                     vec![

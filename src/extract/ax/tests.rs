@@ -161,7 +161,7 @@ fn visible_means_in_the_viewport_and_inputs_carry_their_type_and_form() {
 #[test]
 fn what_a_scroller_clips_away_is_not_in_the_viewport_though_its_box_is() {
     fn button(name: &'static str) -> T {
-        el("button", vec![t(name)])
+        et("button", name)
     }
     let d = dom(
         "https://a.test/",
@@ -355,7 +355,7 @@ fn disabled_controls_and_those_of_a_disabled_fieldset_are_flagged() {
 
 #[test]
 fn a_select_has_the_text_of_its_selected_options_as_value() {
-    let option = |text: &'static str| el("option", vec![t(text)]);
+    let option = |text: &'static str| et("option", text);
     let mut d = dom(
         "https://x.test/",
         vec![

@@ -384,7 +384,7 @@ fn navigation_footer_aside_banner_and_overlays_are_dropped() {
         ),
         el(
             "main",
-            vec![et("h1", "Council approves park"), el("p", vec![t(article)])],
+            vec![et("h1", "Council approves park"), et("p", article)],
         ),
         et("aside", "Related"),
         e("div", &[("role", "complementary")], vec![t("Ads")]),
@@ -428,7 +428,7 @@ fn link_farms_are_dropped_but_a_page_that_is_a_list_of_links_is_kept() {
     let story =
         "A long paragraph of the story that is what the reader came for, with many words in it.";
     let got = md(vec![
-        el("p", vec![t(story)]),
+        et("p", story),
         e(
             "div",
             &[("class", "related")],
@@ -475,7 +475,7 @@ fn a_body_hidden_until_its_script_runs_is_still_read() {
 #[test]
 fn markdown_is_capped_at_30_kib_on_a_char_boundary() {
     let para: &'static str = Box::leak("ж".repeat(1000).into_boxed_str()); // 2000 bytes
-    let kids = (0..40).map(|_| el("p", vec![t(para)])).collect();
+    let kids = (0..40).map(|_| et("p", para)).collect();
     let got = to_markdown(&dom(URL, kids));
     assert!(got.truncated);
     assert!(got.text.len() <= MARKDOWN_MAX_BYTES && got.text.len() > MARKDOWN_MAX_BYTES - 4);
