@@ -256,23 +256,22 @@ fn frame_snapshot(url: &str, text: &str, with_iframe: bool) -> String {
     .to_string()
 }
 
+/// Part 1 (`mid`, in the top document's `<iframe>` of backend 6) and part 2 (`leaf`, in part 1's).
+fn nested<'a>(mid: &'a str, leaf: &'a str) -> [FramePart<'a>; 2] {
+    let part = |snapshot, parent| FramePart {
+        snapshot,
+        parent,
+        owner: 6,
+    };
+    [part(mid, 0), part(leaf, 1)]
+}
+
 #[test]
 fn cross_origin_frame_parts_are_stitched_in_at_their_iframe_with_ids_of_their_own() {
     let main = frame_snapshot("http://a.test/", "top text", true);
     let mid = frame_snapshot("http://b.test/mid.html", "middle text", true);
     let leaf = frame_snapshot("http://c.test:8080/leaf.html", "leaf text", false);
-    let parts = [
-        FramePart {
-            snapshot: &mid,
-            parent: 0,
-            owner: 6,
-        },
-        FramePart {
-            snapshot: &leaf,
-            parent: 1,
-            owner: 6,
-        },
-    ];
+    let parts = nested(&mid, &leaf);
     let dom = Dom::from_parts(&main, &parts).unwrap();
     assert_eq!(texts(&dom), ["top text", "middle text", "leaf text"]);
     // The leaf's text node: backend 5 of part 2, distinct from the top's and the middle's 5.
@@ -289,18 +288,7 @@ fn cross_origin_frame_parts_are_stitched_in_at_their_iframe_with_ids_of_their_ow
     assert_eq!(parse_frame_label("f2"), Some(2));
     assert_eq!(parse_frame_label("f02"), None);
     // A frame whose snapshot is unusable is left out; the others keep their part numbers.
-    let parts = [
-        FramePart {
-            snapshot: "{}",
-            parent: 0,
-            owner: 6,
-        },
-        FramePart {
-            snapshot: &leaf,
-            parent: 1,
-            owner: 6,
-        },
-    ];
+    let parts = nested("{}", &leaf);
     assert_eq!(
         texts(&Dom::from_parts(&main, &parts).unwrap()),
         ["top text"]
