@@ -384,7 +384,12 @@ fn a_select_has_the_text_of_its_selected_options_as_value() {
 
 #[test]
 fn checkbox_like_roles_carry_their_checked_state_from_the_ax_tree() {
-    let checked = |v: serde_json::Value| json!([{"name": "checked", "value": v}]);
+    // A leaf (backend id = node id) whose `checked` property is the AX value `{type: kind, value}`.
+    let checked = |id: &str, role: &str, name: &str, kind: &str, value: serde_json::Value| {
+        let backend = id.parse().unwrap_or_default();
+        let property = json!([{"name": "checked", "value": {"type": kind, "value": value}}]);
+        with(node(id, role, name, backend, &[]), "properties", property)
+    };
     let nodes = json!([
         node(
             "1",
@@ -393,37 +398,13 @@ fn checkbox_like_roles_carry_their_checked_state_from_the_ax_tree() {
             1,
             &["2", "3", "4", "5", "6", "7", "8", "9"]
         ),
-        with(
-            node("2", "checkbox", "On", 2, &[]),
-            "properties",
-            checked(json!({"type": "tristate", "value": "true"}))
-        ),
-        with(
-            node("3", "checkbox", "Off", 3, &[]),
-            "properties",
-            checked(json!({"type": "tristate", "value": "false"}))
-        ),
-        with(
-            node("4", "checkbox", "Some", 4, &[]),
-            "properties",
-            checked(json!({"type": "tristate", "value": "mixed"}))
-        ),
-        with(
-            node("5", "switch", "Wifi", 5, &[]),
-            "properties",
-            checked(json!({"type": "booleanOrUndefined", "value": true}))
-        ),
+        checked("2", "checkbox", "On", "tristate", json!("true")),
+        checked("3", "checkbox", "Off", "tristate", json!("false")),
+        checked("4", "checkbox", "Some", "tristate", json!("mixed")),
+        checked("5", "switch", "Wifi", "booleanOrUndefined", json!(true)),
         node("6", "radio", "No property", 6, &[]),
-        with(
-            node("7", "menuitemradio", "Small", 7, &[]),
-            "properties",
-            checked(json!({"type": "tristate", "value": "true"}))
-        ),
-        with(
-            node("8", "button", "Pressed", 8, &[]),
-            "properties",
-            checked(json!({"type": "tristate", "value": "true"}))
-        ),
+        checked("7", "menuitemradio", "Small", "tristate", json!("true")),
+        checked("8", "button", "Pressed", "tristate", json!("true")),
         node("9", "link", "Home", 9, &[]),
     ]);
     // Each node as the one node of an `Accessibility.getPartialAXTree` answer, as `extract` reads it.
