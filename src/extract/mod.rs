@@ -176,16 +176,15 @@ async fn read(tab_id: i64, params: &Extract, whole: bool) -> Result<ExtractResul
             markdown_paged: layout.as_ref().map(|l| l.markdown_paged),
         },
     };
-    let (mut result, uids) = page::analyze_numbered(
-        &info.url,
-        &info.title,
-        &info.text,
-        info.viewport,
-        &dom,
+    let parsed = page::ParsedPage {
+        url: &info.url,
+        title: &info.title,
+        inner_text: &info.text,
+        viewport: info.viewport,
+        dom: &dom,
         refs,
-        number,
-        slice,
-    );
+    };
+    let (mut result, uids) = page::analyze_numbered(&parsed, number, slice);
     if n > result.pages {
         return Err(past_the_last(n, result.pages, &info.url));
     }

@@ -111,17 +111,31 @@ pub fn analyze_parsed(
     refs: bool,
 ) -> PageExtract {
     let number = |elements: &[AxElement]| (0..elements.len()).map(ax::uid).collect();
-    let (page, _) = analyze_numbered(
+    let page = ParsedPage {
         url,
         title,
         inner_text,
         viewport,
         dom,
         refs,
-        number,
-        Slice::First,
-    );
-    page
+    };
+    analyze_numbered(&page, number, Slice::First).0
+}
+
+/// A page as [`analyze_numbered`] reads it: [`PageInputs`] with the snapshot parsed.
+pub struct ParsedPage<'a> {
+    /// `location.href`.
+    pub url: &'a str,
+    /// `document.title`.
+    pub title: &'a str,
+    /// `document.body.innerText` (uncapped).
+    pub inner_text: &'a str,
+    /// `innerWidth` × `innerHeight`, CSS px.
+    pub viewport: (f64, f64),
+    /// The parsed `DOMSnapshot.captureSnapshot` answer.
+    pub dom: &'a Dom,
+    /// The markdown names listed links by uid ([`markdown::with_refs`]).
+    pub refs: bool,
 }
 
 /// Which share of the page one read returns (SPEC §5 "Pages").
@@ -149,36 +163,31 @@ pub enum Slice<'a> {
 /// [`analyze_parsed`] with the uids of the listed elements given by `number` (the tab's stable uids,
 /// SPEC §5: it gets the capped list in order and answers one uid each); returns them with the page.
 /// `slice` says which share of the page is listed.
-#[allow(clippy::too_many_arguments)] // the page's inputs, as analyze_parsed's, plus how to number and slice
 pub fn analyze_numbered(
-    url: &str,
-    title: &str,
-    inner_text: &str,
-    viewport: (f64, f64),
-    dom: &Dom,
-    refs: bool,
+    input: &ParsedPage<'_>,
     number: impl FnOnce(&[AxElement]) -> Vec<String>,
     slice: Slice<'_>,
 ) -> (PageExtract, Vec<String>) {
-    let viewport = dom.viewport_rect(viewport.0, viewport.1);
-    let all = ax::dom_elements(dom, viewport);
+    let viewport = input.dom.viewport_rect(input.viewport.0, input.viewport.1);
+    let all = ax::dom_elements(input.dom, viewport);
     let first_pick = ax::select(&all, ax::MAX_ELEMENTS);
-    let blocks = markdown::build(dom);
+    let blocks = markdown::build(input.dom);
     let markdown = markdown::capped(&blocks);
     // The classifier reads every interactive element, not only the capped list: a sign-in form below
     // 300 links is still a sign-in form.
     let obstacle = obstacle::classify(&ObstacleInput {
-        url,
-        title,
+        url: input.url,
+        title: input.title,
         markdown: &markdown.text,
         elements: &all,
-        captcha_frame: dom.has_captcha_frame(),
-        challenge_form: dom
+        captcha_frame: input.dom.has_captcha_frame(),
+        challenge_form: input
+            .dom
             .form_actions
             .iter()
             .any(|a| obstacle::is_interstitial_url(a)),
     });
-    let (text, text_truncated) = text::cap_text(inner_text);
+    let (text, text_truncated) = text::cap_text(input.inner_text);
     // Page 1's elements: the ones it listed, else the ones it would list now.
     let first: Vec<bool> = match slice {
         Slice::Page {
@@ -218,7 +227,7 @@ pub fn analyze_numbered(
     };
     let uids = number(&elements.elements);
     // A hidden link keeps its URL: its uid would offer a click that cannot land.
-    let by_node: HashMap<i64, String> = match refs {
+    let by_node: HashMap<i64, String> = match input.refs {
         true => elements
             .elements
             .iter()
@@ -228,7 +237,7 @@ pub fn analyze_numbered(
             .collect(),
         false => HashMap::new(),
     };
-    let refs_to = refs.then_some((&by_node, url));
+    let refs_to = input.refs.then_some((&by_node, input.url));
     let read = match slice {
         Slice::Whole => whole_markdown(&blocks, refs_to),
         Slice::First => first_markdown(&blocks, markdown, refs_to),
@@ -239,15 +248,15 @@ pub fn analyze_numbered(
             page_markdown(&blocks, paged, n, refs_to)
         }
     };
-    let in_markdown = match refs {
+    let in_markdown = match input.refs {
         true => {
             let named: HashSet<&String> = read.named.iter().collect();
             uids.iter().map(|u| named.contains(u)).collect()
         }
         false => Vec::new(),
     };
-    let same_as = if refs {
-        ax::repeats(&elements.elements, &in_markdown, url)
+    let same_as = if input.refs {
+        ax::repeats(&elements.elements, &in_markdown, input.url)
     } else {
         Vec::new()
     };
