@@ -47,6 +47,22 @@ pub fn wait(tab_id: i64, matches: impl Fn(&Event) -> bool + 'static) -> Next {
     rx
 }
 
+/// Removes the waiters `done` picks and returns the senders of those whose receiver still listens, to be
+/// sent on once the list is let go (a woken task may register new waiters).
+fn take_waiters(mut done: impl FnMut(&Waiter) -> bool) -> Vec<oneshot::Sender<Option<Event>>> {
+    WAITERS.with(|w| {
+        let mut taken = Vec::new();
+        w.borrow_mut().retain_mut(|waiter| {
+            if !done(waiter) {
+                return true;
+            }
+            taken.extend(waiter.tx.take().filter(|tx| !tx.is_canceled()));
+            false
+        });
+        taken
+    })
+}
+
 /// Entry point for `chrome.debugger.onEvent`.
 pub fn dispatch(tab_id: i64, event: &Event) {
     if super::journal::is_journal_event(event) {
@@ -65,22 +81,9 @@ pub fn dispatch(tab_id: i64, event: &Event) {
         _ => {}
     }
     // Take the matching senders out first: a woken task may register new waiters.
-    let fired: Vec<_> = WAITERS.with(|w| {
-        let mut w = w.borrow_mut();
-        let mut fired = Vec::new();
-        w.retain_mut(|waiter| {
-            if waiter.tx.as_ref().is_some_and(|tx| tx.is_canceled()) {
-                return false;
-            }
-            if waiter.tab_id == tab_id && (waiter.matches)(event) {
-                if let Some(tx) = waiter.tx.take() {
-                    fired.push(tx);
-                }
-                return false;
-            }
-            true
-        });
-        fired
+    let fired = take_waiters(|waiter| {
+        let canceled = waiter.tx.as_ref().is_some_and(|tx| tx.is_canceled());
+        canceled || (waiter.tab_id == tab_id && (waiter.matches)(event))
     });
     for tx in fired {
         let _ = tx.send(Some(event.clone()));
@@ -100,20 +103,7 @@ pub fn open_dialog(tab_id: i64) -> Option<JavascriptDialogOpening> {
 /// The tab's debugger went away: wake its waiters with `None` and drop its facts.
 pub fn tab_gone(tab_id: i64) {
     DIALOGS.with(|d| d.borrow_mut().remove(&tab_id));
-    let gone: Vec<_> = WAITERS.with(|w| {
-        let mut w = w.borrow_mut();
-        let mut gone = Vec::new();
-        w.retain_mut(|waiter| {
-            if waiter.tab_id == tab_id {
-                if let Some(tx) = waiter.tx.take() {
-                    gone.push(tx);
-                }
-                return false;
-            }
-            true
-        });
-        gone
-    });
+    let gone = take_waiters(|waiter| waiter.tab_id == tab_id);
     for tx in gone {
         let _ = tx.send(None);
     }
