@@ -296,12 +296,8 @@ impl Handler for Check {
         let (locator, wanted) = (&self.locator, self.checked);
         let located = ctx.locate(locator).await?;
         let control = located
-            .element_for(CHECKABLE, |reason| {
-                format!(
-                    "cannot check the element ({}): {}",
-                    located.label,
-                    reason.unwrap_or("it is not checkable")
-                )
+            .element_for(CHECKABLE, "it is not checkable", |reason| {
+                format!("cannot check the element ({}): {reason}", located.label)
             })
             .await?;
         let element = control.describe().await?;

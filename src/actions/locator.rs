@@ -298,15 +298,16 @@ impl Element {
 
     /// [`Element::call_for_element`] for an element the action needs: when `function` returns none, the
     /// action fails with `invalid_action` and the message `refusal` makes of the reason the script returned
-    /// (`None` when it returned no string).
+    /// (`unfit` when it returned no string).
     pub async fn element_for(
         &self,
         function: &str,
-        refusal: impl FnOnce(Option<&str>) -> String,
+        unfit: &str,
+        refusal: impl FnOnce(&str) -> String,
     ) -> Result<Element> {
         self.call_for_element(function, &[])
             .await?
-            .map_err(|reason| Error::InvalidAction(refusal(reason.as_str())))
+            .map_err(|reason| Error::InvalidAction(refusal(reason.as_str().unwrap_or(unfit))))
     }
 }
 

@@ -172,11 +172,10 @@ pub fn reported_value(value: &str, secret: bool) -> String {
 /// the typing outside a dialog scope; CDP errors.
 pub async fn type_into(tab_id: i64, located: &Element, text: &str, clear: bool) -> Result<Typed> {
     let field = located
-        .element_for(EDITABLE_TARGET, |reason| {
+        .element_for(EDITABLE_TARGET, "it is not a text field", |reason| {
             format!(
-                "cannot type into the element ({}) on tab {tab_id}: {}; type into a textbox (extract lists them)",
-                located.label,
-                reason.unwrap_or("it is not a text field")
+                "cannot type into the element ({}) on tab {tab_id}: {reason}; type into a textbox (extract lists them)",
+                located.label
             )
         })
         .await?;
