@@ -281,7 +281,7 @@ impl Element {
         function: &str,
         args: &[Arg],
     ) -> Result<std::result::Result<Element, Value>> {
-        let object = page::call_object(&self.target, &self.object_id, function, args)
+        let object = page::call_function(&self.target, &self.object_id, function, args, false)
             .await?
             .map_err(|m| Error::Internal(format!("page script failed: {m}")))?;
         let is_node = object.is_node();

@@ -123,18 +123,6 @@ pub async fn eval_value_with_timeout(
     by_value(outcome(&response)).map_err(|m| Error::Internal(format!("page script failed: {m}")))
 }
 
-/// Calls `function` (a JS function declaration) with `this` = `object_id`, keeping the result in the
-/// page. `Ok(Err(message))` when it threw.
-pub async fn call_object(
-    target: impl Into<Target>,
-    object_id: &str,
-    function: &str,
-    args: &[Arg],
-) -> Result<Outcome<RemoteObject>> {
-    let response = call_raw(target, object_id, function, args, false).await?;
-    Ok(outcome(&response))
-}
-
 /// Calls `function` with `this` = `object_id` and returns its JSON value. `Ok(Err(message))` when it
 /// threw.
 pub async fn call_checked(
@@ -143,8 +131,8 @@ pub async fn call_checked(
     function: &str,
     args: &[Arg],
 ) -> Result<Outcome<Value>> {
-    let response = call_raw(target, object_id, function, args, true).await?;
-    Ok(by_value(outcome(&response)))
+    let called = call_function(target, object_id, function, args, true).await?;
+    Ok(by_value(called))
 }
 
 /// [`call_checked`] where an exception is a bug of ours: [`Error::Internal`].
@@ -159,13 +147,15 @@ pub async fn call_value(
         .map_err(|m| Error::Internal(format!("page script failed: {m}")))
 }
 
-async fn call_raw(
+/// Calls `function` (a JS function declaration) with `this` = `object_id`: its result, as JSON with
+/// `by_value`, else kept in the page. `Ok(Err(message))` when it threw.
+pub async fn call_function(
     target: impl Into<Target>,
     object_id: &str,
     function: &str,
     args: &[Arg],
     by_value: bool,
-) -> Result<ScriptResult> {
+) -> Result<Outcome<RemoteObject>> {
     let target = target.into();
     let command = RuntimeCallFunctionOn {
         object_id: object_id.to_owned(),
@@ -176,13 +166,14 @@ async fn call_raw(
         silent: true,
         await_promise: true,
     };
-    cdp::send(&target, &command).await.map_err(|e| {
+    let response = cdp::send(&target, &command).await.map_err(|e| {
         if context_gone(&e) {
             page_changed(target.tab_id)
         } else {
-            e.into()
+            Error::from(e)
         }
-    })
+    })?;
+    Ok(outcome(&response))
 }
 
 /// `element_stale` for an element whose page navigated or re-rendered while an action used it.
