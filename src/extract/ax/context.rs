@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::element::AxElement;
 use super::name::{subtree_text, Namer};
-use crate::extract::snapshot::{Dom, NodeKind};
+use crate::extract::snapshot::{is_heading_tag, Dom, NodeKind};
 
 /// Longest context kept, in chars; a longer one ends with `…`.
 pub const MAX_CONTEXT_CHARS: usize = 60;
@@ -236,12 +236,12 @@ fn is_cell(dom: &Dom, n: usize) -> bool {
 fn is_heading(dom: &Dom, n: usize) -> bool {
     let node = &dom.nodes[n];
     node.layout.is_some()
-        && (matches!(
-            node.tag(),
-            Some("h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "legend")
-        ) || node
-            .attr("role")
-            .is_some_and(|r| r.trim().eq_ignore_ascii_case("heading")))
+        && (node
+            .tag()
+            .is_some_and(|t| is_heading_tag(t) || t == "legend")
+            || node
+                .attr("role")
+                .is_some_and(|r| r.trim().eq_ignore_ascii_case("heading")))
 }
 
 /// `text` as a context: whitespace collapsed, a trailing `:` or `*` removed, cut to

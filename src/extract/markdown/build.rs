@@ -5,7 +5,7 @@
 use super::content::skipped;
 use super::ir::{Block, Inline, MAX_DEPTH};
 use super::math::{formula, Formula};
-use crate::extract::snapshot::{Dom, DomNode, NodeKind, BLOCK_TAGS};
+use crate::extract::snapshot::{is_heading_tag, Dom, DomNode, NodeKind, BLOCK_TAGS};
 use crate::extract::text::collapse;
 
 /// Builds the block IR of the page (see the module doc for what is kept and dropped).
@@ -107,7 +107,7 @@ impl<'a> Converter<'a> {
             NodeKind::Element { tag, .. } => tag.as_str(),
         };
         match tag {
-            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
+            tag if is_heading_tag(tag) => {
                 let level = tag.as_bytes()[1] - b'0';
                 let content = self.inlines_of(id, depth);
                 if has_content(&content) {

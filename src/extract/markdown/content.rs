@@ -5,7 +5,7 @@
 //! Change") is data, not a link farm, and a search form inside the content keeps its text (its result
 //! count: "2 results (7 total)").
 
-use crate::extract::snapshot::{Dom, DomNode, NodeKind};
+use crate::extract::snapshot::{is_heading_tag, Dom, DomNode, NodeKind};
 
 /// Elements whose content is never page text.
 const NEVER_TEXT: &[&str] = &[
@@ -32,19 +32,14 @@ const BOILERPLATE_ROLES: &[&str] = &[
 const LINK_FARM_MIN_LINKS: usize = 3;
 /// … and at least this share (%) of its text inside links is navigation, not content.
 const LINK_FARM_MIN_PERCENT: usize = 70;
-/// Elements never judged by link density (their text is content even when it is all links).
+/// Elements never judged by link density (their text is content even when it is all links), besides
+/// headings.
 const NOT_LINK_FARMS: &[&str] = &[
     "html",
     "body",
     "main",
     "article",
     "p",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
     "pre",
     "blockquote",
     "td",
@@ -134,7 +129,7 @@ pub(super) fn skipped(dom: &Dom) -> Vec<bool> {
             && link_len[i] * 100 >= text_len[i] * LINK_FARM_MIN_PERCENT
             && dom.nodes[i]
                 .tag()
-                .is_some_and(|t| !NOT_LINK_FARMS.contains(&t));
+                .is_some_and(|t| !NOT_LINK_FARMS.contains(&t) && !is_heading_tag(t));
         if link_farm || is_furniture(dom, i) {
             skip[i] = true;
         }

@@ -22,7 +22,8 @@ pub use compose::resolve_url;
 pub use decode::SnapshotError;
 pub use frames::{frame_label, parse_frame_label, part_backend, split_backend, FramePart};
 pub use model::{
-    is_captcha_frame_url, DocumentInfo, Dom, DomNode, Layout, NodeKind, Rect, Style, BLOCK_TAGS,
+    is_captcha_frame_url, is_heading_tag, DocumentInfo, Dom, DomNode, Layout, NodeKind, Rect,
+    Style, BLOCK_TAGS,
 };
 
 use crate::cdp::commands::DomSnapshotCaptureSnapshot;

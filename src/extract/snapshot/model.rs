@@ -349,6 +349,11 @@ pub const BLOCK_TAGS: &[&str] = &[
     "caption",
 ];
 
+/// Whether `tag` is a heading's (`h1` … `h6`).
+pub fn is_heading_tag(tag: &str) -> bool {
+    matches!(tag, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+}
+
 /// True when `url` is the iframe of a known CAPTCHA provider: Cloudflare challenges / Turnstile,
 /// hCaptcha, Google reCAPTCHA (google.com/recaptcha, recaptcha.net), also Arkose and GeeTest.
 pub fn is_captcha_frame_url(url: &str) -> bool {
