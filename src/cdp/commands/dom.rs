@@ -3,18 +3,17 @@
 
 use super::RemoteObject;
 use crate::cdp::command::Empty;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
-/// `DOM.resolveNode`: a backend node as an object in the page.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DomResolveNode {
-    /// The node.
-    pub backend_node_id: i64,
-    /// Object group of the result.
-    pub object_group: String,
-}
-command!(DomResolveNode => "DOM.resolveNode", ResolvedNode);
+command!(
+    /// `DOM.resolveNode`: a backend node as an object in the page.
+    pub struct DomResolveNode {
+        /// The node.
+        pub backend_node_id: i64,
+        /// Object group of the result.
+        pub object_group: String,
+    } => "DOM.resolveNode", ResolvedNode
+);
 
 /// The answer of [`DomResolveNode`].
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
@@ -24,32 +23,29 @@ pub struct ResolvedNode {
     pub object: RemoteObject,
 }
 
-/// `DOM.focus`.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DomFocus {
-    /// The element.
-    pub object_id: String,
-}
-command!(DomFocus => "DOM.focus", Empty);
+command!(
+    /// `DOM.focus`.
+    pub struct DomFocus {
+        /// The element.
+        pub object_id: String,
+    } => "DOM.focus", Empty
+);
 
-/// `DOM.scrollIntoViewIfNeeded`.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DomScrollIntoViewIfNeeded {
-    /// The element.
-    pub object_id: String,
-}
-command!(DomScrollIntoViewIfNeeded => "DOM.scrollIntoViewIfNeeded", Empty);
+command!(
+    /// `DOM.scrollIntoViewIfNeeded`.
+    pub struct DomScrollIntoViewIfNeeded {
+        /// The element.
+        pub object_id: String,
+    } => "DOM.scrollIntoViewIfNeeded", Empty
+);
 
-/// `DOM.getContentQuads`.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DomGetContentQuads {
-    /// The element.
-    pub object_id: String,
-}
-command!(DomGetContentQuads => "DOM.getContentQuads", ContentQuads);
+command!(
+    /// `DOM.getContentQuads`.
+    pub struct DomGetContentQuads {
+        /// The element.
+        pub object_id: String,
+    } => "DOM.getContentQuads", ContentQuads
+);
 
 /// The answer of [`DomGetContentQuads`].
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
@@ -59,21 +55,20 @@ pub struct ContentQuads {
     pub quads: Vec<Vec<f64>>,
 }
 
-/// `DOM.getNodeForLocation`.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DomGetNodeForLocation {
-    /// Document x, CSS px.
-    pub x: i64,
-    /// Document y, CSS px.
-    pub y: i64,
-    /// Whether user-agent shadow DOM nodes can be the answer.
-    #[serde(rename = "includeUserAgentShadowDOM")]
-    pub include_user_agent_shadow_dom: bool,
-    /// Whether `pointer-events: none` elements are skipped (as a click does).
-    pub ignore_pointer_events_none: bool,
-}
-command!(DomGetNodeForLocation => "DOM.getNodeForLocation", NodeForLocation);
+command!(
+    /// `DOM.getNodeForLocation`.
+    pub struct DomGetNodeForLocation {
+        /// Document x, CSS px.
+        pub x: i64,
+        /// Document y, CSS px.
+        pub y: i64,
+        /// Whether user-agent shadow DOM nodes can be the answer.
+        #[serde(rename = "includeUserAgentShadowDOM")]
+        pub include_user_agent_shadow_dom: bool,
+        /// Whether `pointer-events: none` elements are skipped (as a click does).
+        pub ignore_pointer_events_none: bool,
+    } => "DOM.getNodeForLocation", NodeForLocation
+);
 
 /// The answer of [`DomGetNodeForLocation`].
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
@@ -84,14 +79,13 @@ pub struct NodeForLocation {
     pub backend_node_id: Option<i64>,
 }
 
-/// `DOM.getFrameOwner`: the `<iframe>` element that holds `frame_id`, in the target of its parent frame.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DomGetFrameOwner {
-    /// The child frame (for an out-of-process frame: its target id).
-    pub frame_id: String,
-}
-command!(DomGetFrameOwner => "DOM.getFrameOwner", FrameOwner);
+command!(
+    /// `DOM.getFrameOwner`: the `<iframe>` element that holds `frame_id`, in the target of its parent frame.
+    pub struct DomGetFrameOwner {
+        /// The child frame (for an out-of-process frame: its target id).
+        pub frame_id: String,
+    } => "DOM.getFrameOwner", FrameOwner
+);
 
 /// The answer of [`DomGetFrameOwner`].
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
@@ -101,14 +95,13 @@ pub struct FrameOwner {
     pub backend_node_id: i64,
 }
 
-/// `DOM.getBoxModel` of a backend node.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DomGetBoxModel {
-    /// The element.
-    pub backend_node_id: i64,
-}
-command!(DomGetBoxModel => "DOM.getBoxModel", BoxModelResponse);
+command!(
+    /// `DOM.getBoxModel` of a backend node.
+    pub struct DomGetBoxModel {
+        /// The element.
+        pub backend_node_id: i64,
+    } => "DOM.getBoxModel", BoxModelResponse
+);
 
 /// The answer of [`DomGetBoxModel`].
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]

@@ -9,21 +9,21 @@ command!(
     pub struct PageEnable => "Page.enable", Empty
 );
 
-/// `Page.addScriptToEvaluateOnNewDocument`: `source` runs in every new document before its own scripts.
-#[derive(Clone, Debug, Serialize)]
-pub struct PageAddScriptToEvaluateOnNewDocument {
-    /// The script.
-    pub source: String,
-}
-command!(PageAddScriptToEvaluateOnNewDocument => "Page.addScriptToEvaluateOnNewDocument", Empty);
+command!(
+    /// `Page.addScriptToEvaluateOnNewDocument`: `source` runs in every new document before its own scripts.
+    pub struct PageAddScriptToEvaluateOnNewDocument {
+        /// The script.
+        pub source: String,
+    } => "Page.addScriptToEvaluateOnNewDocument", Empty
+);
 
-/// `Page.navigate`.
-#[derive(Clone, Debug, Serialize)]
-pub struct PageNavigate {
-    /// The URL to load.
-    pub url: String,
-}
-command!(PageNavigate => "Page.navigate", PageNavigateResponse);
+command!(
+    /// `Page.navigate`.
+    pub struct PageNavigate {
+        /// The URL to load.
+        pub url: String,
+    } => "Page.navigate", PageNavigateResponse
+);
 
 /// The answer of [`PageNavigate`], once the response has started (or the load failed).
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
@@ -78,31 +78,29 @@ pub struct NavigationEntry {
     pub title: String,
 }
 
-/// `Page.navigateToHistoryEntry`.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PageNavigateToHistoryEntry {
-    /// A [`NavigationEntry::id`].
-    pub entry_id: i64,
-}
-command!(PageNavigateToHistoryEntry => "Page.navigateToHistoryEntry", Empty);
+command!(
+    /// `Page.navigateToHistoryEntry`.
+    pub struct PageNavigateToHistoryEntry {
+        /// A [`NavigationEntry::id`].
+        pub entry_id: i64,
+    } => "Page.navigateToHistoryEntry", Empty
+);
 
 command!(
     /// `Page.resetNavigationHistory`.
     pub struct PageResetNavigationHistory => "Page.resetNavigationHistory", Empty
 );
 
-/// `Page.handleJavaScriptDialog`.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PageHandleJavaScriptDialog {
-    /// Accept (OK) or dismiss (Cancel).
-    pub accept: bool,
-    /// The text an accepted `prompt` returns.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub prompt_text: Option<String>,
-}
-command!(PageHandleJavaScriptDialog => "Page.handleJavaScriptDialog", Empty);
+command!(
+    /// `Page.handleJavaScriptDialog`.
+    pub struct PageHandleJavaScriptDialog {
+        /// Accept (OK) or dismiss (Cancel).
+        pub accept: bool,
+        /// The text an accepted `prompt` returns.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub prompt_text: Option<String>,
+    } => "Page.handleJavaScriptDialog", Empty
+);
 
 command!(
     /// `Page.getFrameTree`.
@@ -187,24 +185,23 @@ pub struct ContentSize {
     pub height: Option<f64>,
 }
 
-/// `Page.captureScreenshot`.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PageCaptureScreenshot {
-    /// `"png"` or `"jpeg"`.
-    pub format: &'static str,
-    /// Capture from the surface rather than the view.
-    pub from_surface: bool,
-    /// Capture the page beyond the viewport (full-page shots).
-    pub capture_beyond_viewport: bool,
-    /// The region to capture, in CSS px of the document, and its scale.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clip: Option<Clip>,
-    /// JPEG quality, 0–100.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub quality: Option<u32>,
-}
-command!(PageCaptureScreenshot => "Page.captureScreenshot", ScreenshotData);
+command!(
+    /// `Page.captureScreenshot`.
+    pub struct PageCaptureScreenshot {
+        /// `"png"` or `"jpeg"`.
+        pub format: &'static str,
+        /// Capture from the surface rather than the view.
+        pub from_surface: bool,
+        /// Capture the page beyond the viewport (full-page shots).
+        pub capture_beyond_viewport: bool,
+        /// The region to capture, in CSS px of the document, and its scale.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub clip: Option<Clip>,
+        /// JPEG quality, 0–100.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub quality: Option<u32>,
+    } => "Page.captureScreenshot", ScreenshotData
+);
 
 /// A `Page.Viewport` used as a screenshot clip.
 #[derive(Clone, Copy, Debug, Serialize, PartialEq)]
@@ -229,25 +226,24 @@ pub struct ScreenshotData {
     pub data: Option<String>,
 }
 
-/// `Page.setInterceptFileChooserDialog`: a file chooser the page opens is reported as
-/// `Page.fileChooserOpened` (with the input's `backendNodeId`) instead of being shown.
-#[derive(Clone, Debug, Serialize)]
-pub struct PageSetInterceptFileChooserDialog {
-    /// On or off.
-    pub enabled: bool,
-}
-command!(PageSetInterceptFileChooserDialog => "Page.setInterceptFileChooserDialog", Empty);
+command!(
+    /// `Page.setInterceptFileChooserDialog`: a file chooser the page opens is reported as
+    /// `Page.fileChooserOpened` (with the input's `backendNodeId`) instead of being shown.
+    pub struct PageSetInterceptFileChooserDialog {
+        /// On or off.
+        pub enabled: bool,
+    } => "Page.setInterceptFileChooserDialog", Empty
+);
 
-/// `Page.printToPDF` (the PDF comes back base64 in the answer).
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PagePrintToPdf {
-    /// Landscape pages.
-    pub landscape: bool,
-    /// Print background graphics.
-    pub print_background: bool,
-}
-command!(PagePrintToPdf => "Page.printToPDF", PdfData);
+command!(
+    /// `Page.printToPDF` (the PDF comes back base64 in the answer).
+    pub struct PagePrintToPdf {
+        /// Landscape pages.
+        pub landscape: bool,
+        /// Print background graphics.
+        pub print_background: bool,
+    } => "Page.printToPDF", PdfData
+);
 
 /// The answer of [`PagePrintToPdf`].
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]

@@ -10,56 +10,55 @@ command!(
     pub struct RuntimeEnable => "Runtime.enable", Empty
 );
 
-/// `Runtime.evaluate` in the main frame's main world.
-#[derive(Clone, Debug, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RuntimeEvaluate {
-    /// The expression.
-    pub expression: String,
-    /// Object group of the result (released with [`RuntimeReleaseObjectGroup`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub object_group: Option<String>,
-    /// Answer the result as JSON instead of a reference.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub return_by_value: Option<bool>,
-    /// Do not pause on exceptions or report them to the console.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub silent: Option<bool>,
-    /// Wait for a promise result to settle.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub await_promise: Option<bool>,
-    /// Run as if the user had interacted (transient activation).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub user_gesture: Option<bool>,
-    /// Evaluate as the DevTools console would.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub repl_mode: Option<bool>,
-    /// Terminate the script after this many ms.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub timeout: Option<u32>,
-}
-command!(RuntimeEvaluate => "Runtime.evaluate", ScriptResult);
+command!(
+    /// `Runtime.evaluate` in the main frame's main world.
+    #[derive(Default)]
+    pub struct RuntimeEvaluate {
+        /// The expression.
+        pub expression: String,
+        /// Object group of the result (released with [`RuntimeReleaseObjectGroup`]).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub object_group: Option<String>,
+        /// Answer the result as JSON instead of a reference.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub return_by_value: Option<bool>,
+        /// Do not pause on exceptions or report them to the console.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub silent: Option<bool>,
+        /// Wait for a promise result to settle.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub await_promise: Option<bool>,
+        /// Run as if the user had interacted (transient activation).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub user_gesture: Option<bool>,
+        /// Evaluate as the DevTools console would.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub repl_mode: Option<bool>,
+        /// Terminate the script after this many ms.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub timeout: Option<u32>,
+    } => "Runtime.evaluate", ScriptResult
+);
 
-/// `Runtime.callFunctionOn` with `this` = `object_id`.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RuntimeCallFunctionOn {
-    /// `this`.
-    pub object_id: String,
-    /// A JavaScript function declaration.
-    pub function_declaration: String,
-    /// Its arguments.
-    pub arguments: Vec<CallArgument>,
-    /// Answer the result as JSON instead of a reference.
-    pub return_by_value: bool,
-    /// Object group of the result.
-    pub object_group: String,
-    /// Do not pause on exceptions or report them to the console.
-    pub silent: bool,
-    /// Wait for a promise result to settle.
-    pub await_promise: bool,
-}
-command!(RuntimeCallFunctionOn => "Runtime.callFunctionOn", ScriptResult);
+command!(
+    /// `Runtime.callFunctionOn` with `this` = `object_id`.
+    pub struct RuntimeCallFunctionOn {
+        /// `this`.
+        pub object_id: String,
+        /// A JavaScript function declaration.
+        pub function_declaration: String,
+        /// Its arguments.
+        pub arguments: Vec<CallArgument>,
+        /// Answer the result as JSON instead of a reference.
+        pub return_by_value: bool,
+        /// Object group of the result.
+        pub object_group: String,
+        /// Do not pause on exceptions or report them to the console.
+        pub silent: bool,
+        /// Wait for a promise result to settle.
+        pub await_promise: bool,
+    } => "Runtime.callFunctionOn", ScriptResult
+);
 
 /// A `Runtime.CallArgument`: a JSON value or an object held in the page.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -73,14 +72,13 @@ pub struct CallArgument {
     pub object_id: Option<String>,
 }
 
-/// `Runtime.releaseObjectGroup`.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RuntimeReleaseObjectGroup {
-    /// The group.
-    pub object_group: String,
-}
-command!(RuntimeReleaseObjectGroup => "Runtime.releaseObjectGroup", Empty);
+command!(
+    /// `Runtime.releaseObjectGroup`.
+    pub struct RuntimeReleaseObjectGroup {
+        /// The group.
+        pub object_group: String,
+    } => "Runtime.releaseObjectGroup", Empty
+);
 
 /// The answer of [`RuntimeEvaluate`] and [`RuntimeCallFunctionOn`].
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
@@ -194,19 +192,19 @@ pub struct CallFrame {
     pub line_number: Option<i64>,
 }
 
-/// `Runtime.addBinding`: `globalThis[name](payload)` in the page sends a `Runtime.bindingCalled` event; the
-/// binding stays across navigations of the target until removed.
-#[derive(Clone, Debug, Serialize)]
-pub struct RuntimeAddBinding {
-    /// The global function's name.
-    pub name: String,
-}
-command!(RuntimeAddBinding => "Runtime.addBinding", Empty);
+command!(
+    /// `Runtime.addBinding`: `globalThis[name](payload)` in the page sends a `Runtime.bindingCalled` event; the
+    /// binding stays across navigations of the target until removed.
+    pub struct RuntimeAddBinding {
+        /// The global function's name.
+        pub name: String,
+    } => "Runtime.addBinding", Empty
+);
 
-/// `Runtime.removeBinding`: stops the `Runtime.bindingCalled` events of [`RuntimeAddBinding`].
-#[derive(Clone, Debug, Serialize)]
-pub struct RuntimeRemoveBinding {
-    /// The global function's name.
-    pub name: String,
-}
-command!(RuntimeRemoveBinding => "Runtime.removeBinding", Empty);
+command!(
+    /// `Runtime.removeBinding`: stops the `Runtime.bindingCalled` events of [`RuntimeAddBinding`].
+    pub struct RuntimeRemoveBinding {
+        /// The global function's name.
+        pub name: String,
+    } => "Runtime.removeBinding", Empty
+);

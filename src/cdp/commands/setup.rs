@@ -2,15 +2,14 @@
 //! ([`crate::cdp::ensure_attached`]): focus emulation, and the sources of `console` and `network`.
 
 use crate::cdp::command::Empty;
-use serde::Serialize;
 
-/// `Emulation.setFocusEmulationEnabled`: the page behaves as focused even when its window is not.
-#[derive(Clone, Debug, Serialize)]
-pub struct EmulationSetFocusEmulationEnabled {
-    /// On or off.
-    pub enabled: bool,
-}
-command!(EmulationSetFocusEmulationEnabled => "Emulation.setFocusEmulationEnabled", Empty);
+command!(
+    /// `Emulation.setFocusEmulationEnabled`: the page behaves as focused even when its window is not.
+    pub struct EmulationSetFocusEmulationEnabled {
+        /// On or off.
+        pub enabled: bool,
+    } => "Emulation.setFocusEmulationEnabled", Empty
+);
 
 command!(
     /// `Network.enable` (bodies are not asked for, so none are kept beyond Chrome's own buffer).

@@ -4,16 +4,16 @@
 use crate::cdp::command::{Answer, Command};
 use serde::Serialize;
 
-/// `Accessibility.getPartialAXTree` of one node, without its relatives (`fetchRelatives: false`).
-#[derive(Clone, Debug, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AccessibilityGetPartialAxTree {
-    /// The node whose AX node is wanted.
-    pub backend_node_id: i64,
-    /// Ancestors, siblings and children too; `false` for the node alone.
-    pub fetch_relatives: bool,
-}
-command!(AccessibilityGetPartialAxTree => "Accessibility.getPartialAXTree", serde::de::IgnoredAny);
+command!(
+    /// `Accessibility.getPartialAXTree` of one node, without its relatives (`fetchRelatives: false`).
+    #[derive(Default)]
+    pub struct AccessibilityGetPartialAxTree {
+        /// The node whose AX node is wanted.
+        pub backend_node_id: i64,
+        /// Ancestors, siblings and children too; `false` for the node alone.
+        pub fetch_relatives: bool,
+    } => "Accessibility.getPartialAXTree", serde::de::IgnoredAny
+);
 
 /// `DOMSnapshot.captureSnapshot`.
 #[derive(Clone, Debug, Serialize)]
