@@ -147,12 +147,12 @@ impl Handler for GetValue {
     const TRAITS: Traits = Traits::PAGE;
 
     async fn run(&self, ctx: &Ctx) -> Result<GetValueResult> {
-        let locator = &self.locator;
-        let located = ctx.locate(locator).await?;
-        let control = match located.call_for_element(VALUE_CONTROL, &[]).await? {
-            Ok(control) => control,
-            Err(_) => located,
-        };
+        let located = ctx.locate(&self.locator).await?;
+        // A `<label>`'s control, else the element itself.
+        let control = located
+            .call_for_element(VALUE_CONTROL, &[])
+            .await?
+            .unwrap_or(located);
         let element = control.describe().await?;
         let max = Arg::Value(json!(bua_protocol::GET_VALUE_MAX_OPTIONS));
         let r = control.call(READ_CONTROL, &[max]).await?;
