@@ -8,14 +8,12 @@ use super::ctx::Ctx;
 use super::handler::{Handler, Traits};
 use super::locator;
 use super::mouse::{self, mouse};
-use super::navigation::{Watch, NAV_GRACE_MS};
+use super::navigation::Watch;
 use super::page;
 use super::pointer::{self, Point};
 use crate::cdp;
 use crate::error::{Error, Result};
-use bua_protocol::{
-    Click, ClickAt, ClickResult, ElementInfo, Hover, HoverResult, DEFAULT_LOAD_WAIT_MS,
-};
+use bua_protocol::{Click, ClickAt, ClickResult, ElementInfo, Hover, HoverResult};
 
 /// How long `click` waits for a navigation it started to load, ms (the action has 10 s).
 const CLICK_LOAD_BUDGET_MS: u32 = 7_000;
@@ -111,7 +109,7 @@ impl Handler for Click {
                 matches!(e, cdp::Event::DownloadWillBegin(_))
             })
         });
-        settled_click(ctx.tab_id, element.click_at(point)).await?;
+        Watch::around(ctx.tab_id, CLICK_LOAD_BUDGET_MS, element.click_at(point)).await?;
         if let Some(download) = download {
             if cdp::with_timeout(DOWNLOAD_BEGIN_MS, download)
                 .await
@@ -158,7 +156,8 @@ impl Handler for ClickAt {
                 ..ElementInfo::default()
             },
         };
-        settled_click(ctx.tab_id, mouse::mouse_click(ctx.tab_id, point)).await?;
+        let click = mouse::mouse_click(ctx.tab_id, point);
+        Watch::around(ctx.tab_id, CLICK_LOAD_BUDGET_MS, click).await?;
         Ok(ClickResult {
             clicked,
             tab_id: ctx.tab_id,
@@ -184,24 +183,4 @@ impl Handler for Hover {
             tab_id: ctx.tab_id,
         })
     }
-}
-
-/// Runs `click` (true when it pressed something) and waits as a click does for a navigation it starts
-/// ([`Watch::settle`] with the click's budget).
-async fn settled_click(
-    tab_id: i64,
-    click: impl std::future::Future<Output = Result<bool>>,
-) -> Result<()> {
-    let watch = Watch::start(tab_id).await?;
-    if click.await? {
-        watch
-            .settle(
-                tab_id,
-                NAV_GRACE_MS,
-                CLICK_LOAD_BUDGET_MS,
-                DEFAULT_LOAD_WAIT_MS,
-            )
-            .await;
-    }
-    Ok(())
 }

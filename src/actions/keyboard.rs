@@ -13,7 +13,7 @@ use super::navigation::{self, Watch, NAV_GRACE_MS};
 use super::page;
 use super::typing::{self, key_press, Typed};
 use crate::error::{Error, Result};
-use bua_protocol::{PressKey, PressKeyResult, TypeResult, TypeText, DEFAULT_LOAD_WAIT_MS};
+use bua_protocol::{PressKey, PressKeyResult, TypeResult, TypeText};
 
 /// How long `type {submit}` and `press_key {waitLoad}` wait for a navigation they started to load, ms (the
 /// action has 15 s).
@@ -49,19 +49,10 @@ impl Handler for TypeText {
         let Typed { element, value } =
             typing::type_into(ctx.tab_id, &located, &self.text, self.clear).await?;
         if self.submit {
-            let watch = Watch::start(ctx.tab_id).await?;
             let enter =
                 keys::lookup("Enter").ok_or_else(|| Error::Internal("no Enter key".into()))?;
-            if key_press(ctx.tab_id, &enter, 0).await? {
-                watch
-                    .settle(
-                        ctx.tab_id,
-                        NAV_GRACE_MS,
-                        KEY_LOAD_BUDGET_MS,
-                        DEFAULT_LOAD_WAIT_MS,
-                    )
-                    .await;
-            }
+            let press = key_press(ctx.tab_id, &enter, 0);
+            Watch::around(ctx.tab_id, KEY_LOAD_BUDGET_MS, press).await?;
         }
         Ok(TypeResult {
             element,

@@ -22,7 +22,7 @@ use crate::cdp::commands::{
 };
 use crate::cdp::{self, events, Event};
 use crate::error::{Error, Result};
-use bua_protocol::{NavResult, Navigate, TabLoad};
+use bua_protocol::{NavResult, Navigate, TabLoad, DEFAULT_LOAD_WAIT_MS};
 use futures::TryFutureExt;
 use serde_json::Value;
 
@@ -418,6 +418,22 @@ impl Watch {
             commit: commit_waiter(tab_id),
             download: events::wait(tab_id, |event| matches!(event, Event::DownloadWillBegin(_))),
         })
+    }
+
+    /// Runs `input` (true when it reached the page) in a watch, then waits as a click or a key does for a
+    /// navigation it starts: [`Watch::settle`] with `budget_ms`, `DEFAULT_LOAD_WAIT_MS` for `load`.
+    pub async fn around(
+        tab_id: i64,
+        budget_ms: u32,
+        input: impl std::future::Future<Output = Result<bool>>,
+    ) -> Result<()> {
+        let watch = Watch::start(tab_id).await?;
+        if input.await? {
+            watch
+                .settle(tab_id, NAV_GRACE_MS, budget_ms, DEFAULT_LOAD_WAIT_MS)
+                .await;
+        }
+        Ok(())
     }
 
     /// If the input started a main-frame navigation, waits (at most `budget_ms`) for it to commit and reach
