@@ -2,7 +2,7 @@
 //! a field, and the context of elements whose role and name repeat.
 
 use super::*;
-use crate::extract::snapshot::build::{dom, e, el, et, t, T};
+use crate::extract::snapshot::build::{dom, e, el, empty, et, t, T};
 use crate::extract::snapshot::{Dom, Rect};
 
 fn elements(d: &Dom) -> Vec<AxElement> {
@@ -45,17 +45,13 @@ fn a_select_lists_its_first_options_and_counts_them_all() {
                     option("reviewers"),
                 ],
             ),
-            e(
-                "input",
-                &[("list", "fruits"), ("aria-label", "Fruit")],
-                vec![],
-            ),
+            empty("input", &[("list", "fruits"), ("aria-label", "Fruit")]),
             e(
                 "datalist",
                 &[("id", "fruits")],
-                vec![e("option", &[("value", "Apple")], vec![])],
+                vec![empty("option", &[("value", "Apple")])],
             ),
-            e("input", &[("aria-label", "Plain")], vec![]),
+            empty("input", &[("aria-label", "Plain")]),
         ],
     );
     let editors = d
@@ -99,14 +95,13 @@ fn an_aria_list_box_lists_the_options_it_hides_and_its_shown_options_say_they_ar
     let d = dom(
         "https://a.test/",
         vec![
-            e(
+            empty(
                 "input",
                 &[
                     ("role", "combobox"),
                     ("aria-label", "City"),
                     ("aria-controls", "cities"),
                 ],
-                vec![],
             ),
             e(
                 "ul",
@@ -166,40 +161,36 @@ fn names_follow_accnames_order_and_a_labels_icon_names_the_field_by_its_aria_lab
         "https://a.test/",
         vec![
             e("span", &[("id", "ext")], vec![t("Labelled by")]),
-            e(
+            empty(
                 "input",
                 &[
                     ("aria-labelledby", "ext"),
                     ("aria-label", "Label"),
                     ("title", "Title"),
                 ],
-                vec![],
             ),
-            e(
+            empty(
                 "input",
                 &[
                     ("title", "Type to filter the list"),
                     ("placeholder", "Filter"),
                 ],
-                vec![],
             ),
             // Django's SelectFilter2: the filter box's `<label>` holds only an icon with an aria-label.
             e(
                 "label",
                 &[("for", "id_groups_input")],
-                vec![e(
+                vec![empty(
                     "span",
                     &[(
                         "aria-label",
                         "Type into this box to filter down the list of available groups.",
                     )],
-                    vec![],
                 )],
             ),
-            e(
+            empty(
                 "input",
                 &[("id", "id_groups_input"), ("placeholder", "Filter")],
-                vec![],
             ),
             el(
                 "button",
@@ -212,10 +203,9 @@ fn names_follow_accnames_order_and_a_labels_icon_names_the_field_by_its_aria_lab
             e(
                 "a",
                 &[("href", "#")],
-                vec![e(
+                vec![empty(
                     "span",
                     &[("class", "date-icon"), ("title", "Choose a Date")],
-                    vec![],
                 )],
             ),
         ],
@@ -247,19 +237,11 @@ fn datetime_row(label: &'static str) -> T {
                 &[("class", "datetime")],
                 vec![
                     t("Date: "),
-                    e(
-                        "input",
-                        &[("type", "text"), ("class", "vDateField")],
-                        vec![],
-                    ),
+                    empty("input", &[("type", "text"), ("class", "vDateField")]),
                     el("span", vec![e("a", &[("href", "#")], vec![t("Today")])]),
-                    el("br", vec![]),
+                    empty("br", &[]),
                     t("Time: "),
-                    e(
-                        "input",
-                        &[("type", "text"), ("class", "vTimeField")],
-                        vec![],
-                    ),
+                    empty("input", &[("type", "text"), ("class", "vTimeField")]),
                     el("span", vec![e("a", &[("href", "#")], vec![t("Now")])]),
                 ],
             ),
@@ -277,16 +259,16 @@ fn a_field_without_a_name_takes_the_text_before_it_on_its_line_and_repeats_say_t
             datetime_row("Date joined:"),
             el(
                 "p",
-                vec![t("Find: "), e("input", &[("type", "search")], vec![])],
+                vec![t("Find: "), empty("input", &[("type", "search")])],
             ),
             // Text another control owns is not a name: a button's, a label's that names its field.
-            el("p", vec![et("button", "Go"), el("input", vec![])]),
+            el("p", vec![et("button", "Go"), empty("input", &[])]),
             el(
                 "p",
                 vec![
                     e("label", &[("for", "x")], vec![t("Mine")]),
-                    e("input", &[("id", "x")], vec![]),
-                    el("input", vec![]),
+                    empty("input", &[("id", "x")]),
+                    empty("input", &[]),
                 ],
             ),
         ],
@@ -313,7 +295,7 @@ fn a_label_drawn_after_its_field_names_it_when_no_text_comes_before_on_its_line(
     let row = |label: &'static str| {
         el(
             "div",
-            vec![e("input", &[("type", "text")], vec![]), et("label", label)],
+            vec![empty("input", &[("type", "text")]), et("label", label)],
         )
     };
     let mut d = dom("https://a.test/", vec![row("First Name"), row("Last Name")]);
@@ -353,10 +335,7 @@ fn repeated_names_are_told_apart_by_row_legend_or_heading_and_unique_ones_get_no
     let perm = |action: &'static str| {
         el(
             "label",
-            vec![
-                e("input", &[("type", "checkbox")], vec![]),
-                et("span", action),
-            ],
+            vec![empty("input", &[("type", "checkbox")]), et("span", action)],
         )
     };
     let d = dom(
@@ -388,14 +367,14 @@ fn repeated_names_are_told_apart_by_row_legend_or_heading_and_unique_ones_get_no
                 "fieldset",
                 vec![
                     et("legend", "Shipping"),
-                    e("input", &[("placeholder", "Name")], vec![]),
+                    empty("input", &[("placeholder", "Name")]),
                 ],
             ),
             el(
                 "fieldset",
                 vec![
                     et("legend", "Billing"),
-                    e("input", &[("placeholder", "Name")], vec![]),
+                    empty("input", &[("placeholder", "Name")]),
                 ],
             ),
             et("h3", "Comments"),

@@ -1,5 +1,5 @@
 use super::*;
-use crate::extract::snapshot::build::{backend_ids, dom, e, el, et, t, T};
+use crate::extract::snapshot::build::{backend_ids, dom, e, el, empty, et, t, T};
 use crate::extract::snapshot::{Dom, Rect};
 use bua_protocol::Checked;
 use serde_json::json;
@@ -30,13 +30,13 @@ fn interactive_nodes_in_document_order_without_structure_or_native_options() {
             e("a", &[("href", "/")], vec![t("Home")]),
             e("button", &[("aria-hidden", "true")], vec![t("Hidden")]),
             e("h2", &[("tabindex", "-1")], vec![t("Skip target")]),
-            e("div", &[("tabindex", "0")], vec![]),
+            empty("div", &[("tabindex", "0")]),
             e(
                 "select",
                 &[("aria-label", "Country")],
                 vec![et("option", "France")],
             ),
-            e("input", &[("aria-label", "  Email\n address ")], vec![]),
+            empty("input", &[("aria-label", "  Email\n address ")]),
             t("text"),
             e(
                 "div",
@@ -137,10 +137,9 @@ fn visible_means_in_the_viewport_and_inputs_carry_their_type_and_form() {
         vec![el(
             "form",
             vec![
-                e(
+                empty(
                     "input",
                     &[("type", "PASSWORD"), ("autocomplete", "current-password")],
-                    vec![],
                 ),
                 e("button", &[("style", "top:5000")], vec![t("Far")]),
             ],
@@ -247,37 +246,31 @@ fn big_pages_read_their_elements_from_the_dom() {
             e(
                 "a",
                 &[("href", "/x")],
-                vec![t("Home "), e("img", &[("alt", "icon")], vec![])],
+                vec![t("Home "), empty("img", &[("alt", "icon")])],
             ),
             et("a", "No href"),
             e("label", &[("for", "q")], vec![t("Query")]),
-            e("input", &[("id", "q"), ("type", "search")], vec![]),
+            empty("input", &[("id", "q"), ("type", "search")]),
             el(
                 "label",
-                vec![t("Email"), e("input", &[("type", "email")], vec![])],
+                vec![t("Email"), empty("input", &[("type", "email")])],
             ),
-            e(
+            empty(
                 "input",
                 &[("type", "password"), ("placeholder", "Password")],
-                vec![],
             ),
-            e("input", &[("type", "submit")], vec![]),
-            e("input", &[("type", "hidden")], vec![]),
+            empty("input", &[("type", "submit")]),
+            empty("input", &[("type", "hidden")]),
             e(
                 "div",
                 &[("role", "button"), ("aria-label", "Close dialog")],
                 vec![t("x")],
             ),
             e("span", &[("id", "lbl")], vec![t("Named by id")]),
-            e(
-                "div",
-                &[("tabindex", "0"), ("aria-labelledby", "lbl")],
-                vec![],
-            ),
-            e(
+            empty("div", &[("tabindex", "0"), ("aria-labelledby", "lbl")]),
+            empty(
                 "div",
                 &[("contenteditable", "true"), ("aria-label", "Editor")],
-                vec![],
             ),
             e(
                 "div",
@@ -325,7 +318,7 @@ fn disabled_controls_and_those_of_a_disabled_fieldset_are_flagged() {
             e(
                 "fieldset",
                 &[("disabled", "")],
-                vec![e("input", &[("aria-label", "Inside")], vec![])],
+                vec![empty("input", &[("aria-label", "Inside")])],
             ),
             e(
                 "div",
@@ -436,13 +429,12 @@ fn big_pages_read_checked_from_the_live_input_state_and_aria_checked() {
     let mut d = dom(
         "https://a.test/",
         vec![
-            e("input", &[("type", "checkbox"), ("id", "on")], vec![]),
-            e("input", &[("type", "checkbox"), ("checked", "")], vec![]),
-            e("input", &[("type", "RADIO"), ("id", "r")], vec![]),
-            e(
+            empty("input", &[("type", "checkbox"), ("id", "on")]),
+            empty("input", &[("type", "checkbox"), ("checked", "")]),
+            empty("input", &[("type", "RADIO"), ("id", "r")]),
+            empty(
                 "input",
                 &[("type", "checkbox"), ("role", "switch"), ("id", "sw")],
-                vec![],
             ),
             e(
                 "div",
@@ -455,7 +447,7 @@ fn big_pages_read_checked_from_the_live_input_state_and_aria_checked() {
                 &[("role", "switch"), ("aria-checked", "TRUE")],
                 vec![t("Aria on")],
             ),
-            e("input", &[("type", "text"), ("checked", "")], vec![]),
+            empty("input", &[("type", "text"), ("checked", "")]),
             e("button", &[("aria-checked", "true")], vec![t("Go")]),
         ],
     );

@@ -1,7 +1,7 @@
 //! What is content (SPEC §5 `markdown`): tables of links that are data, a list's own search form.
 
 use super::*;
-use crate::extract::snapshot::build::{dom, e, el, et, t, T};
+use crate::extract::snapshot::build::{dom, e, el, empty, et, t, T};
 
 const URL: &str = "https://admin.test/admin/";
 
@@ -71,7 +71,7 @@ fn a_search_forms_result_count_stays_in_the_content_and_the_sites_search_box_doe
             vec![el(
                 "div",
                 vec![
-                    e("input", &[("type", "text"), ("name", "q")], vec![]),
+                    empty("input", &[("type", "text"), ("name", "q")]),
                     e(
                         "span",
                         &[("class", "small quiet")],

@@ -18,6 +18,11 @@ pub(crate) fn t(text: &'static str) -> T {
     T::X(text)
 }
 
+/// An element without children (an `<input>`, an `<img>`, an empty `<div>`).
+pub(crate) fn empty(tag: &'static str, attrs: &[(&'static str, &'static str)]) -> T {
+    e(tag, attrs, Vec::new())
+}
+
 /// An element without attributes.
 pub(crate) fn el(tag: &'static str, kids: Vec<T>) -> T {
     e(tag, &[], kids)
