@@ -6,7 +6,13 @@ use serde_json::{json, Value};
 
 use super::{own_result, Agent};
 
-/// The uids of `fill.html`'s fields by accessible name, from one extract.
+/// A tab on the fixture `page`, and its fields' uids by accessible name.
+async fn opened(a: &Agent, page: &str) -> (i64, impl Fn(&str) -> String) {
+    let tab = a.open(page).await;
+    (tab, uids(a, tab).await)
+}
+
+/// The uids of a page's fields by accessible name, from one extract.
 async fn uids(a: &Agent, tab: i64) -> impl Fn(&str) -> String {
     let page = a
         .ok("extract", json!({ "tabId": tab, "include": ["elements"] }))
@@ -31,8 +37,7 @@ const VALUES: &str = "const $ = id => document.getElementById(id); return {
 #[tokio::test]
 async fn fill_writes_text_textarea_contenteditable_selects_checkbox_and_radio() {
     let a = Agent::new().await;
-    let tab = a.open("fill.html").await;
-    let uid = uids(&a, tab).await;
+    let (tab, uid) = opened(&a, "fill.html").await;
     let r = a
         .ok(
             "fill",
@@ -76,8 +81,7 @@ async fn fill_writes_text_textarea_contenteditable_selects_checkbox_and_radio() 
 #[tokio::test]
 async fn fill_stops_at_a_disabled_field_and_names_it_and_what_it_filled() {
     let a = Agent::new().await;
-    let tab = a.open("fill.html").await;
-    let uid = uids(&a, tab).await;
+    let (tab, uid) = opened(&a, "fill.html").await;
     let (name, bio, locked) = (uid("Name"), uid("Bio"), uid("Locked"));
     let (code, message) = a
         .err(
@@ -139,5 +143,69 @@ async fn fill_sets_a_date_input_to_the_value_asked_for() {
             date
         );
     }
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn fill_with_submit_fills_then_clicks_the_button_and_answers_with_the_new_page() {
+    let a = Agent::new().await;
+    let (tab, uid) = opened(&a, "search.html").await;
+    let r = a
+        .ok(
+            "fill",
+            json!({ "tabId": tab, "fields": [
+                { "uid": uid("Query"), "value": "tide tables" },
+                { "uid": uid("Kind"), "value": "films" },
+                { "uid": uid("New only"), "value": true },
+            ], "submit": { "uid": uid("Search") } }),
+        )
+        .await;
+    // The click is reported as click reports it, after the fields, and the form's navigation with it.
+    assert_eq!(
+        (&r["clicked"]["id"], &r["clicked"]["text"]),
+        (&json!("go"), &json!("Search")),
+        "{r}"
+    );
+    assert_eq!(r["filled"][1]["label"], "films", "{r}");
+    let url = r["navigated"]["url"].as_str().unwrap_or_default();
+    assert!(
+        url.contains("two.html?q=tide+tables&kind=films&new=1"),
+        "{r}"
+    );
+    // The page the form led to got the values, and the result carries its view (a new page).
+    assert_eq!(
+        a.text_of(tab, "query").await,
+        "query=?q=tide+tables&kind=films&new=1"
+    );
+    assert_eq!(r["view"]["title"], "Page Two", "{r}");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn fill_whose_submit_fails_keeps_the_fields_and_says_so() {
+    let a = Agent::new().await;
+    let (tab, uid) = opened(&a, "search.html").await;
+    let (code, message) = a
+        .err(
+            "fill",
+            json!({ "tabId": tab, "fields": [{ "uid": uid("Query"), "value": "maps" }],
+                    "submit": { "uid": uid("Advanced") } }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::InvalidAction, "{message}");
+    assert!(
+        message.contains("fill filled its 1 field(s), then the click on submit failed"),
+        "{message}"
+    );
+    assert!(message.contains("disabled"), "{message}");
+    // Nothing was submitted, and the field holds what was typed.
+    assert_eq!(
+        a.eval(
+            tab,
+            "return location.pathname + '|' + document.getElementById('q').value"
+        )
+        .await,
+        "/actions/search.html|maps"
+    );
     a.close(tab).await;
 }

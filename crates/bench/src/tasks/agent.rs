@@ -8,7 +8,8 @@
 //! `extract`, Playwright MCP `browser_snapshot`, DevTools MCP `take_snapshot`). Each tool gets its
 //! best options: both peers' form fill for several fields, DevTools' snapshot with each action,
 //! Playwright's key-by-key typing where the page listens for keys; ours fills one field per call until
-//! its schema lists a `fill` action, which is then used.
+//! its schema lists a `fill` action, which is then used; two intents become one call where a tool has an
+//! option for the pair ([`Agent::plan`]).
 
 use std::time::Duration;
 
@@ -62,6 +63,23 @@ pub struct Agent<'a> {
 /// A step that could not go on.
 type Step = Result<(), String>;
 
+/// One move of the agent: an intent, or two that the tool does in one call ([`Agent::plan`]).
+enum Move<'s> {
+    One(&'s Intent),
+    FillAndClick(&'s [(Target, &'static str)], &'s Target),
+    TypeAndEnter(&'s Target, &'static str),
+}
+
+impl Move<'_> {
+    /// How many intents it carries out.
+    fn intents(&self) -> usize {
+        match self {
+            Move::One(_) => 1,
+            Move::FillAndClick(..) | Move::TypeAndEnter(..) => 2,
+        }
+    }
+}
+
 impl<'a> Agent<'a> {
     /// An agent for `tool` on `server`; `ours_fill` when our schema lists `fill`.
     pub fn new(
@@ -90,19 +108,22 @@ impl<'a> Agent<'a> {
     pub async fn run(&mut self, base: &str, steps: &[Intent]) {
         self.calls.clear();
         self.notes.clear();
-        for step in steps {
-            let Err(why) = self.step(base, step).await else {
+        let mut at = 0;
+        while at < steps.len() {
+            let move_ = self.plan(&steps[at], steps.get(at + 1));
+            at += move_.intents();
+            let Err(why) = self.step(base, &move_).await else {
                 continue;
             };
             // A failed action: a model reads the page again and retries once with what it sees
             // (a stale uid, a page that had not finished loading).
-            let retry = why.contains(" failed: ") && !matches!(step, Intent::Open(_));
+            let retry = why.contains(" failed: ") && !matches!(move_, Move::One(Intent::Open(_)));
             self.notes.push(why);
             if !retry {
                 return;
             }
             let again = match self.read().await {
-                Ok(()) => self.step(base, step).await,
+                Ok(()) => self.step(base, &move_).await,
                 Err(e) => Err(e),
             };
             if let Err(why) = again {
@@ -112,7 +133,36 @@ impl<'a> Agent<'a> {
         }
     }
 
-    async fn step(&mut self, base: &str, step: &Intent) -> Step {
+    /// What the agent does for `step`, given the one after it: two intents become one call where the
+    /// tool has an option for the pair — a form filled and sent (ours' `fill` with `submit`), a field
+    /// typed and sent with Enter (ours' `type` and Playwright MCP's `browser_type` with `submit`).
+    fn plan<'s>(&self, step: &'s Intent, next: Option<&'s Intent>) -> Move<'s> {
+        match (step, next, self.tool) {
+            (Intent::Fill(fields), Some(Intent::Click(button)), Tool::Ours) if self.ours_fill => {
+                Move::FillAndClick(fields, button)
+            }
+            (
+                Intent::Type {
+                    target,
+                    text,
+                    keys: false,
+                },
+                Some(Intent::Press("Enter")),
+                Tool::Ours | Tool::Playwright,
+            ) => Move::TypeAndEnter(target, text),
+            _ => Move::One(step),
+        }
+    }
+
+    async fn step(&mut self, base: &str, move_: &Move<'_>) -> Step {
+        let step = match move_ {
+            Move::One(step) => *step,
+            Move::FillAndClick(fields, button) => return self.fill_and_click(fields, button).await,
+            Move::TypeAndEnter(target, text) => {
+                let node = self.resolve(target).await?;
+                return self.type_and_enter(target, &node, text).await;
+            }
+        };
         match step {
             Intent::Open(path) => self.open(&format!("{base}{path}")).await,
             Intent::Type { target, text, keys } => {

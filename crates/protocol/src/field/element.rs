@@ -110,17 +110,40 @@ pub(crate) struct NestedElement;
 
 impl Codec for NestedElement {
     type T = Locator;
-    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Locator> {
-        let v = f.take(key).ok_or_else(|| {
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<Locator> {
+        OptNestedElement.read(f, key, cx)?.ok_or_else(|| {
             f.err(
                 key,
                 "required: an element {uid|selector|text|xpath, index?}",
             )
-        })?;
-        Locator::from_value(&format!("{}: {key}", f.ctx()), &v)
+        })
     }
     fn write(&self, v: &Locator, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
         m.insert(key.into(), v.to_value());
+    }
+    #[cfg(feature = "schema")]
+    fn schema(&self) -> Value {
+        OptNestedElement.schema()
+    }
+    fn required(&self) -> bool {
+        true
+    }
+}
+
+/// An optional element in the nested form (`fill`'s `submit`: `{"uid": "e9"}`).
+pub(crate) struct OptNestedElement;
+
+impl Codec for OptNestedElement {
+    type T = Option<Locator>;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Option<Locator>> {
+        f.take(key)
+            .map(|v| Locator::from_value(&format!("{}: {key}", f.ctx()), &v))
+            .transpose()
+    }
+    fn write(&self, v: &Option<Locator>, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        if let Some(v) = v {
+            m.insert(key.into(), v.to_value());
+        }
     }
     #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
@@ -129,9 +152,6 @@ impl Codec for NestedElement {
             m.remove("description");
         }
         s
-    }
-    fn required(&self) -> bool {
-        true
     }
 }
 

@@ -25,7 +25,7 @@ pub use self::url::URL_SCHEMES;
 pub(crate) use codec::{described, doc_text};
 pub(crate) use codec::{Codec, Cx};
 pub(crate) use dialog::Dialog;
-pub(crate) use element::{DropAt, Element, NestedElement, OptElement};
+pub(crate) use element::{DropAt, Element, NestedElement, OptElement, OptNestedElement};
 pub(crate) use fill::FieldList;
 pub use fill::{FillField, FillValue, MAX_FILL_FIELDS};
 pub(crate) use keyword::{keyword, Keyword};

@@ -80,16 +80,9 @@ impl Agent<'_> {
                 }
                 Ok(())
             }
-            // The shape of ours' `fill` is not settled yet: `{fields: [{uid, value}]}` is assumed here;
-            // adjust it to the schema when the action lands (`ours_has_fill` turns this on).
             Tool::Ours => {
-                let list: Vec<Value> = fields
-                    .iter()
-                    .zip(&nodes)
-                    .map(|((_, value), node)| json!({"uid": node.id, "value": value}))
-                    .collect();
-                self.act(["fill", "", ""], json!({"type": "fill", "fields": list}))
-                    .await
+                let args = json!({"type": "fill", "fields": ours_fields(fields, &nodes)});
+                self.act(["fill", "", ""], args).await
             }
             Tool::Playwright => {
                 let list: Vec<Value> = fields
@@ -113,6 +106,39 @@ impl Agent<'_> {
                 self.act(["", "", "fill_form"], args).await
             }
         }
+    }
+
+    /// Ours' `fill` with `submit`: the fields, then the button, in one call.
+    pub(super) async fn fill_and_click(
+        &mut self,
+        fields: &[(Target, &'static str)],
+        button: &Target,
+    ) -> Step {
+        let mut nodes = Vec::new();
+        for (target, _) in fields {
+            nodes.push(self.resolve(target).await?);
+        }
+        let button = self.resolve(button).await?;
+        let args = json!({"type": "fill", "fields": ours_fields(fields, &nodes),
+                          "submit": {"uid": button.id}});
+        self.act(["fill", "", ""], args).await
+    }
+
+    /// Typing that ends with Enter, in one call: ours' `type` and Playwright MCP's `browser_type` with
+    /// `submit`.
+    pub(super) async fn type_and_enter(
+        &mut self,
+        target: &Target,
+        node: &Node,
+        text: &str,
+    ) -> Step {
+        let args = match self.tool {
+            Tool::Ours => json!({"type": "type", "uid": node.id, "text": text, "submit": true}),
+            _ => {
+                json!({"element": target.describe(), "target": node.id, "text": text, "submit": true})
+            }
+        };
+        self.act(["type", "browser_type", ""], args).await
     }
 
     pub(super) async fn click(&mut self, target: &Target, node: &Node) -> Step {
@@ -168,4 +194,13 @@ impl Agent<'_> {
             _ => self.click(target, node).await,
         }
     }
+}
+
+/// Ours' `fill` fields: each target's uid and its value.
+fn ours_fields(fields: &[(Target, &'static str)], nodes: &[Node]) -> Vec<Value> {
+    fields
+        .iter()
+        .zip(nodes)
+        .map(|((_, value), node)| json!({"uid": node.id, "value": value}))
+        .collect()
 }
