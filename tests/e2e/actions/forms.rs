@@ -31,6 +31,15 @@ async fn select_option_fires_change_and_refuses_a_disabled_option() {
         .await;
     assert_eq!(r["selected"], json!([{ "value": "r", "label": "Red" }]));
     assert_eq!(a.text_of(tab, "log").await, "change:g change:r ");
+    // Choosing what is already chosen changes nothing, and fires nothing (as for a person).
+    let r = a
+        .ok(
+            "select_option",
+            json!({ "tabId": tab, "selector": "#color", "value": "r" }),
+        )
+        .await;
+    assert_eq!(r["selected"], json!([{ "value": "r", "label": "Red" }]));
+    assert_eq!(a.text_of(tab, "log").await, "change:g change:r ");
     let r = a
         .ok(
             "select_option",
