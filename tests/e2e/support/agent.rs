@@ -7,7 +7,7 @@ use bua_bridge::BridgeClient;
 use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
 
-use super::{eventually, FixtureServer, SharedBrowser};
+use super::{eventually, Browser, FixtureServer, SharedBrowser};
 
 /// `extract` of `tab` (SPEC §5); panics when it fails.
 pub async fn extract(client: &BridgeClient, tab: i64) -> Value {
@@ -47,6 +47,16 @@ impl Agent {
             browser,
             area,
         }
+    }
+
+    /// An agent on the shared browser of `area` for a test that must have it to itself: waits for `serial`
+    /// (the area's lock) and holds it until the returned guard drops.
+    pub async fn alone(
+        serial: &'static tokio::sync::Mutex<()>,
+        area: &'static str,
+    ) -> (tokio::sync::MutexGuard<'static, ()>, Agent) {
+        let turn = serial.lock().await;
+        (turn, Agent::on(Browser::shared(area), area).await)
     }
 
     /// `http://127.0.0.1:<port>/<area>/<path>`.
@@ -98,6 +108,25 @@ impl Agent {
         let nav = self.act(tab, "navigate", json!({ "url": url })).await;
         assert_eq!(nav["url"], url);
         tab
+    }
+
+    /// Opens `path` with `open_tab` itself (the page loads while the session attaches, no `navigate` and so
+    /// no view of it); returns the tab id.
+    pub async fn open_tab(&self, path: &str) -> i64 {
+        let opened = self.ok("open_tab", json!({ "url": self.url(path) })).await;
+        opened["tabId"].as_i64().expect("tabId")
+    }
+
+    /// `extract` of `tab` (SPEC §5); panics when it fails.
+    pub async fn extract(&self, tab: i64) -> Value {
+        extract(&self.client, tab).await
+    }
+
+    /// The `extract` of `tab` the MCP server asks for (SPEC §9): markdown and elements, links named by uid
+    /// (`refs`), no text.
+    pub async fn extract_with_refs(&self, tab: i64) -> Value {
+        let params = json!({ "include": ["markdown", "elements"], "refs": true });
+        self.act(tab, "extract", params).await
     }
 
     /// `evaluate` → the value.
@@ -152,6 +181,6 @@ impl Agent {
 
     /// `extract` → the uid of the element with `role` and accessible `name`.
     pub async fn uid(&self, tab: i64, role: &str, name: &str) -> String {
-        uid_of(&extract(&self.client, tab).await, role, name)
+        uid_of(&self.extract(tab).await, role, name)
     }
 }
