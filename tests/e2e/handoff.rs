@@ -13,8 +13,8 @@ use bua_bridge::devtools::DevTools;
 use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
 use support::{
-    agent_tab, enter_area, eventually, history, open_page_in_own_window, worker_ui, Browser,
-    BrowserOptions, Events, FixtureServer, LIMIT,
+    agent_tab, enter_area, eventually, failure, history, open_page_in_own_window, worker_ui,
+    Browser, BrowserOptions, Events, FixtureServer, LIMIT,
 };
 
 /// The tests on the shared browser run one at a time: each handoff focuses a window, and a test asserts
@@ -311,14 +311,15 @@ async fn done_cancel_and_the_wait_running_out_end_a_handoff_without_an_obstacle(
     }
     // A page without an obstacle is not watched: nothing ends it but the person or the wait.
     let started = Instant::now();
-    let err = client
-        .call(
-            "handoff",
-            json!({"tabId": tab, "reason": "sign in", "waitMs": 800}),
-        )
-        .await
-        .expect_err("the wait runs out");
-    assert_eq!(err.code(), ErrorCode::Timeout, "{err}");
+    failure(
+        client
+            .call(
+                "handoff",
+                json!({"tabId": tab, "reason": "sign in", "waitMs": 800}),
+            )
+            .await,
+        ErrorCode::Timeout,
+    );
     assert!(
         started.elapsed() >= Duration::from_millis(800),
         "{:?}",

@@ -22,8 +22,8 @@ use bua_bridge::BridgeClient;
 use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
 use support::{
-    ended, evaluate, eventually, get_tabs, note, open_user_tab, worker_ui, Browser, BrowserOptions,
-    Events, FixtureServer, LIMIT,
+    ended, evaluate, eventually, failure, get_tabs, note, open_user_tab, worker_ui, Browser,
+    BrowserOptions, Events, FixtureServer, LIMIT,
 };
 use tokio::sync::broadcast;
 
@@ -846,13 +846,13 @@ async fn the_blocklist_validates_normalises_and_blocks(
         json!(["example.test"])
     );
     // The next action there fails with domain_blocked, and so does an agent's open_tab onto it.
-    let err = act(client, example).await.expect_err("blocked");
-    assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
-    let err = client
-        .call("open_tab", json!({"url": "http://sub.example.test/x"}))
-        .await
-        .expect_err("blocked");
-    assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
+    failure(act(client, example).await, ErrorCode::DomainBlocked);
+    failure(
+        client
+            .call("open_tab", json!({"url": "http://sub.example.test/x"}))
+            .await,
+        ErrorCode::DomainBlocked,
+    );
 }
 
 /// The idle timeout, in minutes.

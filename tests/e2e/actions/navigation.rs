@@ -354,12 +354,8 @@ async fn load_state(a: &Agent, tab: i64) -> (Value, Value) {
 #[tokio::test]
 async fn navigate_answers_at_dom_content_loaded_plus_5_s_when_an_image_never_loads() {
     let a = Agent::new().await;
-    let opened = a.ok("open_tab", json!({ "url": "about:blank" })).await;
-    let tab = opened["tabId"].as_i64().expect("tabId");
     // A page that loads: loaded true.
-    let nav = a
-        .act(tab, "navigate", json!({ "url": url("two.html") }))
-        .await;
+    let (tab, nav) = a.open_navigated("two.html").await;
     assert_eq!(nav["loaded"], true, "{nav}");
     assert_eq!(load_state(&a, tab).await.0, "complete");
 

@@ -9,14 +9,6 @@ use serde_json::{json, Value};
 
 use super::{eventually, Browser, FixtureServer, SharedBrowser};
 
-/// `extract` of `tab` (SPEC §5); panics when it fails.
-pub async fn extract(client: &BridgeClient, tab: i64) -> Value {
-    client
-        .call("extract", json!({ "tabId": tab }))
-        .await
-        .expect("extract")
-}
-
 /// The uid of the first element of an `extract` result with this role and accessible name.
 pub fn uid_of(result: &Value, role: &str, name: &str) -> String {
     result["elements"]
@@ -102,12 +94,17 @@ impl Agent {
     /// Opens `path` in a new agent tab and waits until it has loaded (the session attaches on about:blank
     /// first, so the page's whole load is seen); returns the tab id.
     pub async fn open(&self, path: &str) -> i64 {
+        self.open_navigated(path).await.0
+    }
+
+    /// [`Agent::open`], with what its `navigate` answered (`loaded`, the new page's `view`: SPEC §4).
+    pub async fn open_navigated(&self, path: &str) -> (i64, Value) {
         let opened = self.ok("open_tab", json!({ "url": "about:blank" })).await;
         let tab = opened["tabId"].as_i64().expect("tabId");
         let url = self.url(path);
         let nav = self.act(tab, "navigate", json!({ "url": url })).await;
         assert_eq!(nav["url"], url);
-        tab
+        (tab, nav)
     }
 
     /// Opens `path` with `open_tab` itself (the page loads while the session attaches, no `navigate` and so
@@ -119,7 +116,7 @@ impl Agent {
 
     /// `extract` of `tab` (SPEC §5); panics when it fails.
     pub async fn extract(&self, tab: i64) -> Value {
-        extract(&self.client, tab).await
+        self.act(tab, "extract", json!({})).await
     }
 
     /// The `extract` of `tab` the MCP server asks for (SPEC §9): markdown and elements, links named by uid

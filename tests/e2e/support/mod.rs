@@ -22,7 +22,7 @@
 mod agent;
 mod mcp_stdio;
 
-pub use agent::{extract, uid_of, Agent};
+pub use agent::{uid_of, Agent};
 pub use mcp_stdio::McpStdio;
 
 use std::collections::HashMap;
@@ -646,6 +646,18 @@ pub async fn get_tabs(client: &BridgeClient) -> Result<Vec<Value>, bua_bridge::E
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default())
+}
+
+/// The message of the error `result` (an action's answer) must be, with code `code`; panics when it
+/// succeeded or failed with another code.
+pub fn failure(result: Result<Value, bua_bridge::Error>, code: bua_protocol::ErrorCode) -> String {
+    match result {
+        Ok(v) => panic!("expected {code:?}, got {v}"),
+        Err(e) => {
+            assert_eq!(e.code(), code, "{e}");
+            e.to_string()
+        }
+    }
 }
 
 /// Writes a line to stderr that shows up in test output (for measured numbers).
