@@ -24,9 +24,9 @@ use bua_bridge::BridgeClient;
 use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
 use support::{
-    agent_tab, ended, enter_area, evaluate, event_is, eventually, failure, get_tabs, history, note,
-    open_user_tab, session_of, sessions, tab_info, worker_ui, Events, FixtureServer, Route,
-    SharedBrowser, LIMIT,
+    agent_tab, assert_handoff_ended, ended, enter_area, evaluate, event_is, eventually, failure,
+    get_tabs, history, note, open_user_tab, session_of, sessions, tab_info, worker_ui, Events,
+    FixtureServer, Route, SharedBrowser, LIMIT,
 };
 
 /// Shared for tests that touch only their own tabs, exclusive for tests that act on every session.

@@ -660,6 +660,17 @@ pub fn failure(result: Result<Value, bua_bridge::Error>, code: bua_protocol::Err
     }
 }
 
+/// Asserts how a `handoff` answer says it ended (SPEC §8): `resolved`, `by` whom (`page`, `user`, …) and
+/// the `title` of the page it ended on.
+pub fn assert_handoff_ended(result: &Value, resolved: bool, by: &str, title: &str) {
+    assert_eq!(
+        (result["resolved"].as_bool(), result["by"].as_str()),
+        (Some(resolved), Some(by)),
+        "{result}"
+    );
+    assert_eq!(result["title"], title, "{result}");
+}
+
 /// Writes a line to stderr that shows up in test output (for measured numbers).
 pub fn note(line: &str) {
     let _ = writeln!(std::io::stderr(), "[measure] {line}");
