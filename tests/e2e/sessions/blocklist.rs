@@ -48,15 +48,14 @@ async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session()
         ErrorCode::DomainBlocked,
     );
 
-    let starts = events
-        .settle(Duration::from_millis(300), |e| {
-            e["type"] == "session_started" && (e["tabId"] == tab || e["tabId"] == ok_tab)
-        })
+    events
+        .assert_count(
+            Duration::from_millis(300),
+            0,
+            "no session for refused actions",
+            |e| e["type"] == "session_started" && (e["tabId"] == tab || e["tabId"] == ok_tab),
+        )
         .await;
-    assert!(
-        starts.is_empty(),
-        "no session for refused actions: {starts:?}"
-    );
     assert!(session_of(browser, &dt, tab).await.is_none());
     let refused_open = page_url("refused", "open");
     let opened = get_tabs(&client)
@@ -65,16 +64,11 @@ async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session()
         .into_iter()
         .any(|t| t["url"] == refused_open.as_str() || t["title"] == refused_open.as_str());
     assert!(!opened, "open_tab opened nothing");
-    let blocked_events = events
-        .settle(Duration::ZERO, |e| {
+    events
+        .assert_count(Duration::ZERO, 3, "one event per refusal", |e| {
             e["type"] == "domain_blocked" && e["domain"] == "refused.localhost"
         })
         .await;
-    assert_eq!(
-        blocked_events.len(),
-        3,
-        "one event per refusal: {blocked_events:?}"
-    );
 
     blocklist_cmd(browser, &dt, "remove_blocked", "refused.localhost").await;
     assert_eq!(
@@ -132,15 +126,14 @@ async fn adding_a_domain_to_the_blocklist_ends_its_sessions_as_domain_blocked() 
         tab_info(&client, victim).await.expect("user tab stays")["session"],
         false
     );
-    let bystanders = events
-        .settle(Duration::from_millis(300), |e| {
-            event_is(e, "session_ended", bystander)
-        })
+    events
+        .assert_count(
+            Duration::from_millis(300),
+            0,
+            "notvictim.localhost is not victim.localhost",
+            |e| event_is(e, "session_ended", bystander),
+        )
         .await;
-    assert!(
-        bystanders.is_empty(),
-        "notvictim.localhost is not victim.localhost: {bystanders:?}"
-    );
     assert!(session_of(browser, &dt, bystander).await.is_some());
     let entries = history(browser, &dt).await;
     assert!(
@@ -244,12 +237,14 @@ async fn clicking_a_link_onto_a_blocked_domain_is_domain_blocked_naming_it() {
         .wait(LIMIT, |e| ended(e, tab, "domain_blocked"))
         .await;
     assert_eq!(end["domain"], "link-from.localhost", "{end}");
-    let blocked = events
-        .settle(Duration::from_millis(300), |e| {
-            e["type"] == "domain_blocked" && e["tabId"] == tab
-        })
+    events
+        .assert_count(
+            Duration::from_millis(300),
+            1,
+            "one domain_blocked event",
+            |e| e["type"] == "domain_blocked" && e["tabId"] == tab,
+        )
         .await;
-    assert_eq!(blocked.len(), 1, "one domain_blocked event: {blocked:?}");
     // The agent's own tab was closed with its session; naming it again says why.
     let message = failure(act(&client, tab).await, ErrorCode::TabNotFound);
     assert!(message.contains("link-blocked.localhost"), "{message}");

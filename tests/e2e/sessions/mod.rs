@@ -103,16 +103,14 @@ async fn the_first_action_on_a_tab_starts_one_session_with_one_session_started_e
 
     act(&client, tab).await.expect("second action");
     act(&client, tab).await.expect("third action");
-    let starts = events
-        .settle(Duration::from_millis(500), |e| {
-            event_is(e, "session_started", tab)
-        })
+    events
+        .assert_count(
+            Duration::from_millis(500),
+            1,
+            "one session_started for three actions",
+            |e| event_is(e, "session_started", tab),
+        )
         .await;
-    assert_eq!(
-        starts.len(),
-        1,
-        "one session_started for three actions: {starts:?}"
-    );
 
     let info = tab_info(&client, tab).await.expect("tab");
     assert_eq!(
@@ -194,26 +192,26 @@ async fn a_detach_from_outside_ends_the_session_as_user_stopped_and_the_next_act
         "action after an outside detach answered in {} ms",
         started.elapsed().as_millis()
     ));
-    let restarts = events
-        .settle(Duration::from_millis(300), |e| {
-            event_is(e, "session_started", tab)
-        })
+    events
+        .assert_count(
+            Duration::from_millis(300),
+            2,
+            "a new session after user_stopped",
+            |e| event_is(e, "session_started", tab),
+        )
         .await;
-    assert_eq!(
-        restarts.len(),
-        2,
-        "a new session after user_stopped: {restarts:?}"
-    );
 
     // The popup's per-session Stop goes through the same path.
     let stopped = worker_ui(browser, &dt, json!({"cmd": "stop_session", "tabId": tab})).await;
     assert_eq!(stopped, json!({"stopped": true}));
-    let ends = events
-        .settle(Duration::from_millis(300), |e| {
-            ended(e, tab, "user_stopped")
-        })
+    events
+        .assert_count(
+            Duration::from_millis(300),
+            2,
+            "user_stopped by the detach, then by Stop",
+            |e| ended(e, tab, "user_stopped"),
+        )
         .await;
-    assert_eq!(ends.len(), 2, "{ends:?}");
     assert_eq!(
         act(&client, tab).await.expect("works again")["value"],
         "BUA sessions fixture"

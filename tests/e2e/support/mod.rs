@@ -739,6 +739,19 @@ impl Events {
         self.pull();
         self.seen.iter().filter(|e| pred(e)).cloned().collect()
     }
+
+    /// [`Events::settle`], asserting that exactly `count` of the events satisfy `pred` (`why`: what that count
+    /// means, for the failure message).
+    pub async fn assert_count(
+        &mut self,
+        dur: Duration,
+        count: usize,
+        why: &str,
+        pred: impl Fn(&Value) -> bool,
+    ) {
+        let found = self.settle(dur, pred).await;
+        assert_eq!(found.len(), count, "{why}: {found:?}");
+    }
 }
 
 /// Whether `event` is a `kind` event (`session_started`, `tab_closed`, …) about `tab_id`.
