@@ -39,8 +39,7 @@ async fn type_a_draft(a: &Agent, tab: i64) {
 
 #[tokio::test]
 async fn dialogs_are_answered_during_evaluate_and_reported() {
-    let a = Agent::new().await;
-    let tab = a.open("dialogs.html").await;
+    let (a, tab) = Agent::with_page("dialogs.html").await;
     let r = a
         .act(
             tab,
@@ -75,8 +74,7 @@ async fn dialogs_are_answered_during_evaluate_and_reported() {
 
 #[tokio::test]
 async fn a_confirm_from_a_click_is_dismissed_by_default_and_accepted_when_asked() {
-    let a = Agent::new().await;
-    let tab = a.open("dialogs.html").await;
+    let (a, tab) = Agent::with_page("dialogs.html").await;
     let r = a.click(tab, "#delete-btn").await;
     assert_eq!(
         r["dialogs"],
@@ -94,8 +92,7 @@ async fn a_confirm_from_a_click_is_dismissed_by_default_and_accepted_when_asked(
 
 #[tokio::test]
 async fn a_prompt_gets_the_prompt_text() {
-    let a = Agent::new().await;
-    let tab = a.open("dialogs.html").await;
+    let (a, tab) = Agent::with_page("dialogs.html").await;
     let typed = json!({ "promptText": "Ada Lovelace" });
     assert_eq!(
         click_answering(&a, tab, "#name-btn", typed).await,
@@ -111,8 +108,7 @@ async fn a_prompt_gets_the_prompt_text() {
 
 #[tokio::test]
 async fn an_alert_opened_between_actions_is_answered_and_reported_by_the_next_one() {
-    let a = Agent::new().await;
-    let tab = a.open("dialogs.html").await;
+    let (a, tab) = Agent::with_page("dialogs.html").await;
     let r = a.click(tab, "#timer-btn").await;
     assert!(r.get("dialogs").is_none(), "{r}");
     wait_for_timer_alert(&a, tab).await;
@@ -130,8 +126,7 @@ async fn an_alert_opened_between_actions_is_answered_and_reported_by_the_next_on
 
 #[tokio::test]
 async fn beforeunload_guard_does_not_wedge_navigate_or_close_tab() {
-    let a = Agent::new().await;
-    let tab = a.open("guard.html").await;
+    let (a, tab) = Agent::with_page("guard.html").await;
     type_a_draft(&a, tab).await;
     let started = Instant::now();
     let r = a

@@ -30,8 +30,7 @@ const VALUES: &str = "const $ = id => document.getElementById(id); return {
 
 #[tokio::test]
 async fn fill_writes_text_textarea_contenteditable_selects_checkbox_and_radio() {
-    let a = Agent::new().await;
-    let tab = a.open("fill.html").await;
+    let (a, tab) = Agent::with_page("fill.html").await;
     let uid = uids(&a, tab).await;
     let r = a
         .ok(
@@ -75,8 +74,7 @@ async fn fill_writes_text_textarea_contenteditable_selects_checkbox_and_radio() 
 
 #[tokio::test]
 async fn fill_stops_at_a_disabled_field_and_names_it_and_what_it_filled() {
-    let a = Agent::new().await;
-    let tab = a.open("fill.html").await;
+    let (a, tab) = Agent::with_page("fill.html").await;
     let uid = uids(&a, tab).await;
     let (name, bio, locked) = (uid("Name"), uid("Bio"), uid("Locked"));
     let (code, message) = a
@@ -121,8 +119,7 @@ async fn fill_stops_at_a_disabled_field_and_names_it_and_what_it_filled() {
 
 #[tokio::test]
 async fn fill_sets_a_date_input_to_the_value_asked_for() {
-    let a = Agent::new().await;
-    let tab = a.open("fill.html").await;
+    let (a, tab) = Agent::with_page("fill.html").await;
     // A date input takes keys per segment in the browser's order: typed as text, "2024-05-01" would land
     // as another date. Filled twice, so the second value replaces the first.
     for date in ["2024-05-01", "2025-06-02"] {

@@ -69,6 +69,22 @@ pub fn bridge_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_bua-bridge"))
 }
 
+/// Runs `command` to its end and returns its stdout; panics, showing its stdout and stderr, when it cannot
+/// be started or exits unsuccessfully (`what` names it in the message).
+pub fn stdout_of(command: &mut Command, what: &str) -> String {
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("run {what}: {e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n{stdout}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
