@@ -6,12 +6,6 @@ use serde_json::{json, Value};
 
 use super::{own_result, Agent};
 
-/// A tab on the fixture `page`, and its fields' uids by accessible name.
-async fn opened(a: &Agent, page: &str) -> (i64, impl Fn(&str) -> String) {
-    let tab = a.open(page).await;
-    (tab, uids(a, tab).await)
-}
-
 /// The uids of a page's fields by accessible name, from one extract.
 async fn uids(a: &Agent, tab: i64) -> impl Fn(&str) -> String {
     let page = a
@@ -36,8 +30,8 @@ const VALUES: &str = "const $ = id => document.getElementById(id); return {
 
 #[tokio::test]
 async fn fill_writes_text_textarea_contenteditable_selects_checkbox_and_radio() {
-    let a = Agent::new().await;
-    let (tab, uid) = opened(&a, "fill.html").await;
+    let (a, tab) = Agent::with_page("fill.html").await;
+    let uid = uids(&a, tab).await;
     let r = a
         .ok(
             "fill",
@@ -80,8 +74,8 @@ async fn fill_writes_text_textarea_contenteditable_selects_checkbox_and_radio() 
 
 #[tokio::test]
 async fn fill_stops_at_a_disabled_field_and_names_it_and_what_it_filled() {
-    let a = Agent::new().await;
-    let (tab, uid) = opened(&a, "fill.html").await;
+    let (a, tab) = Agent::with_page("fill.html").await;
+    let uid = uids(&a, tab).await;
     let (name, bio, locked) = (uid("Name"), uid("Bio"), uid("Locked"));
     let (code, message) = a
         .err(
@@ -125,8 +119,7 @@ async fn fill_stops_at_a_disabled_field_and_names_it_and_what_it_filled() {
 
 #[tokio::test]
 async fn fill_sets_a_date_input_to_the_value_asked_for() {
-    let a = Agent::new().await;
-    let tab = a.open("fill.html").await;
+    let (a, tab) = Agent::with_page("fill.html").await;
     // A date input takes keys per segment in the browser's order: typed as text, "2024-05-01" would land
     // as another date. Filled twice, so the second value replaces the first.
     for date in ["2024-05-01", "2025-06-02"] {
@@ -148,8 +141,8 @@ async fn fill_sets_a_date_input_to_the_value_asked_for() {
 
 #[tokio::test]
 async fn fill_with_submit_fills_then_clicks_the_button_and_answers_with_the_new_page() {
-    let a = Agent::new().await;
-    let (tab, uid) = opened(&a, "search.html").await;
+    let (a, tab) = Agent::with_page("search.html").await;
+    let uid = uids(&a, tab).await;
     let r = a
         .ok(
             "fill",
@@ -183,8 +176,8 @@ async fn fill_with_submit_fills_then_clicks_the_button_and_answers_with_the_new_
 
 #[tokio::test]
 async fn fill_whose_submit_fails_keeps_the_fields_and_says_so() {
-    let a = Agent::new().await;
-    let (tab, uid) = opened(&a, "search.html").await;
+    let (a, tab) = Agent::with_page("search.html").await;
+    let uid = uids(&a, tab).await;
     let (code, message) = a
         .err(
             "fill",

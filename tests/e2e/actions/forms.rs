@@ -9,8 +9,7 @@ use crate::support::{Browser, FixtureServer, V1Client};
 
 #[tokio::test]
 async fn select_option_fires_change_and_refuses_a_disabled_option() {
-    let a = Agent::new().await;
-    let tab = a.open("controls.html").await;
+    let (a, tab) = Agent::with_page("controls.html").await;
     let r = a
         .ok(
             "select_option",
@@ -97,8 +96,7 @@ async fn select_option_fires_change_and_refuses_a_disabled_option() {
 
 #[tokio::test]
 async fn check_toggles_checkboxes_and_radios_with_real_clicks() {
-    let a = Agent::new().await;
-    let tab = a.open("controls.html").await;
+    let (a, tab) = Agent::with_page("controls.html").await;
     let r = a
         .ok("check", json!({ "tabId": tab, "text": "I agree" }))
         .await;
@@ -146,8 +144,7 @@ async fn check_toggles_checkboxes_and_radios_with_real_clicks() {
 
 #[tokio::test]
 async fn set_value_reaches_controls_typing_cannot_and_fires_input_and_change() {
-    let a = Agent::new().await;
-    let tab = a.open("controls.html").await;
+    let (a, tab) = Agent::with_page("controls.html").await;
     let r = a
         .ok(
             "set_value",
