@@ -143,15 +143,15 @@ async fn fill_sets_a_date_input_to_the_value_asked_for() {
 async fn fill_with_submit_fills_then_clicks_the_button_and_answers_with_the_new_page() {
     let (a, tab) = Agent::with_page("search.html").await;
     let uid = uids(&a, tab).await;
+    let fields = [
+        ("Query", json!("tide tables")),
+        ("Kind", json!("films")),
+        ("New only", json!(true)),
+    ]
+    .map(|(name, value)| json!({ "uid": uid(name), "value": value }));
+    let submit = json!({ "uid": uid("Search") });
     let r = a
-        .ok(
-            "fill",
-            json!({ "tabId": tab, "fields": [
-                { "uid": uid("Query"), "value": "tide tables" },
-                { "uid": uid("Kind"), "value": "films" },
-                { "uid": uid("New only"), "value": true },
-            ], "submit": { "uid": uid("Search") } }),
-        )
+        .act(tab, "fill", json!({ "fields": fields, "submit": submit }))
         .await;
     // The click is reported as click reports it, after the fields, and the form's navigation with it.
     assert_eq!(
