@@ -111,12 +111,7 @@ pub(crate) struct NestedElement;
 impl Codec for NestedElement {
     type T = Locator;
     fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Locator> {
-        let v = f.take(key).ok_or_else(|| {
-            f.err(
-                key,
-                "required: an element {uid|selector|text|xpath, index?}",
-            )
-        })?;
+        let v = f.req_value_as(key, "an element {uid|selector|text|xpath, index?}")?;
         Locator::from_value(&format!("{}: {key}", f.ctx()), &v)
     }
     fn write(&self, v: &Locator, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
@@ -141,12 +136,10 @@ pub(crate) struct DropAt;
 impl Codec for DropAt {
     type T = DropTarget;
     fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<DropTarget> {
-        let v = f.take(key).ok_or_else(|| {
-            f.err(
-                key,
-                "required: an element {uid|selector|text|xpath, index?} or a point {x, y}",
-            )
-        })?;
+        let v = f.req_value_as(
+            key,
+            "an element {uid|selector|text|xpath, index?} or a point {x, y}",
+        )?;
         let ctx = format!("{}: {key}", f.ctx());
         if v.get("x").is_some() || v.get("y").is_some() {
             let mut p = Fields::new(&ctx, &v, &["x", "y"])?;

@@ -558,13 +558,7 @@ mod tests {
             uid: uid.into(),
             role: role.into(),
             name: name.map(Into::into),
-            value: None,
             visible: Some(true),
-            checked: None,
-            in_markdown: false,
-            disabled: false,
-            hidden: false,
-            same_as: None,
             ..Default::default()
         }
     }

@@ -110,6 +110,15 @@ fn load_wait() -> impl Strategy<Value = Option<u32>> {
     proptest::option::of(0u32..=MAX_LOAD_WAIT_MS as u32)
 }
 
+/// The parameters of `go_back`, `go_forward` and `reload`.
+fn tab_load() -> impl Strategy<Value = TabLoad> {
+    (tab_id(), load_wait()).prop_map(|(tab_id, load_wait_ms)| TabLoad {
+        tab_id,
+        load_wait_ms,
+        dialog: DialogPolicy::default(),
+    })
+}
+
 fn navigation() -> BoxedStrategy<Action> {
     prop_oneof![
         (url(), any::<bool>(), load_wait()).prop_map(|(url, focus, load_wait_ms)| {
@@ -127,21 +136,9 @@ fn navigation() -> BoxedStrategy<Action> {
                 dialog,
             })
         }),
-        (tab_id(), load_wait()).prop_map(|(tab_id, load_wait_ms)| Action::GoBack(TabLoad {
-            tab_id,
-            load_wait_ms,
-            dialog: DialogPolicy::default()
-        })),
-        (tab_id(), load_wait()).prop_map(|(tab_id, load_wait_ms)| Action::GoForward(TabLoad {
-            tab_id,
-            load_wait_ms,
-            dialog: DialogPolicy::default()
-        })),
-        (tab_id(), load_wait()).prop_map(|(tab_id, load_wait_ms)| Action::Reload(TabLoad {
-            tab_id,
-            load_wait_ms,
-            dialog: DialogPolicy::default()
-        })),
+        tab_load().prop_map(Action::GoBack),
+        tab_load().prop_map(Action::GoForward),
+        tab_load().prop_map(Action::Reload),
         Just(Action::GetTabs),
         (0..=MAX_TAB_ID).prop_map(|tab_id| Action::ActivateTab(ActivateTab { tab_id })),
         (tab_id(), dialog())

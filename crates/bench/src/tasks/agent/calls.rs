@@ -83,11 +83,7 @@ impl Agent<'_> {
             // The shape of ours' `fill` is not settled yet: `{fields: [{uid, value}]}` is assumed here;
             // adjust it to the schema when the action lands (`ours_has_fill` turns this on).
             Tool::Ours => {
-                let list: Vec<Value> = fields
-                    .iter()
-                    .zip(&nodes)
-                    .map(|((_, value), node)| json!({"uid": node.id, "value": value}))
-                    .collect();
+                let list = uid_values(fields, &nodes);
                 self.act(["fill", "", ""], json!({"type": "fill", "fields": list}))
                     .await
             }
@@ -104,11 +100,7 @@ impl Agent<'_> {
                     .await
             }
             Tool::DevTools => {
-                let list: Vec<Value> = fields
-                    .iter()
-                    .zip(&nodes)
-                    .map(|((_, value), node)| json!({"uid": node.id, "value": value}))
-                    .collect();
+                let list = uid_values(fields, &nodes);
                 let args = json!({"elements": list, "includeSnapshot": true});
                 self.act(["", "", "fill_form"], args).await
             }
@@ -168,4 +160,14 @@ impl Agent<'_> {
             _ => self.click(target, node).await,
         }
     }
+}
+
+/// `[{uid, value}]` for `fill`'s fields, each with the node it resolved to: the shape ours and Chrome
+/// DevTools MCP both take.
+fn uid_values(fields: &[(Target, &'static str)], nodes: &[Node]) -> Vec<Value> {
+    fields
+        .iter()
+        .zip(nodes)
+        .map(|((_, value), node)| json!({"uid": node.id, "value": value}))
+        .collect()
 }
