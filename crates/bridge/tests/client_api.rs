@@ -16,10 +16,11 @@ use tokio_tungstenite::tungstenite::Message;
 
 mod common;
 
-use common::{next_json, raw_connect, send_json, Ws};
+use common::{
+    extension_connect, extension_hello, next_json, raw_connect, say_hello, send_json, Ws,
+};
 
 const TOKEN: &str = "client-api-token-0123456789";
-const EXT_ID: &str = "obbcebjpclnphmijagoggibdnbknjkao";
 
 async fn start_server(subscriber_buffer: usize) -> ServerHandle {
     let mut config = ServerConfig::loopback(0, TOKEN);
@@ -30,12 +31,8 @@ async fn start_server(subscriber_buffer: usize) -> ServerHandle {
 /// A raw client that says the v1 hello (no protocolVersion), as a v1-bridge program does.
 async fn v1_client(server: &ServerHandle) -> Ws {
     let mut ws = raw_connect(server, None).await.expect("upgrade");
-    send_json(
-        &mut ws,
-        json!({"type":"hello","role":"client","name":"bridge-client","token":TOKEN}),
-    )
-    .await;
-    let ack = next_json(&mut ws).await;
+    let hello = json!({"type":"hello","role":"client","name":"bridge-client","token":TOKEN});
+    let ack = say_hello(&mut ws, hello).await;
     assert_eq!(ack["type"], "ack", "{ack}");
     ws
 }
@@ -46,15 +43,9 @@ async fn fake_extension(
     server: &ServerHandle,
     answer: impl Fn(&Value, &str) -> Value + Send + 'static,
 ) -> mpsc::UnboundedSender<Value> {
-    let mut ws = raw_connect(server, Some(&format!("chrome-extension://{EXT_ID}")))
-        .await
-        .expect("upgrade");
-    send_json(
-        &mut ws,
-        json!({"type":"hello","role":"extension","protocolVersion":4,"extensionVersion":"0.1.0","name":"chrome-main","token":TOKEN}),
-    )
-    .await;
-    assert_eq!(next_json(&mut ws).await["type"], "ack");
+    let mut ws = extension_connect(server).await;
+    let ack = say_hello(&mut ws, extension_hello(TOKEN)).await;
+    assert_eq!(ack["type"], "ack", "{ack}");
     let (mut sink, mut stream) = ws.split();
     let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Value>();
     tokio::spawn(async move {
@@ -177,50 +168,38 @@ async fn v1_clients_get_v1_keys_and_v4_clients_get_v4_results() {
     assert_eq!(r["result"]["tabs"][0]["window_id"], 1, "{r}");
     assert!(r["result"]["tabs"][0].get("tabId").is_none(), "{r}");
 
-    let r = v1_call(
-        &mut v1,
-        "b",
-        "navigate",
-        json!({"url": "https://example.com", "tab_id": 7}),
-    )
-    .await;
-    assert_eq!(
-        r["result"],
-        json!({"tab_id": 7, "tabId": 7, "url": "https://example.com", "title": "Example"})
-    );
-
     // new_tab: the bridge opens a blank agent tab, navigates it (waiting for the load) and looks
     // it up, so the v1 result has the loaded page's url and title, and `active`.
-    let r = v1_call(
-        &mut v1,
-        "c",
-        "new_tab",
-        json!({"url": "http://127.0.0.1/new"}),
-    )
-    .await;
-    assert_eq!(
-        r["result"],
-        json!({"tab_id": 8, "window_id": 1, "domain": "127.0.0.1", "url": "http://127.0.0.1/new",
-               "title": "Example", "active": true})
-    );
-
-    let r = v1_call(
-        &mut v1,
-        "d",
-        "run_script",
-        json!({"code": "document.title", "tab_id": 7}),
-    )
-    .await;
-    assert_eq!(
-        r["result"],
-        json!({"result": [{"text": "Example", "href": "https://example.com/"}], "tab_id": 7})
-    );
-
-    let r = v1_call(&mut v1, "e", "close_agent_window", json!({})).await;
-    assert_eq!(
-        r["result"],
-        json!({"closed": true, "windowId": 5, "window_id": 5})
-    );
+    for (id, method, params, result) in [
+        (
+            "b",
+            "navigate",
+            json!({"url": "https://example.com", "tab_id": 7}),
+            json!({"tab_id": 7, "tabId": 7, "url": "https://example.com", "title": "Example"}),
+        ),
+        (
+            "c",
+            "new_tab",
+            json!({"url": "http://127.0.0.1/new"}),
+            json!({"tab_id": 8, "window_id": 1, "domain": "127.0.0.1", "url": "http://127.0.0.1/new",
+                   "title": "Example", "active": true}),
+        ),
+        (
+            "d",
+            "run_script",
+            json!({"code": "document.title", "tab_id": 7}),
+            json!({"result": [{"text": "Example", "href": "https://example.com/"}], "tab_id": 7}),
+        ),
+        (
+            "e",
+            "close_agent_window",
+            json!({}),
+            json!({"closed": true, "windowId": 5, "window_id": 5}),
+        ),
+    ] {
+        let r = v1_call(&mut v1, id, method, params).await;
+        assert_eq!(r["result"], result, "{method}: {r}");
+    }
 
     let r = v1_call(
         &mut v1,

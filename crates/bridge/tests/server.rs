@@ -13,10 +13,11 @@ use tokio_tungstenite::tungstenite::Message;
 
 mod common;
 
-use common::{next_json, raw_connect, send_json, Ws};
+use common::{
+    extension_connect, extension_hello, next_json, raw_connect, say_hello, send_json, Ws, EXT_ID,
+};
 
 const TOKEN: &str = "test-token-0123456789abcdef";
-const EXT_ID: &str = "obbcebjpclnphmijagoggibdnbknjkao";
 
 async fn start_server(min_version: Option<u32>) -> ServerHandle {
     let mut config = ServerConfig::loopback(0, TOKEN);
@@ -29,15 +30,8 @@ async fn start_server(min_version: Option<u32>) -> ServerHandle {
 
 /// A fake extension that completed the handshake.
 async fn fake_extension(server: &ServerHandle) -> Ws {
-    let mut ws = raw_connect(server, Some(&format!("chrome-extension://{EXT_ID}")))
-        .await
-        .expect("extension upgrade accepted");
-    send_json(
-        &mut ws,
-        json!({"type":"hello","role":"extension","protocolVersion":4,"extensionVersion":"0.1.0","name":"chrome-main","token":TOKEN}),
-    )
-    .await;
-    let ack = next_json(&mut ws).await;
+    let mut ws = extension_connect(server).await;
+    let ack = say_hello(&mut ws, extension_hello(TOKEN)).await;
     assert_eq!(ack["type"], "ack", "{ack}");
     assert_eq!(ack["protocolVersion"], 4);
     assert!(
@@ -122,15 +116,8 @@ async fn wrong_or_missing_token_is_rejected_unauthorized() {
         .expect_err("rejected");
     assert_unauthorized(&err, "missing pairing token");
 
-    let mut ws = raw_connect(&server, Some(&format!("chrome-extension://{EXT_ID}")))
-        .await
-        .expect("upgrade");
-    send_json(
-        &mut ws,
-        json!({"type":"hello","role":"extension","protocolVersion":4,"token":"nope"}),
-    )
-    .await;
-    let reject = next_json(&mut ws).await;
+    let mut ws = extension_connect(&server).await;
+    let reject = say_hello(&mut ws, extension_hello("nope")).await;
     assert_eq!(reject["type"], "reject");
     assert_eq!(reject["error"]["code"], "unauthorized");
     let (code, _) = expect_close(&mut ws).await;
@@ -170,12 +157,7 @@ async fn role_must_match_the_origin_class() {
     let server = start_server(None).await;
     // A native program (no Origin) claiming to be the extension.
     let mut ws = raw_connect(&server, None).await.expect("upgrade");
-    send_json(
-        &mut ws,
-        json!({"type":"hello","role":"extension","protocolVersion":4,"token":TOKEN}),
-    )
-    .await;
-    let reject = next_json(&mut ws).await;
+    let reject = say_hello(&mut ws, extension_hello(TOKEN)).await;
     assert_eq!(reject["error"]["code"], "unauthorized", "{reject}");
     assert!(
         reject["error"]["message"]
@@ -186,15 +168,9 @@ async fn role_must_match_the_origin_class() {
     );
 
     // The extension's Origin claiming to be a client.
-    let mut ws = raw_connect(&server, Some(&format!("chrome-extension://{EXT_ID}")))
-        .await
-        .expect("upgrade");
-    send_json(
-        &mut ws,
-        json!({"type":"hello","role":"client","token":TOKEN}),
-    )
-    .await;
-    let reject = next_json(&mut ws).await;
+    let mut ws = extension_connect(&server).await;
+    let hello = json!({"type":"hello","role":"client","token":TOKEN});
+    let reject = say_hello(&mut ws, hello).await;
     assert_eq!(reject["error"]["code"], "unauthorized", "{reject}");
     assert!(server.extension().borrow().is_none());
     server.shutdown().await;
@@ -204,15 +180,17 @@ async fn role_must_match_the_origin_class() {
 async fn protocol_versions_outside_the_range_are_rejected() {
     let server = start_server(None).await;
     for version in [json!(3), json!(5), Value::Null] {
-        let mut ws = raw_connect(&server, Some(&format!("chrome-extension://{EXT_ID}")))
-            .await
-            .expect("upgrade");
-        let mut hello = json!({"type":"hello","role":"extension","token":TOKEN});
-        if !version.is_null() {
+        let mut ws = extension_connect(&server).await;
+        let mut hello = extension_hello(TOKEN);
+        if version.is_null() {
+            hello
+                .as_object_mut()
+                .expect("object")
+                .remove("protocolVersion");
+        } else {
             hello["protocolVersion"] = version.clone();
         }
-        send_json(&mut ws, hello).await;
-        let reject = next_json(&mut ws).await;
+        let reject = say_hello(&mut ws, hello).await;
         assert_eq!(reject["type"], "reject", "{version}: {reject}");
         assert_eq!(
             reject["error"]["code"], "protocol_version_mismatch",
@@ -223,15 +201,8 @@ async fn protocol_versions_outside_the_range_are_rejected() {
 
     // A bridge that requires protocol 5 refuses today's extension (SPEC §2: the version ranges must overlap).
     let server = start_server(Some(5)).await;
-    let mut ws = raw_connect(&server, Some(&format!("chrome-extension://{EXT_ID}")))
-        .await
-        .expect("upgrade");
-    send_json(
-        &mut ws,
-        json!({"type":"hello","role":"extension","protocolVersion":4,"token":TOKEN}),
-    )
-    .await;
-    let reject = next_json(&mut ws).await;
+    let mut ws = extension_connect(&server).await;
+    let reject = say_hello(&mut ws, extension_hello(TOKEN)).await;
     assert_eq!(reject["error"]["code"], "protocol_version_mismatch");
     assert!(
         reject["error"]["message"]
