@@ -17,7 +17,8 @@ use tokio_tungstenite::tungstenite::Message;
 mod common;
 
 use common::{
-    extension_connect, extension_hello, next_json, raw_connect, say_hello, send_json, Ws,
+    connect_client, extension_connect, extension_hello, next_json, raw_connect, say_hello,
+    send_json, Ws,
 };
 
 const TOKEN: &str = "client-api-token-0123456789";
@@ -212,9 +213,7 @@ async fn v1_clients_get_v1_keys_and_v4_clients_get_v4_results() {
     assert_eq!(r["result"]["tab_id"], 7, "{r}");
 
     // The library client declares protocol 4: shared methods answer in the v4 shape only.
-    let v4 = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("ack");
+    let v4 = connect_client(&server, TOKEN).await;
     let r = v4
         .call(
             "navigate",
@@ -236,12 +235,8 @@ async fn v1_clients_get_v1_keys_and_v4_clients_get_v4_results() {
 async fn each_client_is_stamped_as_the_owner_of_its_requests() {
     let server = start_server(16).await;
     let _ext = fake_extension(&server, answer).await;
-    let a = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("a");
-    let b = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("b");
+    let a = connect_client(&server, TOKEN).await;
+    let b = connect_client(&server, TOKEN).await;
     let ra = a.call("close_auto_tabs", json!({})).await.expect("a");
     let rb = b.call("close_agent_tabs", json!({})).await.expect("b");
     assert_eq!(ra["owner"], a.client_id(), "{ra}");
@@ -267,9 +262,7 @@ async fn a_slow_subscriber_never_blocks_requests_and_sees_how_many_events_it_los
     let ack = v1_call(&mut slow, "s", "subscribe_events", json!({})).await;
     assert_eq!(ack["result"], json!({"subscribed": true}));
     // A fast subscriber reads everything as it comes.
-    let fast = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("fast");
+    let fast = connect_client(&server, TOKEN).await;
     let mut fast_events = fast.forwarded_events();
     fast.call("subscribe_events", json!({})).await.expect("sub");
     let fast_seen = Arc::new(AtomicU64::new(0));
@@ -301,9 +294,7 @@ async fn a_slow_subscriber_never_blocks_requests_and_sees_how_many_events_it_los
 
     // Flood ~1.5 KB events, in batches paced by the fast subscriber, while another client keeps
     // making requests. 12 MB is far more than the slow subscriber's socket buffers hold.
-    let requester = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("requester");
+    let requester = connect_client(&server, TOKEN).await;
     let padding = format!("http://127.0.0.1/{}", "p".repeat(1500));
     let newest = fast_last.clone();
     let flood = tokio::spawn(async move {
@@ -428,9 +419,7 @@ async fn invalid_v1_params_name_the_field() {
         r["error"].as_str().is_some_and(|e| e.contains("target.by")),
         "{r}"
     );
-    let client = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("ack");
+    let client = connect_client(&server, TOKEN).await;
     let err = client
         .call("click", json!({"uid": "e1", "index": 2}))
         .await
@@ -463,9 +452,7 @@ async fn a_hello_owner_is_stamped_instead_of_the_client_id_and_shared_by_connect
     let b = BridgeClient::connect_as(server.port(), TOKEN, Some("agent-7"))
         .await
         .expect("b");
-    let c = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("c");
+    let c = connect_client(&server, TOKEN).await;
     assert_ne!(a.client_id(), b.client_id(), "still one client id each");
     assert_eq!((a.owner(), b.owner()), ("agent-7", "agent-7"));
     assert_eq!(c.owner(), c.client_id(), "no owner named: the client id");

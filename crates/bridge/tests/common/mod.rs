@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use bua_bridge::server::ServerHandle;
-use bua_bridge::Error;
+use bua_bridge::{BridgeClient, Error};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::net::TcpStream;
@@ -70,4 +70,11 @@ pub fn extension_hello(token: &str) -> Value {
 pub async fn say_hello(ws: &mut Ws, hello: Value) -> Value {
     send_json(ws, hello).await;
     next_json(ws).await
+}
+
+/// A library client connected with the pairing `token` (its `hello` acknowledged).
+pub async fn connect_client(server: &ServerHandle, token: &str) -> BridgeClient {
+    BridgeClient::connect(server.port(), token)
+        .await
+        .expect("the client's hello is acknowledged")
 }

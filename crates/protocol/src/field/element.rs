@@ -88,10 +88,10 @@ impl Codec for OptElement {
     }
     #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
-        json!({})
+        Element.schema()
     }
-    fn own_keys(&self, _key: &'static str) -> Vec<&'static str> {
-        Vec::new()
+    fn own_keys(&self, key: &'static str) -> Vec<&'static str> {
+        Element.own_keys(key)
     }
     fn keys(&self, key: &'static str, cx: &Cx) -> Vec<&'static str> {
         Element.keys(key, cx)

@@ -46,29 +46,27 @@ pub fn locator() -> impl Strategy<Value = Locator> {
     ]
 }
 
+/// Any of `items`, none to all, each at most once, in any order.
+fn some_of<T: Clone + std::fmt::Debug>(items: Vec<T>) -> impl Strategy<Value = Vec<T>> {
+    let all = items.len();
+    proptest::sample::subsequence(items, 0..=all).prop_shuffle()
+}
+
 fn modifiers() -> impl Strategy<Value = Vec<Modifier>> {
-    proptest::sample::subsequence(
-        vec![
-            Modifier::Alt,
-            Modifier::Ctrl,
-            Modifier::Shift,
-            Modifier::Meta,
-        ],
-        0..=4,
-    )
-    .prop_shuffle()
+    some_of(vec![
+        Modifier::Alt,
+        Modifier::Ctrl,
+        Modifier::Shift,
+        Modifier::Meta,
+    ])
 }
 
 fn extract_parts() -> impl Strategy<Value = Vec<ExtractPart>> {
-    proptest::sample::subsequence(
-        vec![
-            ExtractPart::Markdown,
-            ExtractPart::Elements,
-            ExtractPart::Text,
-        ],
-        0..=3,
-    )
-    .prop_shuffle()
+    some_of(vec![
+        ExtractPart::Markdown,
+        ExtractPart::Elements,
+        ExtractPart::Text,
+    ])
 }
 
 fn choice() -> impl Strategy<Value = OptionChoice> {
