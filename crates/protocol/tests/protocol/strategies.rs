@@ -47,7 +47,7 @@ pub fn locator() -> impl Strategy<Value = Locator> {
 }
 
 /// Any of `items`, none to all, each at most once, in any order.
-fn some_of<T: Clone + std::fmt::Debug>(items: Vec<T>) -> impl Strategy<Value = Vec<T>> {
+fn some_of<T: Clone + std::fmt::Debug + 'static>(items: Vec<T>) -> impl Strategy<Value = Vec<T>> {
     let all = items.len();
     proptest::sample::subsequence(items, 0..=all).prop_shuffle()
 }
