@@ -8,7 +8,7 @@ use super::params::{params, Rules};
 use super::values::{Modifier, OptionChoice};
 use crate::field::{
     DropAt, DropTarget, Element, FieldList, FillField, Flag, NestedElement, OptElement,
-    OptNestedElement, OptText, Paths, Px, ReqPx, Text, Unlisted, Words,
+    OptNestedElement, OptText, Paths, Px, Required, Text, Unlisted, Words,
 };
 #[cfg(feature = "schema")]
 use crate::locator::required;
@@ -34,9 +34,9 @@ params! {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ClickAt {
         /// Viewport x, CSS px.
-        pub x: f64 = "x" => ReqPx(Px { min: Some(0.0) }),
+        pub x: f64 = "x" => Required(Px { min: Some(0.0) }),
         /// Viewport y, CSS px.
-        pub y: f64 = "y" => ReqPx(Px { min: Some(0.0) }),
+        pub y: f64 = "y" => Required(Px { min: Some(0.0) }),
         pub tab_id,
         pub dialog,
     }

@@ -88,10 +88,10 @@ impl Codec for OptElement {
     }
     #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
-        json!({})
+        Element.schema()
     }
-    fn own_keys(&self, _key: &'static str) -> Vec<&'static str> {
-        Vec::new()
+    fn own_keys(&self, key: &'static str) -> Vec<&'static str> {
+        Element.own_keys(key)
     }
     fn keys(&self, key: &'static str, cx: &Cx) -> Vec<&'static str> {
         Element.keys(key, cx)
@@ -161,12 +161,10 @@ pub(crate) struct DropAt;
 impl Codec for DropAt {
     type T = DropTarget;
     fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<DropTarget> {
-        let v = f.take(key).ok_or_else(|| {
-            f.err(
-                key,
-                "required: an element {uid|selector|text|xpath, index?} or a point {x, y}",
-            )
-        })?;
+        let v = f.req_value_as(
+            key,
+            "an element {uid|selector|text|xpath, index?} or a point {x, y}",
+        )?;
         let ctx = format!("{}: {key}", f.ctx());
         if v.get("x").is_some() || v.get("y").is_some() {
             let mut p = Fields::new(&ctx, &v, &["x", "y"])?;

@@ -270,13 +270,8 @@ mod extract_element_tests {
             uid: "e3".into(),
             role: "checkbox".into(),
             name: Some("Remember me".into()),
-            value: None,
             visible,
             checked,
-            in_markdown: false,
-            disabled: false,
-            hidden: false,
-            same_as: None,
             ..Default::default()
         };
         for (checked, wire) in [

@@ -553,18 +553,20 @@ mod tests {
     }
     use crate::result::{Obstacle, Truncated};
 
+    /// Asserts that `got` contains every one of `parts`.
+    #[track_caller]
+    fn assert_has(got: &str, parts: &[&str]) {
+        for part in parts {
+            assert!(got.contains(part), "{part:?} is missing from:\n{got}");
+        }
+    }
+
     fn el(uid: &str, role: &str, name: Option<&str>) -> ExtractElement {
         ExtractElement {
             uid: uid.into(),
             role: role.into(),
             name: name.map(Into::into),
-            value: None,
             visible: Some(true),
-            checked: None,
-            in_markdown: false,
-            disabled: false,
-            hidden: false,
-            same_as: None,
             ..Default::default()
         }
     }
@@ -572,20 +574,25 @@ mod tests {
     #[test]
     fn a_link_line_has_its_name_bare_when_it_cannot_be_misread_and_a_repeated_link_is_left_out() {
         let mut r = result();
-        let mut more = vec![
-            el("e5", "link", Some("Log In")),
-            el("e6", "link", Some("Button styles")),
-            el("e7", "link", Some("\"Quoted\" story")),
-            el("e8", "link", Some(" Padded")),
-            el("e9", "link", Some("Log In")),
-            el("e10", "link", Some("Archive")),
-            el("e11", "link", Some("accounting")),
-            el("e12", "link", Some("Hidden")),
-            el("e13", "link", Some("Terms disabled")),
-            el("e14", "link", Some("e3 Home")),
-            el("e15", "link", Some("Name = x")),
-            el("e16", "link", Some("Say \"hi\"")),
+        // Links e5 to e16, named:
+        let names = [
+            "Log In",
+            "Button styles",
+            "\"Quoted\" story",
+            " Padded",
+            "Log In",
+            "Archive",
+            "accounting",
+            "Hidden",
+            "Terms disabled",
+            "e3 Home",
+            "Name = x",
+            "Say \"hi\"",
         ];
+        let mut more: Vec<ExtractElement> = (5..)
+            .zip(names)
+            .map(|(n, name)| el(&format!("e{n}"), "link", Some(name)))
+            .collect();
         more[4].same_as = Some("e5".into());
         more[5].disabled = true;
         more[7].hidden = true;
@@ -767,15 +774,17 @@ mod tests {
         elements[4].name = Some("terms".into());
         elements[4].in_markdown = true;
         let got = extract_text(&r);
-        assert!(
-            got.contains("=== markdown ===\nRead the [terms](e4 /terms).\n"),
-            "{got}"
+        assert_has(
+            &got,
+            &[
+                "=== markdown ===\nRead the [terms](e4 /terms).\n",
+                "elements: 5\n",
+            ],
         );
         assert!(
             got.ends_with("e3 checkbox \"Newsletter\" disabled"),
             "{got}"
         );
-        assert!(got.contains("elements: 5\n"), "{got}");
         for e in r.elements.as_mut().unwrap() {
             e.in_markdown = true;
         }
@@ -824,12 +833,14 @@ mod tests {
         r.elements = Some(vec![el("e0", "button", Some("Go"))]);
         r.text = Some("Checkout\nYour cart".into());
         let got = extract_text(&r);
-        assert!(
-            got.contains("obstacle: auth_wall, high: Sign-in page: ask the user.\n"),
-            "{got}"
+        assert_has(
+            &got,
+            &[
+                "obstacle: auth_wall, high: Sign-in page: ask the user.\n",
+                "elements: 1 of 312 (the list is cut",
+                "truncated: markdown, text\n",
+            ],
         );
-        assert!(got.contains("elements: 1 of 312 (the list is cut"), "{got}");
-        assert!(got.contains("truncated: markdown, text\n"), "{got}");
         assert!(got.ends_with("=== text ===\nCheckout\nYour cart"), "{got}");
 
         r.markdown = None;
@@ -849,19 +860,18 @@ mod tests {
         r.total_elements = 5000;
         r.page = Some(1);
         r.pages = Some(26);
-        let got = extract_text(&r);
-        assert!(
-            got.contains("(the list is cut; in-viewport ones are kept first)\n"),
-            "{got}"
-        );
-        assert!(
-            got.contains("\npage: 1 of 26; more: extract {\"page\":2}\n=== markdown ===\n"),
-            "{got}"
+        assert_has(
+            &extract_text(&r),
+            &[
+                "(the list is cut; in-viewport ones are kept first)\n",
+                "\npage: 1 of 26; more: extract {\"page\":2}\n=== markdown ===\n",
+            ],
         );
         r.page = Some(26);
-        let got = extract_text(&r);
-        assert!(got.contains("elements: 5 of 5000\n"), "{got}");
-        assert!(got.contains("\npage: 26 of 26 (the last)\n"), "{got}");
+        assert_has(
+            &extract_text(&r),
+            &["elements: 5 of 5000\n", "\npage: 26 of 26 (the last)\n"],
+        );
         r.page = None;
         r.pages = None;
         assert!(!extract_text(&r).contains("page:"));

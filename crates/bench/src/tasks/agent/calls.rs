@@ -81,8 +81,9 @@ impl Agent<'_> {
                 Ok(())
             }
             Tool::Ours => {
-                let args = json!({"type": "fill", "fields": ours_fields(fields, &nodes)});
-                self.act(["fill", "", ""], args).await
+                let list = uid_values(fields, &nodes);
+                self.act(["fill", "", ""], json!({"type": "fill", "fields": list}))
+                    .await
             }
             Tool::Playwright => {
                 let list: Vec<Value> = fields
@@ -97,11 +98,7 @@ impl Agent<'_> {
                     .await
             }
             Tool::DevTools => {
-                let list: Vec<Value> = fields
-                    .iter()
-                    .zip(&nodes)
-                    .map(|((_, value), node)| json!({"uid": node.id, "value": value}))
-                    .collect();
+                let list = uid_values(fields, &nodes);
                 let args = json!({"elements": list, "includeSnapshot": true});
                 self.act(["", "", "fill_form"], args).await
             }
@@ -119,7 +116,7 @@ impl Agent<'_> {
             nodes.push(self.resolve(target).await?);
         }
         let button = self.resolve(button).await?;
-        let args = json!({"type": "fill", "fields": ours_fields(fields, &nodes),
+        let args = json!({"type": "fill", "fields": uid_values(fields, &nodes),
                           "submit": {"uid": button.id}});
         self.act(["fill", "", ""], args).await
     }
@@ -196,8 +193,9 @@ impl Agent<'_> {
     }
 }
 
-/// Ours' `fill` fields: each target's uid and its value.
-fn ours_fields(fields: &[(Target, &'static str)], nodes: &[Node]) -> Vec<Value> {
+/// `[{uid, value}]` for `fill`'s fields, each with the node it resolved to: the shape ours and Chrome
+/// DevTools MCP both take.
+fn uid_values(fields: &[(Target, &'static str)], nodes: &[Node]) -> Vec<Value> {
     fields
         .iter()
         .zip(nodes)
