@@ -6,10 +6,9 @@
 //! `navigated`, Playwright MCP's result gives the new URL) makes it obsolete; when a target is not in
 //! the text it has, or it must see the page (an `expect`), it makes the tool's read call (ours
 //! `extract`, Playwright MCP `browser_snapshot`, DevTools MCP `take_snapshot`). Each tool gets its
-//! best options: both peers' form fill for several fields, DevTools' snapshot with each action,
-//! Playwright's key-by-key typing where the page listens for keys; ours fills one field per call until
-//! its schema lists a `fill` action, which is then used; two intents become one call where a tool has an
-//! option for the pair ([`Agent::plan`]).
+//! best options ([`plan`]): consecutive form fields in one form fill (all three), ours' `fill` also
+//! clicking the form's button, typing sent with Enter in one call (ours, Playwright MCP), DevTools'
+//! snapshot with each action, Playwright's key-by-key typing where the page listens for keys.
 
 use std::time::Duration;
 
@@ -20,7 +19,7 @@ mod calls;
 use super::formats;
 use super::list::Intent;
 use super::patch::{self, After};
-use super::text::{Node, Page, Target};
+use super::text::{Node, Page, Role, Target};
 use crate::mcp::McpServer;
 use crate::peers::Tool;
 
@@ -63,21 +62,12 @@ pub struct Agent<'a> {
 /// A step that could not go on.
 type Step = Result<(), String>;
 
-/// One move of the agent: an intent, or two that the tool does in one call ([`Agent::plan`]).
+/// One move of the agent: an intent, or several that the tool does in one call ([`plan`]).
 enum Move<'s> {
     One(&'s Intent),
-    FillAndClick(&'s [(Target, &'static str)], &'s Target),
+    /// Fields filled in one call, then (ours' `submit`) a button clicked.
+    Fill(Vec<(Target, &'static str)>, Option<&'s Target>),
     TypeAndEnter(&'s Target, &'static str),
-}
-
-impl Move<'_> {
-    /// How many intents it carries out.
-    fn intents(&self) -> usize {
-        match self {
-            Move::One(_) => 1,
-            Move::FillAndClick(..) | Move::TypeAndEnter(..) => 2,
-        }
-    }
 }
 
 impl<'a> Agent<'a> {
@@ -110,8 +100,8 @@ impl<'a> Agent<'a> {
         self.notes.clear();
         let mut at = 0;
         while at < steps.len() {
-            let move_ = self.plan(&steps[at], steps.get(at + 1));
-            at += move_.intents();
+            let (move_, intents) = plan(self.tool, self.ours_fill, &steps[at..]);
+            at += intents;
             let Err(why) = self.step(base, &move_).await else {
                 continue;
             };
@@ -133,31 +123,10 @@ impl<'a> Agent<'a> {
         }
     }
 
-    /// What the agent does for `step`, given the one after it: two intents become one call where the
-    /// tool has an option for the pair — a form filled and sent (ours' `fill` with `submit`), a field
-    /// typed and sent with Enter (ours' `type` and Playwright MCP's `browser_type` with `submit`).
-    fn plan<'s>(&self, step: &'s Intent, next: Option<&'s Intent>) -> Move<'s> {
-        match (step, next, self.tool) {
-            (Intent::Fill(fields), Some(Intent::Click(button)), Tool::Ours) if self.ours_fill => {
-                Move::FillAndClick(fields, button)
-            }
-            (
-                Intent::Type {
-                    target,
-                    text,
-                    keys: false,
-                },
-                Some(Intent::Press("Enter")),
-                Tool::Ours | Tool::Playwright,
-            ) => Move::TypeAndEnter(target, text),
-            _ => Move::One(step),
-        }
-    }
-
     async fn step(&mut self, base: &str, move_: &Move<'_>) -> Step {
         let step = match move_ {
             Move::One(step) => *step,
-            Move::FillAndClick(fields, button) => return self.fill_and_click(fields, button).await,
+            Move::Fill(fields, button) => return self.fill(fields, *button).await,
             Move::TypeAndEnter(target, text) => {
                 let node = self.resolve(target).await?;
                 return self.type_and_enter(target, &node, text).await;
@@ -169,7 +138,7 @@ impl<'a> Agent<'a> {
                 let node = self.resolve(target).await?;
                 self.type_into(target, &node, text, *keys).await
             }
-            Intent::Fill(fields) => self.fill(fields).await,
+            Intent::Fill(fields) => self.fill(fields, None).await,
             Intent::Click(target) => {
                 let node = self.resolve(target).await?;
                 self.click(target, &node).await
@@ -332,6 +301,69 @@ impl<'a> Agent<'a> {
     }
 }
 
+/// What the agent does next for `steps` (the rest of the task), and how many intents that carries out.
+/// A model that can fill a form in one call does: consecutive fields become one fill (ours' `fill`,
+/// both peers' form fill), and where the tool can also click the form's button in that call (ours'
+/// `fill` with `submit`), the click on a button that follows joins it; a field typed and sent with Enter is one
+/// call where the tool types with `submit` (ours' `type`, Playwright MCP's `browser_type`).
+fn plan(tool: Tool, ours_fill: bool, steps: &[Intent]) -> (Move<'_>, usize) {
+    let mut fields = Vec::new();
+    let mut taken = 0;
+    while let Some(more) = steps.get(taken).and_then(|s| fields_of(tool, ours_fill, s)) {
+        fields.extend(more);
+        taken += 1;
+    }
+    // One field alone is written by its own action, unless a click joins it.
+    let alone = fields.len() < 2 && !matches!(steps.first(), Some(Intent::Fill(_)));
+    match steps.get(taken) {
+        Some(Intent::Click(button))
+            if taken > 0 && tool == Tool::Ours && button.role == Role::Button =>
+        {
+            return (Move::Fill(fields, Some(button)), taken + 1)
+        }
+        _ if taken > 0 && !alone => return (Move::Fill(fields, None), taken),
+        _ => {}
+    }
+    match (&steps[0], steps.get(1), tool) {
+        (
+            Intent::Type {
+                target,
+                text,
+                keys: false,
+            },
+            Some(Intent::Press("Enter")),
+            Tool::Ours | Tool::Playwright,
+        ) => (Move::TypeAndEnter(target, text), 2),
+        _ => (Move::One(&steps[0]), 1),
+    }
+}
+
+/// The form fields `step` writes, when the tool's form fill can write them: text typed at once
+/// (not key by key), checkboxes, a combobox's option — and for ours, whose `fill` selects in any
+/// `<select>`, a list box's.
+fn fields_of(tool: Tool, ours_fill: bool, step: &Intent) -> Option<Vec<(Target, &'static str)>> {
+    if tool == Tool::Ours && !ours_fill {
+        return None;
+    }
+    let field = match step {
+        Intent::Fill(fields) => return Some(fields.clone()),
+        Intent::Type {
+            target,
+            text,
+            keys: false,
+        } => (target.clone(), *text),
+        Intent::Check(target, on) => (target.clone(), if *on { "true" } else { "false" }),
+        Intent::Select(target, option)
+            if target.role == Role::Combobox
+                || (target.role == Role::Listbox && tool == Tool::Ours) =>
+        {
+            (target.clone(), *option)
+        }
+        _ => return None,
+    };
+    Some(vec![field])
+}
+
 /// The page URL a result states: Playwright MCP's `- Page URL: …`, ours' `url: …`.
 fn page_url(text: &str) -> Option<String> {
     text.lines().find_map(|l| {
@@ -339,4 +371,73 @@ fn page_url(text: &str) -> Option<String> {
             .or_else(|| l.strip_prefix("url: "))
             .map(|u| u.trim().to_string())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::text::{Role, Target};
+
+    fn check(name: &'static str) -> Intent {
+        Intent::Check(Target::new(Role::Checkbox, name), true)
+    }
+
+    /// The rows of a bulk action: two ticks, the action's select, its button.
+    fn bulk() -> Vec<Intent> {
+        vec![
+            check("bob"),
+            check("bobby"),
+            Intent::Select(Target::new(Role::Combobox, "Action"), "Delete"),
+            Intent::Click(Target::new(Role::Button, "Go")),
+        ]
+    }
+
+    #[test]
+    fn consecutive_fields_are_one_fill_and_ours_clicks_the_button_in_it() {
+        let steps = bulk();
+        let (ours, n) = plan(Tool::Ours, true, &steps);
+        assert!(matches!(ours, Move::Fill(ref f, Some(b)) if f.len() == 3 && b.name == "Go"));
+        assert_eq!(n, 4);
+        for peer in [Tool::Playwright, Tool::DevTools] {
+            let (m, n) = plan(peer, true, &steps);
+            assert!(matches!(m, Move::Fill(ref f, None) if f.len() == 3));
+            assert_eq!(n, 3);
+        }
+        // Without ours' fill, one action per intent.
+        assert!(matches!(plan(Tool::Ours, false, &steps), (Move::One(_), 1)));
+    }
+
+    #[test]
+    fn one_field_is_its_own_action_unless_a_button_or_enter_joins_it() {
+        let tick = [check("bob"), Intent::Expect("done")];
+        for tool in [Tool::Ours, Tool::Playwright, Tool::DevTools] {
+            assert!(matches!(plan(tool, true, &tick), (Move::One(_), 1)));
+        }
+        let search = [
+            Intent::Type {
+                target: Target::new(Role::Textbox, "Search"),
+                text: "bob",
+                keys: false,
+            },
+            Intent::Press("Enter"),
+        ];
+        assert!(matches!(
+            plan(Tool::Ours, true, &search),
+            (Move::TypeAndEnter(..), 2)
+        ));
+        assert!(matches!(
+            plan(Tool::Playwright, true, &search),
+            (Move::TypeAndEnter(..), 2)
+        ));
+        assert!(matches!(
+            plan(Tool::DevTools, true, &search),
+            (Move::One(_), 1)
+        ));
+        // A link after a field is not the form's button.
+        let link = [
+            check("bob"),
+            Intent::Click(Target::new(Role::Link, "Today")),
+        ];
+        assert!(matches!(plan(Tool::Ours, true, &link), (Move::One(_), 1)));
+    }
 }

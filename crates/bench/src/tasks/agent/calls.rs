@@ -64,7 +64,13 @@ impl Agent<'_> {
         }
     }
 
-    pub(super) async fn fill(&mut self, fields: &[(Target, &'static str)]) -> Step {
+    /// The fields in one call where the tool can; `button` (ours only: `fill`'s `submit`) clicked in
+    /// the same call.
+    pub(super) async fn fill(
+        &mut self,
+        fields: &[(Target, &'static str)],
+        button: Option<&Target>,
+    ) -> Step {
         let mut nodes = Vec::new();
         for (target, _) in fields {
             nodes.push(self.resolve(target).await?);
@@ -81,9 +87,11 @@ impl Agent<'_> {
                 Ok(())
             }
             Tool::Ours => {
-                let list = uid_values(fields, &nodes);
-                self.act(["fill", "", ""], json!({"type": "fill", "fields": list}))
-                    .await
+                let mut args = json!({"type": "fill", "fields": uid_values(fields, &nodes)});
+                if let Some(button) = button {
+                    args["submit"] = json!({"uid": self.resolve(button).await?.id});
+                }
+                self.act(["fill", "", ""], args).await
             }
             Tool::Playwright => {
                 let list: Vec<Value> = fields
@@ -103,22 +111,6 @@ impl Agent<'_> {
                 self.act(["", "", "fill_form"], args).await
             }
         }
-    }
-
-    /// Ours' `fill` with `submit`: the fields, then the button, in one call.
-    pub(super) async fn fill_and_click(
-        &mut self,
-        fields: &[(Target, &'static str)],
-        button: &Target,
-    ) -> Step {
-        let mut nodes = Vec::new();
-        for (target, _) in fields {
-            nodes.push(self.resolve(target).await?);
-        }
-        let button = self.resolve(button).await?;
-        let args = json!({"type": "fill", "fields": uid_values(fields, &nodes),
-                          "submit": {"uid": button.id}});
-        self.act(["fill", "", ""], args).await
     }
 
     /// Typing that ends with Enter, in one call: ours' `type` and Playwright MCP's `browser_type` with
