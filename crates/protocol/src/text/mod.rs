@@ -30,8 +30,8 @@
 //! a quote or a newline stays on its line). The MCP server asks for `refs` (SPEC §5): a link of the
 //! list is written in the markdown with its uid (`[Terms](e4 /legal/terms)`, the path only on the
 //! page's own origin) and not repeated below, where a line without a role is a link. Flags appear
-//! only when they hold: `checked`, `mixed`, `selected`, `disabled`; a select, list box or combobox ends its
-//! line with its first options (SPEC §5 `options`), and an element whose role and name repeat another's
+//! only when they hold: `checked`, `mixed`, `selected`, `expanded`/`collapsed`, `pressed`, `disabled`; a
+//! select, list box or combobox ends its line with its first options (SPEC §5 `options`), and an element whose role and name repeat another's
 //! says where it is (`context`). Which elements are in the viewport (SPEC §5
 //! `visible`) is one header line of uid ranges, not a flag on each of the (mostly off-screen) lines. Without
 //! `refs`, links to the page's own origin are written from their path (`/legal/terms`): the `url:`
@@ -186,6 +186,7 @@ fn element_lines(elements: &[&ExtractElement], min_run: usize) -> Vec<String> {
         e.role == "link"
             && e.visible != Some(true)
             && !e.disabled
+            && e.expanded.is_none()
             && e.checked.is_none()
             && e.value.as_deref().is_none_or(str::is_empty)
     };
@@ -250,7 +251,7 @@ fn range_is_its_own(run: &[&ExtractElement], sorted: &[u64]) -> bool {
 }
 
 /// One element: `e7 textbox "Email" = "ada@example.com"`, then its flags (`checked`, `mixed`, `selected`,
-/// `disabled`), then what a select, list box or combobox offers ([`options_part`]). Where other elements
+/// `expanded`/`collapsed`, `pressed`, `disabled`), then what a select, list box or combobox offers ([`options_part`]). Where other elements
 /// have the same role and name, the element's `context` follows its name: `e31 link "Change" (in "Users")`.
 /// A link, the most common role by far, is written without its role, and its name without quotes when
 /// nothing follows it and it cannot be read as a role: `e2 Skip to content` (see [`bare_name`]).
@@ -263,6 +264,8 @@ pub fn element_line(e: &ExtractElement) -> String {
     }
     let flagged = e.disabled
         || e.selected
+        || e.pressed
+        || e.expanded.is_some()
         || e.context.is_some()
         || !e.options.is_empty()
         || matches!(e.checked, Some(Checked::True | Checked::Mixed));
@@ -288,6 +291,14 @@ pub fn element_line(e: &ExtractElement) -> String {
     }
     if e.selected {
         line.push_str(" selected");
+    }
+    match e.expanded {
+        Some(true) => line.push_str(" expanded"),
+        Some(false) => line.push_str(" collapsed"),
+        None => {}
+    }
+    if e.pressed {
+        line.push_str(" pressed");
     }
     if e.disabled {
         line.push_str(" disabled");
@@ -351,7 +362,10 @@ fn bare_name(name: &str) -> Option<String> {
     let uid_like = first_word
         .strip_prefix('e')
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-    let flag_like = matches!(last_word, "checked" | "mixed" | "selected" | "disabled");
+    let flag_like = matches!(
+        last_word,
+        "checked" | "mixed" | "selected" | "expanded" | "collapsed" | "pressed" | "disabled"
+    );
     let plain = !role_word
         && !uid_like
         && !flag_like
@@ -569,6 +583,30 @@ mod tests {
             visible: Some(true),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn an_element_says_whether_it_is_expanded_or_pressed() {
+        let menu = ExtractElement {
+            expanded: Some(false),
+            ..el("e3", "button", Some("Account"))
+        };
+        assert_eq!(element_line(&menu), "e3 button \"Account\" collapsed");
+        let open = ExtractElement {
+            expanded: Some(true),
+            ..el("e4", "link", Some("More"))
+        };
+        assert_eq!(element_line(&open), "e4 \"More\" expanded");
+        let bold = ExtractElement {
+            pressed: true,
+            ..el("e5", "button", Some("Bold"))
+        };
+        assert_eq!(element_line(&bold), "e5 button \"Bold\" pressed");
+        // A link named like a flag keeps its quotes.
+        assert_eq!(
+            element_line(&el("e6", "link", Some("Show collapsed"))),
+            "e6 \"Show collapsed\""
+        );
     }
 
     #[test]
