@@ -69,6 +69,10 @@ async fn a_click_reports_the_message_menu_and_row_it_made_and_older_uids_keep_wo
     let archive = uid_in(added, "Archive");
     uid_in(added, "Rename");
     assert_eq!(added[0]["role"], "menuitem", "{menu}");
+    // The button says it is expanded now (its aria-expanded, which the page set).
+    let opener = &menu["changes"]["changed"];
+    assert_eq!(opener[0]["uid"], actions, "{menu}");
+    assert_eq!(opener[0]["expanded"], true, "{menu}");
     a.ok("hover", json!({ "tabId": tab, "uid": archive })).await;
 
     // A row added at the top: its button is new, the count line changed, and nodes after it keep their uids.
