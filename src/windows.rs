@@ -16,7 +16,7 @@
 use crate::chrome::{tabs, windows};
 use crate::error::{Error, Result};
 use crate::store;
-use bua_protocol::{CloseAgentTabsResult, CloseAgentWindowResult, OpenTabResult};
+use bua_protocol::{CloseAgentTabsResult, CloseAgentWindowResult, OpenTabResult, PageLoad};
 use futures::lock::Mutex;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -197,8 +197,7 @@ pub async fn open(owner: &str, load_url: &str, domain: &str, focus: bool) -> Res
         tab_id,
         window_id: tab.window_id,
         domain: domain.to_owned(),
-        status: None,
-        loaded: None,
+        load: PageLoad::default(),
     })
 }
 

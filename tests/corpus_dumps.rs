@@ -13,6 +13,8 @@
 //! cargo test -p bua-extension --release --test corpus_dumps -- --ignored --nocapture
 //! ```
 
+#[path = "support/corpus_dump.rs"]
+mod dump;
 #[path = "support/corpus_metrics.rs"]
 mod metrics;
 
@@ -37,23 +39,6 @@ fn json_files(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
-fn obstacle_label(v: &bua_extension::extract::obstacle::Verdict) -> (String, String) {
-    use bua_extension::extract::obstacle::{Confidence, ObstacleKind};
-    let kind = match v.kind {
-        ObstacleKind::AuthWall => "auth_wall",
-        ObstacleKind::Captcha => "captcha",
-        ObstacleKind::AccessDenied => "access_denied",
-    };
-    let conf = match v.confidence {
-        Confidence::Low => "low",
-        Confidence::High => "high",
-    };
-    (
-        format!("{kind}/{conf}"),
-        format!("L{}: {}", v.layer, v.message),
-    )
-}
-
 #[test]
 #[ignore = "needs dumps from tests/corpus_dump.py"]
 fn corpus_dumps_native() {
@@ -75,18 +60,8 @@ fn corpus_dumps_native() {
             {
                 continue;
             }
-            let raw = std::fs::read_to_string(&path).expect("readable dump");
-            let page: serde_json::Value = serde_json::from_str(&raw).expect("dump is JSON");
-            let input = PageInputs {
-                url: page["url"].as_str().unwrap_or(""),
-                title: page["title"].as_str().unwrap_or(""),
-                inner_text: page["innerText"].as_str().unwrap_or(""),
-                viewport: (
-                    page["viewport"]["width"].as_f64().unwrap_or(1280.0),
-                    page["viewport"]["height"].as_f64().unwrap_or(800.0),
-                ),
-                snapshot: &page["snapshot"],
-            };
+            let page = dump::read(&path);
+            let input = dump::inputs(&page, page["url"].as_str().unwrap_or(""));
             let result = analyze(&input).expect("dump analyses");
             let agent = agent_text(&input);
             agent_bytes += agent.len();
@@ -96,7 +71,7 @@ fn corpus_dumps_native() {
                 &name,
                 &result.markdown.text,
                 expected,
-                result.obstacle.as_ref().map(obstacle_label),
+                result.obstacle.as_ref().map(dump::obstacle_label),
             ));
             if let Some(dir) = &out_dir {
                 let dir = Path::new(dir).join(folder);

@@ -13,10 +13,12 @@
 //! others, for after the tuning is done; `BUA_FORMS_URL=blind` lists the URL-blind verdicts;
 //! `BUA_FORMS_ELEMENTS=<name>` prints a page's elements and the head of its markdown.
 
+#[path = "support/corpus_dump.rs"]
+mod dump;
+
 use std::path::PathBuf;
 
-use bua_extension::extract::obstacle::{Confidence, ObstacleKind};
-use bua_extension::extract::page::{analyze, PageInputs};
+use bua_extension::extract::page::analyze;
 
 /// Share of the non-sign-in pages that may get an `auth_wall` of any confidence.
 const MAX_FALSE_AUTH_WALL: f64 = 0.20;
@@ -54,24 +56,10 @@ fn classify_all(site_url: bool) -> Vec<Row> {
         let [name, label, kind, _lang, split, url, _source] = cols[..] else {
             panic!("manifest line has 7 columns: {line}");
         };
-        let raw = std::fs::read_to_string(dir.join("dumps").join(format!("{name}.json")))
-            .unwrap_or_else(|e| panic!("dump of {name}: {e}"));
-        let page: serde_json::Value = serde_json::from_str(&raw).expect("dump is JSON");
-        let input = PageInputs {
-            // The served path names the page (and so its kind): the blind URL names nothing.
-            url: if site_url {
-                url
-            } else {
-                "http://127.0.0.1/p/page.html"
-            },
-            title: page["title"].as_str().unwrap_or(""),
-            inner_text: page["innerText"].as_str().unwrap_or(""),
-            viewport: (
-                page["viewport"]["width"].as_f64().unwrap_or(1280.0),
-                page["viewport"]["height"].as_f64().unwrap_or(800.0),
-            ),
-            snapshot: &page["snapshot"],
-        };
+        let page = dump::read(&dir.join("dumps").join(format!("{name}.json")));
+        // The served path names the page (and so its kind): the blind URL names nothing.
+        let blind = "http://127.0.0.1/p/page.html";
+        let input = dump::inputs(&page, if site_url { url } else { blind });
         let result = analyze(&input).expect("dump analyses");
         if site_url && std::env::var("BUA_FORMS_ELEMENTS").is_ok_and(|n| n == name) {
             for e in &result.elements.elements {
@@ -87,21 +75,7 @@ fn classify_all(site_url: bool) -> Vec<Row> {
         }
         let (verdict, message) = match &result.obstacle {
             None => ("none".to_string(), String::new()),
-            Some(v) => {
-                let kind = match v.kind {
-                    ObstacleKind::AuthWall => "auth_wall",
-                    ObstacleKind::Captcha => "captcha",
-                    ObstacleKind::AccessDenied => "access_denied",
-                };
-                let conf = match v.confidence {
-                    Confidence::Low => "low",
-                    Confidence::High => "high",
-                };
-                (
-                    format!("{kind}/{conf}"),
-                    format!("L{}: {}", v.layer, v.message),
-                )
-            }
+            Some(v) => dump::obstacle_label(v),
         };
         rows.push(Row {
             name: name.into(),

@@ -121,17 +121,12 @@ async fn open_tab(owner: &str, url: &str, focus: bool, load_wait_ms: u32) -> Res
         session::record_action(opened.tab_id).await;
         return Ok(opened);
     }
-    let (opened, (status, loaded)) =
-        in_new_tab("open_tab", owner, url, focus, |tab_id| async move {
-            let loaded = navigation::first_navigation(tab_id, url, load_wait_ms).await?;
-            Ok((navigation::http_status(tab_id).await, Some(loaded)))
-        })
-        .await?;
-    Ok(OpenTabResult {
-        status,
-        loaded,
-        ..opened
+    let (opened, load) = in_new_tab("open_tab", owner, url, focus, |tab_id| async move {
+        let loaded = navigation::first_navigation(tab_id, url, load_wait_ms).await?;
+        Ok(navigation::page_load(tab_id, loaded).await)
     })
+    .await?;
+    Ok(OpenTabResult { load, ..opened })
 }
 
 /// `navigate` with no tab and no session anywhere: a new agent tab that loads `url` (counted as an action).

@@ -7,8 +7,8 @@ use super::ctx::Ctx;
 use super::handler::{Handler, Traits};
 use crate::error::{Error, Result};
 use bua_protocol::{
-    Check, DialogPolicy, ErrorBody, Fill, FillField, FillResult, FillValue, FilledField, Locator,
-    OptionChoice, SelectOption, SetValue, TypeText,
+    Check, Click, DialogPolicy, ErrorBody, Fill, FillField, FillResult, FillValue, FilledField,
+    Locator, OptionChoice, SelectOption, SetValue, TypeText,
 };
 use serde_json::Value;
 
@@ -80,8 +80,24 @@ impl Handler for Fill {
                 Err(e) => return Err(stopped(&self.fields, i, e)),
             }
         }
+        // The form's button, clicked as `click` clicks it (a navigation it starts is waited for by
+        // the click, and reported by the router as any action's).
+        let clicked = match &self.submit {
+            Some(locator) => {
+                let click = Click {
+                    locator: locator.clone(),
+                    tab_id: Some(ctx.tab_id),
+                    new_tab: false,
+                    dialog: DialogPolicy::default(),
+                };
+                let done = Box::pin(click.run(ctx)).await;
+                Some(done.map_err(|e| submit_failed(&filled, e))?.clicked)
+            }
+            None => None,
+        };
         Ok(FillResult {
             filled,
+            clicked,
             tab_id: ctx.tab_id,
         })
     }
@@ -241,6 +257,18 @@ fn option_choice(wanted: Vec<String>, options: &[(String, String)]) -> OptionCho
     } else {
         OptionChoice::Label(wanted)
     }
+}
+
+/// The error of `submit`'s click after every field was filled: its code, and that the fields stay filled.
+fn submit_failed(filled: &[FilledField], error: Error) -> Error {
+    let why = error.to_string();
+    let message = format!(
+        "fill filled its {} field(s), then the click on submit failed: {}; the fields stay filled: click \
+         the form's button (or press_key Enter) instead of filling again",
+        filled.len(),
+        why.trim_end().trim_end_matches('.')
+    );
+    Error::from(ErrorBody::new(error.code(), message))
 }
 
 /// The error of the field at `at`: its code, its message after the field's index and locator, then what

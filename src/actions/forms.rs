@@ -16,7 +16,8 @@ use bua_protocol::{
 use serde_json::{json, Value};
 
 /// Selects options of `this` `<select>` (or the `<select>` of `this` `<option>` or `<label>`): `kind` is
-/// value/label/index, `wanted` an array. Returns `{selected:[{value,label}]}` or `{error, …}`.
+/// value/label/index, `wanted` an array; `input` + `change` only when the selection changed. Returns
+/// `{selected:[{value,label}]}` or `{error, …}`.
 const SELECT: &str = r#"function(kind, wanted) {
   const sel = this.localName === 'option' ? this.closest('select') : this.localName === 'label' && this.control ? this.control : this;
   if (!sel || sel.localName !== 'select') return { error: 'not_select', tag: this.localName };
@@ -36,10 +37,15 @@ const SELECT: &str = r#"function(kind, wanted) {
     picks.push(o);
   }
   if (picks.length > 1 && !sel.multiple) return { error: 'not_multiple', count: picks.length };
+  const state = () => options.map(o => o.selected).join();
+  const before = state();
   if (sel.multiple) options.forEach(o => { o.selected = picks.includes(o); });
   else sel.selectedIndex = picks[0].index;
-  sel.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-  sel.dispatchEvent(new Event('change', { bubbles: true }));
+  // A person's choice of what is already chosen fires nothing.
+  if (state() !== before) {
+    sel.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    sel.dispatchEvent(new Event('change', { bubbles: true }));
+  }
   return { selected: Array.from(sel.selectedOptions).map(o => ({ value: o.value, label: o.label })) };
 }"#;
 

@@ -3,7 +3,7 @@
 //! A view is what the agent text shows of an `extract` result: the markdown, line by line, and the elements
 //! listed apart from it (not hidden, not a repeat of another link, not named in the markdown). Elements are
 //! compared by uid — stable while the node is in the document (SPEC §5) — on what the agent reads of them
-//! (role, name, value, checked, disabled, selected, options, context); lines as a multiset, so a line that moved is no change and a
+//! (role, name, value, checked, disabled, selected, expanded, pressed, options, context); lines as a multiset, so a line that moved is no change and a
 //! line that appeared twice where it was once is one line added.
 
 use bua_protocol::{Changes, ExtractElement, ExtractResult};
@@ -71,6 +71,8 @@ fn reads_differently(a: &ExtractElement, b: &ExtractElement) -> bool {
         || a.checked != b.checked
         || a.disabled != b.disabled
         || a.selected != b.selected
+        || a.expanded != b.expanded
+        || a.pressed != b.pressed
         || a.options != b.options
         || a.option_count != b.option_count
         || a.context != b.context

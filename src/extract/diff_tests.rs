@@ -87,6 +87,29 @@ fn state_changes_and_removals_by_uid() {
     assert_eq!(d.changed.len(), 1);
     assert_eq!(d.changed[0].checked, Some(Checked::True));
     assert_eq!(d.removed, vec!["e3"]);
+    // A menu button that opened, a toggle pressed.
+    let mut menu = el("e5", "button", "Account");
+    menu.expanded = Some(false);
+    let bold = el("e6", "button", "Bold");
+    let a = view("x", vec![menu.clone(), bold.clone()]);
+    menu.expanded = Some(true);
+    let b = view(
+        "x",
+        vec![
+            menu,
+            ExtractElement {
+                pressed: true,
+                ..bold
+            },
+        ],
+    );
+    let d = diff(&a, &b).unwrap();
+    let states: Vec<_> = d
+        .changed
+        .iter()
+        .map(|e| (e.uid.as_str(), e.expanded, e.pressed))
+        .collect();
+    assert_eq!(states, [("e5", Some(true), false), ("e6", None, true)]);
 }
 
 #[test]

@@ -398,6 +398,8 @@ pub fn to_protocol(
             hidden: e.hidden,
             same_as: same_as.get(i).cloned().flatten(),
             selected: e.selected,
+            expanded: e.expanded,
+            pressed: e.pressed,
             options: e.options,
             option_count: (e.option_count > 0)
                 .then(|| u32::try_from(e.option_count).unwrap_or(u32::MAX)),

@@ -11,7 +11,7 @@ use bua_protocol::ErrorCode;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use support::{
-    eventually, get_tabs, note, processes_matching, Browser, BrowserOptions, FixtureServer,
+    eventually, failure, get_tabs, note, processes_matching, Browser, BrowserOptions, FixtureServer,
 };
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
@@ -179,17 +179,17 @@ async fn a_wrong_token_is_rejected_unauthorized() {
 async fn a_malformed_client_frame_gets_invalid_action_and_the_connection_stays_open() {
     let browser = &Browser::shared("bridge");
     let client = browser.client().await;
-    let err = client
-        .send_raw_unidentified("{\"id\": 12, this is not json".to_string())
-        .await
-        .expect_err("error answer");
-    assert_eq!(err.code(), ErrorCode::InvalidAction, "{err}");
+    failure(
+        client
+            .send_raw_unidentified("{\"id\": 12, this is not json".to_string())
+            .await,
+        ErrorCode::InvalidAction,
+    );
 
-    let err = client
-        .call("click", json!({"tabId": "seven"}))
-        .await
-        .expect_err("invalid");
-    assert_eq!(err.code(), ErrorCode::InvalidAction, "{err}");
+    failure(
+        client.call("click", json!({"tabId": "seven"})).await,
+        ErrorCode::InvalidAction,
+    );
 
     // Same connection, still working, through to the extension.
     get_tabs(&client)
@@ -255,11 +255,10 @@ async fn handshake_rejects_are_fatal_for_the_extension_until_its_settings_change
     // The extension is away (fatal), so an extension-role connection can test malformed frames
     // against the launched bridge without racing the real one.
     let client = browser.client().await;
-    let err = client
-        .call("get_tabs", json!({}))
-        .await
-        .expect_err("no extension");
-    assert_eq!(err.code(), ErrorCode::NoExtension, "{err}");
+    failure(
+        client.call("get_tabs", json!({})).await,
+        ErrorCode::NoExtension,
+    );
     let origin = format!("chrome-extension://{}", browser.extension_id);
     let mut fake = raw_upgrade(browser.port, Some(&origin))
         .await

@@ -11,22 +11,17 @@ fn demo_tour_passes_every_step_and_saves_a_screenshot() {
     let _slot = support::Permit::acquire();
     let root = support::repo_root();
     let out = tempfile::tempdir().expect("temp dir");
-    let output = Command::new(support::bridge_bin())
-        .arg("demo")
-        .arg("--headless")
-        .arg("--extension")
-        .arg(support::dist_dir())
-        .arg("--site")
-        .arg(root.join("demo/site"))
-        .arg("--out")
-        .arg(out.path())
-        .output()
-        .expect("run bua-bridge demo");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "demo failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
+    let stdout = support::stdout_of(
+        Command::new(support::bridge_bin())
+            .arg("demo")
+            .arg("--headless")
+            .arg("--extension")
+            .arg(support::dist_dir())
+            .arg("--site")
+            .arg(root.join("demo/site"))
+            .arg("--out")
+            .arg(out.path()),
+        "bua-bridge demo",
     );
     let summary = stdout.lines().last().unwrap_or_default();
     assert!(
@@ -43,15 +38,14 @@ fn demo_tour_passes_every_step_and_saves_a_screenshot() {
 fn demo_with_urls_opens_and_extracts_each_page() {
     let _slot = support::Permit::acquire();
     let site = support::FixtureServer::start(support::repo_root().join("demo/site"));
-    let output = Command::new(support::bridge_bin())
-        .args(["demo", "--headless", "--extension"])
-        .arg(support::dist_dir())
-        .arg(site.url("/shop.html"))
-        .arg(site.url("/signin.html"))
-        .output()
-        .expect("run bua-bridge demo");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "demo failed:\n{stdout}");
+    let stdout = support::stdout_of(
+        Command::new(support::bridge_bin())
+            .args(["demo", "--headless", "--extension"])
+            .arg(support::dist_dir())
+            .arg(site.url("/shop.html"))
+            .arg(site.url("/signin.html")),
+        "bua-bridge demo",
+    );
     assert!(stdout.contains("demo: 4 of 4 steps OK"), "{stdout}");
     assert!(stdout.contains("Lighthouse print"), "{stdout}");
     assert!(stdout.contains("obstacle auth_wall"), "{stdout}");

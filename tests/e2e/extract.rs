@@ -5,172 +5,104 @@ use crate::support;
 
 use std::time::Duration;
 
-use bua_bridge::BridgeClient;
+use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
 
-use support::{eventually, uid_of, Browser, FixtureServer};
+use support::{eventually, uid_of, Agent};
 
 /// The tests share one browser, and fixture pages of one site share a renderer process: a 5,000-row
 /// AX tree being built stalls every other tab's commands. They run one at a time.
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-/// Opens `path` of the fixture server in a new agent tab; returns the tab id.
-async fn open(client: &BridgeClient, path: &str) -> i64 {
-    let url = FixtureServer::shared().url(path);
-    let r = client
-        .call("open_tab", json!({ "url": url }))
+/// The agent of this area, once it is this test's turn (the guard holds it).
+async fn agent() -> (tokio::sync::MutexGuard<'static, ()>, Agent) {
+    Agent::alone(&SERIAL, "extract").await
+}
+
+/// `data-clicks` of `uids.html`'s Increment button: how often it was clicked since the page (re)rendered it.
+async fn increments(a: &Agent, tab: i64) -> Value {
+    a.eval(tab, "return document.querySelector('#inc').dataset.clicks")
         .await
-        .unwrap_or_else(|e| panic!("open_tab {url}: {e}"));
-    r["tabId"].as_i64().expect("tabId")
 }
 
-async fn extract(client: &BridgeClient, tab: i64) -> Value {
-    client
-        .call("extract", json!({ "tabId": tab }))
-        .await
-        .expect("extract")
-}
-
-async fn eval(client: &BridgeClient, tab: i64, expression: &str) -> Value {
-    let r = client
-        .call(
-            "evaluate",
-            json!({ "tabId": tab, "expression": expression }),
-        )
-        .await
-        .unwrap_or_else(|e| panic!("evaluate {expression}: {e}"));
-    r["value"].clone()
-}
-
-fn error_code(err: &bua_bridge::Error) -> &'static str {
-    err.code().as_str()
-}
-
-async fn close(client: &BridgeClient, tab: i64) {
-    let _ = client.call("close_tab", json!({ "tabId": tab })).await;
+/// A click on `uid` in `tab` fails with `element_stale`.
+async fn assert_stale(a: &Agent, tab: i64, uid: &str) {
+    let (code, message) = a.act_err(tab, "click", json!({ "uid": uid })).await;
+    assert_eq!(code, ErrorCode::ElementStale, "{message}");
 }
 
 #[tokio::test]
 async fn uids_are_stable_between_two_extracts_of_an_unchanged_page() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("extract");
-    let client = browser.client().await;
-    let tab = open(&client, "/extract/uids.html").await;
-    let first = extract(&client, tab).await;
-    let second = extract(&client, tab).await;
+    let (_serial, a) = agent().await;
+    let tab = a.open_tab("uids.html").await;
+    let first = a.extract(tab).await;
+    let second = a.extract(tab).await;
     assert_eq!(first["elements"], second["elements"]);
     let uid = uid_of(&first, "button", "Increment");
     assert_eq!(uid, uid_of(&second, "button", "Increment"));
-    client
-        .call("click", json!({ "tabId": tab, "uid": uid }))
-        .await
-        .expect("click by a uid of the first extract");
-    assert_eq!(
-        eval(
-            &client,
-            tab,
-            "return document.querySelector('#inc').dataset.clicks"
-        )
-        .await,
-        "1"
-    );
-    close(&client, tab).await;
+    // A click by a uid of the first extract.
+    a.act(tab, "click", json!({ "uid": uid })).await;
+    assert_eq!(increments(&a, tab).await, "1");
+    a.close(tab).await;
 }
 
 #[tokio::test]
 async fn main_frame_navigation_makes_old_uids_stale() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("extract");
-    let client = browser.client().await;
-    let tab = open(&client, "/extract/uids.html").await;
-    let uid = uid_of(&extract(&client, tab).await, "button", "Increment");
+    let (_serial, a) = agent().await;
+    let tab = a.open_tab("uids.html").await;
+    let uid = uid_of(&a.extract(tab).await, "button", "Increment");
     // A navigation the page makes itself (not the `navigate` action) also clears the cache.
-    eval(
-        &client,
+    a.eval(
         tab,
         "location.assign('/extract/uids.html?again=1'); return 0",
     )
     .await;
     let navigated = eventually(Duration::from_secs(10), || async {
-        let href = eval(&client, tab, "return location.href").await;
+        let href = a.eval(tab, "return location.href").await;
         href.as_str()
             .is_some_and(|h| h.ends_with("again=1"))
             .then_some(())
     })
     .await;
     assert!(navigated.is_some(), "the page did not navigate");
-    let err = client
-        .call("click", json!({ "tabId": tab, "uid": uid }))
-        .await
-        .expect_err("a uid from before the navigation");
-    assert_eq!(error_code(&err), "element_stale", "{err}");
+    assert_stale(&a, tab, &uid).await;
     // And after `navigate`.
-    let uid = uid_of(&extract(&client, tab).await, "button", "Increment");
-    let url = FixtureServer::shared().url("/extract/uids.html");
-    client
-        .call("navigate", json!({ "tabId": tab, "url": url }))
-        .await
-        .expect("navigate");
-    let err = client
-        .call("click", json!({ "tabId": tab, "uid": uid }))
-        .await
-        .expect_err("a uid from before navigate");
-    assert_eq!(error_code(&err), "element_stale", "{err}");
-    close(&client, tab).await;
+    let uid = uid_of(&a.extract(tab).await, "button", "Increment");
+    a.act(tab, "navigate", json!({ "url": a.url("uids.html") }))
+        .await;
+    assert_stale(&a, tab, &uid).await;
+    a.close(tab).await;
 }
 
 #[tokio::test]
 async fn push_state_keeps_uids_and_a_rerendered_node_is_stale_not_its_look_alike() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("extract");
-    let client = browser.client().await;
-    let tab = open(&client, "/extract/uids.html").await;
-    let uid = uid_of(&extract(&client, tab).await, "button", "Increment");
-    eval(
-        &client,
+    let (_serial, a) = agent().await;
+    let tab = a.open_tab("uids.html").await;
+    let uid = uid_of(&a.extract(tab).await, "button", "Increment");
+    a.eval(
         tab,
         "history.pushState({}, '', '/extract/uids.html#/route-2'); return 0",
     )
     .await;
-    client
-        .call("click", json!({ "tabId": tab, "uid": uid }))
-        .await
-        .expect("a uid survives a pushState route change");
+    // The uid survives a pushState route change.
+    a.act(tab, "click", json!({ "uid": uid })).await;
+    assert_eq!(increments(&a, tab).await, "1");
+    // The node of this uid is replaced by a look-alike, which must not be clicked.
+    a.eval(tab, "rerender(); return 0").await;
+    assert_stale(&a, tab, &uid).await;
     assert_eq!(
-        eval(
-            &client,
-            tab,
-            "return document.querySelector('#inc').dataset.clicks"
-        )
-        .await,
-        "1"
-    );
-    eval(&client, tab, "rerender(); return 0").await;
-    let err = client
-        .call("click", json!({ "tabId": tab, "uid": uid }))
-        .await
-        .expect_err("the node of this uid was replaced");
-    assert_eq!(error_code(&err), "element_stale", "{err}");
-    assert_eq!(
-        eval(
-            &client,
-            tab,
-            "return document.querySelector('#inc').dataset.clicks"
-        )
-        .await,
+        increments(&a, tab).await,
         "0",
         "the look-alike must not be clicked"
     );
-    close(&client, tab).await;
+    a.close(tab).await;
 }
 
 #[tokio::test]
 async fn five_thousand_rows_give_exactly_200_elements_with_the_visible_top_buttons() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("extract");
-    let client = browser.client().await;
-    let tab = open(&client, "/extract/rows.html").await;
-    let r = extract(&client, tab).await;
+    let (_serial, a) = agent().await;
+    let tab = a.open_tab("rows.html").await;
+    let r = a.extract(tab).await;
     let els = r["elements"].as_array().expect("elements");
     assert_eq!(els.len(), 200);
     assert_eq!(r["truncated"]["elements"], true);
@@ -192,16 +124,14 @@ async fn five_thousand_rows_give_exactly_200_elements_with_the_visible_top_butto
         uids,
         expected.iter().map(String::as_str).collect::<Vec<_>>()
     );
-    close(&client, tab).await;
+    a.close(tab).await;
 }
 
 #[tokio::test]
 async fn five_thousand_elements_are_read_to_the_end_page_by_page_each_once() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("extract");
-    let client = browser.client().await;
-    let tab = open(&client, "/extract/many.html").await;
-    let first = extract(&client, tab).await;
+    let (_serial, a) = agent().await;
+    let tab = a.open_tab("many.html").await;
+    let first = a.extract(tab).await;
     let pages = first["pages"].as_u64().expect("a read in pages") as usize;
     assert_eq!(first["page"], 1);
     assert_eq!(first["totalElements"], 5000);
@@ -220,10 +150,7 @@ async fn five_thousand_elements_are_read_to_the_end_page_by_page_each_once() {
     let mut read = first;
     for n in 1..=pages {
         if n > 1 {
-            read = client
-                .call("extract", json!({ "tabId": tab, "page": n }))
-                .await
-                .unwrap_or_else(|e| panic!("page {n}: {e}"));
+            read = a.act(tab, "extract", json!({ "page": n })).await;
             assert_eq!(read["page"], n, "{}", read["page"]);
         }
         let els = read["elements"].as_array().expect("elements");
@@ -257,31 +184,26 @@ async fn five_thousand_elements_are_read_to_the_end_page_by_page_each_once() {
     }
     // A uid from the last page acts on its element.
     let last = &seen["Item 4999"];
-    client
-        .call("click", json!({ "tabId": tab, "uid": last }))
-        .await
-        .unwrap_or_else(|e| panic!("click {last}: {e}"));
-    let past = client
-        .call("extract", json!({ "tabId": tab, "page": pages + 1 }))
-        .await
-        .expect_err("a page past the last");
-    assert_eq!(error_code(&past), "invalid_action");
+    a.act(tab, "click", json!({ "uid": last })).await;
+    // A page past the last.
+    let (code, message) = a
+        .act_err(tab, "extract", json!({ "page": pages + 1 }))
+        .await;
+    assert_eq!(code, ErrorCode::InvalidAction);
     assert!(
-        past.to_string().contains(&format!("has {pages} pages now")),
-        "{past}"
+        message.contains(&format!("has {pages} pages now")),
+        "{message}"
     );
-    close(&client, tab).await;
+    a.close(tab).await;
 }
 
 #[tokio::test]
 async fn script_text_stays_out_but_the_same_text_shown_on_the_page_stays_in() {
     // The extension empties `<script>`/`<style>` text before the snapshot reaches Rust (SPEC §5); the
     // snapshot shares strings by value, so a `<pre>` showing a script word for word names the same one.
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("extract");
-    let client = browser.client().await;
-    let tab = open(&client, "/extract/scripts.html").await;
-    let r = extract(&client, tab).await;
+    let (_serial, a) = agent().await;
+    let tab = a.open_tab("scripts.html").await;
+    let r = a.extract(tab).await;
     let markdown = r["markdown"].as_str().expect("markdown");
     let shown = "window.shared = 'one'; var step0 = 0; var step1 = 7;";
     assert!(markdown.contains(shown), "{markdown}");
@@ -290,19 +212,18 @@ async fn script_text_stays_out_but_the_same_text_shown_on_the_page_stays_in() {
     assert!(!markdown.contains("onlyScript"), "{markdown}");
     assert!(!markdown.contains("margin"), "{markdown}");
     assert_eq!(
-        eval(&client, tab, "return window.onlyScript + window.shared").await,
+        a.eval(tab, "return window.onlyScript + window.shared")
+            .await,
         json!("1one")
     );
-    close(&client, tab).await;
+    a.close(tab).await;
 }
 
 #[tokio::test]
 async fn a_two_megabyte_page_is_capped_at_50_kb_text_and_30_kb_markdown() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("extract");
-    let client = browser.client().await;
-    let tab = open(&client, "/extract/big.html").await;
-    let r = extract(&client, tab).await;
+    let (_serial, a) = agent().await;
+    let tab = a.open_tab("big.html").await;
+    let r = a.extract(tab).await;
     let text = r["text"].as_str().expect("text");
     let markdown = r["markdown"].as_str().expect("markdown");
     assert!(
@@ -321,18 +242,16 @@ async fn a_two_megabyte_page_is_capped_at_50_kb_text_and_30_kb_markdown() {
     assert_eq!(r["page"], 1);
     assert!(r["pages"].as_u64().unwrap_or(0) > 1, "{}", r["pages"]);
     assert!(markdown.starts_with("0 Lorem ipsum"), "{}", &markdown[..60]);
-    close(&client, tab).await;
+    a.close(tab).await;
 }
 
 #[tokio::test]
 async fn buttons_in_open_and_closed_shadow_roots_and_a_frame_are_listed_and_clickable() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("extract");
-    let client = browser.client().await;
-    let tab = open(&client, "/extract/controls.html").await;
+    let (_serial, a) = agent().await;
+    let tab = a.open_tab("controls.html").await;
     // The frame loads after the page's own load event on slow machines: wait for its button.
     let r = eventually(Duration::from_secs(10), || async {
-        let r = extract(&client, tab).await;
+        let r = a.extract(tab).await;
         let has = r["elements"]
             .as_array()
             .is_some_and(|els| els.iter().any(|e| e["name"] == "Frame button"));
@@ -356,42 +275,35 @@ async fn buttons_in_open_and_closed_shadow_roots_and_a_frame_are_listed_and_clic
         ]
     );
     for name in ["Open shadow button", "Closed shadow button", "Frame button"] {
-        let uid = uid_of(&r, "button", name);
-        client
-            .call("click", json!({ "tabId": tab, "uid": uid }))
-            .await
-            .unwrap_or_else(|e| panic!("click {name}: {e}"));
+        a.act(tab, "click", json!({ "uid": uid_of(&r, "button", name) }))
+            .await;
     }
     assert_eq!(
-        eval(&client, tab, "return clicks.join(',')").await,
+        a.eval(tab, "return clicks.join(',')").await,
         "open,closed,frame"
     );
     assert!(r["markdown"]
         .as_str()
         .unwrap()
         .contains("# Controls in shadow roots and a frame"));
-    close(&client, tab).await;
+    a.close(tab).await;
 }
 
 #[tokio::test]
 async fn a_design_system_password_input_on_a_sign_in_page_is_an_auth_wall() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("extract");
-    let client = browser.client().await;
-    let tab = open(&client, "/extract/signin.html").await;
-    let r = extract(&client, tab).await;
+    let (_serial, a) = agent().await;
+    let tab = a.open_tab("signin.html").await;
+    let r = a.extract(tab).await;
     assert_eq!(r["obstacle"]["type"], "auth_wall", "{:#}", r);
     assert_eq!(r["obstacle"]["confidence"], "high");
-    close(&client, tab).await;
+    a.close(tab).await;
 }
 
 #[tokio::test]
 async fn a_news_page_with_a_log_in_link_in_its_nav_has_no_obstacle() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("extract");
-    let client = browser.client().await;
-    let tab = open(&client, "/extract/news.html").await;
-    let r = extract(&client, tab).await;
+    let (_serial, a) = agent().await;
+    let tab = a.open_tab("news.html").await;
+    let r = a.extract(tab).await;
     assert!(r.get("obstacle").is_none(), "{:#}", r["obstacle"]);
     let markdown = r["markdown"].as_str().unwrap();
     assert!(
@@ -407,7 +319,7 @@ async fn a_news_page_with_a_log_in_link_in_its_nav_has_no_obstacle() {
         .unwrap()
         .iter()
         .any(|e| e["role"] == "link" && e["name"] == "Log in"));
-    close(&client, tab).await;
+    a.close(tab).await;
 }
 
 /// The `checked` of the first element named `name` (`None`: it has none); panics when no element
@@ -423,13 +335,11 @@ fn checked_of(result: &Value, name: &str) -> Option<Value> {
 
 #[tokio::test]
 async fn checkboxes_radios_and_switches_carry_checked_on_small_and_big_pages() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("extract");
-    let client = browser.client().await;
+    let (_serial, a) = agent().await;
     // 3,000 padding spans make 6,000+ DOM nodes: the same states on a big page.
-    for path in ["/extract/checked.html", "/extract/checked.html?pad=3000"] {
-        let tab = open(&client, path).await;
-        let r = extract(&client, tab).await;
+    for path in ["checked.html", "checked.html?pad=3000"] {
+        let tab = a.open_tab(path).await;
+        let r = a.extract(tab).await;
         let expected = [
             ("Newsletter", Some(json!(true))),
             ("Terms", Some(json!(false))),
@@ -490,39 +400,28 @@ async fn checkboxes_radios_and_switches_carry_checked_on_small_and_big_pages() {
         // The live state, not the markup: click two of them and extract again.
         for name in ["Terms", "Small"] {
             let role = if name == "Small" { "radio" } else { "checkbox" };
-            client
-                .call(
-                    "click",
-                    json!({ "tabId": tab, "uid": uid_of(&r, role, name) }),
-                )
-                .await
-                .unwrap_or_else(|e| panic!("{path}: click {name}: {e}"));
+            a.act(tab, "click", json!({ "uid": uid_of(&r, role, name) }))
+                .await;
         }
-        let after = extract(&client, tab).await;
+        let after = a.extract(tab).await;
         assert_eq!(checked_of(&after, "Terms"), Some(json!(true)), "{path}");
         assert_eq!(checked_of(&after, "Small"), Some(json!(true)), "{path}");
         assert_eq!(checked_of(&after, "Large"), Some(json!(false)), "{path}");
         assert_eq!(
-            eval(
-                &client,
-                tab,
-                "return document.getElementById('terms').checked"
-            )
-            .await,
+            a.eval(tab, "return document.getElementById('terms').checked")
+                .await,
             json!(true)
         );
-        close(&client, tab).await;
+        a.close(tab).await;
     }
 }
 
 #[tokio::test]
 async fn mathml_formulas_are_in_the_markdown_as_tex_or_their_text() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("extract");
-    let client = browser.client().await;
-    let tab = open(&client, "/extract/math.html").await;
-    let r = extract(&client, tab).await;
-    close(&client, tab).await;
+    let (_serial, a) = agent().await;
+    let tab = a.open_tab("math.html").await;
+    let r = a.extract(tab).await;
+    a.close(tab).await;
     let md = r["markdown"].as_str().expect("markdown");
     assert!(
         md.contains("Hermitian when $A=\\overline {A^{\\mathsf {T}}}$ holds"),
@@ -540,24 +439,22 @@ async fn mathml_formulas_are_in_the_markdown_as_tex_or_their_text() {
 
 #[tokio::test]
 async fn include_sends_only_the_parts_asked_for_and_without_it_everything() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("extract");
-    let client = browser.client().await;
-    let tab = open(&client, "/extract/news.html").await;
-    let full = extract(&client, tab).await;
+    let (_serial, a) = agent().await;
+    let tab = a.open_tab("news.html").await;
+    let full = a.extract(tab).await;
     for key in ["text", "markdown", "elements"] {
         assert!(full.get(key).is_some(), "no {key} without include: {full}");
     }
-    let body_text = eval(&client, tab, "return document.body.innerText").await;
+    let body_text = a.eval(tab, "return document.body.innerText").await;
     assert_eq!(full["text"], body_text);
 
-    let agent = client
-        .call(
+    let agent = a
+        .act(
+            tab,
             "extract",
-            json!({ "tabId": tab, "include": ["markdown", "elements"] }),
+            json!({ "include": ["markdown", "elements"] }),
         )
-        .await
-        .expect("extract with include");
+        .await;
     assert!(
         agent.get("text").is_none(),
         "text was not asked for: {agent}"
@@ -566,11 +463,8 @@ async fn include_sends_only_the_parts_asked_for_and_without_it_everything() {
     assert_eq!(agent["elements"], full["elements"]);
     assert_eq!(agent["truncated"]["text"], false);
 
-    let text_only = client
-        .call("extract", json!({ "tabId": tab, "include": ["text"] }))
-        .await
-        .expect("extract of the text only");
-    close(&client, tab).await;
+    let text_only = a.act(tab, "extract", json!({ "include": ["text"] })).await;
+    a.close(tab).await;
     assert_eq!(text_only["text"], body_text);
     assert!(text_only.get("markdown").is_none(), "{text_only}");
     assert!(text_only.get("elements").is_none(), "{text_only}");
@@ -580,17 +474,9 @@ async fn include_sends_only_the_parts_asked_for_and_without_it_everything() {
 
 #[tokio::test]
 async fn what_no_click_can_reach_is_hidden_and_a_link_to_a_url_shown_before_is_the_same_as_it() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("extract");
-    let client = browser.client().await;
-    let tab = open(&client, "/extract/reach.html").await;
-    let r = client
-        .call(
-            "extract",
-            json!({ "tabId": tab, "include": ["markdown", "elements"], "refs": true }),
-        )
-        .await
-        .expect("extract with refs");
+    let (_serial, a) = agent().await;
+    let tab = a.open_tab("reach.html").await;
+    let r = a.extract_with_refs(tab).await;
     let els = r["elements"].as_array().expect("elements").clone();
     let named = |name: &str| -> Vec<&Value> { els.iter().filter(|e| e["name"] == name).collect() };
     let one = |name: &str| -> &Value {
@@ -673,32 +559,24 @@ async fn what_no_click_can_reach_is_hidden_and_a_link_to_a_url_shown_before_is_t
     // button, the second slide and the second script link can, and the block card navigates.
     let uid = |name: &str| one(name)["uid"].as_str().unwrap().to_owned();
     for name in ["Closed menu item", "Screen reader only"] {
-        let refused = client
-            .call("click", json!({ "tabId": tab, "uid": uid(name) }))
-            .await;
-        assert!(refused.is_err(), "a click reached {name}: {refused:?}");
+        // Refused: a click must not reach it.
+        a.act_err(tab, "click", json!({ "uid": uid(name) })).await;
     }
     for (name, check, want) in [
         ("Scrolled button", "return window.scrolled", json!(1)),
         ("Slide two", "return window.slid", json!(2)),
         ("Add B", "return window.added", json!("B")),
     ] {
-        client
-            .call("click", json!({ "tabId": tab, "uid": uid(name) }))
-            .await
-            .unwrap_or_else(|e| panic!("click on {name}: {e}"));
-        assert_eq!(eval(&client, tab, check).await, want, "{name}");
+        a.act(tab, "click", json!({ "uid": uid(name) })).await;
+        assert_eq!(a.eval(tab, check).await, want, "{name}");
     }
     let card = uid("Block card");
-    client
-        .call("click", json!({ "tabId": tab, "uid": card }))
-        .await
-        .expect("click on the block card");
+    a.act(tab, "click", json!({ "uid": card })).await;
     let path = eventually(Duration::from_secs(5), || async {
-        let p = eval(&client, tab, "return location.pathname").await;
+        let p = a.eval(tab, "return location.pathname").await;
         (p == "/extract/card.html").then_some(p)
     })
     .await;
-    close(&client, tab).await;
+    a.close(tab).await;
     assert_eq!(path, Some(json!("/extract/card.html")));
 }

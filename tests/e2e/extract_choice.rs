@@ -4,43 +4,15 @@
 
 use crate::support;
 
-use bua_bridge::BridgeClient;
 use bua_protocol::ExtractResult;
 use serde_json::{json, Value};
-use support::{Browser, FixtureServer};
-
-async fn open(client: &BridgeClient, path: &str) -> i64 {
-    let url = FixtureServer::shared().url(path);
-    let r = client
-        .call("open_tab", json!({ "url": url }))
-        .await
-        .unwrap_or_else(|e| panic!("open_tab {url}: {e}"));
-    r["tabId"].as_i64().expect("tabId")
-}
+use support::{uid_of, Agent, Browser};
 
 /// The extract the MCP server asks for (markdown and elements, links by uid) and its agent text.
-async fn read(client: &BridgeClient, tab: i64) -> (Value, String) {
-    let r = client
-        .call(
-            "extract",
-            json!({ "tabId": tab, "include": ["markdown", "elements"], "refs": true }),
-        )
-        .await
-        .expect("extract");
+async fn read(a: &Agent, tab: i64) -> (Value, String) {
+    let r = a.extract_with_refs(tab).await;
     let typed: ExtractResult = serde_json::from_value(r.clone()).expect("an extract result");
     (r, bua_protocol::text::extract_text(&typed))
-}
-
-fn uid_of(result: &Value, role: &str, name: &str) -> String {
-    result["elements"]
-        .as_array()
-        .and_then(|els| {
-            els.iter()
-                .find(|e| e["role"] == role && e["name"] == name)
-                .and_then(|e| e["uid"].as_str())
-        })
-        .unwrap_or_else(|| panic!("no {role} {name:?} in {:#}", result["elements"]))
-        .to_string()
 }
 
 /// The agent text's line of element `uid`, without the uid.
@@ -54,10 +26,9 @@ fn line<'a>(text: &'a str, uid: &str) -> &'a str {
 #[tokio::test]
 async fn the_agent_text_shows_options_names_by_accname_and_context_and_keeps_link_tables_and_counts(
 ) {
-    let browser = &Browser::shared("extract_choice");
-    let client = browser.client().await;
-    let tab = open(&client, "/extract/choose.html").await;
-    let (r, text) = read(&client, tab).await;
+    let a = Agent::on(Browser::shared("extract_choice"), "extract").await;
+    let tab = a.open_tab("choose.html").await;
+    let (r, text) = read(&a, tab).await;
 
     // A table of links with header parts stays a table, its links named by uid; the count stays.
     let markdown = r["markdown"].as_str().expect("markdown");
@@ -119,27 +90,23 @@ async fn the_agent_text_shows_options_names_by_accname_and_context_and_keeps_lin
     }
 
     // `get_value` lists every option; a choice shows in the next read's value.
-    let all = client
-        .call("get_value", json!({ "tabId": tab, "uid": country }))
-        .await
-        .expect("get_value");
+    let all = a.act(tab, "get_value", json!({ "uid": country })).await;
     let options = all["options"].as_array().expect("options");
     assert_eq!(options.len(), 33, "{all}");
     assert_eq!(
         options[32],
         json!({"value": "Country 30", "label": "Country 30"})
     );
-    client
-        .call(
-            "select_option",
-            json!({ "tabId": tab, "uid": available, "label": ["reviewers"] }),
-        )
-        .await
-        .expect("select_option");
-    let (_, after) = read(&client, tab).await;
+    a.act(
+        tab,
+        "select_option",
+        json!({ "uid": available, "label": ["reviewers"] }),
+    )
+    .await;
+    let (_, after) = read(&a, tab).await;
     assert!(
         after.contains("listbox \"Available groups\" = \"reviewers\" options(3): "),
         "{after}"
     );
-    let _ = client.call("close_tab", json!({ "tabId": tab })).await;
+    a.close(tab).await;
 }

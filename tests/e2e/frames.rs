@@ -7,36 +7,34 @@ use crate::support;
 
 use std::time::Duration;
 
-use bua_bridge::BridgeClient;
 use serde_json::{json, Value};
-use support::{eventually, extract, second_site, uid_of, Browser, FixtureServer};
+use support::{eventually, second_site, uid_of, Agent, FixtureServer};
 
 /// The tests share one browser; one page of three processes at a time keeps the 2 cores usable.
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-/// Opens the three-level page in an agent tab (the minimized agent window) and waits until the innermost
-/// frame has loaded; returns the tab id.
-async fn open_three_levels(client: &BridgeClient) -> i64 {
-    second_site();
-    let url = FixtureServer::shared().url("/frames/top.html");
-    let r = client
-        .call("open_tab", json!({ "url": url }))
-        .await
-        .unwrap_or_else(|e| panic!("open_tab {url}: {e}"));
-    let tab = r["tabId"].as_i64().expect("tabId");
-    let loaded = eventually(Duration::from_secs(10), || async {
-        let r = extract(client, tab).await;
+/// The extract of `tab` once it shows the innermost frame's text (10 s at most; `None`: it never did).
+async fn three_levels_read(a: &Agent, tab: i64) -> Option<Value> {
+    eventually(Duration::from_secs(10), || async {
+        let r = a.extract(tab).await;
         let md = r["markdown"].as_str().unwrap_or("").to_owned();
-        md.contains("Leaf level text").then_some(())
+        md.contains("Leaf level text").then_some(r)
     })
-    .await;
-    if loaded.is_none() {
+    .await
+}
+
+/// Opens the three-level page in an agent tab (the minimized agent window) and waits until the innermost
+/// frame has loaded; returns the tab id, that extract and the fixture server's port (the three sites' port).
+async fn three_levels_extracted(a: &Agent) -> (i64, Value, u16) {
+    second_site();
+    let tab = a.open_tab("top.html").await;
+    let Some(r) = three_levels_read(a, tab).await else {
         panic!(
             "the leaf frame never showed in extract:\n{:#}",
-            extract(client, tab).await
+            a.extract(tab).await
         );
-    }
-    tab
+    };
+    (tab, r, FixtureServer::shared().port())
 }
 
 /// The frame id the markdown's marker line gives the frame from `origin` (`frame f1: http://…`).
@@ -51,40 +49,25 @@ fn frame_id(markdown: &str, origin: &str) -> String {
         .unwrap_or_else(|| panic!("no frame marker for {origin} in:\n{markdown}"))
 }
 
-/// `window.state()` of the frame `frame` (`None`: the page): `[clicks, field, choice, checked, hovered,
-/// scrollTop]`.
-async fn state(client: &BridgeClient, tab: i64, frame: Option<&str>) -> Value {
-    let mut params = json!({ "tabId": tab, "expression": "return window.state()" });
+/// `evaluate` of `expression` in `frame` (a frame id or a uid inside the frame; `None`: the page) → the value.
+async fn eval_in(a: &Agent, tab: i64, frame: Option<&str>, expression: &str) -> Value {
+    let mut params = json!({ "expression": expression });
     if let Some(f) = frame {
         params["frame"] = json!(f);
     }
-    client
-        .call("evaluate", params)
-        .await
-        .unwrap_or_else(|e| panic!("evaluate in {frame:?}: {e}"))["value"]
-        .clone()
+    a.act(tab, "evaluate", params).await["value"].clone()
 }
 
-/// [`open_three_levels`], then its `extract`; with the fixture server's port (the three sites' port).
-async fn three_levels_extracted(client: &BridgeClient) -> (i64, Value, u16) {
-    let tab = open_three_levels(client).await;
-    (
-        tab,
-        extract(client, tab).await,
-        FixtureServer::shared().port(),
-    )
-}
-
-async fn close(client: &BridgeClient, tab: i64) {
-    let _ = client.call("close_tab", json!({ "tabId": tab })).await;
+/// `window.state()` of the frame `frame` (`None`: the page): `[clicks, field, choice, checked, hovered,
+/// scrollTop]`.
+async fn state(a: &Agent, tab: i64, frame: Option<&str>) -> Value {
+    eval_in(a, tab, frame, "return window.state()").await
 }
 
 #[tokio::test]
 async fn extract_reads_three_levels_of_cross_origin_frames_in_document_order() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("frames");
-    let client = browser.client().await;
-    let (tab, r, port) = three_levels_extracted(&client).await;
+    let (_serial, a) = Agent::alone(&SERIAL, "frames").await;
+    let (tab, r, port) = three_levels_extracted(&a).await;
     let md = r["markdown"].as_str().expect("markdown");
     let mid = format!(
         "frame {}: http://127.0.0.2:{port}",
@@ -121,15 +104,13 @@ async fn extract_reads_three_levels_of_cross_origin_frames_in_document_order() {
         }
     }
     assert!(pos("Top inner") < pos("Middle button") && pos("Middle inner") < pos("Leaf button"));
-    close(&client, tab).await;
+    a.close(tab).await;
 }
 
 #[tokio::test]
 async fn every_element_action_by_uid_lands_in_its_frame_at_every_level() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("frames");
-    let client = browser.client().await;
-    let (tab, r, port) = three_levels_extracted(&client).await;
+    let (_serial, a) = Agent::alone(&SERIAL, "frames").await;
+    let (tab, r, port) = three_levels_extracted(&a).await;
     let md = r["markdown"].as_str().expect("markdown").to_owned();
     let frames = [
         ("Top", None),
@@ -143,114 +124,72 @@ async fn every_element_action_by_uid_lands_in_its_frame_at_every_level() {
         ),
     ];
     for (level, frame) in &frames {
-        let call = |action: &'static str, params: Value| {
-            let client = &client;
-            async move {
-                client
-                    .call(action, params)
-                    .await
-                    .unwrap_or_else(|e| panic!("{action} in {level}: {e}"))
-            }
-        };
         let by = |role: &str, name: &str| uid_of(&r, role, &format!("{level} {name}"));
-        call(
-            "click",
-            json!({ "tabId": tab, "uid": by("button", "button") }),
-        )
-        .await;
-        call(
+        a.act(tab, "click", json!({ "uid": by("button", "button") }))
+            .await;
+        let typed = format!("{level} typed");
+        a.act(
+            tab,
             "type",
-            json!({ "tabId": tab, "uid": by("textbox", "field"), "text": format!("{level} typed") }),
+            json!({ "uid": by("textbox", "field"), "text": typed }),
         )
         .await;
-        call(
+        let choice = by("combobox", "choice");
+        a.act(
+            tab,
             "select_option",
-            json!({ "tabId": tab, "uid": by("combobox", "choice"), "value": "two" }),
+            json!({ "uid": choice, "value": "two" }),
         )
         .await;
-        call(
-            "check",
-            json!({ "tabId": tab, "uid": by("checkbox", "check") }),
-        )
-        .await;
-        call("hover", json!({ "tabId": tab, "uid": by("link", "hover") })).await;
-        call(
+        a.act(tab, "check", json!({ "uid": by("checkbox", "check") }))
+            .await;
+        a.act(tab, "hover", json!({ "uid": by("link", "hover") }))
+            .await;
+        a.act(
+            tab,
             "scroll",
-            json!({ "tabId": tab, "uid": by("button", "inner"), "dy": 100 }),
+            json!({ "uid": by("button", "inner"), "dy": 100 }),
         )
         .await;
         assert_eq!(
-            state(&client, tab, frame.as_deref()).await,
+            state(&a, tab, frame.as_deref()).await,
             json!([1, format!("{level} typed"), "two", true, true, 100]),
             "{level}"
         );
     }
     // evaluate in a chosen frame runs there: by frame id and by a uid inside it.
     for (level, frame) in &frames[1..] {
-        let frame = frame.as_deref().expect("frame id");
-        let href = client
-            .call(
-                "evaluate",
-                json!({ "tabId": tab, "frame": frame, "expression": "return location.href" }),
-            )
-            .await
-            .expect("evaluate in frame")["value"]
-            .clone();
+        let href = eval_in(&a, tab, frame.as_deref(), "return location.href").await;
         let want = match *level {
             "Middle" => format!("http://127.0.0.2:{port}/frames/middle.html"),
             _ => format!("http://localhost:{port}/frames/leaf.html"),
         };
         assert_eq!(href, json!(want));
-        let by_uid = client
-            .call(
-                "evaluate",
-                json!({ "tabId": tab, "frame": uid_of(&r, "button", &format!("{level} button")),
-                        "expression": "return location.href" }),
-            )
-            .await
-            .expect("evaluate in a uid's frame")["value"]
-            .clone();
+        let button = uid_of(&r, "button", &format!("{level} button"));
+        let by_uid = eval_in(&a, tab, Some(&button), "return location.href").await;
         assert_eq!(by_uid, json!(want));
     }
-    close(&client, tab).await;
+    a.close(tab).await;
 }
 
 #[tokio::test]
 async fn a_frame_navigating_to_an_unknown_scheme_does_not_end_the_session() {
-    let _serial = SERIAL.lock().await;
-    let browser = &Browser::shared("frames");
-    let client = browser.client().await;
-    let mut events = support::Events::subscribe(&client).await;
-    let (tab, r, port) = three_levels_extracted(&client).await;
+    let (_serial, a) = Agent::alone(&SERIAL, "frames").await;
+    let mut events = support::Events::subscribe(&a.client).await;
+    let (tab, r, port) = three_levels_extracted(&a).await;
     let md = r["markdown"].as_str().expect("markdown").to_owned();
     let leaf = frame_id(&md, &format!("http://localhost:{port}"));
     // Chrome detaches the whole tab's debugger for this (reason target_closed) although the tab stays.
-    client
-        .call(
-            "evaluate",
-            json!({ "tabId": tab, "frame": leaf,
-                    "expression": "setTimeout(() => { location.href = 'bua-unknown-scheme://nowhere'; }, 0); return 1" }),
-        )
-        .await
-        .expect("evaluate in the leaf frame");
+    let leave =
+        "setTimeout(() => { location.href = 'bua-unknown-scheme://nowhere'; }, 0); return 1";
+    eval_in(&a, tab, Some(&leaf), leave).await;
     // The next actions work on the same tab, in the page and in its frames.
-    let r = eventually(Duration::from_secs(5), || async {
-        let r = extract(&client, tab).await;
-        let md = r["markdown"].as_str().unwrap_or("").to_owned();
-        md.contains("Leaf level text").then_some(r)
-    })
-    .await
-    .expect("extract reads the three levels again");
+    let r = three_levels_read(&a, tab)
+        .await
+        .expect("extract reads the three levels again");
     let md = r["markdown"].as_str().expect("markdown").to_owned();
     let mid = frame_id(&md, &format!("http://127.0.0.2:{port}"));
-    let href = client
-        .call(
-            "evaluate",
-            json!({ "tabId": tab, "frame": mid, "expression": "return location.href" }),
-        )
-        .await
-        .expect("evaluate in a frame after the navigation")["value"]
-        .clone();
+    let href = eval_in(&a, tab, Some(&mid), "return location.href").await;
     assert_eq!(
         href,
         json!(format!("http://127.0.0.2:{port}/frames/middle.html"))
@@ -258,13 +197,14 @@ async fn a_frame_navigating_to_an_unknown_scheme_does_not_end_the_session() {
     // A click is reported done only when the page got it. (While Chrome handles the unknown scheme it may
     // ignore input to the tab; then the click must say so, never claim success.)
     for (level, frame) in [("Top", None), ("Middle", Some(mid.as_str()))] {
-        let clicked = client
+        let clicked = a
+            .client
             .call(
                 "click",
                 json!({ "tabId": tab, "uid": uid_of(&r, "button", &format!("{level} button")) }),
             )
             .await;
-        let got = state(&client, tab, frame).await[0].clone();
+        let got = state(&a, tab, frame).await[0].clone();
         match clicked {
             Ok(_) => assert_eq!(got, json!(1), "{level}: click reported done"),
             Err(e) => {
@@ -273,9 +213,10 @@ async fn a_frame_navigating_to_an_unknown_scheme_does_not_end_the_session() {
             }
         }
     }
-    let ended = events
-        .settle(Duration::ZERO, |e| support::ended(e, tab, "user_stopped"))
+    events
+        .assert_count(Duration::ZERO, 0, "the session ended", |e| {
+            support::ended(e, tab, "user_stopped")
+        })
         .await;
-    assert!(ended.is_empty(), "the session ended: {ended:?}");
-    close(&client, tab).await;
+    a.close(tab).await;
 }

@@ -13,8 +13,8 @@ use bua_bridge::devtools::DevTools;
 use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
 use support::{
-    agent_tab, enter_area, eventually, history, open_page_in_own_window, worker_ui, Browser,
-    BrowserOptions, Events, FixtureServer, LIMIT,
+    agent_tab, assert_handoff_ended, enter_area, eventually, failure, history,
+    open_page_in_own_window, worker_ui, Browser, BrowserOptions, Events, FixtureServer, LIMIT,
 };
 
 /// The tests on the shared browser run one at a time: each handoff focuses a window, and a test asserts
@@ -143,9 +143,7 @@ async fn a_sign_in_handoff_shows_the_tab_and_returns_when_the_account_page_loads
     let (result, ()) = tokio::join!(handoff, the_person);
     let returned_at = now_ms();
     let result = result.expect("handoff");
-    assert_eq!(result["resolved"], true, "{result}");
-    assert_eq!(result["by"], "page", "{result}");
-    assert_eq!(result["title"], "Your account · Example Shop", "{result}");
+    assert_handoff_ended(&result, true, "page", "Your account · Example Shop");
     assert!(
         result["url"]
             .as_str()
@@ -260,12 +258,7 @@ async fn a_challenge_that_gives_way_to_the_site_ends_the_handoff_by_page() {
     };
     let (result, clicked) = tokio::join!(handoff, the_person);
     let result = result.expect("handoff");
-    assert_eq!(
-        (result["resolved"].as_bool(), result["by"].as_str()),
-        (Some(true), Some("page")),
-        "{result}"
-    );
-    assert_eq!(result["title"], "Teapots · Example Shop");
+    assert_handoff_ended(&result, true, "page", "Teapots · Example Shop");
     assert!(
         clicked.elapsed() < Duration::from_secs(2),
         "{:?} after the click",
@@ -302,23 +295,19 @@ async fn done_cancel_and_the_wait_running_out_end_a_handoff_without_an_obstacle(
         };
         let (result, ()) = tokio::join!(handoff, press);
         let result = result.expect("handoff");
-        assert_eq!(
-            (result["resolved"].as_bool(), result["by"].as_str()),
-            (Some(resolved), Some(by)),
-            "{button}: {result}"
-        );
-        assert_eq!(result["title"], "Your account · Example Shop");
+        assert_handoff_ended(&result, resolved, by, "Your account · Example Shop");
     }
     // A page without an obstacle is not watched: nothing ends it but the person or the wait.
     let started = Instant::now();
-    let err = client
-        .call(
-            "handoff",
-            json!({"tabId": tab, "reason": "sign in", "waitMs": 800}),
-        )
-        .await
-        .expect_err("the wait runs out");
-    assert_eq!(err.code(), ErrorCode::Timeout, "{err}");
+    failure(
+        client
+            .call(
+                "handoff",
+                json!({"tabId": tab, "reason": "sign in", "waitMs": 800}),
+            )
+            .await,
+        ErrorCode::Timeout,
+    );
     assert!(
         started.elapsed() >= Duration::from_millis(800),
         "{:?}",
@@ -373,12 +362,7 @@ async fn two_handoffs_on_two_tabs_are_both_shown_and_both_resolve() {
         first.expect("first handoff"),
         second.expect("second handoff"),
     ] {
-        assert_eq!(
-            (result["resolved"].as_bool(), result["by"].as_str()),
-            (Some(true), Some("page")),
-            "{result}"
-        );
-        assert_eq!(result["title"], "Your account · Example Shop", "{result}");
+        assert_handoff_ended(&result, true, "page", "Your account · Example Shop");
     }
     assert_eq!(window_of(browser, &dt, a).await.0, "minimized");
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use bua_bridge::BridgeClient;
 use serde_json::{json, Value};
-use support::{bridge_bin, note, repo_root, Browser, FixtureServer, McpStdio};
+use support::{bridge_bin, note, repo_root, stdout_of, Browser, FixtureServer, McpStdio};
 
 /// The Python of `<repo>/target/mcp-venv`, where `./build.sh test` (or `./build.sh prereqs test`) installs the
 /// pinned MCP SDK once. The test never installs anything itself; without the venv it says how to make it.
@@ -37,12 +37,11 @@ fn mcp_python() -> PathBuf {
 }
 
 fn schema_output() -> Value {
-    let output = Command::new(bridge_bin())
-        .arg("schema")
-        .output()
-        .expect("bua-bridge schema");
-    assert!(output.status.success());
-    serde_json::from_slice(&output.stdout).expect("schema is JSON")
+    let printed = stdout_of(
+        Command::new(bridge_bin()).arg("schema"),
+        "bua-bridge schema",
+    );
+    serde_json::from_str(&printed).expect("schema is JSON")
 }
 
 fn text_of(step: &Value) -> String {

@@ -165,7 +165,8 @@ pub fn summarise(reports: &[PageReport]) -> Vec<String> {
         let share =
             |f: &dyn Fn(&str) -> bool| pages.iter().filter(|p| f(&p.obstacle)).count() as f64 / n;
         println!("{folder}: {} pages, obstacles {:?}", pages.len(), counts);
-        match folder {
+        // Each folder's thresholds: (met, what the failure says).
+        let checks: Vec<(bool, String)> = match folder {
             "readability" => {
                 let recalls: Vec<f64> = pages.iter().filter_map(|p| p.recall).collect();
                 let ratios: Vec<f64> = pages.iter().filter_map(|p| p.ratio).collect();
@@ -184,43 +185,39 @@ pub fn summarise(reports: &[PageReport]) -> Vec<String> {
                     high * 100.0,
                     any * 100.0
                 );
-                check(
-                    &mut failures,
-                    med >= 0.95,
-                    format!("readability median recall {med:.3} < 0.95"),
-                );
-                check(
-                    &mut failures,
-                    p10 >= 0.80,
-                    format!("readability p10 recall {p10:.3} < 0.80"),
-                );
-                check(
-                    &mut failures,
-                    ratio <= 2.5,
-                    format!("readability median size ratio {ratio:.2} > 2.5"),
-                );
-                check(
-                    &mut failures,
-                    high == 0.0,
-                    format!(
-                        "readability: {:.1} % high-confidence obstacles",
-                        high * 100.0
+                vec![
+                    (
+                        med >= 0.95,
+                        format!("readability median recall {med:.3} < 0.95"),
                     ),
-                );
-                check(
-                    &mut failures,
-                    any <= 0.02,
-                    format!("readability: {:.1} % obstacles > 2 %", any * 100.0),
-                );
+                    (
+                        p10 >= 0.80,
+                        format!("readability p10 recall {p10:.3} < 0.80"),
+                    ),
+                    (
+                        ratio <= 2.5,
+                        format!("readability median size ratio {ratio:.2} > 2.5"),
+                    ),
+                    (
+                        high == 0.0,
+                        format!(
+                            "readability: {:.1} % high-confidence obstacles",
+                            high * 100.0
+                        ),
+                    ),
+                    (
+                        any <= 0.02,
+                        format!("readability: {:.1} % obstacles > 2 %", any * 100.0),
+                    ),
+                ]
             }
             "login/positive" => {
                 let auth = share(&|o| o.starts_with("auth_wall"));
                 println!("  auth_wall {:.1} %", auth * 100.0);
-                check(
-                    &mut failures,
+                vec![(
                     auth >= 0.95,
                     format!("login/positive auth_wall {:.1} % < 95 %", auth * 100.0),
-                );
+                )]
             }
             "login/negative" => {
                 let high = share(&|o| o == "auth_wall/high");
@@ -232,16 +229,16 @@ pub fn summarise(reports: &[PageReport]) -> Vec<String> {
                     low * 100.0,
                     any * 100.0
                 );
-                check(
-                    &mut failures,
-                    high == 0.0,
-                    format!("login/negative auth_wall high {:.1} %", high * 100.0),
-                );
-                check(
-                    &mut failures,
-                    any <= 0.20,
-                    format!("login/negative auth_wall {:.1} % > 20 %", any * 100.0),
-                );
+                vec![
+                    (
+                        high == 0.0,
+                        format!("login/negative auth_wall high {:.1} %", high * 100.0),
+                    ),
+                    (
+                        any <= 0.20,
+                        format!("login/negative auth_wall {:.1} % > 20 %", any * 100.0),
+                    ),
+                ]
             }
             "challenge" => {
                 let captcha = share(&|o| o.starts_with("captcha"));
@@ -251,27 +248,27 @@ pub fn summarise(reports: &[PageReport]) -> Vec<String> {
                     captcha * 100.0,
                     high * 100.0
                 );
-                check(
-                    &mut failures,
-                    captcha == 1.0,
-                    format!("challenge captcha {:.1} % < 100 %", captcha * 100.0),
-                );
-                check(
-                    &mut failures,
-                    high >= 0.90,
-                    format!("challenge captcha high {:.1} % < 90 %", high * 100.0),
-                );
+                vec![
+                    (
+                        captcha == 1.0,
+                        format!("challenge captcha {:.1} % < 100 %", captcha * 100.0),
+                    ),
+                    (
+                        high >= 0.90,
+                        format!("challenge captcha high {:.1} % < 90 %", high * 100.0),
+                    ),
+                ]
             }
-            _ => {}
-        }
+            _ => Vec::new(),
+        };
+        failures.extend(
+            checks
+                .into_iter()
+                .filter(|(met, _)| !met)
+                .map(|(_, what)| what),
+        );
     }
     failures
-}
-
-fn check(failures: &mut Vec<String>, ok: bool, msg: String) {
-    if !ok {
-        failures.push(msg);
-    }
 }
 
 #[cfg(test)]

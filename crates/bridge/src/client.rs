@@ -299,11 +299,8 @@ impl BridgeClient {
                 }
             }
             writer.abort();
-            let pending: Vec<Pending> = lock(&reader_inner.pending)
-                .drain()
-                .map(|(_, p)| p)
-                .collect();
-            for p in pending {
+            let pending = std::mem::take(&mut *lock(&reader_inner.pending));
+            for p in pending.into_values() {
                 let error = if p.written {
                     Error::Closed(why.clone())
                 } else {

@@ -159,11 +159,8 @@ impl DevTools {
                 }
             }
             writer.abort();
-            let pending: Vec<Reply> = lock(&reader_inner.pending)
-                .drain()
-                .map(|(_, r)| r)
-                .collect();
-            for reply in pending {
+            let pending = std::mem::take(&mut *lock(&reader_inner.pending));
+            for reply in pending.into_values() {
                 let _ = reply.send(Err("the DevTools connection closed".to_string()));
             }
         });

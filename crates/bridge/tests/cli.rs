@@ -24,6 +24,12 @@ impl Drop for Serve {
     }
 }
 
+/// The message of the error a command printed (`{code, error}`), which must have `code`.
+fn error_message<'a>(out: &'a Value, code: &str) -> &'a str {
+    assert_eq!(out["code"], code, "{out}");
+    out["error"].as_str().unwrap_or_default()
+}
+
 fn serve(token_file: &std::path::Path, extra: &[&str]) -> Serve {
     let mut child = Command::new(BIN)
         .args(["serve", "--port", "0", "--token-file"])
@@ -125,20 +131,12 @@ fn serve_keeps_a_user_only_token_file_and_call_prints_results_and_errors() {
         out
     };
     let out = refused(&["get_tabs"]);
-    assert_eq!(out["code"], "no_extension", "without an extension: {out}");
-    assert!(
-        out["error"]
-            .as_str()
-            .is_some_and(|m| m.contains("extension")),
-        "{out}"
-    );
+    let message = error_message(&out, "no_extension");
+    assert!(message.contains("extension"), "{out}");
 
     let out = refused(&["open_tab", "{\"url\": 5}"]);
-    assert_eq!(out["code"], "invalid_action", "{out}");
-    assert!(
-        out["error"].as_str().is_some_and(|m| m.contains("url")),
-        "names the field: {out}"
-    );
+    let message = error_message(&out, "invalid_action");
+    assert!(message.contains("url"), "names the field: {out}");
 
     let out = refused(&["open_tab", "{not json"]);
     assert_eq!(out["code"], "invalid_action", "{out}");
@@ -228,8 +226,7 @@ fn without_a_bridge_client_commands_say_where_they_looked_and_how_to_start_one()
             .expect("run");
         assert_eq!(output.status.code(), Some(1), "{args:?}");
         let out: Value = serde_json::from_slice(&output.stdout).expect("error JSON");
-        assert_eq!(out["code"], "bridge_unreachable", "{out}");
-        let message = out["error"].as_str().unwrap_or_default();
+        let message = error_message(&out, "bridge_unreachable");
         assert!(
             message.starts_with("no bridge at ws://127.0.0.1:9 (")
                 && message.contains("start it with `bua-bridge serve` (or `bua-bridge launch`)"),
@@ -239,13 +236,8 @@ fn without_a_bridge_client_commands_say_where_they_looked_and_how_to_start_one()
     // A URL that is not a WebSocket URL is the user's mistake, named as such.
     let (ok, out) = call(&["ping", "--url", "http://127.0.0.1:9", "--token", "x"]);
     assert!(!ok);
-    assert_eq!(out["code"], "invalid_action", "{out}");
-    assert!(
-        out["error"]
-            .as_str()
-            .is_some_and(|m| m.starts_with("--url: ")),
-        "{out}"
-    );
+    let message = error_message(&out, "invalid_action");
+    assert!(message.starts_with("--url: "), "{out}");
 }
 
 /// Runs `bua-bridge <args>` with its stdout a pipe whose reader is already gone; returns the exit
@@ -324,8 +316,7 @@ fn call_params_and_unknown_subcommands_are_explained() {
     // Bad params are refused before connecting (port 9: nothing listens), naming the problem.
     let (ok, out) = call(&["open_tab", "{url: 1}", "--port", "9", "--token", "x"]);
     assert!(!ok);
-    assert_eq!(out["code"], "invalid_action", "{out}");
-    let message = out["error"].as_str().unwrap_or_default();
+    let message = error_message(&out, "invalid_action");
     assert!(
         message.starts_with("params: not valid JSON (key must be a string at line 1 column 2)")
             && message.contains("single quotes"),
@@ -340,10 +331,9 @@ fn call_params_and_unknown_subcommands_are_explained() {
         "x",
     ]);
     assert!(!ok);
+    let message = error_message(&out, "invalid_action");
     assert!(
-        out["error"]
-            .as_str()
-            .is_some_and(|m| m.starts_with("params: expected a JSON object, got a string")),
+        message.starts_with("params: expected a JSON object, got a string"),
         "{out}"
     );
     // A malformed --owner is refused before connecting, naming where it came from.
@@ -354,26 +344,24 @@ fn call_params_and_unknown_subcommands_are_explained() {
         .expect("run");
     assert_eq!(output.status.code(), Some(1));
     let out: Value = serde_json::from_slice(&output.stdout).expect("JSON");
-    assert_eq!(out["code"], "invalid_action", "{out}");
+    let message = error_message(&out, "invalid_action");
     assert!(
-        out["error"]
-            .as_str()
-            .is_some_and(|m| m.starts_with("BUA_OWNER: the owner contains a control character")),
+        message.starts_with("BUA_OWNER: the owner contains a control character"),
         "{out}"
     );
     // An unknown subcommand: the error, the nearest name, and the list of subcommands.
     let output = Command::new(BIN).arg("tab").output().expect("run");
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("unrecognized subcommand 'tab'"), "{stderr}");
-    assert!(
-        stderr.contains("similar subcommand exists: 'tabs'"),
-        "{stderr}"
-    );
-    assert!(
-        stderr.contains("Commands:") && stderr.contains("  screenshot "),
-        "lists the subcommands: {stderr}"
-    );
+    for part in [
+        "unrecognized subcommand 'tab'",
+        "similar subcommand exists: 'tabs'",
+        // The list of subcommands.
+        "Commands:",
+        "  screenshot ",
+    ] {
+        assert!(stderr.contains(part), "{part}: {stderr}");
+    }
 }
 
 #[test]

@@ -16,10 +16,12 @@ use tokio_tungstenite::tungstenite::Message;
 
 mod common;
 
-use common::{next_json, raw_connect, send_json, Ws};
+use common::{
+    connect_client, extension_connect, extension_hello, next_json, raw_connect, say_hello,
+    send_json, Ws,
+};
 
 const TOKEN: &str = "client-api-token-0123456789";
-const EXT_ID: &str = "obbcebjpclnphmijagoggibdnbknjkao";
 
 async fn start_server(subscriber_buffer: usize) -> ServerHandle {
     let mut config = ServerConfig::loopback(0, TOKEN);
@@ -30,12 +32,8 @@ async fn start_server(subscriber_buffer: usize) -> ServerHandle {
 /// A raw client that says the v1 hello (no protocolVersion), as a v1-bridge program does.
 async fn v1_client(server: &ServerHandle) -> Ws {
     let mut ws = raw_connect(server, None).await.expect("upgrade");
-    send_json(
-        &mut ws,
-        json!({"type":"hello","role":"client","name":"bridge-client","token":TOKEN}),
-    )
-    .await;
-    let ack = next_json(&mut ws).await;
+    let hello = json!({"type":"hello","role":"client","name":"bridge-client","token":TOKEN});
+    let ack = say_hello(&mut ws, hello).await;
     assert_eq!(ack["type"], "ack", "{ack}");
     ws
 }
@@ -46,15 +44,9 @@ async fn fake_extension(
     server: &ServerHandle,
     answer: impl Fn(&Value, &str) -> Value + Send + 'static,
 ) -> mpsc::UnboundedSender<Value> {
-    let mut ws = raw_connect(server, Some(&format!("chrome-extension://{EXT_ID}")))
-        .await
-        .expect("upgrade");
-    send_json(
-        &mut ws,
-        json!({"type":"hello","role":"extension","protocolVersion":4,"extensionVersion":"0.1.0","name":"chrome-main","token":TOKEN}),
-    )
-    .await;
-    assert_eq!(next_json(&mut ws).await["type"], "ack");
+    let mut ws = extension_connect(server).await;
+    let ack = say_hello(&mut ws, extension_hello(TOKEN)).await;
+    assert_eq!(ack["type"], "ack", "{ack}");
     let (mut sink, mut stream) = ws.split();
     let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Value>();
     tokio::spawn(async move {
@@ -177,50 +169,38 @@ async fn v1_clients_get_v1_keys_and_v4_clients_get_v4_results() {
     assert_eq!(r["result"]["tabs"][0]["window_id"], 1, "{r}");
     assert!(r["result"]["tabs"][0].get("tabId").is_none(), "{r}");
 
-    let r = v1_call(
-        &mut v1,
-        "b",
-        "navigate",
-        json!({"url": "https://example.com", "tab_id": 7}),
-    )
-    .await;
-    assert_eq!(
-        r["result"],
-        json!({"tab_id": 7, "tabId": 7, "url": "https://example.com", "title": "Example"})
-    );
-
     // new_tab: the bridge opens a blank agent tab, navigates it (waiting for the load) and looks
     // it up, so the v1 result has the loaded page's url and title, and `active`.
-    let r = v1_call(
-        &mut v1,
-        "c",
-        "new_tab",
-        json!({"url": "http://127.0.0.1/new"}),
-    )
-    .await;
-    assert_eq!(
-        r["result"],
-        json!({"tab_id": 8, "window_id": 1, "domain": "127.0.0.1", "url": "http://127.0.0.1/new",
-               "title": "Example", "active": true})
-    );
-
-    let r = v1_call(
-        &mut v1,
-        "d",
-        "run_script",
-        json!({"code": "document.title", "tab_id": 7}),
-    )
-    .await;
-    assert_eq!(
-        r["result"],
-        json!({"result": [{"text": "Example", "href": "https://example.com/"}], "tab_id": 7})
-    );
-
-    let r = v1_call(&mut v1, "e", "close_agent_window", json!({})).await;
-    assert_eq!(
-        r["result"],
-        json!({"closed": true, "windowId": 5, "window_id": 5})
-    );
+    for (id, method, params, result) in [
+        (
+            "b",
+            "navigate",
+            json!({"url": "https://example.com", "tab_id": 7}),
+            json!({"tab_id": 7, "tabId": 7, "url": "https://example.com", "title": "Example"}),
+        ),
+        (
+            "c",
+            "new_tab",
+            json!({"url": "http://127.0.0.1/new"}),
+            json!({"tab_id": 8, "window_id": 1, "domain": "127.0.0.1", "url": "http://127.0.0.1/new",
+                   "title": "Example", "active": true}),
+        ),
+        (
+            "d",
+            "run_script",
+            json!({"code": "document.title", "tab_id": 7}),
+            json!({"result": [{"text": "Example", "href": "https://example.com/"}], "tab_id": 7}),
+        ),
+        (
+            "e",
+            "close_agent_window",
+            json!({}),
+            json!({"closed": true, "windowId": 5, "window_id": 5}),
+        ),
+    ] {
+        let r = v1_call(&mut v1, id, method, params).await;
+        assert_eq!(r["result"], result, "{method}: {r}");
+    }
 
     let r = v1_call(
         &mut v1,
@@ -233,9 +213,7 @@ async fn v1_clients_get_v1_keys_and_v4_clients_get_v4_results() {
     assert_eq!(r["result"]["tab_id"], 7, "{r}");
 
     // The library client declares protocol 4: shared methods answer in the v4 shape only.
-    let v4 = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("ack");
+    let v4 = connect_client(&server, TOKEN).await;
     let r = v4
         .call(
             "navigate",
@@ -257,12 +235,8 @@ async fn v1_clients_get_v1_keys_and_v4_clients_get_v4_results() {
 async fn each_client_is_stamped_as_the_owner_of_its_requests() {
     let server = start_server(16).await;
     let _ext = fake_extension(&server, answer).await;
-    let a = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("a");
-    let b = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("b");
+    let a = connect_client(&server, TOKEN).await;
+    let b = connect_client(&server, TOKEN).await;
     let ra = a.call("close_auto_tabs", json!({})).await.expect("a");
     let rb = b.call("close_agent_tabs", json!({})).await.expect("b");
     assert_eq!(ra["owner"], a.client_id(), "{ra}");
@@ -288,9 +262,7 @@ async fn a_slow_subscriber_never_blocks_requests_and_sees_how_many_events_it_los
     let ack = v1_call(&mut slow, "s", "subscribe_events", json!({})).await;
     assert_eq!(ack["result"], json!({"subscribed": true}));
     // A fast subscriber reads everything as it comes.
-    let fast = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("fast");
+    let fast = connect_client(&server, TOKEN).await;
     let mut fast_events = fast.forwarded_events();
     fast.call("subscribe_events", json!({})).await.expect("sub");
     let fast_seen = Arc::new(AtomicU64::new(0));
@@ -322,9 +294,7 @@ async fn a_slow_subscriber_never_blocks_requests_and_sees_how_many_events_it_los
 
     // Flood ~1.5 KB events, in batches paced by the fast subscriber, while another client keeps
     // making requests. 12 MB is far more than the slow subscriber's socket buffers hold.
-    let requester = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("requester");
+    let requester = connect_client(&server, TOKEN).await;
     let padding = format!("http://127.0.0.1/{}", "p".repeat(1500));
     let newest = fast_last.clone();
     let flood = tokio::spawn(async move {
@@ -449,9 +419,7 @@ async fn invalid_v1_params_name_the_field() {
         r["error"].as_str().is_some_and(|e| e.contains("target.by")),
         "{r}"
     );
-    let client = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("ack");
+    let client = connect_client(&server, TOKEN).await;
     let err = client
         .call("click", json!({"uid": "e1", "index": 2}))
         .await
@@ -484,9 +452,7 @@ async fn a_hello_owner_is_stamped_instead_of_the_client_id_and_shared_by_connect
     let b = BridgeClient::connect_as(server.port(), TOKEN, Some("agent-7"))
         .await
         .expect("b");
-    let c = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("c");
+    let c = connect_client(&server, TOKEN).await;
     assert_ne!(a.client_id(), b.client_id(), "still one client id each");
     assert_eq!((a.owner(), b.owner()), ("agent-7", "agent-7"));
     assert_eq!(c.owner(), c.client_id(), "no owner named: the client id");

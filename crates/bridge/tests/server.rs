@@ -13,10 +13,12 @@ use tokio_tungstenite::tungstenite::Message;
 
 mod common;
 
-use common::{next_json, raw_connect, send_json, Ws};
+use common::{
+    connect_client, extension_connect, extension_hello, next_json, raw_connect, say_hello,
+    send_json, Ws, EXT_ID,
+};
 
 const TOKEN: &str = "test-token-0123456789abcdef";
-const EXT_ID: &str = "obbcebjpclnphmijagoggibdnbknjkao";
 
 async fn start_server(min_version: Option<u32>) -> ServerHandle {
     let mut config = ServerConfig::loopback(0, TOKEN);
@@ -29,15 +31,8 @@ async fn start_server(min_version: Option<u32>) -> ServerHandle {
 
 /// A fake extension that completed the handshake.
 async fn fake_extension(server: &ServerHandle) -> Ws {
-    let mut ws = raw_connect(server, Some(&format!("chrome-extension://{EXT_ID}")))
-        .await
-        .expect("extension upgrade accepted");
-    send_json(
-        &mut ws,
-        json!({"type":"hello","role":"extension","protocolVersion":4,"extensionVersion":"0.1.0","name":"chrome-main","token":TOKEN}),
-    )
-    .await;
-    let ack = next_json(&mut ws).await;
+    let mut ws = extension_connect(server).await;
+    let ack = say_hello(&mut ws, extension_hello(TOKEN)).await;
     assert_eq!(ack["type"], "ack", "{ack}");
     assert_eq!(ack["protocolVersion"], 4);
     assert!(
@@ -93,16 +88,12 @@ fn assert_unauthorized(err: &Error, says: &str) {
 #[tokio::test]
 async fn client_handshake_gets_ack_with_a_client_id() {
     let server = start_server(None).await;
-    let client = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("ack");
+    let client = connect_client(&server, TOKEN).await;
     let id = client.client_id();
     assert!(id.starts_with("cli-") && id.len() == 12, "{id}");
     assert!(id[4..].bytes().all(|b| b.is_ascii_hexdigit()), "{id}");
     assert_eq!(client.server_version(), bua_bridge::SERVER_VERSION);
-    let other = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("ack");
+    let other = connect_client(&server, TOKEN).await;
     assert_ne!(other.client_id(), id, "every client gets its own id");
     assert_eq!(server.stats().client_acks, 2);
     server.shutdown().await;
@@ -122,15 +113,8 @@ async fn wrong_or_missing_token_is_rejected_unauthorized() {
         .expect_err("rejected");
     assert_unauthorized(&err, "missing pairing token");
 
-    let mut ws = raw_connect(&server, Some(&format!("chrome-extension://{EXT_ID}")))
-        .await
-        .expect("upgrade");
-    send_json(
-        &mut ws,
-        json!({"type":"hello","role":"extension","protocolVersion":4,"token":"nope"}),
-    )
-    .await;
-    let reject = next_json(&mut ws).await;
+    let mut ws = extension_connect(&server).await;
+    let reject = say_hello(&mut ws, extension_hello("nope")).await;
     assert_eq!(reject["type"], "reject");
     assert_eq!(reject["error"]["code"], "unauthorized");
     let (code, _) = expect_close(&mut ws).await;
@@ -170,12 +154,7 @@ async fn role_must_match_the_origin_class() {
     let server = start_server(None).await;
     // A native program (no Origin) claiming to be the extension.
     let mut ws = raw_connect(&server, None).await.expect("upgrade");
-    send_json(
-        &mut ws,
-        json!({"type":"hello","role":"extension","protocolVersion":4,"token":TOKEN}),
-    )
-    .await;
-    let reject = next_json(&mut ws).await;
+    let reject = say_hello(&mut ws, extension_hello(TOKEN)).await;
     assert_eq!(reject["error"]["code"], "unauthorized", "{reject}");
     assert!(
         reject["error"]["message"]
@@ -186,15 +165,9 @@ async fn role_must_match_the_origin_class() {
     );
 
     // The extension's Origin claiming to be a client.
-    let mut ws = raw_connect(&server, Some(&format!("chrome-extension://{EXT_ID}")))
-        .await
-        .expect("upgrade");
-    send_json(
-        &mut ws,
-        json!({"type":"hello","role":"client","token":TOKEN}),
-    )
-    .await;
-    let reject = next_json(&mut ws).await;
+    let mut ws = extension_connect(&server).await;
+    let hello = json!({"type":"hello","role":"client","token":TOKEN});
+    let reject = say_hello(&mut ws, hello).await;
     assert_eq!(reject["error"]["code"], "unauthorized", "{reject}");
     assert!(server.extension().borrow().is_none());
     server.shutdown().await;
@@ -204,15 +177,17 @@ async fn role_must_match_the_origin_class() {
 async fn protocol_versions_outside_the_range_are_rejected() {
     let server = start_server(None).await;
     for version in [json!(3), json!(5), Value::Null] {
-        let mut ws = raw_connect(&server, Some(&format!("chrome-extension://{EXT_ID}")))
-            .await
-            .expect("upgrade");
-        let mut hello = json!({"type":"hello","role":"extension","token":TOKEN});
-        if !version.is_null() {
+        let mut ws = extension_connect(&server).await;
+        let mut hello = extension_hello(TOKEN);
+        if version.is_null() {
+            hello
+                .as_object_mut()
+                .expect("object")
+                .remove("protocolVersion");
+        } else {
             hello["protocolVersion"] = version.clone();
         }
-        send_json(&mut ws, hello).await;
-        let reject = next_json(&mut ws).await;
+        let reject = say_hello(&mut ws, hello).await;
         assert_eq!(reject["type"], "reject", "{version}: {reject}");
         assert_eq!(
             reject["error"]["code"], "protocol_version_mismatch",
@@ -223,15 +198,8 @@ async fn protocol_versions_outside_the_range_are_rejected() {
 
     // A bridge that requires protocol 5 refuses today's extension (SPEC §2: the version ranges must overlap).
     let server = start_server(Some(5)).await;
-    let mut ws = raw_connect(&server, Some(&format!("chrome-extension://{EXT_ID}")))
-        .await
-        .expect("upgrade");
-    send_json(
-        &mut ws,
-        json!({"type":"hello","role":"extension","protocolVersion":4,"token":TOKEN}),
-    )
-    .await;
-    let reject = next_json(&mut ws).await;
+    let mut ws = extension_connect(&server).await;
+    let reject = say_hello(&mut ws, extension_hello(TOKEN)).await;
     assert_eq!(reject["error"]["code"], "protocol_version_mismatch");
     assert!(
         reject["error"]["message"]
@@ -257,9 +225,7 @@ async fn the_first_frame_must_be_hello() {
 #[tokio::test]
 async fn ping_is_answered_by_the_bridge_and_actions_need_an_extension() {
     let server = start_server(None).await;
-    let client = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("ack");
+    let client = connect_client(&server, TOKEN).await;
     assert_eq!(
         client.call("ping", Value::Null).await.expect("pong"),
         json!({"pong": true})
@@ -282,9 +248,7 @@ async fn a_client_request_reaches_the_extension_with_owner_and_uuid_and_comes_ba
         .expect("extension");
     assert_eq!(info.extension_id, EXT_ID);
     assert_eq!(info.name.as_deref(), Some("chrome-main"));
-    let client = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("ack");
+    let client = connect_client(&server, TOKEN).await;
     let owner = client.client_id().to_string();
     let call = tokio::spawn(async move {
         let result = client.call("get_tabs", json!({})).await;
@@ -308,9 +272,7 @@ async fn a_client_request_reaches_the_extension_with_owner_and_uuid_and_comes_ba
 async fn extension_errors_reach_the_client_with_their_code() {
     let server = start_server(None).await;
     let mut ext = fake_extension(&server).await;
-    let client = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("ack");
+    let client = connect_client(&server, TOKEN).await;
     let call = tokio::spawn(async move { client.call("close_tab", json!({"tabId": 99})).await });
     let request = next_json(&mut ext).await;
     assert_eq!(request["action"], json!({"type":"close_tab","tabId":99}));
@@ -331,11 +293,7 @@ async fn extension_errors_reach_the_client_with_their_code() {
 async fn concurrent_calls_on_one_client_are_matched_by_id() {
     let server = start_server(None).await;
     let mut ext = fake_extension(&server).await;
-    let client = std::sync::Arc::new(
-        BridgeClient::connect(server.port(), TOKEN)
-            .await
-            .expect("ack"),
-    );
+    let client = std::sync::Arc::new(connect_client(&server, TOKEN).await);
     let mut calls = Vec::new();
     for tab in 0..20 {
         let client = client.clone();
@@ -367,9 +325,7 @@ async fn concurrent_calls_on_one_client_are_matched_by_id() {
 async fn invalid_actions_and_malformed_client_frames_get_invalid_action_and_the_connection_stays_open(
 ) {
     let server = start_server(None).await;
-    let client = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("ack");
+    let client = connect_client(&server, TOKEN).await;
 
     let err = client.call("click", json!({})).await.expect_err("invalid");
     assert_eq!(err.code(), ErrorCode::InvalidAction);
@@ -459,9 +415,7 @@ async fn malformed_extension_frames_get_an_error_frame_and_the_connection_stays_
 async fn a_request_without_answer_times_out_and_the_late_answer_is_dropped() {
     let server = start_server(None).await;
     let mut ext = fake_extension(&server).await;
-    let client = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("ack");
+    let client = connect_client(&server, TOKEN).await;
     let started = Instant::now();
     let call = tokio::spawn(async move { client.call("get_tabs", json!({})).await });
     let request = next_json(&mut ext).await;
@@ -488,9 +442,7 @@ async fn a_request_without_answer_times_out_and_the_late_answer_is_dropped() {
 async fn pending_requests_fail_at_once_when_the_extension_disconnects() {
     let server = start_server(None).await;
     let mut ext = fake_extension(&server).await;
-    let client = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("ack");
+    let client = connect_client(&server, TOKEN).await;
     let call = tokio::spawn(async move { client.call("get_tabs", json!({})).await });
     let _request = next_json(&mut ext).await;
     let dropped = Instant::now();
@@ -521,9 +473,7 @@ async fn a_newer_extension_replaces_the_older_one() {
     let second = server.extension().borrow().clone().expect("second");
     assert_ne!(first.connection, second.connection);
 
-    let client = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("ack");
+    let client = connect_client(&server, TOKEN).await;
     let call = tokio::spawn(async move { client.call("get_tabs", json!({})).await });
     let request = next_json(&mut new).await;
     send_json(
@@ -543,12 +493,8 @@ async fn a_newer_extension_replaces_the_older_one() {
 async fn events_are_forwarded_to_subscribed_clients_once_and_in_order() {
     let server = start_server(None).await;
     let mut ext = fake_extension(&server).await;
-    let client = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("ack");
-    let quiet = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("ack");
+    let client = connect_client(&server, TOKEN).await;
+    let quiet = connect_client(&server, TOKEN).await;
     let mut events = client.events();
     let mut quiet_events = quiet.events();
     for _ in 0..2 {
@@ -640,9 +586,7 @@ async fn answer_next(ext: &mut Ws, result: Value) -> Value {
 #[tokio::test]
 async fn an_action_waits_for_an_extension_that_connects_a_second_later() {
     let server = start_waiting_server(Duration::from_secs(10)).await;
-    let client = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("ack");
+    let client = connect_client(&server, TOKEN).await;
     let started = Instant::now();
     let call = tokio::spawn(async move {
         let result = client.call("get_tabs", json!({})).await;
@@ -683,9 +627,7 @@ async fn an_action_waits_for_an_extension_that_connects_a_second_later() {
 #[tokio::test]
 async fn past_the_wait_an_action_without_an_extension_fails_at_once() {
     let server = start_waiting_server(Duration::from_millis(600)).await;
-    let client = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("ack");
+    let client = connect_client(&server, TOKEN).await;
     // Within the window the action waits it out, then fails with no_extension saying so.
     let started = Instant::now();
     let err = client
@@ -727,9 +669,7 @@ async fn past_the_wait_an_action_without_an_extension_fails_at_once() {
 #[tokio::test]
 async fn shutdown_ends_an_action_waiting_for_an_extension() {
     let server = start_waiting_server(Duration::from_secs(30)).await;
-    let client = BridgeClient::connect(server.port(), TOKEN)
-        .await
-        .expect("ack");
+    let client = connect_client(&server, TOKEN).await;
     let call = tokio::spawn(async move { client.call("get_tabs", json!({})).await });
     tokio::time::sleep(Duration::from_millis(300)).await;
     let started = Instant::now();

@@ -307,7 +307,7 @@ fn to_client_from_map(mut map: Map<String, Value>) -> Res<ToClient> {
         "reject" => {
             let mut f = Fields::from_map("reject", map, &["error"]);
             f.check_unknown()?;
-            let v = f.take("error").ok_or_else(|| f.err("error", "required"))?;
+            let v = f.req_value("error")?;
             Ok(ToClient::Reject(Reject {
                 error: parse_error_body("reject: error", &v)?,
             }))
@@ -315,7 +315,7 @@ fn to_client_from_map(mut map: Map<String, Value>) -> Res<ToClient> {
         "event" => {
             let mut f = Fields::from_map("event", map, &["event", "dropped"]);
             f.check_unknown()?;
-            let v = f.take("event").ok_or_else(|| f.err("event", "required"))?;
+            let v = f.req_value("event")?;
             let event = Event::from_value(&v)?;
             match f.opt_int("dropped", 0, i64::MAX)? {
                 Some(n) if n > 0 => Ok(ToClient::EventAfterDrop {

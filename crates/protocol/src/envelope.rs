@@ -247,10 +247,6 @@ fn closed<'a>(
     Ok(f)
 }
 
-fn required(f: &mut Fields<'_>, field: &str) -> Res<Value> {
-    f.take(field).ok_or_else(|| f.err(field, "required"))
-}
-
 /// Parses and validates a frame the bridge sent to the extension (`ack`, `reject`, `request`,
 /// `pong`, `error`). Unknown `type`, missing or extra fields, a bad action → `invalid_action`
 /// naming the field; the id is kept when readable so the extension can answer that request.
@@ -269,14 +265,14 @@ fn to_extension_from_map(map: Map<String, Value>) -> Res<ToExtension> {
         }
         "reject" => {
             let mut f = closed("reject", map, &["error"])?;
-            let error = parse_error_body("reject: error", &required(&mut f, "error")?)?;
+            let error = parse_error_body("reject: error", &f.req_value("error")?)?;
             ToExtension::Reject(Reject { error })
         }
         "request" => {
             let mut f = closed("request", map, &["id", "owner", "action"])?;
             let id = f.req_nonempty("id")?;
             let owner = f.opt_nonempty("owner")?;
-            let action = Action::from_value(&required(&mut f, "action")?)?;
+            let action = Action::from_value(&f.req_value("action")?)?;
             ToExtension::Request(Request { id, owner, action })
         }
         "pong" => {
@@ -303,7 +299,7 @@ fn to_extension_from_map(map: Map<String, Value>) -> Res<ToExtension> {
         "error" => {
             let mut f = closed("error", map, &["id", "error"])?;
             let id = f.opt_str("id")?;
-            let error = parse_error_body("error: error", &required(&mut f, "error")?)?;
+            let error = parse_error_body("error: error", &f.req_value("error")?)?;
             ToExtension::Error { id, error }
         }
         other => {
@@ -350,7 +346,7 @@ fn from_extension_from_map(map: Map<String, Value>) -> Res<FromExtension> {
         "event" => {
             let mut f = closed("event", map, &["event"])?;
             FromExtension::Event {
-                event: Event::from_value(&required(&mut f, "event")?)?,
+                event: Event::from_value(&f.req_value("event")?)?,
             }
         }
         "ping" => {

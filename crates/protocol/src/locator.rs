@@ -297,38 +297,39 @@ pub(crate) fn required(keys: &[&str]) -> Value {
     json!({ "required": keys })
 }
 
-/// The locator properties (flat form) for an action that uses `taken` keys for its own params.
+/// The locator properties (flat form) for an action, minus the `taken` keys it uses for its own params
+/// (as [`read_locator`] reads them).
 #[cfg(feature = "schema")]
 pub(crate) fn locator_props(taken: &[&str]) -> Vec<(&'static str, Value)> {
-    let mut props = vec![(
-        "uid",
-        json!({"type": "string", "pattern": "^e[0-9]+$",
-               "description": "From the latest extract (e.g. \"e7\"); preferred."}),
-    )];
-    if !taken.contains(&"selector") {
-        props.push((
+    let flat = [
+        (
+            "uid",
+            json!({"type": "string", "pattern": "^e[0-9]+$",
+                   "description": "From the latest extract (e.g. \"e7\"); preferred."}),
+        ),
+        (
             "selector",
             json!({"type": "string", "minLength": 1, "description": "CSS selector."}),
-        ));
-    }
-    if !taken.contains(&"text") {
-        props.push((
+        ),
+        (
             "text",
             json!({"type": "string", "minLength": 1,
                    "description": "Visible text (exact match first, then substring)."}),
-        ));
-    }
-    props.push((
-        "xpath",
-        json!({"type": "string", "minLength": 1, "description": "XPath expression."}),
-    ));
-    if !taken.contains(&"index") {
-        props.push((
+        ),
+        (
+            "xpath",
+            json!({"type": "string", "minLength": 1, "description": "XPath expression."}),
+        ),
+        (
             "index",
             json!({"type": "integer", "minimum": 0,
                    "description": "Which match of selector/text/xpath (0-based)."}),
-        ));
-    }
+        ),
+    ];
+    let mut props: Vec<(&'static str, Value)> = flat
+        .into_iter()
+        .filter(|(key, _)| !taken.contains(key))
+        .collect();
     // The nested form is accepted everywhere, but shown only where a flat key is taken by a
     // parameter (type: text, select_option: index), to keep the schema short for agents.
     if !taken.is_empty() {

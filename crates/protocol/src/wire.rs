@@ -89,6 +89,17 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// Takes a required field out; missing or `null` → `required`.
+    pub(crate) fn req_value(&mut self, field: &str) -> Res<Value> {
+        self.take(field).ok_or_else(|| self.err(field, "required"))
+    }
+
+    /// [`Fields::req_value`] whose error says what the field must hold: `required: {wanted}`.
+    pub(crate) fn req_value_as(&mut self, field: &str, wanted: &str) -> Res<Value> {
+        self.take(field)
+            .ok_or_else(|| self.err(field, format!("required: {wanted}")))
+    }
+
     /// Takes a field out, keeping an explicit `null` as `Some(Value::Null)`.
     pub(crate) fn take_raw(&mut self, field: &str) -> Option<Value> {
         self.map.remove(field)

@@ -22,7 +22,7 @@ use crate::cdp::commands::{
 };
 use crate::cdp::{self, events, Event};
 use crate::error::{Error, Result};
-use bua_protocol::{NavResult, Navigate, TabLoad, DEFAULT_LOAD_WAIT_MS};
+use bua_protocol::{NavResult, Navigate, PageLoad, TabLoad, DEFAULT_LOAD_WAIT_MS};
 use futures::TryFutureExt;
 use serde_json::Value;
 
@@ -372,15 +372,22 @@ pub async fn current(tab_id: i64, loaded: bool) -> Result<NavResult> {
         tab_id,
         url: entry.url,
         title,
+        load: page_load(tab_id, loaded).await,
+    })
+}
+
+/// The tab's [`PageLoad`]: its document's [`http_status`] and `loaded`, [`wait_loaded`]'s answer.
+pub async fn page_load(tab_id: i64, loaded: bool) -> PageLoad {
+    PageLoad {
         status: http_status(tab_id).await,
         loaded: Some(loaded),
-    })
+    }
 }
 
 /// The HTTP status of the tab's current document (`404` for a missing page), from its navigation timing
 /// entry (`PerformanceNavigationTiming.responseStatus`); `None` when it came from no HTTP response
 /// (`about:blank`, `data:`, a browser error page) or the page cannot tell yet (SPEC §4 `navigate`).
-pub async fn http_status(tab_id: i64) -> Option<u16> {
+async fn http_status(tab_id: i64) -> Option<u16> {
     const EXPRESSION: &str = "(() => { const e = performance.getEntriesByType('navigation')[0]; \
         return /^https?:$/.test(location.protocol) && e ? e.responseStatus || null : null; })()";
     let value = page::eval_value_with_timeout(tab_id, EXPRESSION, 2_000)

@@ -59,6 +59,11 @@ pub struct AxElement {
     pub hidden: bool,
     /// An ARIA `option`, `tab` or `treeitem` marked `aria-selected="true"`.
     pub selected: bool,
+    /// Whether what it controls is shown (`aria-expanded`, a `<details>`' summary); `None` when it
+    /// expands nothing.
+    pub expanded: Option<bool>,
+    /// A toggle button marked `aria-pressed` `true` or `mixed`.
+    pub pressed: bool,
     /// The first option names of a select, list box or combobox ([`super::options`]); empty otherwise.
     pub options: Vec<String>,
     /// How many options it has in all (0 without options).

@@ -122,6 +122,8 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
             } else {
                 String::new()
             },
+            expanded: expanded(dom, i),
+            pressed: attr("aria-pressed").is_some_and(|v| v == "true" || v == "mixed"),
             selected: matches!(role, "option" | "tab" | "treeitem")
                 && node
                     .attr("aria-selected")
@@ -188,6 +190,24 @@ fn is_disabled(dom: &Dom, id: usize) -> bool {
         || dom
             .enclosing(id, "fieldset")
             .is_some_and(|f| dom.nodes[f].attr("disabled").is_some())
+}
+
+/// Whether what node `i` controls is shown (SPEC §5 `expanded`): its `aria-expanded`, or for a `<details>`'
+/// own `<summary>` whether the details are open; `None` for an element that expands nothing.
+fn expanded(dom: &Dom, i: usize) -> Option<bool> {
+    let node = &dom.nodes[i];
+    match node
+        .attr("aria-expanded")
+        .map(|v| v.trim().to_ascii_lowercase())
+    {
+        Some(v) if v == "true" => return Some(true),
+        Some(v) if v == "false" => return Some(false),
+        _ => {}
+    }
+    let details = node
+        .parent
+        .filter(|&p| node.tag() == Some("summary") && dom.nodes[p].tag() == Some("details"))?;
+    Some(dom.nodes[details].attr("open").is_some())
 }
 
 /// The checked state of a DOM element whose role is `role`, for checkbox-like roles: a native

@@ -347,6 +347,47 @@ fn disabled_controls_and_those_of_a_disabled_fieldset_are_flagged() {
 }
 
 #[test]
+fn menu_buttons_disclosures_and_toggles_carry_their_expanded_and_pressed_states() {
+    let d = dom(
+        "https://x.test/",
+        vec![
+            e("button", &[("aria-expanded", "false")], vec![t("Account")]),
+            e("button", &[("aria-expanded", "TRUE")], vec![t("Sort")]),
+            e(
+                "details",
+                &[("open", "")],
+                vec![e("summary", &[], vec![t("Open filters")])],
+            ),
+            e(
+                "details",
+                &[],
+                vec![e("summary", &[], vec![t("Shut filters")])],
+            ),
+            e("button", &[("aria-pressed", "true")], vec![t("Bold")]),
+            e("button", &[("aria-pressed", "false")], vec![t("Italic")]),
+            e("button", &[], vec![t("Plain")]),
+        ],
+    );
+    let got = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+    let states: Vec<(&str, Option<bool>, bool)> = got
+        .iter()
+        .map(|e| (e.name.as_deref().unwrap_or(""), e.expanded, e.pressed))
+        .collect();
+    assert_eq!(
+        states,
+        [
+            ("Account", Some(false), false),
+            ("Sort", Some(true), false),
+            ("Open filters", Some(true), false),
+            ("Shut filters", Some(false), false),
+            ("Bold", None, true),
+            ("Italic", None, false),
+            ("Plain", None, false),
+        ]
+    );
+}
+
+#[test]
 fn a_select_has_the_text_of_its_selected_options_as_value() {
     let option = |text: &'static str| et("option", text);
     let mut d = dom(

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::{url, Agent};
+use super::Agent;
 
 /// The uid of the element named `name` in a list of elements (a view's, or `changes.added`).
 fn uid_in(elements: &Value, name: &str) -> String {
@@ -28,15 +28,8 @@ fn lines(v: &Value) -> Vec<String> {
 #[tokio::test]
 async fn a_click_reports_the_message_menu_and_row_it_made_and_older_uids_keep_working() {
     let a = Agent::new().await;
-    let opened = a.ok("open_tab", json!({ "url": "about:blank" })).await;
-    let tab = opened["tabId"].as_i64().expect("tabId");
     // A navigation answers with the new page's view: its uids are the ones to act with.
-    let nav = a
-        .ok(
-            "navigate",
-            json!({ "tabId": tab, "url": url("changes.html") }),
-        )
-        .await;
+    let (tab, nav) = a.open_navigated("changes.html").await;
     let view = &nav["view"];
     assert!(
         view["markdown"]
@@ -76,6 +69,10 @@ async fn a_click_reports_the_message_menu_and_row_it_made_and_older_uids_keep_wo
     let archive = uid_in(added, "Archive");
     uid_in(added, "Rename");
     assert_eq!(added[0]["role"], "menuitem", "{menu}");
+    // The button says it is expanded now (its aria-expanded, which the page set).
+    let opener = &menu["changes"]["changed"];
+    assert_eq!(opener[0]["uid"], actions, "{menu}");
+    assert_eq!(opener[0]["expanded"], true, "{menu}");
     a.ok("hover", json!({ "tabId": tab, "uid": archive })).await;
 
     // A row added at the top: its button is new, the count line changed, and nodes after it keep their uids.
@@ -116,14 +113,7 @@ async fn a_click_reports_the_message_menu_and_row_it_made_and_older_uids_keep_wo
 #[tokio::test]
 async fn go_back_over_a_same_document_route_keeps_the_uids() {
     let a = Agent::new().await;
-    let opened = a.ok("open_tab", json!({ "url": "about:blank" })).await;
-    let tab = opened["tabId"].as_i64().expect("tabId");
-    let nav = a
-        .ok(
-            "navigate",
-            json!({ "tabId": tab, "url": url("changes.html") }),
-        )
-        .await;
+    let (tab, nav) = a.open_navigated("changes.html").await;
     let keep = uid_in(&nav["view"]["elements"], "Keep me");
     a.eval(
         tab,

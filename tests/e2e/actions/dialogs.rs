@@ -3,15 +3,43 @@
 use std::time::{Duration, Instant};
 
 use bua_protocol::ErrorCode;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::{url, Agent};
 use crate::support::{self, eventually, get_tabs};
 
+/// Clicks `selector` in `tab` with the dialog options `options` (`dialog`, `promptText`: SPEC §7); returns
+/// the dialogs the click reported.
+async fn click_answering(a: &Agent, tab: i64, selector: &str, mut options: Value) -> Value {
+    options["selector"] = json!(selector);
+    a.act(tab, "click", options).await["dialogs"].clone()
+}
+
+/// Waits until the alert of `dialogs.html`'s timer button is open: the page retitles itself "Alerting"
+/// just before it, so once the tab says so, the alert is up.
+async fn wait_for_timer_alert(a: &Agent, tab: i64) {
+    eventually(Duration::from_secs(5), || async {
+        let tabs = get_tabs(&a.client).await.ok()?;
+        tabs.into_iter()
+            .find(|t| t["tabId"] == tab && t["title"] == "Alerting")
+    })
+    .await
+    .expect("the timer's alert opened");
+}
+
+/// Types into `guard.html`'s draft, which gives the page the user activation a beforeunload prompt needs.
+async fn type_a_draft(a: &Agent, tab: i64) {
+    a.act(
+        tab,
+        "type",
+        json!({ "selector": "#draft", "text": "unsaved" }),
+    )
+    .await;
+}
+
 #[tokio::test]
 async fn dialogs_are_answered_during_evaluate_and_reported() {
-    let a = Agent::new().await;
-    let tab = a.open("dialogs.html").await;
+    let (a, tab) = Agent::with_page("dialogs.html").await;
     let r = a
         .act(
             tab,
@@ -46,22 +74,15 @@ async fn dialogs_are_answered_during_evaluate_and_reported() {
 
 #[tokio::test]
 async fn a_confirm_from_a_click_is_dismissed_by_default_and_accepted_when_asked() {
-    let a = Agent::new().await;
-    let tab = a.open("dialogs.html").await;
+    let (a, tab) = Agent::with_page("dialogs.html").await;
     let r = a.click(tab, "#delete-btn").await;
     assert_eq!(
         r["dialogs"],
         json!([{ "type": "confirm", "message": "Delete?", "answer": "dismissed" }])
     );
     assert_eq!(a.text_of(tab, "confirmed").await, "false");
-    let r = a
-        .act(
-            tab,
-            "click",
-            json!({ "selector": "#delete-btn", "dialog": "accept" }),
-        )
-        .await;
-    assert_eq!(r["dialogs"][0]["answer"], "accepted");
+    let accepted = click_answering(&a, tab, "#delete-btn", json!({ "dialog": "accept" })).await;
+    assert_eq!(accepted[0]["answer"], "accepted");
     assert_eq!(a.text_of(tab, "confirmed").await, "true");
     // An action that raises no dialog reports none.
     let r = a.click(tab, "#confirmed").await;
@@ -71,47 +92,26 @@ async fn a_confirm_from_a_click_is_dismissed_by_default_and_accepted_when_asked(
 
 #[tokio::test]
 async fn a_prompt_gets_the_prompt_text() {
-    let a = Agent::new().await;
-    let tab = a.open("dialogs.html").await;
-    let r = a
-        .act(
-            tab,
-            "click",
-            json!({ "selector": "#name-btn", "promptText": "Ada Lovelace" }),
-        )
-        .await;
+    let (a, tab) = Agent::with_page("dialogs.html").await;
+    let typed = json!({ "promptText": "Ada Lovelace" });
     assert_eq!(
-        r["dialogs"],
+        click_answering(&a, tab, "#name-btn", typed).await,
         json!([{ "type": "prompt", "message": "Your name?", "answer": "accepted", "promptText": "Ada Lovelace" }])
     );
     assert_eq!(a.text_of(tab, "named").await, "Ada Lovelace");
     // Accepted without a text: the prompt's default, as OK would give.
-    let r = a
-        .act(
-            tab,
-            "click",
-            json!({ "selector": "#name-btn", "dialog": "accept" }),
-        )
-        .await;
-    assert_eq!(r["dialogs"][0]["promptText"], "anonymous");
+    let accepted = click_answering(&a, tab, "#name-btn", json!({ "dialog": "accept" })).await;
+    assert_eq!(accepted[0]["promptText"], "anonymous");
     assert_eq!(a.text_of(tab, "named").await, "anonymous");
     a.close(tab).await;
 }
 
 #[tokio::test]
 async fn an_alert_opened_between_actions_is_answered_and_reported_by_the_next_one() {
-    let a = Agent::new().await;
-    let tab = a.open("dialogs.html").await;
+    let (a, tab) = Agent::with_page("dialogs.html").await;
     let r = a.click(tab, "#timer-btn").await;
     assert!(r.get("dialogs").is_none(), "{r}");
-    // The page retitles itself just before its alert: once the tab says so, the alert is open.
-    eventually(Duration::from_secs(5), || async {
-        let tabs = get_tabs(&a.client).await.ok()?;
-        tabs.into_iter()
-            .find(|t| t["tabId"] == tab && t["title"] == "Alerting")
-    })
-    .await
-    .expect("the timer's alert opened");
+    wait_for_timer_alert(&a, tab).await;
     let started = Instant::now();
     let r = a.act(tab, "extract", json!({})).await;
     assert!(started.elapsed() < Duration::from_secs(3));
@@ -126,15 +126,8 @@ async fn an_alert_opened_between_actions_is_answered_and_reported_by_the_next_on
 
 #[tokio::test]
 async fn beforeunload_guard_does_not_wedge_navigate_or_close_tab() {
-    let a = Agent::new().await;
-    let tab = a.open("guard.html").await;
-    // Typing gives the page the user activation a beforeunload prompt needs.
-    a.act(
-        tab,
-        "type",
-        json!({ "selector": "#draft", "text": "unsaved" }),
-    )
-    .await;
+    let (a, tab) = Agent::with_page("guard.html").await;
+    type_a_draft(&a, tab).await;
     let started = Instant::now();
     let r = a
         .act(tab, "navigate", json!({ "url": url("two.html") }))
@@ -146,12 +139,7 @@ async fn beforeunload_guard_does_not_wedge_navigate_or_close_tab() {
 
     a.act(tab, "navigate", json!({ "url": url("guard.html") }))
         .await;
-    a.act(
-        tab,
-        "type",
-        json!({ "selector": "#draft", "text": "unsaved" }),
-    )
-    .await;
+    type_a_draft(&a, tab).await;
     let started = Instant::now();
     let r = a.act(tab, "close_tab", json!({})).await;
     assert_eq!(r["closed"], true);
@@ -171,13 +159,7 @@ async fn a_dialog_on_a_tab_the_user_is_using_is_left_to_the_user_and_extract_say
     let listed = support::tab_info(&a.client, tab).await.expect("listed");
     assert_eq!(listed["agentOwned"], false);
     a.click(tab, "#timer-btn").await;
-    eventually(Duration::from_secs(5), || async {
-        let tabs = get_tabs(&a.client).await.ok()?;
-        tabs.into_iter()
-            .find(|t| t["tabId"] == tab && t["title"] == "Alerting")
-    })
-    .await
-    .expect("the timer's alert opened");
+    wait_for_timer_alert(&a, tab).await;
     let r = a.act(tab, "extract", json!({})).await;
     assert_eq!(r["dialog"], json!({ "type": "alert", "message": "Timer!" }));
     assert_eq!(r["url"], page.as_str());

@@ -90,8 +90,7 @@ fn mixed_action(i: usize, tab: i64) -> (&'static str, Value) {
 
 #[tokio::test]
 async fn five_hundred_sequential_mixed_actions_on_one_tab_all_succeed() {
-    let a = Agent::new().await;
-    let tab = a.open("controls.html").await;
+    let (a, tab) = Agent::with_page("controls.html").await;
     let started = Instant::now();
     let mut per_method: std::collections::BTreeMap<&str, (u32, Duration, Duration)> =
         Default::default();
@@ -134,8 +133,7 @@ async fn four_clients_on_four_agent_tabs_work_concurrently() {
     let mut workers = Vec::new();
     for w in 0..4 {
         workers.push(tokio::spawn(async move {
-            let a = Agent::new().await;
-            let tab = a.open("controls.html").await;
+            let (a, tab) = Agent::with_page("controls.html").await;
             for i in 0..40 {
                 let (method, params) = mixed_action(i + w, tab);
                 let r = a.ok(method, params).await;

@@ -40,8 +40,7 @@ async fn a_downloading_click_reports_the_download_and_downloads_waits_for_it() {
             )],
         },
     );
-    let a = Agent::new().await;
-    let tab = a.open("dialogs.html").await;
+    let (a, tab) = Agent::with_page("dialogs.html").await;
     let started = Instant::now();
     let r = a.click(tab, "#export").await;
     assert!(

@@ -8,8 +8,7 @@ use serde_json::json;
 
 #[tokio::test]
 async fn evaluate_returns_values_descriptions_truncation_and_errors_per_spec() {
-    let a = Agent::new().await;
-    let tab = a.open("index.html").await;
+    let (a, tab) = Agent::with_page("index.html").await;
     let eval = |expression: &str| a.act(tab, "evaluate", json!({ "expression": expression }));
     assert_eq!(
         eval("return document.title").await,
@@ -87,8 +86,7 @@ async fn evaluate_returns_values_descriptions_truncation_and_errors_per_spec() {
 
 #[tokio::test]
 async fn evaluate_stops_an_endless_loop_and_the_tab_stays_usable() {
-    let a = Agent::new().await;
-    let tab = a.open("two.html").await;
+    let (a, tab) = Agent::with_page("two.html").await;
     let started = Instant::now();
     let (code, message) = a
         .act_err(tab, "evaluate", json!({ "expression": "while (true) {}" }))

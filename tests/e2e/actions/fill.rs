@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use super::{own_result, Agent};
 
-/// The uids of `fill.html`'s fields by accessible name, from one extract.
+/// The uids of a page's fields by accessible name, from one extract.
 async fn uids(a: &Agent, tab: i64) -> impl Fn(&str) -> String {
     let page = a
         .ok("extract", json!({ "tabId": tab, "include": ["elements"] }))
@@ -30,8 +30,7 @@ const VALUES: &str = "const $ = id => document.getElementById(id); return {
 
 #[tokio::test]
 async fn fill_writes_text_textarea_contenteditable_selects_checkbox_and_radio() {
-    let a = Agent::new().await;
-    let tab = a.open("fill.html").await;
+    let (a, tab) = Agent::with_page("fill.html").await;
     let uid = uids(&a, tab).await;
     let r = a
         .ok(
@@ -75,8 +74,7 @@ async fn fill_writes_text_textarea_contenteditable_selects_checkbox_and_radio() 
 
 #[tokio::test]
 async fn fill_stops_at_a_disabled_field_and_names_it_and_what_it_filled() {
-    let a = Agent::new().await;
-    let tab = a.open("fill.html").await;
+    let (a, tab) = Agent::with_page("fill.html").await;
     let uid = uids(&a, tab).await;
     let (name, bio, locked) = (uid("Name"), uid("Bio"), uid("Locked"));
     let (code, message) = a
@@ -121,8 +119,7 @@ async fn fill_stops_at_a_disabled_field_and_names_it_and_what_it_filled() {
 
 #[tokio::test]
 async fn fill_sets_a_date_input_to_the_value_asked_for() {
-    let a = Agent::new().await;
-    let tab = a.open("fill.html").await;
+    let (a, tab) = Agent::with_page("fill.html").await;
     // A date input takes keys per segment in the browser's order: typed as text, "2024-05-01" would land
     // as another date. Filled twice, so the second value replaces the first.
     for date in ["2024-05-01", "2025-06-02"] {
@@ -139,5 +136,69 @@ async fn fill_sets_a_date_input_to_the_value_asked_for() {
             date
         );
     }
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn fill_with_submit_fills_then_clicks_the_button_and_answers_with_the_new_page() {
+    let (a, tab) = Agent::with_page("search.html").await;
+    let uid = uids(&a, tab).await;
+    let fields = [
+        ("Query", json!("tide tables")),
+        ("Kind", json!("films")),
+        ("New only", json!(true)),
+    ]
+    .map(|(name, value)| json!({ "uid": uid(name), "value": value }));
+    let submit = json!({ "uid": uid("Search") });
+    let r = a
+        .act(tab, "fill", json!({ "fields": fields, "submit": submit }))
+        .await;
+    // The click is reported as click reports it, after the fields, and the form's navigation with it.
+    assert_eq!(
+        (&r["clicked"]["id"], &r["clicked"]["text"]),
+        (&json!("go"), &json!("Search")),
+        "{r}"
+    );
+    assert_eq!(r["filled"][1]["label"], "films", "{r}");
+    let url = r["navigated"]["url"].as_str().unwrap_or_default();
+    assert!(
+        url.contains("two.html?q=tide+tables&kind=films&new=1"),
+        "{r}"
+    );
+    // The page the form led to got the values, and the result carries its view (a new page).
+    assert_eq!(
+        a.text_of(tab, "query").await,
+        "query=?q=tide+tables&kind=films&new=1"
+    );
+    assert_eq!(r["view"]["title"], "Page Two", "{r}");
+    a.close(tab).await;
+}
+
+#[tokio::test]
+async fn fill_whose_submit_fails_keeps_the_fields_and_says_so() {
+    let (a, tab) = Agent::with_page("search.html").await;
+    let uid = uids(&a, tab).await;
+    let (code, message) = a
+        .err(
+            "fill",
+            json!({ "tabId": tab, "fields": [{ "uid": uid("Query"), "value": "maps" }],
+                    "submit": { "uid": uid("Advanced") } }),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::InvalidAction, "{message}");
+    assert!(
+        message.contains("fill filled its 1 field(s), then the click on submit failed"),
+        "{message}"
+    );
+    assert!(message.contains("disabled"), "{message}");
+    // Nothing was submitted, and the field holds what was typed.
+    assert_eq!(
+        a.eval(
+            tab,
+            "return location.pathname + '|' + document.getElementById('q').value"
+        )
+        .await,
+        "/actions/search.html|maps"
+    );
     a.close(tab).await;
 }

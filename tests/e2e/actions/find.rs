@@ -7,8 +7,7 @@ use super::Agent;
 
 #[tokio::test]
 async fn find_reaches_a_button_past_the_extract_cap_and_its_uid_clicks_it() {
-    let a = Agent::new().await;
-    let tab = a.open("find.html").await;
+    let (a, tab) = Agent::with_page("find.html").await;
     let r = a
         .ok("find", json!({ "tabId": tab, "text": "ORDER #377" }))
         .await;
@@ -28,8 +27,7 @@ async fn find_reaches_a_button_past_the_extract_cap_and_its_uid_clicks_it() {
 
 #[tokio::test]
 async fn find_by_regex_counts_every_match_shows_the_limit_and_reads_the_markdown() {
-    let a = Agent::new().await;
-    let tab = a.open("find.html").await;
+    let (a, tab) = Agent::with_page("find.html").await;
     let r = a
         .ok(
             "find",

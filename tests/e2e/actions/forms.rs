@@ -9,8 +9,7 @@ use crate::support::{Browser, FixtureServer, V1Client};
 
 #[tokio::test]
 async fn select_option_fires_change_and_refuses_a_disabled_option() {
-    let a = Agent::new().await;
-    let tab = a.open("controls.html").await;
+    let (a, tab) = Agent::with_page("controls.html").await;
     let r = a
         .ok(
             "select_option",
@@ -27,6 +26,15 @@ async fn select_option_fires_change_and_refuses_a_disabled_option() {
         .ok(
             "select_option",
             json!({ "tabId": tab, "selector": "#color", "label": "red" }),
+        )
+        .await;
+    assert_eq!(r["selected"], json!([{ "value": "r", "label": "Red" }]));
+    assert_eq!(a.text_of(tab, "log").await, "change:g change:r ");
+    // Choosing what is already chosen changes nothing, and fires nothing (as for a person).
+    let r = a
+        .ok(
+            "select_option",
+            json!({ "tabId": tab, "selector": "#color", "value": "r" }),
         )
         .await;
     assert_eq!(r["selected"], json!([{ "value": "r", "label": "Red" }]));
@@ -88,8 +96,7 @@ async fn select_option_fires_change_and_refuses_a_disabled_option() {
 
 #[tokio::test]
 async fn check_toggles_checkboxes_and_radios_with_real_clicks() {
-    let a = Agent::new().await;
-    let tab = a.open("controls.html").await;
+    let (a, tab) = Agent::with_page("controls.html").await;
     let r = a
         .ok("check", json!({ "tabId": tab, "text": "I agree" }))
         .await;
@@ -137,8 +144,7 @@ async fn check_toggles_checkboxes_and_radios_with_real_clicks() {
 
 #[tokio::test]
 async fn set_value_reaches_controls_typing_cannot_and_fires_input_and_change() {
-    let a = Agent::new().await;
-    let tab = a.open("controls.html").await;
+    let (a, tab) = Agent::with_page("controls.html").await;
     let r = a
         .ok(
             "set_value",

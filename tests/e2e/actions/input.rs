@@ -12,8 +12,7 @@ use crate::support::{eventually, get_tabs};
 
 #[tokio::test]
 async fn click_uses_real_mouse_events_and_reports_the_element() {
-    let a = Agent::new().await;
-    let tab = a.open("index.html").await;
+    let (a, tab) = Agent::with_page("index.html").await;
     let r = a
         .ok("click", json!({ "tabId": tab, "selector": "#counter" }))
         .await;
@@ -68,8 +67,7 @@ async fn click_uses_real_mouse_events_and_reports_the_element() {
 
 #[tokio::test]
 async fn click_scrolls_the_page_to_an_element_below_the_fold_and_hit_tests_there() {
-    let a = Agent::new().await;
-    let tab = a.open("long.html").await;
+    let (a, tab) = Agent::with_page("long.html").await;
     assert_eq!(a.eval(tab, "return scrollY").await, 0);
     let r = a
         .ok("click", json!({ "tabId": tab, "text": "Deep button" }))
@@ -94,8 +92,7 @@ async fn click_scrolls_the_page_to_an_element_below_the_fold_and_hit_tests_there
 
 #[tokio::test]
 async fn click_at_clicks_the_viewport_point() {
-    let a = Agent::new().await;
-    let tab = a.open("controls.html").await;
+    let (a, tab) = Agent::with_page("controls.html").await;
     let r = a
         .ok("click_at", json!({ "tabId": tab, "x": 650, "y": 395 }))
         .await;
@@ -115,8 +112,7 @@ async fn click_at_clicks_the_viewport_point() {
 
 #[tokio::test]
 async fn hover_moves_the_mouse_over_the_element() {
-    let a = Agent::new().await;
-    let tab = a.open("index.html").await;
+    let (a, tab) = Agent::with_page("index.html").await;
     let r = a
         .ok(
             "hover",
@@ -138,8 +134,7 @@ async fn hover_moves_the_mouse_over_the_element() {
 
 #[tokio::test]
 async fn type_replaces_or_appends_reads_back_and_submits() {
-    let a = Agent::new().await;
-    let tab = a.open("controls.html").await;
+    let (a, tab) = Agent::with_page("controls.html").await;
     let r = a
         .ok(
             "type",
@@ -207,8 +202,7 @@ async fn type_replaces_or_appends_reads_back_and_submits() {
 
 #[tokio::test]
 async fn press_key_sends_trusted_keys_with_modifiers_and_waits_for_load() {
-    let a = Agent::new().await;
-    let tab = a.open("controls.html").await;
+    let (a, tab) = Agent::with_page("controls.html").await;
     let r = a
         .ok("press_key", json!({ "tabId": tab, "key": "k", "modifiers": ["ctrl", "shift"], "selector": "#notes" }))
         .await;
@@ -244,8 +238,7 @@ async fn press_key_sends_trusted_keys_with_modifiers_and_waits_for_load() {
 
 #[tokio::test]
 async fn a_disabled_button_is_flagged_in_extract_and_its_click_refused() {
-    let a = Agent::new().await;
-    let tab = a.open("disabled.html").await;
+    let (a, tab) = Agent::with_page("disabled.html").await;
     let page = a
         .ok("extract", json!({ "tabId": tab, "include": ["elements"] }))
         .await;
@@ -276,8 +269,7 @@ async fn a_disabled_button_is_flagged_in_extract_and_its_click_refused() {
 
 #[tokio::test]
 async fn controlled_input_keeps_typed_text_and_enables_save() {
-    let a = Agent::new().await;
-    let tab = a.open("controlled.html").await;
+    let (a, tab) = Agent::with_page("controlled.html").await;
     let r = a
         .ok(
             "type",
@@ -305,8 +297,7 @@ async fn controlled_input_keeps_typed_text_and_enables_save() {
 
 #[tokio::test]
 async fn model_driven_contenteditable_editor_gets_the_text() {
-    let a = Agent::new().await;
-    let tab = a.open("editor.html").await;
+    let (a, tab) = Agent::with_page("editor.html").await;
     let r = a
         .ok(
             "type",
@@ -325,8 +316,7 @@ async fn model_driven_contenteditable_editor_gets_the_text() {
 
 #[tokio::test]
 async fn typing_the_password_leaves_the_focus_stealing_email_intact() {
-    let a = Agent::new().await;
-    let tab = a.open("login.html").await;
+    let (a, tab) = Agent::with_page("login.html").await;
     let r = a
         .ok(
             "type",
@@ -374,8 +364,7 @@ async fn typing_the_password_leaves_the_focus_stealing_email_intact() {
 
 #[tokio::test]
 async fn buttons_in_open_and_closed_shadow_roots_are_clicked() {
-    let a = Agent::new().await;
-    let tab = a.open("shadow.html").await;
+    let (a, tab) = Agent::with_page("shadow.html").await;
     a.ok(
         "click",
         json!({ "tabId": tab, "text": "Open shadow button" }),
@@ -390,8 +379,7 @@ async fn buttons_in_open_and_closed_shadow_roots_are_clicked() {
 
 #[tokio::test]
 async fn same_origin_iframe_input_and_button_work_by_uid() {
-    let a = Agent::new().await;
-    let tab = a.open("frame_outer.html").await;
+    let (a, tab) = Agent::with_page("frame_outer.html").await;
     let city = a.uid(tab, "textbox", "City").await;
     let go = a.uid(tab, "button", "Go").await;
     let r = a
@@ -411,8 +399,7 @@ async fn same_origin_iframe_input_and_button_work_by_uid() {
 
 #[tokio::test]
 async fn cookie_banner_obstructs_the_click_until_accepted() {
-    let a = Agent::new().await;
-    let tab = a.open("banner.html").await;
+    let (a, tab) = Agent::with_page("banner.html").await;
     let (code, message) = a
         .err("click", json!({ "tabId": tab, "selector": "#buy" }))
         .await;
@@ -430,8 +417,7 @@ async fn cookie_banner_obstructs_the_click_until_accepted() {
 
 #[tokio::test]
 async fn row_below_the_fold_of_an_inner_scroller_is_clicked_by_uid() {
-    let a = Agent::new().await;
-    let tab = a.open("scroller.html").await;
+    let (a, tab) = Agent::with_page("scroller.html").await;
     let uid = a.uid(tab, "button", "Open order 77").await;
     assert_eq!(
         a.eval(tab, "return document.getElementById('rows').scrollTop")
@@ -445,8 +431,7 @@ async fn row_below_the_fold_of_an_inner_scroller_is_clicked_by_uid() {
 
 #[tokio::test]
 async fn target_blank_link_opens_in_the_same_tab_unless_new_tab() {
-    let a = Agent::new().await;
-    let tab = a.open("index.html").await;
+    let (a, tab) = Agent::with_page("index.html").await;
     // A `_blank` link opens its tab in the window of the page that has it, here this client's own agent
     // window (one per owner, SPEC §6): the test counts that window's tabs, never the whole browser's, which
     // the tests running beside it open and close at any moment.

@@ -29,8 +29,7 @@ async fn seen(a: &Agent, tab: i64) -> Vec<String> {
 
 #[tokio::test]
 async fn type_presses_a_key_per_character_so_a_keyup_filter_filters() {
-    let a = Agent::new().await;
-    let tab = a.open("keys.html").await;
+    let (a, tab) = Agent::with_page("keys.html").await;
     let r = a
         .ok(
             "type",
@@ -52,8 +51,7 @@ async fn type_presses_a_key_per_character_so_a_keyup_filter_filters() {
 
 #[tokio::test]
 async fn shifted_and_non_ascii_characters_are_keys_too() {
-    let a = Agent::new().await;
-    let tab = a.open("keys.html").await;
+    let (a, tab) = Agent::with_page("keys.html").await;
     let text = "Zoë? 東京 😀";
     let r = a
         .ok(
@@ -87,8 +85,7 @@ async fn shifted_and_non_ascii_characters_are_keys_too() {
 
 #[tokio::test]
 async fn an_autocomplete_fetches_and_shows_suggestions_as_keys_arrive() {
-    let a = Agent::new().await;
-    let tab = a.open("keys.html").await;
+    let (a, tab) = Agent::with_page("keys.html").await;
     a.ok(
         "type",
         json!({ "tabId": tab, "selector": "#city", "text": "Par" }),
@@ -110,8 +107,7 @@ async fn an_autocomplete_fetches_and_shows_suggestions_as_keys_arrive() {
 
 #[tokio::test]
 async fn character_counters_on_keydown_and_keyup_count_every_character() {
-    let a = Agent::new().await;
-    let tab = a.open("keys.html").await;
+    let (a, tab) = Agent::with_page("keys.html").await;
     let r = a
         .ok(
             "type",
@@ -135,8 +131,7 @@ async fn character_counters_on_keydown_and_keyup_count_every_character() {
 
 #[tokio::test]
 async fn a_dialog_a_key_raises_is_answered_and_the_typing_goes_on() {
-    let a = Agent::new().await;
-    let tab = a.open("keys.html").await;
+    let (a, tab) = Agent::with_page("keys.html").await;
     let r = a
         .ok(
             "type",
@@ -153,8 +148,7 @@ async fn a_dialog_a_key_raises_is_answered_and_the_typing_goes_on() {
 
 #[tokio::test]
 async fn typing_200_characters_stays_fast() {
-    let a = Agent::new().await;
-    let tab = a.open("keys.html").await;
+    let (a, tab) = Agent::with_page("keys.html").await;
     let text: String = "The quick brown fox jumps over the lazy dog. "
         .chars()
         .cycle()

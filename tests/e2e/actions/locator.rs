@@ -6,8 +6,7 @@ use serde_json::json;
 
 #[tokio::test]
 async fn extract_uids_drive_actions_and_go_stale_after_navigation() {
-    let a = Agent::new().await;
-    let tab = a.open("index.html").await;
+    let (a, tab) = Agent::with_page("index.html").await;
     let uid = a.uid(tab, "button", "Click me").await;
     let r = a.act(tab, "click", json!({ "uid": uid })).await;
     assert_eq!(r["clicked"]["id"], "counter");

@@ -59,4 +59,11 @@ impl Agent {
     async fn new() -> Agent {
         Agent::on(Browser::shared("actions"), "actions").await
     }
+
+    /// An agent on the area's browser with a tab on `page` ([`Agent::open`]), as most tests start.
+    async fn with_page(page: &str) -> (Agent, i64) {
+        let a = Agent::new().await;
+        let tab = a.open(page).await;
+        (a, tab)
+    }
 }

@@ -11,8 +11,7 @@ use crate::support::{self, eventually, get_tabs, note, FixtureServer};
 
 #[tokio::test]
 async fn navigate_go_back_go_forward_reload_wait_for_load_and_report_url_and_title() {
-    let a = Agent::new().await;
-    let tab = a.open("index.html").await;
+    let (a, tab) = Agent::with_page("index.html").await;
     let nav = a
         .act(tab, "navigate", json!({ "url": url("two.html?x=1") }))
         .await;
@@ -75,8 +74,7 @@ fn closed_port_url() -> String {
 #[tokio::test]
 async fn an_unknown_or_unreachable_host_fails_navigate_and_open_tab_alike_and_the_tab_stays_usable()
 {
-    let a = Agent::new().await;
-    let tab = a.open("index.html").await;
+    let (a, tab) = Agent::with_page("index.html").await;
     // The test browser resolves only loopback names (support::OFFLINE_RESOLVER_RULES): a DNS failure.
     let dns = "http://nonexistent.example/page".to_owned();
     let refused = closed_port_url();
@@ -186,8 +184,7 @@ async fn an_unknown_or_unreachable_host_fails_navigate_and_open_tab_alike_and_th
 
 #[tokio::test]
 async fn browser_pages_and_data_urls_are_handled_before_they_can_hurt() {
-    let a = Agent::new().await;
-    let tab = a.open("index.html").await;
+    let (a, tab) = Agent::with_page("index.html").await;
     // about:version is chrome://version: refused up front (navigating onto it crashes Chromium 156).
     for (method, params) in [
         ("navigate", json!({ "tabId": tab, "url": "about:version" })),
@@ -241,8 +238,7 @@ fn silent_server_url() -> String {
 
 #[tokio::test]
 async fn a_tab_left_by_a_navigate_timeout_answers_extract_evaluate_and_screenshot_at_once() {
-    let a = Agent::new().await;
-    let tab = a.open("index.html").await;
+    let (a, tab) = Agent::with_page("index.html").await;
     let target = silent_server_url();
     let (code, message) = a.act_err(tab, "navigate", json!({ "url": target })).await;
     assert_eq!(code, ErrorCode::Timeout, "{message}");
@@ -354,12 +350,8 @@ async fn load_state(a: &Agent, tab: i64) -> (Value, Value) {
 #[tokio::test]
 async fn navigate_answers_at_dom_content_loaded_plus_5_s_when_an_image_never_loads() {
     let a = Agent::new().await;
-    let opened = a.ok("open_tab", json!({ "url": "about:blank" })).await;
-    let tab = opened["tabId"].as_i64().expect("tabId");
     // A page that loads: loaded true.
-    let nav = a
-        .act(tab, "navigate", json!({ "url": url("two.html") }))
-        .await;
+    let (tab, nav) = a.open_navigated("two.html").await;
     assert_eq!(nav["loaded"], true, "{nav}");
     assert_eq!(load_state(&a, tab).await.0, "complete");
 

@@ -9,8 +9,7 @@ use crate::support::{eventually, get_tabs};
 
 #[tokio::test]
 async fn a_click_reports_the_page_it_navigated_to_and_the_tab_it_opened() {
-    let a = Agent::new().await;
-    let tab = a.open("dialogs.html").await;
+    let (a, tab) = Agent::with_page("dialogs.html").await;
     let r = a.click(tab, "#two").await;
     assert_eq!(
         r["navigated"],

@@ -8,8 +8,7 @@ use crate::support::FixtureServer;
 
 #[tokio::test]
 async fn scrape_returns_items_with_absolute_links_and_waits_for_them() {
-    let a = Agent::new().await;
-    let tab = a.open("scrape.html").await;
+    let (a, tab) = Agent::with_page("scrape.html").await;
     let r = a
         .act(tab, "scrape", json!({ "item": ".result", "fields": { "title": "h3", "url": "a@href", "desc": ".desc", "img": "img@src" } }),
         )

@@ -10,8 +10,7 @@ use crate::support::{self, get_tabs, note, Browser};
 
 #[tokio::test]
 async fn screenshot_captures_a_tab_in_the_minimized_agent_window() {
-    let a = Agent::new().await;
-    let tab = a.open("long.html").await;
+    let (a, tab) = Agent::with_page("long.html").await;
     let state = get_tabs(&a.client)
         .await
         .expect("get_tabs")

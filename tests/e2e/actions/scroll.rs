@@ -6,8 +6,7 @@ use serde_json::json;
 
 #[tokio::test]
 async fn scroll_moves_the_window_or_a_container_and_reports_the_end() {
-    let a = Agent::new().await;
-    let tab = a.open("controls.html").await;
+    let (a, tab) = Agent::with_page("controls.html").await;
     let r = a.act(tab, "scroll", json!({ "dy": 300 })).await;
     assert_eq!(
         own_result(&r),

@@ -8,8 +8,7 @@ use serde_json::json;
 
 #[tokio::test]
 async fn wait_for_sees_late_elements_text_and_hiding_and_times_out() {
-    let a = Agent::new().await;
-    let tab = a.open("index.html").await;
+    let (a, tab) = Agent::with_page("index.html").await;
     let r = a
         .act(
             tab,

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use bua_bridge::server::{self, ServerConfig};
 use bua_bridge::BridgeClient;
 use serde_json::{json, Value};
-use support::{bridge_bin, eventually, note, Browser, FixtureServer, V1Client};
+use support::{bridge_bin, eventually, note, stdout_of, Browser, FixtureServer, V1Client};
 
 fn keys(v: &Value) -> BTreeSet<String> {
     v.as_object()
@@ -546,12 +546,10 @@ impl Cli {
 }
 
 fn help(args: &[&str]) -> String {
-    let out = Command::new(bridge_bin())
-        .args(args)
-        .output()
-        .expect("help");
-    assert!(out.status.success(), "{args:?}");
-    String::from_utf8_lossy(&out.stdout).to_string()
+    stdout_of(
+        Command::new(bridge_bin()).args(args),
+        &format!("bua-bridge {args:?}"),
+    )
 }
 
 #[tokio::test]
@@ -877,12 +875,11 @@ fn cli_help_lists_examples_and_schema_prints_the_action_schema() {
         );
         assert!(text.contains(&format!("bua-bridge {sub}")), "{text}");
     }
-    let out = Command::new(bridge_bin())
-        .arg("schema")
-        .output()
-        .expect("schema");
-    assert!(out.status.success());
-    let printed: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let printed = stdout_of(
+        Command::new(bridge_bin()).arg("schema"),
+        "bua-bridge schema",
+    );
+    let printed: Value = serde_json::from_str(&printed).expect("JSON");
     assert_eq!(printed, bua_protocol::tool_input_schema());
 }
 

@@ -18,9 +18,8 @@ async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session()
 
     let url = page_url("sub.refused", "blocked");
     let (target, tab) = open_user_tab(&dt, &client, &url).await;
-    let err = act(&client, tab).await.expect_err("refused");
-    assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
-    assert!(err.to_string().contains("refused.localhost"), "{err}");
+    let message = failure(act(&client, tab).await, ErrorCode::DomainBlocked);
+    assert!(message.contains("refused.localhost"), "{message}");
     let event = events
         .wait(LIMIT, |e| {
             e["type"] == "domain_blocked" && e["tabId"] == tab
@@ -32,30 +31,31 @@ async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session()
     );
 
     // open_tab and navigate onto a blocked target are refused before anything opens.
-    let err = client
-        .call("open_tab", json!({"url": page_url("refused", "open")}))
-        .await
-        .expect_err("refused");
-    assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
-    let (ok_target, ok_tab) = open_user_tab(&dt, &client, &page_url("allowed", "nav")).await;
-    let err = client
-        .call(
-            "navigate",
-            json!({"tabId": ok_tab, "url": page_url("refused", "nav")}),
-        )
-        .await
-        .expect_err("refused");
-    assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
-
-    let starts = events
-        .settle(Duration::from_millis(300), |e| {
-            e["type"] == "session_started" && (e["tabId"] == tab || e["tabId"] == ok_tab)
-        })
-        .await;
-    assert!(
-        starts.is_empty(),
-        "no session for refused actions: {starts:?}"
+    failure(
+        client
+            .call("open_tab", json!({"url": page_url("refused", "open")}))
+            .await,
+        ErrorCode::DomainBlocked,
     );
+    let (ok_target, ok_tab) = open_user_tab(&dt, &client, &page_url("allowed", "nav")).await;
+    failure(
+        client
+            .call(
+                "navigate",
+                json!({"tabId": ok_tab, "url": page_url("refused", "nav")}),
+            )
+            .await,
+        ErrorCode::DomainBlocked,
+    );
+
+    events
+        .assert_count(
+            Duration::from_millis(300),
+            0,
+            "no session for refused actions",
+            |e| e["type"] == "session_started" && (e["tabId"] == tab || e["tabId"] == ok_tab),
+        )
+        .await;
     assert!(session_of(browser, &dt, tab).await.is_none());
     let refused_open = page_url("refused", "open");
     let opened = get_tabs(&client)
@@ -64,16 +64,11 @@ async fn an_action_on_a_blocked_domain_is_refused_with_an_event_and_no_session()
         .into_iter()
         .any(|t| t["url"] == refused_open.as_str() || t["title"] == refused_open.as_str());
     assert!(!opened, "open_tab opened nothing");
-    let blocked_events = events
-        .settle(Duration::ZERO, |e| {
+    events
+        .assert_count(Duration::ZERO, 3, "one event per refusal", |e| {
             e["type"] == "domain_blocked" && e["domain"] == "refused.localhost"
         })
         .await;
-    assert_eq!(
-        blocked_events.len(),
-        3,
-        "one event per refusal: {blocked_events:?}"
-    );
 
     blocklist_cmd(browser, &dt, "remove_blocked", "refused.localhost").await;
     assert_eq!(
@@ -131,15 +126,14 @@ async fn adding_a_domain_to_the_blocklist_ends_its_sessions_as_domain_blocked() 
         tab_info(&client, victim).await.expect("user tab stays")["session"],
         false
     );
-    let bystanders = events
-        .settle(Duration::from_millis(300), |e| {
-            event_is(e, "session_ended", bystander)
-        })
+    events
+        .assert_count(
+            Duration::from_millis(300),
+            0,
+            "notvictim.localhost is not victim.localhost",
+            |e| event_is(e, "session_ended", bystander),
+        )
         .await;
-    assert!(
-        bystanders.is_empty(),
-        "notvictim.localhost is not victim.localhost: {bystanders:?}"
-    );
     assert!(session_of(browser, &dt, bystander).await.is_some());
     let entries = history(browser, &dt).await;
     assert!(
@@ -210,8 +204,7 @@ async fn a_session_tab_redirected_onto_a_blocked_host_is_ended() {
         .iter()
         .any(|h| h == "/sessions/redirect-to-blocked"));
     // The tab now sits on the blocked host: the next action is refused and starts nothing.
-    let err = act(&client, tab).await.expect_err("refused");
-    assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
+    failure(act(&client, tab).await, ErrorCode::DomainBlocked);
     assert!(session_of(browser, &dt, tab).await.is_none());
     blocklist_cmd(browser, &dt, "remove_blocked", "redirect-target.localhost").await;
     dt.close_target(&target).await.expect("close");
@@ -233,26 +226,27 @@ async fn clicking_a_link_onto_a_blocked_domain_is_domain_blocked_naming_it() {
     )
     .await
     .expect("add the link");
-    let err = client
-        .call("click", json!({"tabId": tab, "selector": "#go"}))
-        .await
-        .expect_err("blocked");
-    assert_eq!(err.code(), ErrorCode::DomainBlocked, "{err}");
-    let message = err.to_string();
+    let message = failure(
+        client
+            .call("click", json!({"tabId": tab, "selector": "#go"}))
+            .await,
+        ErrorCode::DomainBlocked,
+    );
     assert!(message.contains("link-blocked.localhost"), "{message}");
     let end = events
         .wait(LIMIT, |e| ended(e, tab, "domain_blocked"))
         .await;
     assert_eq!(end["domain"], "link-from.localhost", "{end}");
-    let blocked = events
-        .settle(Duration::from_millis(300), |e| {
-            e["type"] == "domain_blocked" && e["tabId"] == tab
-        })
+    events
+        .assert_count(
+            Duration::from_millis(300),
+            1,
+            "one domain_blocked event",
+            |e| e["type"] == "domain_blocked" && e["tabId"] == tab,
+        )
         .await;
-    assert_eq!(blocked.len(), 1, "one domain_blocked event: {blocked:?}");
     // The agent's own tab was closed with its session; naming it again says why.
-    let err = act(&client, tab).await.expect_err("gone");
-    assert_eq!(err.code(), ErrorCode::TabNotFound, "{err}");
-    assert!(err.to_string().contains("link-blocked.localhost"), "{err}");
+    let message = failure(act(&client, tab).await, ErrorCode::TabNotFound);
+    assert!(message.contains("link-blocked.localhost"), "{message}");
     blocklist_cmd(browser, &dt, "remove_blocked", "link-blocked.localhost").await;
 }

@@ -24,9 +24,9 @@ use bua_bridge::BridgeClient;
 use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
 use support::{
-    agent_tab, ended, enter_area, evaluate, event_is, eventually, get_tabs, history, note,
-    open_user_tab, session_of, sessions, tab_info, worker_ui, Events, FixtureServer, Route,
-    SharedBrowser, LIMIT,
+    agent_tab, assert_handoff_ended, ended, enter_area, evaluate, event_is, eventually, failure,
+    get_tabs, history, note, open_user_tab, session_of, sessions, tab_info, worker_ui, Events,
+    FixtureServer, Route, SharedBrowser, LIMIT,
 };
 
 /// Shared for tests that touch only their own tabs, exclusive for tests that act on every session.
@@ -103,16 +103,14 @@ async fn the_first_action_on_a_tab_starts_one_session_with_one_session_started_e
 
     act(&client, tab).await.expect("second action");
     act(&client, tab).await.expect("third action");
-    let starts = events
-        .settle(Duration::from_millis(500), |e| {
-            event_is(e, "session_started", tab)
-        })
+    events
+        .assert_count(
+            Duration::from_millis(500),
+            1,
+            "one session_started for three actions",
+            |e| event_is(e, "session_started", tab),
+        )
         .await;
-    assert_eq!(
-        starts.len(),
-        1,
-        "one session_started for three actions: {starts:?}"
-    );
 
     let info = tab_info(&client, tab).await.expect("tab");
     assert_eq!(
@@ -150,8 +148,7 @@ async fn closing_a_tab_ends_its_session_as_tab_closed() {
     );
     assert!(ended_at >= started && started > 0.0, "{end}");
     assert!(session_of(browser, &dt, tab).await.is_none());
-    let err = act(&client, tab).await.expect_err("gone");
-    assert_eq!(err.code(), ErrorCode::TabNotFound, "{err}");
+    failure(act(&client, tab).await, ErrorCode::TabNotFound);
 }
 
 #[tokio::test]
@@ -195,26 +192,26 @@ async fn a_detach_from_outside_ends_the_session_as_user_stopped_and_the_next_act
         "action after an outside detach answered in {} ms",
         started.elapsed().as_millis()
     ));
-    let restarts = events
-        .settle(Duration::from_millis(300), |e| {
-            event_is(e, "session_started", tab)
-        })
+    events
+        .assert_count(
+            Duration::from_millis(300),
+            2,
+            "a new session after user_stopped",
+            |e| event_is(e, "session_started", tab),
+        )
         .await;
-    assert_eq!(
-        restarts.len(),
-        2,
-        "a new session after user_stopped: {restarts:?}"
-    );
 
     // The popup's per-session Stop goes through the same path.
     let stopped = worker_ui(browser, &dt, json!({"cmd": "stop_session", "tabId": tab})).await;
     assert_eq!(stopped, json!({"stopped": true}));
-    let ends = events
-        .settle(Duration::from_millis(300), |e| {
-            ended(e, tab, "user_stopped")
-        })
+    events
+        .assert_count(
+            Duration::from_millis(300),
+            2,
+            "user_stopped by the detach, then by Stop",
+            |e| ended(e, tab, "user_stopped"),
+        )
         .await;
-    assert_eq!(ends.len(), 2, "{ends:?}");
     assert_eq!(
         act(&client, tab).await.expect("works again")["value"],
         "BUA sessions fixture"
@@ -355,11 +352,10 @@ async fn an_omitted_tab_id_is_resolved_by_the_session_rules_or_names_the_candida
     worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
     let omitted = json!({"expression": "return location.hostname"});
 
-    let err = client
-        .call("evaluate", omitted.clone())
-        .await
-        .expect_err("nothing to act on");
-    assert_eq!(err.code(), ErrorCode::SessionNotFound, "{err}");
+    failure(
+        client.call("evaluate", omitted.clone()).await,
+        ErrorCode::SessionNotFound,
+    );
 
     // One user session: it is the only candidate.
     let (t1, one) = open_user_tab(&dt, &client, &page_url("omit-one", "x")).await;
@@ -373,12 +369,10 @@ async fn an_omitted_tab_id_is_resolved_by_the_session_rules_or_names_the_candida
     // Two user sessions: session_not_found naming both tabs.
     let (t2, two) = open_user_tab(&dt, &client, &page_url("omit-two", "x")).await;
     act(&client, two).await.expect("action");
-    let err = client
-        .call("evaluate", omitted.clone())
-        .await
-        .expect_err("ambiguous");
-    assert_eq!(err.code(), ErrorCode::SessionNotFound, "{err}");
-    let message = err.to_string();
+    let message = failure(
+        client.call("evaluate", omitted.clone()).await,
+        ErrorCode::SessionNotFound,
+    );
     assert!(
         message.contains(&format!("tab {one}")) && message.contains(&format!("tab {two}")),
         "{message}"
@@ -422,9 +416,8 @@ async fn an_action_in_flight_fails_with_session_not_found_when_its_session_ends(
     };
     let (result, (answer, stopped_at)) = tokio::join!(slow, stop);
     assert_eq!(answer, json!({"stopped": true}));
-    let err = result.expect_err("the in-flight action fails");
-    assert_eq!(err.code(), ErrorCode::SessionNotFound, "{err}");
-    assert!(err.to_string().contains("user_stopped"), "{err}");
+    let message = failure(result, ErrorCode::SessionNotFound);
+    assert!(message.contains("user_stopped"), "{message}");
     let after = stopped_at.elapsed();
     note(&format!(
         "in-flight action failed {} ms after the Stop",
@@ -546,9 +539,8 @@ async fn a_failed_attach_ends_the_session_it_started() {
     let target = support::open_page_in_own_window(&dt, "chrome://version/").await;
     let tab = support::tab_id_of(&client, "chrome://version/").await;
 
-    let err = act(&client, tab).await.expect_err("cannot attach");
-    assert_eq!(err.code(), ErrorCode::DebuggerAttachFailed, "{err}");
-    assert!(err.to_string().contains("chrome://"), "{err}");
+    let message = failure(act(&client, tab).await, ErrorCode::DebuggerAttachFailed);
+    assert!(message.contains("chrome://"), "{message}");
 
     events
         .wait(LIMIT, |e| event_is(e, "session_started", tab))
@@ -580,8 +572,7 @@ async fn a_failed_attach_ends_the_session_it_started() {
     );
 
     // Again: the same error, and again nothing left.
-    let err = act(&client, tab).await.expect_err("still cannot attach");
-    assert_eq!(err.code(), ErrorCode::DebuggerAttachFailed, "{err}");
+    failure(act(&client, tab).await, ErrorCode::DebuggerAttachFailed);
     let left = eventually(LIMIT, || async {
         session_of(browser, &dt, tab).await.is_none().then_some(())
     })
@@ -616,9 +607,7 @@ async fn after_stop_all_idle_or_a_block_the_agents_next_action_is_told_so_and_op
     worker_ui(browser, &dt, json!({"cmd": "stop_all"})).await;
     let end = events.wait(LIMIT, |e| ended(e, tab, "global_stop")).await;
     assert_eq!(end["actionCount"], 2, "{end}");
-    let err = act(&client, tab).await.expect_err("stopped");
-    assert_eq!(err.code(), ErrorCode::TabNotFound, "{err}");
-    let message = err.to_string();
+    let message = failure(act(&client, tab).await, ErrorCode::TabNotFound);
     assert!(
         message.starts_with(&format!(
             "tab {tab}: the user stopped this session (Stop all) at "
@@ -631,12 +620,12 @@ async fn after_stop_all_idle_or_a_block_the_agents_next_action_is_told_so_and_op
     );
     assert!(!message.contains("call get_tabs"), "{message}");
     // An omitted tabId: this agent's tabs were all stopped by the user.
-    let err = client
-        .call("evaluate", json!({"expression": "return 1"}))
-        .await
-        .expect_err("nothing left");
-    assert_eq!(err.code(), ErrorCode::SessionNotFound, "{err}");
-    let message = err.to_string();
+    let message = failure(
+        client
+            .call("evaluate", json!({"expression": "return 1"}))
+            .await,
+        ErrorCode::SessionNotFound,
+    );
     assert!(
         message.contains("the user stopped this session (Stop all)"),
         "{message}"
@@ -662,9 +651,7 @@ async fn after_stop_all_idle_or_a_block_the_agents_next_action_is_told_so_and_op
         )
         .await;
     events.wait(LIMIT, |e| ended(e, tab, "screen_locked")).await;
-    let err = act(&client, tab).await.expect_err("locked");
-    assert_eq!(err.code(), ErrorCode::TabNotFound, "{err}");
-    let message = err.to_string();
+    let message = failure(act(&client, tab).await, ErrorCode::TabNotFound);
     assert!(
         message.starts_with(&format!("tab {tab}: this session ended at ")),
         "{message}"
@@ -679,9 +666,7 @@ async fn after_stop_all_idle_or_a_block_the_agents_next_action_is_told_so_and_op
     events
         .wait(LIMIT, |e| ended(e, tab, "domain_blocked"))
         .await;
-    let err = act(&client, tab).await.expect_err("blocked");
-    assert_eq!(err.code(), ErrorCode::TabNotFound, "{err}");
-    let message = err.to_string();
+    let message = failure(act(&client, tab).await, ErrorCode::TabNotFound);
     assert!(
         message.contains(
             "told-block.localhost is a blocked domain (blocklist entry `told-block.localhost`)"

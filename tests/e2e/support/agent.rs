@@ -7,15 +7,7 @@ use bua_bridge::BridgeClient;
 use bua_protocol::ErrorCode;
 use serde_json::{json, Value};
 
-use super::{eventually, FixtureServer, SharedBrowser};
-
-/// `extract` of `tab` (SPEC §5); panics when it fails.
-pub async fn extract(client: &BridgeClient, tab: i64) -> Value {
-    client
-        .call("extract", json!({ "tabId": tab }))
-        .await
-        .expect("extract")
-}
+use super::{eventually, Browser, FixtureServer, SharedBrowser};
 
 /// The uid of the first element of an `extract` result with this role and accessible name.
 pub fn uid_of(result: &Value, role: &str, name: &str) -> String {
@@ -47,6 +39,16 @@ impl Agent {
             browser,
             area,
         }
+    }
+
+    /// An agent on the shared browser of `area` for a test that must have it to itself: waits for `serial`
+    /// (the area's lock) and holds it until the returned guard drops.
+    pub async fn alone(
+        serial: &'static tokio::sync::Mutex<()>,
+        area: &'static str,
+    ) -> (tokio::sync::MutexGuard<'static, ()>, Agent) {
+        let turn = serial.lock().await;
+        (turn, Agent::on(Browser::shared(area), area).await)
     }
 
     /// `http://127.0.0.1:<port>/<area>/<path>`.
@@ -92,12 +94,36 @@ impl Agent {
     /// Opens `path` in a new agent tab and waits until it has loaded (the session attaches on about:blank
     /// first, so the page's whole load is seen); returns the tab id.
     pub async fn open(&self, path: &str) -> i64 {
+        self.open_navigated(path).await.0
+    }
+
+    /// [`Agent::open`], with what its `navigate` answered (`loaded`, the new page's `view`: SPEC §4).
+    pub async fn open_navigated(&self, path: &str) -> (i64, Value) {
         let opened = self.ok("open_tab", json!({ "url": "about:blank" })).await;
         let tab = opened["tabId"].as_i64().expect("tabId");
         let url = self.url(path);
         let nav = self.act(tab, "navigate", json!({ "url": url })).await;
         assert_eq!(nav["url"], url);
-        tab
+        (tab, nav)
+    }
+
+    /// Opens `path` with `open_tab` itself (the page loads while the session attaches, no `navigate` and so
+    /// no view of it); returns the tab id.
+    pub async fn open_tab(&self, path: &str) -> i64 {
+        let opened = self.ok("open_tab", json!({ "url": self.url(path) })).await;
+        opened["tabId"].as_i64().expect("tabId")
+    }
+
+    /// `extract` of `tab` (SPEC §5); panics when it fails.
+    pub async fn extract(&self, tab: i64) -> Value {
+        self.act(tab, "extract", json!({})).await
+    }
+
+    /// The `extract` of `tab` the MCP server asks for (SPEC §9): markdown and elements, links named by uid
+    /// (`refs`), no text.
+    pub async fn extract_with_refs(&self, tab: i64) -> Value {
+        let params = json!({ "include": ["markdown", "elements"], "refs": true });
+        self.act(tab, "extract", params).await
     }
 
     /// `evaluate` → the value.
@@ -152,6 +178,6 @@ impl Agent {
 
     /// `extract` → the uid of the element with `role` and accessible `name`.
     pub async fn uid(&self, tab: i64, role: &str, name: &str) -> String {
-        uid_of(&extract(&self.client, tab).await, role, name)
+        uid_of(&self.extract(tab).await, role, name)
     }
 }

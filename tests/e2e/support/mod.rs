@@ -22,7 +22,7 @@
 mod agent;
 mod mcp_stdio;
 
-pub use agent::{extract, uid_of, Agent};
+pub use agent::{uid_of, Agent};
 pub use mcp_stdio::McpStdio;
 
 use std::collections::HashMap;
@@ -67,6 +67,22 @@ pub fn fixtures_dir() -> PathBuf {
 /// The `bua-bridge` binary cargo built for this test.
 pub fn bridge_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_bua-bridge"))
+}
+
+/// Runs `command` to its end and returns its stdout; panics, showing its stdout and stderr, when it cannot
+/// be started or exits unsuccessfully (`what` names it in the message).
+pub fn stdout_of(command: &mut Command, what: &str) -> String {
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("run {what}: {e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n{stdout}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -648,6 +664,29 @@ pub async fn get_tabs(client: &BridgeClient) -> Result<Vec<Value>, bua_bridge::E
         .unwrap_or_default())
 }
 
+/// The message of the error `result` (an action's answer) must be, with code `code`; panics when it
+/// succeeded or failed with another code.
+pub fn failure(result: Result<Value, bua_bridge::Error>, code: bua_protocol::ErrorCode) -> String {
+    match result {
+        Ok(v) => panic!("expected {code:?}, got {v}"),
+        Err(e) => {
+            assert_eq!(e.code(), code, "{e}");
+            e.to_string()
+        }
+    }
+}
+
+/// Asserts how a `handoff` answer says it ended (SPEC §8): `resolved`, `by` whom (`page`, `user`, …) and
+/// the `title` of the page it ended on.
+pub fn assert_handoff_ended(result: &Value, resolved: bool, by: &str, title: &str) {
+    assert_eq!(
+        (result["resolved"].as_bool(), result["by"].as_str()),
+        (Some(resolved), Some(by)),
+        "{result}"
+    );
+    assert_eq!(result["title"], title, "{result}");
+}
+
 /// Writes a line to stderr that shows up in test output (for measured numbers).
 pub fn note(line: &str) {
     let _ = writeln!(std::io::stderr(), "[measure] {line}");
@@ -715,6 +754,19 @@ impl Events {
         tokio::time::sleep(dur).await;
         self.pull();
         self.seen.iter().filter(|e| pred(e)).cloned().collect()
+    }
+
+    /// [`Events::settle`], asserting that exactly `count` of the events satisfy `pred` (`why`: what that count
+    /// means, for the failure message).
+    pub async fn assert_count(
+        &mut self,
+        dur: Duration,
+        count: usize,
+        why: &str,
+        pred: impl Fn(&Value) -> bool,
+    ) {
+        let found = self.settle(dur, pred).await;
+        assert_eq!(found.len(), count, "{why}: {found:?}");
     }
 }
 

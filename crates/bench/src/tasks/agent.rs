@@ -6,9 +6,9 @@
 //! `navigated`, Playwright MCP's result gives the new URL) makes it obsolete; when a target is not in
 //! the text it has, or it must see the page (an `expect`), it makes the tool's read call (ours
 //! `extract`, Playwright MCP `browser_snapshot`, DevTools MCP `take_snapshot`). Each tool gets its
-//! best options: both peers' form fill for several fields, DevTools' snapshot with each action,
-//! Playwright's key-by-key typing where the page listens for keys; ours fills one field per call until
-//! its schema lists a `fill` action, which is then used.
+//! best options ([`plan`]): consecutive form fields in one form fill (all three), ours' `fill` also
+//! clicking the form's button, typing sent with Enter in one call (ours, Playwright MCP), DevTools'
+//! snapshot with each action, Playwright's key-by-key typing where the page listens for keys.
 
 use std::time::Duration;
 
@@ -19,7 +19,7 @@ mod calls;
 use super::formats;
 use super::list::Intent;
 use super::patch::{self, After};
-use super::text::{Node, Page, Target};
+use super::text::{Node, Page, Role, Target};
 use crate::mcp::McpServer;
 use crate::peers::Tool;
 
@@ -62,6 +62,14 @@ pub struct Agent<'a> {
 /// A step that could not go on.
 type Step = Result<(), String>;
 
+/// One move of the agent: an intent, or several that the tool does in one call ([`plan`]).
+enum Move<'s> {
+    One(&'s Intent),
+    /// Fields filled in one call, then (ours' `submit`) a button clicked.
+    Fill(Vec<(Target, &'static str)>, Option<&'s Target>),
+    TypeAndEnter(&'s Target, &'static str),
+}
+
 impl<'a> Agent<'a> {
     /// An agent for `tool` on `server`; `ours_fill` when our schema lists `fill`.
     pub fn new(
@@ -90,19 +98,22 @@ impl<'a> Agent<'a> {
     pub async fn run(&mut self, base: &str, steps: &[Intent]) {
         self.calls.clear();
         self.notes.clear();
-        for step in steps {
-            let Err(why) = self.step(base, step).await else {
+        let mut at = 0;
+        while at < steps.len() {
+            let (move_, intents) = plan(self.tool, self.ours_fill, &steps[at..]);
+            at += intents;
+            let Err(why) = self.step(base, &move_).await else {
                 continue;
             };
             // A failed action: a model reads the page again and retries once with what it sees
             // (a stale uid, a page that had not finished loading).
-            let retry = why.contains(" failed: ") && !matches!(step, Intent::Open(_));
+            let retry = why.contains(" failed: ") && !matches!(move_, Move::One(Intent::Open(_)));
             self.notes.push(why);
             if !retry {
                 return;
             }
             let again = match self.read().await {
-                Ok(()) => self.step(base, step).await,
+                Ok(()) => self.step(base, &move_).await,
                 Err(e) => Err(e),
             };
             if let Err(why) = again {
@@ -112,14 +123,22 @@ impl<'a> Agent<'a> {
         }
     }
 
-    async fn step(&mut self, base: &str, step: &Intent) -> Step {
+    async fn step(&mut self, base: &str, move_: &Move<'_>) -> Step {
+        let step = match move_ {
+            Move::One(step) => *step,
+            Move::Fill(fields, button) => return self.fill(fields, *button).await,
+            Move::TypeAndEnter(target, text) => {
+                let node = self.resolve(target).await?;
+                return self.type_and_enter(target, &node, text).await;
+            }
+        };
         match step {
             Intent::Open(path) => self.open(&format!("{base}{path}")).await,
             Intent::Type { target, text, keys } => {
                 let node = self.resolve(target).await?;
                 self.type_into(target, &node, text, *keys).await
             }
-            Intent::Fill(fields) => self.fill(fields).await,
+            Intent::Fill(fields) => self.fill(fields, None).await,
             Intent::Click(target) => {
                 let node = self.resolve(target).await?;
                 self.click(target, &node).await
@@ -282,6 +301,69 @@ impl<'a> Agent<'a> {
     }
 }
 
+/// What the agent does next for `steps` (the rest of the task), and how many intents that carries out.
+/// A model that can fill a form in one call does: consecutive fields become one fill (ours' `fill`,
+/// both peers' form fill), and where the tool can also click the form's button in that call (ours'
+/// `fill` with `submit`), the click on a button that follows joins it; a field typed and sent with Enter is one
+/// call where the tool types with `submit` (ours' `type`, Playwright MCP's `browser_type`).
+fn plan(tool: Tool, ours_fill: bool, steps: &[Intent]) -> (Move<'_>, usize) {
+    let mut fields = Vec::new();
+    let mut taken = 0;
+    while let Some(more) = steps.get(taken).and_then(|s| fields_of(tool, ours_fill, s)) {
+        fields.extend(more);
+        taken += 1;
+    }
+    // One field alone is written by its own action, unless a click joins it.
+    let alone = fields.len() < 2 && !matches!(steps.first(), Some(Intent::Fill(_)));
+    match steps.get(taken) {
+        Some(Intent::Click(button))
+            if taken > 0 && tool == Tool::Ours && button.role == Role::Button =>
+        {
+            return (Move::Fill(fields, Some(button)), taken + 1)
+        }
+        _ if taken > 0 && !alone => return (Move::Fill(fields, None), taken),
+        _ => {}
+    }
+    match (&steps[0], steps.get(1), tool) {
+        (
+            Intent::Type {
+                target,
+                text,
+                keys: false,
+            },
+            Some(Intent::Press("Enter")),
+            Tool::Ours | Tool::Playwright,
+        ) => (Move::TypeAndEnter(target, text), 2),
+        _ => (Move::One(&steps[0]), 1),
+    }
+}
+
+/// The form fields `step` writes, when the tool's form fill can write them: text typed at once
+/// (not key by key), checkboxes, a combobox's option — and for ours, whose `fill` selects in any
+/// `<select>`, a list box's.
+fn fields_of(tool: Tool, ours_fill: bool, step: &Intent) -> Option<Vec<(Target, &'static str)>> {
+    if tool == Tool::Ours && !ours_fill {
+        return None;
+    }
+    let field = match step {
+        Intent::Fill(fields) => return Some(fields.clone()),
+        Intent::Type {
+            target,
+            text,
+            keys: false,
+        } => (target.clone(), *text),
+        Intent::Check(target, on) => (target.clone(), if *on { "true" } else { "false" }),
+        Intent::Select(target, option)
+            if target.role == Role::Combobox
+                || (target.role == Role::Listbox && tool == Tool::Ours) =>
+        {
+            (target.clone(), *option)
+        }
+        _ => return None,
+    };
+    Some(vec![field])
+}
+
 /// The page URL a result states: Playwright MCP's `- Page URL: …`, ours' `url: …`.
 fn page_url(text: &str) -> Option<String> {
     text.lines().find_map(|l| {
@@ -289,4 +371,73 @@ fn page_url(text: &str) -> Option<String> {
             .or_else(|| l.strip_prefix("url: "))
             .map(|u| u.trim().to_string())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::text::{Role, Target};
+
+    fn check(name: &'static str) -> Intent {
+        Intent::Check(Target::new(Role::Checkbox, name), true)
+    }
+
+    /// The rows of a bulk action: two ticks, the action's select, its button.
+    fn bulk() -> Vec<Intent> {
+        vec![
+            check("bob"),
+            check("bobby"),
+            Intent::Select(Target::new(Role::Combobox, "Action"), "Delete"),
+            Intent::Click(Target::new(Role::Button, "Go")),
+        ]
+    }
+
+    #[test]
+    fn consecutive_fields_are_one_fill_and_ours_clicks_the_button_in_it() {
+        let steps = bulk();
+        let (ours, n) = plan(Tool::Ours, true, &steps);
+        assert!(matches!(ours, Move::Fill(ref f, Some(b)) if f.len() == 3 && b.name == "Go"));
+        assert_eq!(n, 4);
+        for peer in [Tool::Playwright, Tool::DevTools] {
+            let (m, n) = plan(peer, true, &steps);
+            assert!(matches!(m, Move::Fill(ref f, None) if f.len() == 3));
+            assert_eq!(n, 3);
+        }
+        // Without ours' fill, one action per intent.
+        assert!(matches!(plan(Tool::Ours, false, &steps), (Move::One(_), 1)));
+    }
+
+    #[test]
+    fn one_field_is_its_own_action_unless_a_button_or_enter_joins_it() {
+        let tick = [check("bob"), Intent::Expect("done")];
+        for tool in [Tool::Ours, Tool::Playwright, Tool::DevTools] {
+            assert!(matches!(plan(tool, true, &tick), (Move::One(_), 1)));
+        }
+        let search = [
+            Intent::Type {
+                target: Target::new(Role::Textbox, "Search"),
+                text: "bob",
+                keys: false,
+            },
+            Intent::Press("Enter"),
+        ];
+        assert!(matches!(
+            plan(Tool::Ours, true, &search),
+            (Move::TypeAndEnter(..), 2)
+        ));
+        assert!(matches!(
+            plan(Tool::Playwright, true, &search),
+            (Move::TypeAndEnter(..), 2)
+        ));
+        assert!(matches!(
+            plan(Tool::DevTools, true, &search),
+            (Move::One(_), 1)
+        ));
+        // A link after a field is not the form's button.
+        let link = [
+            check("bob"),
+            Intent::Click(Target::new(Role::Link, "Today")),
+        ];
+        assert!(matches!(plan(Tool::Ours, true, &link), (Move::One(_), 1)));
+    }
 }

@@ -124,6 +124,14 @@ for name in ("bob", "bobby", "carol"):
     User.objects.create_user(name, f"{name}@example.org", f"{name}-pass-2026")
 "#;
 
+/// The permissions `trac-admin permission add` grants, `(user or group, action)`: anonymous may administer
+/// (see [`TRAC_SEED`]), the `developer` group may edit the wiki.
+const TRAC_PERMISSIONS: [(&str, &str); 3] = [
+    ("anonymous", "TRAC_ADMIN"),
+    ("developer", "WIKI_CREATE"),
+    ("developer", "WIKI_MODIFY"),
+];
+
 /// Trac's seed: anonymous may administer (Trac signs in through HTTP authentication, which no MCP
 /// tool's text can answer), a `developer` group, two tickets.
 const TRAC_SEED: &str = r#"
@@ -177,24 +185,14 @@ pub async fn seed(app: App, venv: &Venv, dir: &Path) -> Result<(), BenchError> {
                 None,
             )
             .await?;
-            run(
-                &admin,
-                &[&path, "permission", "add", "anonymous", "TRAC_ADMIN"],
-                None,
-            )
-            .await?;
-            run(
-                &admin,
-                &[&path, "permission", "add", "developer", "WIKI_CREATE"],
-                None,
-            )
-            .await?;
-            run(
-                &admin,
-                &[&path, "permission", "add", "developer", "WIKI_MODIFY"],
-                None,
-            )
-            .await?;
+            for (user, permission) in TRAC_PERMISSIONS {
+                run(
+                    &admin,
+                    &[&path, "permission", "add", user, permission],
+                    None,
+                )
+                .await?;
+            }
             run(&venv.program("python"), &["-c", TRAC_SEED, &path], None).await?;
         }
     }

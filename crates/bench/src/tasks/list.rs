@@ -73,6 +73,22 @@ const fn listbox(name: &'static str) -> Target {
 const fn checkbox(name: &'static str) -> Target {
     Target::new(Role::Checkbox, name)
 }
+/// Type `text` into `target`.
+const fn type_in(target: Target, text: &'static str) -> Intent {
+    Type {
+        target,
+        text,
+        keys: false,
+    }
+}
+/// Type `text` into a `target` whose page reacts to each key (a filter box).
+const fn type_keys(target: Target, text: &'static str) -> Intent {
+    Type {
+        target,
+        text,
+        keys: true,
+    }
+}
 
 /// Every task, in the order they run.
 pub fn all() -> Vec<Task> {
@@ -121,11 +137,7 @@ pub fn all() -> Vec<Task> {
             app: App::Django,
             steps: vec![
                 Open("/admin/auth/user/"),
-                Type {
-                    target: tb("Search"),
-                    text: "bob",
-                    keys: false,
-                },
+                type_in(tb("Search"), "bob"),
                 Press("Enter"),
                 Expect("bobby@example.org"),
                 Check(checkbox("Select this object for an action - bob"), true),
@@ -147,16 +159,8 @@ pub fn all() -> Vec<Task> {
             steps: vec![
                 Open("/admin/auth/user/"),
                 Click(link("alice")),
-                Type {
-                    target: tb("").after("Date joined"),
-                    text: "2025-02-14",
-                    keys: false,
-                },
-                Type {
-                    target: tb("").after("Date joined").second(),
-                    text: "09:30:00",
-                    keys: false,
-                },
+                type_in(tb("").after("Date joined"), "2025-02-14"),
+                type_in(tb("").after("Date joined").second(), "09:30:00"),
                 Click(link("Today").after("Last login")),
                 Click(link("Now").after("Last login")),
                 Click(button("Save")),
@@ -198,11 +202,7 @@ pub fn all() -> Vec<Task> {
             steps: vec![
                 Open("/admin/auth/group/"),
                 Click(link("reviewers")),
-                Type {
-                    target: tb("").before(Role::Listbox, "Available permissions"),
-                    text: "log entry",
-                    keys: true,
-                },
+                type_keys(tb("").before(Role::Listbox, "Available permissions"), "log entry"),
                 Click(button("Choose all permissions")),
                 Click(button("Save")),
                 saved.clone(),
@@ -234,11 +234,7 @@ pub fn all() -> Vec<Task> {
             steps: vec![
                 Open("/admin/auth/user/"),
                 Click(link("dora")),
-                Type {
-                    target: tb("").before(Role::Listbox, "Available user permissions"),
-                    text: "session",
-                    keys: true,
-                },
+                type_keys(tb("").before(Role::Listbox, "Available user permissions"), "session"),
                 Click(button("Choose all user permissions")),
                 Click(button("Save")),
                 saved,
@@ -303,11 +299,7 @@ pub fn all() -> Vec<Task> {
             app: App::Trac,
             steps: vec![
                 Open("/admin/general/perm"),
-                Type {
-                    target: tb("Subject").after("Grant Permission"),
-                    text: "developer",
-                    keys: false,
-                },
+                type_in(tb("Subject").after("Grant Permission"), "developer"),
                 Select(combo("Action"), "TICKET_MODIFY"),
                 Click(button("Add").after("Grant Permission")),
                 Expect("TICKET_MODIFY"),
@@ -328,16 +320,8 @@ pub fn all() -> Vec<Task> {
             steps: vec![
                 Open("/wiki/BenchNotes"),
                 Click(button("Create this page")),
-                Type {
-                    target: tb("").after("Editing"),
-                    text: "= Bench notes =\nThe release checklist lives here.",
-                    keys: false,
-                },
-                Type {
-                    target: tb("Comment about this change"),
-                    text: "first notes",
-                    keys: false,
-                },
+                type_in(tb("").after("Editing"), "= Bench notes =\nThe release checklist lives here."),
+                type_in(tb("Comment about this change"), "first notes"),
                 Click(button("Submit changes")),
                 Expect("The release checklist lives here."),
             ],

@@ -5,6 +5,13 @@ use serde_json::json;
 use serde_json::Value;
 use std::path::Path;
 
+/// The message of a failure, which must be `invalid_action`.
+fn invalid_action<T: std::fmt::Debug>(result: std::result::Result<T, Failure>) -> String {
+    let e = result.unwrap_err();
+    assert_eq!(e.code, "invalid_action", "{}", e.message);
+    e.message
+}
+
 #[test]
 fn locator_flags_become_one_locator() {
     let uid = LocatorArgs {
@@ -113,22 +120,15 @@ fn the_screenshot_format_follows_the_file_name() {
     assert_eq!(fmt("x", Some("jpeg")), Ok(ImageFormat::Jpeg));
     assert_eq!(fmt("x.jpg", Some("jpg")), Ok(ImageFormat::Jpeg));
     assert_eq!(fmt("x.bin", Some("png")), Ok(ImageFormat::Png));
-    let e = fmt("x.jpg", Some("png")).unwrap_err();
-    assert_eq!(e.code, "invalid_action");
+    let m = invalid_action(fmt("x.jpg", Some("png")));
     assert!(
-        e.message
-            .contains("--format png conflicts with the file name x.jpg"),
-        "{}",
-        e.message
+        m.contains("--format png conflicts with the file name x.jpg"),
+        "{m}"
     );
-    let e = fmt("x.webp", None).unwrap_err();
-    assert!(
-        e.message.contains("`.webp`") && e.message.contains("--format"),
-        "{}",
-        e.message
-    );
-    let e = fmt("x.png", Some("gif")).unwrap_err();
-    assert!(e.message.contains("unknown format `gif`"), "{}", e.message);
+    let m = invalid_action(fmt("x.webp", None));
+    assert!(m.contains("`.webp`") && m.contains("--format"), "{m}");
+    let m = invalid_action(fmt("x.png", Some("gif")));
+    assert!(m.contains("unknown format `gif`"), "{m}");
     assert_eq!(
         sniff_image(b"\x89PNG\r\n\x1a\nrest"),
         Some(ImageFormat::Png)
@@ -146,15 +146,12 @@ fn the_cli_owner_is_the_flag_then_the_environment_then_cli() {
     assert_eq!(resolve_owner(None, Some("")).unwrap(), "cli");
     assert_eq!(resolve_owner(None, Some("ci-job-7")).unwrap(), "ci-job-7");
     assert_eq!(resolve_owner(Some("me"), Some("ci-job-7")).unwrap(), "me");
-    let e = resolve_owner(Some(""), None).unwrap_err();
-    assert_eq!(e.code, "invalid_action");
-    assert_eq!(e.message, "--owner: the owner is empty");
-    let e = resolve_owner(None, Some("a\tb")).unwrap_err();
+    let m = invalid_action(resolve_owner(Some(""), None));
+    assert_eq!(m, "--owner: the owner is empty");
+    let m = invalid_action(resolve_owner(None, Some("a\tb")));
     assert!(
-        e.message
-            .starts_with("BUA_OWNER: the owner contains a control character"),
-        "{}",
-        e.message
+        m.starts_with("BUA_OWNER: the owner contains a control character"),
+        "{m}"
     );
 }
 
@@ -162,10 +159,8 @@ fn the_cli_owner_is_the_flag_then_the_environment_then_cli() {
 fn subcommand_names_are_not_methods() {
     assert!(check_method("open_tab").is_ok());
     assert!(check_method("list_tabs").is_ok());
-    let e = check_method("open").unwrap_err();
-    assert_eq!(e.code, "invalid_action");
     assert_eq!(
-        e.message,
+        invalid_action(check_method("open")),
         "unknown method `open`: the method is `open_tab` (`bua-bridge call open_tab '{…}'`), or use `bua-bridge open <URL>`"
     );
 }
@@ -177,24 +172,19 @@ fn call_params_must_be_one_json_object() {
         parse_params(Some(r#"{"url":"u"}"#)).unwrap(),
         json!({"url": "u"})
     );
-    let e = parse_params(Some("{url: 1}")).unwrap_err();
-    assert_eq!(e.code, "invalid_action");
+    let m = invalid_action(parse_params(Some("{url: 1}")));
     assert!(
-        e.message
-            .starts_with("params: not valid JSON (key must be a string at line 1 column 2)"),
-        "{}",
-        e.message
+        m.starts_with("params: not valid JSON (key must be a string at line 1 column 2)"),
+        "{m}"
     );
-    assert!(e.message.contains("single quotes"), "{}", e.message);
-    let e = parse_params(Some("[1]")).unwrap_err();
+    assert!(m.contains("single quotes"), "{m}");
+    let m = invalid_action(parse_params(Some("[1]")));
     assert!(
-        e.message
-            .starts_with("params: expected a JSON object, got an array"),
-        "{}",
-        e.message
+        m.starts_with("params: expected a JSON object, got an array"),
+        "{m}"
     );
-    let e = parse_params(Some("https://example.com")).unwrap_err();
-    assert!(e.message.contains("not valid JSON"), "{}", e.message);
+    let m = invalid_action(parse_params(Some("https://example.com")));
+    assert!(m.contains("not valid JSON"), "{m}");
 }
 
 #[test]
@@ -228,19 +218,15 @@ fn type_says_when_the_text_is_missing() {
         (Some("e4".into()), "hi".into())
     );
     assert_eq!(type_args(args(&["hi"]), true).unwrap(), (None, "hi".into()));
-    let e = type_args(args(&["e4"]), false).unwrap_err();
-    assert_eq!(e.code, "invalid_action");
     assert_eq!(
-        e.message,
+        invalid_action(type_args(args(&["e4"]), false)),
         "type: the text to type is missing: `bua-bridge type e4 '<text>'`"
     );
-    let e = type_args(args(&["hello"]), false).unwrap_err();
+    let m = invalid_action(type_args(args(&["hello"]), false));
     assert!(
-        e.message
-            .starts_with("type: give the element and the text: `bua-bridge type <uid> '<text>'`")
-            && e.message.ends_with("(only \"hello\" was given)"),
-        "{}",
-        e.message
+        m.starts_with("type: give the element and the text: `bua-bridge type <uid> '<text>'`")
+            && m.ends_with("(only \"hello\" was given)"),
+        "{m}"
     );
 }
 

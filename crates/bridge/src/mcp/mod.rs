@@ -409,7 +409,7 @@ mod tests {
             "\n- bridge_unreachable: ",
             "links with their uid: `[Terms](e4 /terms)`",
             "`=== elements ===` the rest, one per line: `e3 button \"Place order\"`",
-            "flags checked/mixed/disabled; the header's `in viewport:` lists on-screen uids",
+            "flags like checked/collapsed/disabled; the header's `in viewport:` lists on-screen uids",
             "include:[\"text\"] gives the innerText",
             "A uid names its element for as long as it is on the page",
             "Input and navigation results end with what the action changed",

@@ -24,7 +24,7 @@ Other agents may share this browser: an action without tabId may fall back to an
 - extract answers in text: a header (url, title, obstacle, element count, what was truncated), \
 `=== markdown ===` the page, links with their uid: `[Terms](e4 /terms)` (path only on the same origin); \
 `=== elements ===` the rest, one per line: `e3 button \"Place order\"`, `e7 textbox \"Email\" = \"value\"`, \
-`e9 Help` (no role: a link; one to a URL already shown, and what no click can reach, are left out), flags checked/mixed/disabled; the header's `in viewport:` lists on-screen uids (the \
+`e9 Help` (no role: a link; one to a URL already shown, and what no click can reach, are left out), flags like checked/collapsed/disabled; the header's `in viewport:` lists on-screen uids (the \
 others are still clickable); 10+ off-screen links in a row are one line `e40-e90 (51 links out of view): \"A\", \"B\", …` \
 (each uid in it works; include:[\"elements\"] lists them). include:[\"text\"] gives the innerText (verbatim quotes) instead; \
 include:[\"markdown\"] links by URL, no uids.\n\

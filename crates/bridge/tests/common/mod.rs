@@ -5,14 +5,17 @@
 use std::time::Duration;
 
 use bua_bridge::server::ServerHandle;
-use bua_bridge::Error;
+use bua_bridge::{BridgeClient, Error};
 use futures_util::{SinkExt, StreamExt};
-use serde_json::Value;
+use serde_json::{json, Value};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// The id of the fake extension: it connects with `Origin: chrome-extension://<EXT_ID>`.
+pub const EXT_ID: &str = "obbcebjpclnphmijagoggibdnbknjkao";
 
 /// A raw WebSocket to the bridge.
 pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -49,4 +52,29 @@ pub async fn send_json(ws: &mut Ws, value: Value) {
     ws.send(Message::text(value.to_string()))
         .await
         .expect("send");
+}
+
+/// Opens a WebSocket with the extension's `Origin` (see [`EXT_ID`]).
+pub async fn extension_connect(server: &ServerHandle) -> Ws {
+    raw_connect(server, Some(&format!("chrome-extension://{EXT_ID}")))
+        .await
+        .expect("extension upgrade accepted")
+}
+
+/// The extension's `hello` (protocol 4) with the pairing `token`.
+pub fn extension_hello(token: &str) -> Value {
+    json!({"type":"hello","role":"extension","protocolVersion":4,"extensionVersion":"0.1.0","name":"chrome-main","token":token})
+}
+
+/// Sends `hello` and returns the server's answer to it (`ack` or `reject`).
+pub async fn say_hello(ws: &mut Ws, hello: Value) -> Value {
+    send_json(ws, hello).await;
+    next_json(ws).await
+}
+
+/// A library client connected with the pairing `token` (its `hello` acknowledged).
+pub async fn connect_client(server: &ServerHandle, token: &str) -> BridgeClient {
+    BridgeClient::connect(server.port(), token)
+        .await
+        .expect("the client's hello is acknowledged")
 }

@@ -43,13 +43,13 @@ actions! {
     OpenTab(OpenTab) = "open_tab", secs(30);
     /// Load a URL in the tab and wait for the load (see loadWaitMs); clears its uids.
     Navigate(Navigate) = "navigate", secs(30);
-    /// Go back in the tab's history and wait for the load.
+    /// Go back in history and wait for the load.
     GoBack(TabLoad) = "go_back", secs(30);
-    /// Go forward in the tab's history and wait for the load.
+    /// Go forward in history and wait for the load.
     GoForward(TabLoad) = "go_forward", secs(30);
     /// Reload the tab and wait for the load.
     Reload(TabLoad) = "reload", secs(30);
-    /// List every tab: tabId, windowId, url, title, active, agentOwner, …
+    /// List every tab: tabId, url, title, owner, …
     GetTabs = "get_tabs", secs(5).read();
     /// Bring a tab to the front and focus its window.
     ActivateTab(ActivateTab) = "activate_tab", secs(5);
@@ -59,7 +59,7 @@ actions! {
     CloseAgentTabs(OwnerOnly) = "close_agent_tabs", secs(10);
     /// Close the agent's window and its tabs.
     CloseAgentWindow(OwnerOnly) = "close_agent_window", secs(10);
-    /// Click an element (real mouse events, scrolled into view).
+    /// Click an element (real mouse events).
     Click(Click) = "click", secs(10);
     /// Click at a viewport point.
     ClickAt(ClickAt) = "click_at", secs(10);
@@ -77,7 +77,7 @@ actions! {
     SelectOption(SelectOption) = "select_option", secs(10);
     /// Check or uncheck a checkbox, radio or switch.
     Check(Check) = "check", secs(10);
-    /// Fill form fields in order, as type/select_option/check would; stops at the first failure.
+    /// Fill fields in order as type/select_option/check would, then click `submit`; stops at a failure.
     Fill(Fill) = "fill", secs(30);
     /// Set a control's value directly, firing input + change (where type cannot).
     SetValue(SetValue) = "set_value", secs(10);
@@ -89,7 +89,7 @@ actions! {
     Extract(Extract) = "extract", secs(20).read();
     /// Lines of the whole page's text (any case) with `text` or matching `regex`, and their uids.
     Find(Find) = "find", secs(20).read();
-    /// Run JavaScript in the page: a function body, so `return` the value; a throw is invalid_action with its message.
+    /// Run JavaScript in the page: a function body, so `return` the value; a throw is invalid_action.
     Evaluate(Evaluate) = "evaluate", secs(12);
     /// Repeated items by CSS selectors (no script): one object per `item` match (waits for the first).
     Scrape(Scrape) = "scrape", waits("timeoutMs", DEFAULT_SCRAPE_TIMEOUT_MS).read();

@@ -78,9 +78,6 @@ impl Codec for Choice {
     fn own_keys(&self, _key: &'static str) -> Vec<&'static str> {
         CHOICE_KEYS.to_vec()
     }
-    fn keys(&self, _key: &'static str, _cx: &Cx) -> Vec<&'static str> {
-        CHOICE_KEYS.to_vec()
-    }
     #[cfg(feature = "schema")]
     fn properties(&self, _key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
         let one_or_many =
@@ -189,9 +186,6 @@ impl Codec for Pattern {
         json!({"type": "string", "minLength": 1})
     }
     fn own_keys(&self, key: &'static str) -> Vec<&'static str> {
-        vec![key, REGEX_KEY]
-    }
-    fn keys(&self, key: &'static str, _cx: &Cx) -> Vec<&'static str> {
         vec![key, REGEX_KEY]
     }
     #[cfg(feature = "schema")]

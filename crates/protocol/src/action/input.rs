@@ -7,8 +7,8 @@ use super::either::CHOICE_KEYS;
 use super::params::{params, Rules};
 use super::values::{Modifier, OptionChoice};
 use crate::field::{
-    DropAt, DropTarget, Element, FieldList, FillField, Flag, NestedElement, OptElement, OptText,
-    Paths, Px, ReqPx, Text, Unlisted, Words,
+    DropAt, DropTarget, Element, FieldList, FillField, Flag, NestedElement, OptElement,
+    OptNestedElement, OptText, Paths, Px, Required, Text, Unlisted, Words,
 };
 #[cfg(feature = "schema")]
 use crate::locator::required;
@@ -34,9 +34,9 @@ params! {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ClickAt {
         /// Viewport x, CSS px.
-        pub x: f64 = "x" => ReqPx(Px { min: Some(0.0) }),
+        pub x: f64 = "x" => Required(Px { min: Some(0.0) }),
         /// Viewport y, CSS px.
-        pub y: f64 = "y" => ReqPx(Px { min: Some(0.0) }),
+        pub y: f64 = "y" => Required(Px { min: Some(0.0) }),
         pub tab_id,
         pub dialog,
     }
@@ -124,13 +124,15 @@ params! {
         pub dialog,
     }
 
-    /// `fill {fields:[{uid|selector|text|xpath, index?, value}], tabId?}` →
-    /// `{filled:[{uid?, locator?, value, label?}], tabId}`: each field as `type`, `select_option` or
-    /// `check` would, in order, stopping at the first that fails.
+    /// `fill {fields:[{uid|selector|text|xpath, index?, value}], submit?, tabId?}` →
+    /// `{filled:[{uid?, locator?, value, label?}], clicked?, tabId}`: each field as `type`, `select_option`
+    /// or `check` would, in order, stopping at the first that fails; then `submit` clicked as `click` would.
     #[derive(Clone, Debug, PartialEq, Eq)]
     pub struct Fill {
         /// [{uid|selector|text|xpath, value}]: text, option(s) or true/false.
         pub fields: Vec<FillField> = "fields" => FieldList,
+        /// fill: the button to click after.
+        pub submit: Option<Locator> = "submit" => OptNestedElement,
         pub tab_id,
         pub dialog,
     }

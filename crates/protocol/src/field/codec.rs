@@ -39,9 +39,10 @@ pub(crate) trait Codec {
         vec![key]
     }
 
-    /// Every wire key the field accepts, in the order of the "expected one of" hint.
+    /// Every wire key the field accepts, in the order of the "expected one of" hint: by default its own
+    /// keys; a locator field adds the shared ones.
     fn keys(&self, key: &'static str, _cx: &Cx) -> Vec<&'static str> {
-        vec![key]
+        self.own_keys(key)
     }
 
     /// The JSON Schema properties the field adds, with `doc` as the description.
@@ -55,6 +56,29 @@ pub(crate) trait Codec {
     #[cfg_attr(not(feature = "schema"), allow(dead_code))]
     fn loc(&self) -> Loc {
         Loc::None
+    }
+}
+
+/// A field that must be given, read, written and described by `C`, a codec of an optional value
+/// (a required `x` is `Required(Px {..})`); missing → `required`.
+pub(crate) struct Required<C>(pub(crate) C);
+
+impl<V: Copy, C: Codec<T = Option<V>>> Codec for Required<C> {
+    type T = V;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<V> {
+        self.0
+            .read(f, key, cx)?
+            .ok_or_else(|| f.err(key, "required"))
+    }
+    fn write(&self, v: &V, m: &mut Map<String, Value>, key: &'static str, cx: &Cx) {
+        self.0.write(&Some(*v), m, key, cx);
+    }
+    #[cfg(feature = "schema")]
+    fn schema(&self) -> Value {
+        self.0.schema()
+    }
+    fn required(&self) -> bool {
+        true
     }
 }
 

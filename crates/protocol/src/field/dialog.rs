@@ -47,9 +47,6 @@ impl Codec for Dialog {
     fn own_keys(&self, key: &'static str) -> Vec<&'static str> {
         vec![key, PROMPT_TEXT]
     }
-    fn keys(&self, key: &'static str, _cx: &Cx) -> Vec<&'static str> {
-        vec![key, PROMPT_TEXT]
-    }
     #[cfg(feature = "schema")]
     fn properties(&self, key: &'static str, _doc: &str, _cx: &Cx) -> Vec<(&'static str, Value)> {
         vec![

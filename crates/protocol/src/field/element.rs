@@ -88,10 +88,10 @@ impl Codec for OptElement {
     }
     #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
-        json!({})
+        Element.schema()
     }
-    fn own_keys(&self, _key: &'static str) -> Vec<&'static str> {
-        Vec::new()
+    fn own_keys(&self, key: &'static str) -> Vec<&'static str> {
+        Element.own_keys(key)
     }
     fn keys(&self, key: &'static str, cx: &Cx) -> Vec<&'static str> {
         Element.keys(key, cx)
@@ -110,17 +110,40 @@ pub(crate) struct NestedElement;
 
 impl Codec for NestedElement {
     type T = Locator;
-    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Locator> {
-        let v = f.take(key).ok_or_else(|| {
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<Locator> {
+        OptNestedElement.read(f, key, cx)?.ok_or_else(|| {
             f.err(
                 key,
                 "required: an element {uid|selector|text|xpath, index?}",
             )
-        })?;
-        Locator::from_value(&format!("{}: {key}", f.ctx()), &v)
+        })
     }
     fn write(&self, v: &Locator, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
         m.insert(key.into(), v.to_value());
+    }
+    #[cfg(feature = "schema")]
+    fn schema(&self) -> Value {
+        OptNestedElement.schema()
+    }
+    fn required(&self) -> bool {
+        true
+    }
+}
+
+/// An optional element in the nested form (`fill`'s `submit`: `{"uid": "e9"}`).
+pub(crate) struct OptNestedElement;
+
+impl Codec for OptNestedElement {
+    type T = Option<Locator>;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<Option<Locator>> {
+        f.take(key)
+            .map(|v| Locator::from_value(&format!("{}: {key}", f.ctx()), &v))
+            .transpose()
+    }
+    fn write(&self, v: &Option<Locator>, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        if let Some(v) = v {
+            m.insert(key.into(), v.to_value());
+        }
     }
     #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
@@ -130,9 +153,6 @@ impl Codec for NestedElement {
         }
         s
     }
-    fn required(&self) -> bool {
-        true
-    }
 }
 
 /// `drag`'s `to`: an element in the nested form, or `{x, y}`.
@@ -141,12 +161,10 @@ pub(crate) struct DropAt;
 impl Codec for DropAt {
     type T = DropTarget;
     fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<DropTarget> {
-        let v = f.take(key).ok_or_else(|| {
-            f.err(
-                key,
-                "required: an element {uid|selector|text|xpath, index?} or a point {x, y}",
-            )
-        })?;
+        let v = f.req_value_as(
+            key,
+            "an element {uid|selector|text|xpath, index?} or a point {x, y}",
+        )?;
         let ctx = format!("{}: {key}", f.ctx());
         if v.get("x").is_some() || v.get("y").is_some() {
             let mut p = Fields::new(&ctx, &v, &["x", "y"])?;

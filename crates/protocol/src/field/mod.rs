@@ -23,13 +23,13 @@ pub(crate) use self::url::Url;
 pub use self::url::URL_SCHEMES;
 #[cfg(feature = "schema")]
 pub(crate) use codec::{described, doc_text};
-pub(crate) use codec::{Codec, Cx};
+pub(crate) use codec::{Codec, Cx, Required};
 pub(crate) use dialog::Dialog;
-pub(crate) use element::{DropAt, Element, NestedElement, OptElement};
+pub(crate) use element::{DropAt, Element, NestedElement, OptElement, OptNestedElement};
 pub(crate) use fill::FieldList;
 pub use fill::{FillField, FillValue, MAX_FILL_FIELDS};
 pub(crate) use keyword::{keyword, Keyword};
-pub(crate) use number::{int, Px, ReqPx};
+pub(crate) use number::{int, Px};
 pub use tab::{DEFAULT_LOAD_WAIT_MS, MAX_LOAD_WAIT_MS};
 pub(crate) use tab::{LOAD_WAIT, REQUIRED_TAB, TAB};
 pub use text::MAX_UPLOAD_FILES;

@@ -107,13 +107,10 @@ impl<T: TryFrom<i64> + Copy + PartialEq + Into<Value>> Codec for IntOr<T> {
 pub(crate) const PX_LIMIT: f64 = 1.0e7;
 
 /// A CSS px amount within `min..=PX_LIMIT` (`min` is `-PX_LIMIT` for signed amounts, and then not
-/// stated in the schema); `Option<f64>` unless `required`.
+/// stated in the schema); `Option<f64>` (a required amount is `Required(Px {..})`).
 pub(crate) struct Px {
     pub(crate) min: Option<f64>,
 }
-
-/// A required CSS px amount (see [`Px`]).
-pub(crate) struct ReqPx(pub(crate) Px);
 
 impl Px {
     #[cfg(feature = "schema")]
@@ -138,24 +135,5 @@ impl Codec for Px {
     #[cfg(feature = "schema")]
     fn schema(&self) -> Value {
         self.schema_of()
-    }
-}
-
-impl Codec for ReqPx {
-    type T = f64;
-    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<f64> {
-        self.0
-            .read(f, key, cx)?
-            .ok_or_else(|| f.err(key, "required"))
-    }
-    fn write(&self, v: &f64, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
-        m.insert(key.into(), Value::from(*v));
-    }
-    #[cfg(feature = "schema")]
-    fn schema(&self) -> Value {
-        self.0.schema_of()
-    }
-    fn required(&self) -> bool {
-        true
     }
 }

@@ -3,7 +3,7 @@
 
 #[cfg(feature = "schema")]
 use super::codec::described;
-use super::codec::{inner_codec, Codec, Cx};
+use super::codec::{inner_codec, Codec, Cx, Required};
 use super::number::{int, Int};
 use crate::wire::{Fields, Res, TabId, MAX_TAB_ID};
 use serde_json::{Map, Value};
@@ -37,29 +37,7 @@ const TAB_DOC: &str = "From open_tab or get_tabs. Omitted: the agent's own tab."
 pub(crate) const TAB: SameDoc<Int<TabId>> = SameDoc(TAB_IDS, TAB_DOC);
 
 /// A required tab (`activate_tab`, `handoff`).
-pub(crate) const REQUIRED_TAB: SameDoc<ReqTab> = SameDoc(ReqTab, TAB_DOC);
-
-/// A tab id that must be given.
-pub(crate) struct ReqTab;
-
-impl Codec for ReqTab {
-    type T = TabId;
-    fn read(&self, f: &mut Fields<'_>, key: &'static str, cx: &Cx) -> Res<TabId> {
-        TAB_IDS
-            .read(f, key, cx)?
-            .ok_or_else(|| f.err(key, "required"))
-    }
-    fn write(&self, v: &TabId, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
-        m.insert(key.into(), Value::from(*v));
-    }
-    #[cfg(feature = "schema")]
-    fn schema(&self) -> Value {
-        TAB_IDS.schema()
-    }
-    fn required(&self) -> bool {
-        true
-    }
-}
+pub(crate) const REQUIRED_TAB: SameDoc<Required<Int<TabId>>> = SameDoc(Required(TAB_IDS), TAB_DOC);
 
 /// The `load` wait when `loadWaitMs` is omitted, ms: what a person waits for a page that shows its text but
 /// keeps loading images (Playwright MCP waits the same 5 s).

@@ -122,6 +122,14 @@ pub struct ExtractElement {
     /// `aria-selected="true"`; omitted otherwise (a `<select>`'s choice is its `value`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub selected: bool,
+    /// Whether what the element controls is shown: `aria-expanded` (a menu button, a disclosure, a
+    /// combobox, a tree item) or, for a `<details>`' summary, whether it is open. Omitted for elements that
+    /// expand nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expanded: Option<bool>,
+    /// `true` for a toggle button the page marks `aria-pressed="true"` (or `"mixed"`); omitted otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pressed: bool,
     /// What a `<select>`, a list box or a combobox offers (SPEC §5): the names of its first
     /// [`EXTRACT_MAX_OPTIONS`] options in document order, each cut to [`EXTRACT_MAX_OPTION_CHARS`] chars
     /// (the selected ones are its `value`). Omitted when it has none, or when its options are elements of
@@ -270,13 +278,8 @@ mod extract_element_tests {
             uid: "e3".into(),
             role: "checkbox".into(),
             name: Some("Remember me".into()),
-            value: None,
             visible,
             checked,
-            in_markdown: false,
-            disabled: false,
-            hidden: false,
-            same_as: None,
             ..Default::default()
         };
         for (checked, wire) in [

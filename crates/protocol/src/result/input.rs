@@ -158,12 +158,15 @@ pub struct FilledField {
     pub label: Option<FillValue>,
 }
 
-/// `fill` → `{filled:[{uid?, locator?, value, label?}], tabId}`, one entry per field in order.
+/// `fill` → `{filled:[{uid?, locator?, value, label?}], clicked?, tabId}`, one entry per field in order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FillResult {
     /// The fields, in the order given.
     pub filled: Vec<FilledField>,
+    /// The element `submit` named, clicked after the fields.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clicked: Option<ElementInfo>,
     /// The tab.
     pub tab_id: TabId,
 }

@@ -46,8 +46,17 @@ pub struct OpenTabResult {
     pub window_id: i64,
     /// The target's host.
     pub domain: String,
-    /// The HTTP status of the page's response (`404` for a missing page), when the tab loaded one over
-    /// HTTP(S); absent for `about:blank`, `data:` URLs and browser error pages (SPEC §4).
+    /// How the page loaded (`status?`, `loaded?`); both absent when the tab opened on `about:blank` or a
+    /// `data:` URL without a navigation.
+    #[serde(flatten)]
+    pub load: PageLoad,
+}
+
+/// How a navigation's page loaded, the `{status?, loaded?}` of `open_tab` and the navigations (SPEC §4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageLoad {
+    /// The HTTP status of the document's response (`404` for a missing page); absent when it was not loaded
+    /// over HTTP(S) (`about:blank`, `data:`, a browser error page) (SPEC §4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<u16>,
     /// Whether the main frame's `load` event came within `loadWaitMs` after `DOMContentLoaded` (SPEC §4):
@@ -68,15 +77,9 @@ pub struct NavResult {
     pub url: String,
     /// The title after load.
     pub title: String,
-    /// The HTTP status of the document's response (`404` for a missing page); absent when it was not loaded
-    /// over HTTP(S) (`about:blank`, `data:`, a browser error page) (SPEC §4).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<u16>,
-    /// Whether the main frame's `load` event came within `loadWaitMs` after `DOMContentLoaded` (SPEC §4):
-    /// `false` for a page still loading something (an image that never answers); the page is readable
-    /// either way. Absent from older extensions.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub loaded: Option<bool>,
+    /// How the page loaded (`status?`, `loaded?`).
+    #[serde(flatten)]
+    pub load: PageLoad,
 }
 
 /// `activate_tab` → `{tabId, url, title, active:true}`.
@@ -119,4 +122,35 @@ pub struct CloseAgentWindowResult {
     pub closed: bool,
     /// The window, `null` when none existed.
     pub window_id: Option<i64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_load_is_flat_in_the_navigation_and_open_tab_results_and_omitted_when_unknown() {
+        let load = PageLoad {
+            status: Some(404),
+            loaded: Some(false),
+        };
+        let nav = NavResult {
+            tab_id: 3,
+            url: "u".into(),
+            title: "t".into(),
+            load,
+        };
+        let wire = r#"{"tabId":3,"url":"u","title":"t","status":404,"loaded":false}"#;
+        assert_eq!(serde_json::to_string(&nav).unwrap(), wire);
+        assert_eq!(serde_json::from_str::<NavResult>(wire).unwrap(), nav);
+        let opened = OpenTabResult {
+            tab_id: 3,
+            window_id: 7,
+            domain: "d".into(),
+            load: PageLoad::default(),
+        };
+        let wire = r#"{"tabId":3,"windowId":7,"domain":"d"}"#;
+        assert_eq!(serde_json::to_string(&opened).unwrap(), wire);
+        assert_eq!(serde_json::from_str::<OpenTabResult>(wire).unwrap(), opened);
+    }
 }

@@ -30,8 +30,8 @@
 //! a quote or a newline stays on its line). The MCP server asks for `refs` (SPEC §5): a link of the
 //! list is written in the markdown with its uid (`[Terms](e4 /legal/terms)`, the path only on the
 //! page's own origin) and not repeated below, where a line without a role is a link. Flags appear
-//! only when they hold: `checked`, `mixed`, `selected`, `disabled`; a select, list box or combobox ends its
-//! line with its first options (SPEC §5 `options`), and an element whose role and name repeat another's
+//! only when they hold: `checked`, `mixed`, `selected`, `expanded`/`collapsed`, `pressed`, `disabled`; a
+//! select, list box or combobox ends its line with its first options (SPEC §5 `options`), and an element whose role and name repeat another's
 //! says where it is (`context`). Which elements are in the viewport (SPEC §5
 //! `visible`) is one header line of uid ranges, not a flag on each of the (mostly off-screen) lines. Without
 //! `refs`, links to the page's own origin are written from their path (`/legal/terms`): the `url:`
@@ -186,6 +186,7 @@ fn element_lines(elements: &[&ExtractElement], min_run: usize) -> Vec<String> {
         e.role == "link"
             && e.visible != Some(true)
             && !e.disabled
+            && e.expanded.is_none()
             && e.checked.is_none()
             && e.value.as_deref().is_none_or(str::is_empty)
     };
@@ -250,7 +251,7 @@ fn range_is_its_own(run: &[&ExtractElement], sorted: &[u64]) -> bool {
 }
 
 /// One element: `e7 textbox "Email" = "ada@example.com"`, then its flags (`checked`, `mixed`, `selected`,
-/// `disabled`), then what a select, list box or combobox offers ([`options_part`]). Where other elements
+/// `expanded`/`collapsed`, `pressed`, `disabled`), then what a select, list box or combobox offers ([`options_part`]). Where other elements
 /// have the same role and name, the element's `context` follows its name: `e31 link "Change" (in "Users")`.
 /// A link, the most common role by far, is written without its role, and its name without quotes when
 /// nothing follows it and it cannot be read as a role: `e2 Skip to content` (see [`bare_name`]).
@@ -263,6 +264,8 @@ pub fn element_line(e: &ExtractElement) -> String {
     }
     let flagged = e.disabled
         || e.selected
+        || e.pressed
+        || e.expanded.is_some()
         || e.context.is_some()
         || !e.options.is_empty()
         || matches!(e.checked, Some(Checked::True | Checked::Mixed));
@@ -288,6 +291,14 @@ pub fn element_line(e: &ExtractElement) -> String {
     }
     if e.selected {
         line.push_str(" selected");
+    }
+    match e.expanded {
+        Some(true) => line.push_str(" expanded"),
+        Some(false) => line.push_str(" collapsed"),
+        None => {}
+    }
+    if e.pressed {
+        line.push_str(" pressed");
     }
     if e.disabled {
         line.push_str(" disabled");
@@ -351,7 +362,10 @@ fn bare_name(name: &str) -> Option<String> {
     let uid_like = first_word
         .strip_prefix('e')
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-    let flag_like = matches!(last_word, "checked" | "mixed" | "selected" | "disabled");
+    let flag_like = matches!(
+        last_word,
+        "checked" | "mixed" | "selected" | "expanded" | "collapsed" | "pressed" | "disabled"
+    );
     let plain = !role_word
         && !uid_like
         && !flag_like
@@ -553,39 +567,70 @@ mod tests {
     }
     use crate::result::{Obstacle, Truncated};
 
+    /// Asserts that `got` contains every one of `parts`.
+    #[track_caller]
+    fn assert_has(got: &str, parts: &[&str]) {
+        for part in parts {
+            assert!(got.contains(part), "{part:?} is missing from:\n{got}");
+        }
+    }
+
     fn el(uid: &str, role: &str, name: Option<&str>) -> ExtractElement {
         ExtractElement {
             uid: uid.into(),
             role: role.into(),
             name: name.map(Into::into),
-            value: None,
             visible: Some(true),
-            checked: None,
-            in_markdown: false,
-            disabled: false,
-            hidden: false,
-            same_as: None,
             ..Default::default()
         }
     }
 
     #[test]
+    fn an_element_says_whether_it_is_expanded_or_pressed() {
+        let menu = ExtractElement {
+            expanded: Some(false),
+            ..el("e3", "button", Some("Account"))
+        };
+        assert_eq!(element_line(&menu), "e3 button \"Account\" collapsed");
+        let open = ExtractElement {
+            expanded: Some(true),
+            ..el("e4", "link", Some("More"))
+        };
+        assert_eq!(element_line(&open), "e4 \"More\" expanded");
+        let bold = ExtractElement {
+            pressed: true,
+            ..el("e5", "button", Some("Bold"))
+        };
+        assert_eq!(element_line(&bold), "e5 button \"Bold\" pressed");
+        // A link named like a flag keeps its quotes.
+        assert_eq!(
+            element_line(&el("e6", "link", Some("Show collapsed"))),
+            "e6 \"Show collapsed\""
+        );
+    }
+
+    #[test]
     fn a_link_line_has_its_name_bare_when_it_cannot_be_misread_and_a_repeated_link_is_left_out() {
         let mut r = result();
-        let mut more = vec![
-            el("e5", "link", Some("Log In")),
-            el("e6", "link", Some("Button styles")),
-            el("e7", "link", Some("\"Quoted\" story")),
-            el("e8", "link", Some(" Padded")),
-            el("e9", "link", Some("Log In")),
-            el("e10", "link", Some("Archive")),
-            el("e11", "link", Some("accounting")),
-            el("e12", "link", Some("Hidden")),
-            el("e13", "link", Some("Terms disabled")),
-            el("e14", "link", Some("e3 Home")),
-            el("e15", "link", Some("Name = x")),
-            el("e16", "link", Some("Say \"hi\"")),
+        // Links e5 to e16, named:
+        let names = [
+            "Log In",
+            "Button styles",
+            "\"Quoted\" story",
+            " Padded",
+            "Log In",
+            "Archive",
+            "accounting",
+            "Hidden",
+            "Terms disabled",
+            "e3 Home",
+            "Name = x",
+            "Say \"hi\"",
         ];
+        let mut more: Vec<ExtractElement> = (5..)
+            .zip(names)
+            .map(|(n, name)| el(&format!("e{n}"), "link", Some(name)))
+            .collect();
         more[4].same_as = Some("e5".into());
         more[5].disabled = true;
         more[7].hidden = true;
@@ -767,15 +812,17 @@ mod tests {
         elements[4].name = Some("terms".into());
         elements[4].in_markdown = true;
         let got = extract_text(&r);
-        assert!(
-            got.contains("=== markdown ===\nRead the [terms](e4 /terms).\n"),
-            "{got}"
+        assert_has(
+            &got,
+            &[
+                "=== markdown ===\nRead the [terms](e4 /terms).\n",
+                "elements: 5\n",
+            ],
         );
         assert!(
             got.ends_with("e3 checkbox \"Newsletter\" disabled"),
             "{got}"
         );
-        assert!(got.contains("elements: 5\n"), "{got}");
         for e in r.elements.as_mut().unwrap() {
             e.in_markdown = true;
         }
@@ -824,12 +871,14 @@ mod tests {
         r.elements = Some(vec![el("e0", "button", Some("Go"))]);
         r.text = Some("Checkout\nYour cart".into());
         let got = extract_text(&r);
-        assert!(
-            got.contains("obstacle: auth_wall, high: Sign-in page: ask the user.\n"),
-            "{got}"
+        assert_has(
+            &got,
+            &[
+                "obstacle: auth_wall, high: Sign-in page: ask the user.\n",
+                "elements: 1 of 312 (the list is cut",
+                "truncated: markdown, text\n",
+            ],
         );
-        assert!(got.contains("elements: 1 of 312 (the list is cut"), "{got}");
-        assert!(got.contains("truncated: markdown, text\n"), "{got}");
         assert!(got.ends_with("=== text ===\nCheckout\nYour cart"), "{got}");
 
         r.markdown = None;
@@ -849,19 +898,18 @@ mod tests {
         r.total_elements = 5000;
         r.page = Some(1);
         r.pages = Some(26);
-        let got = extract_text(&r);
-        assert!(
-            got.contains("(the list is cut; in-viewport ones are kept first)\n"),
-            "{got}"
-        );
-        assert!(
-            got.contains("\npage: 1 of 26; more: extract {\"page\":2}\n=== markdown ===\n"),
-            "{got}"
+        assert_has(
+            &extract_text(&r),
+            &[
+                "(the list is cut; in-viewport ones are kept first)\n",
+                "\npage: 1 of 26; more: extract {\"page\":2}\n=== markdown ===\n",
+            ],
         );
         r.page = Some(26);
-        let got = extract_text(&r);
-        assert!(got.contains("elements: 5 of 5000\n"), "{got}");
-        assert!(got.contains("\npage: 26 of 26 (the last)\n"), "{got}");
+        assert_has(
+            &extract_text(&r),
+            &["elements: 5 of 5000\n", "\npage: 26 of 26 (the last)\n"],
+        );
         r.page = None;
         r.pages = None;
         assert!(!extract_text(&r).contains("page:"));

@@ -434,13 +434,7 @@ fn results_serialize_in_camel_case() {
             uid: "e0".into(),
             role: "button".into(),
             name: Some("Go".into()),
-            value: None,
             visible: Some(true),
-            checked: None,
-            in_markdown: false,
-            disabled: false,
-            hidden: false,
-            same_as: None,
             ..Default::default()
         }]),
         obstacle: Some(Obstacle {

@@ -267,6 +267,16 @@ proptest! {
     }
 }
 
+/// One of the protocol's `words` or a string matching the regex `other`, each choice as likely as one
+/// word (so the words, which the parsers look for, come up most of the time).
+fn word_or(words: &'static [&'static str], other: &'static str) -> impl Strategy<Value = String> {
+    let weight = u32::try_from(words.len()).unwrap_or(u32::MAX);
+    prop_oneof![
+        weight => proptest::sample::select(words).prop_map(str::to_owned),
+        1 => other,
+    ]
+}
+
 fn arbitrary_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
@@ -274,36 +284,23 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
         any::<i64>().prop_map(Value::from),
         any::<f64>()
             .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
-        prop_oneof![
-            Just("type".to_owned()),
-            Just("click".to_owned()),
-            Just("request".to_owned()),
-            Just("e1".to_owned()),
-            Just("hello".to_owned()),
-            Just("response".to_owned()),
+        word_or(
+            &["type", "click", "request", "e1", "hello", "response"],
             "[ -~]{0,8}"
-        ]
+        )
         .prop_map(Value::String),
     ];
     leaf.prop_recursive(4, 40, 6, |inner| {
         prop_oneof![
             proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
             proptest::collection::btree_map(
-                prop_oneof![
-                    Just("type".to_owned()),
-                    Just("id".to_owned()),
-                    Just("action".to_owned()),
-                    Just("uid".to_owned()),
-                    Just("selector".to_owned()),
-                    Just("index".to_owned()),
-                    Just("tabId".to_owned()),
-                    Just("error".to_owned()),
-                    Just("event".to_owned()),
-                    Just("result".to_owned()),
-                    Just("method".to_owned()),
-                    Just("params".to_owned()),
+                word_or(
+                    &[
+                        "type", "id", "action", "uid", "selector", "index", "tabId", "error",
+                        "event", "result", "method", "params",
+                    ],
                     "[a-z]{1,6}"
-                ],
+                ),
                 inner,
                 0..6
             )

@@ -46,29 +46,27 @@ pub fn locator() -> impl Strategy<Value = Locator> {
     ]
 }
 
+/// Any of `items`, none to all, each at most once, in any order.
+fn some_of<T: Clone + std::fmt::Debug + 'static>(items: Vec<T>) -> impl Strategy<Value = Vec<T>> {
+    let all = items.len();
+    proptest::sample::subsequence(items, 0..=all).prop_shuffle()
+}
+
 fn modifiers() -> impl Strategy<Value = Vec<Modifier>> {
-    proptest::sample::subsequence(
-        vec![
-            Modifier::Alt,
-            Modifier::Ctrl,
-            Modifier::Shift,
-            Modifier::Meta,
-        ],
-        0..=4,
-    )
-    .prop_shuffle()
+    some_of(vec![
+        Modifier::Alt,
+        Modifier::Ctrl,
+        Modifier::Shift,
+        Modifier::Meta,
+    ])
 }
 
 fn extract_parts() -> impl Strategy<Value = Vec<ExtractPart>> {
-    proptest::sample::subsequence(
-        vec![
-            ExtractPart::Markdown,
-            ExtractPart::Elements,
-            ExtractPart::Text,
-        ],
-        0..=3,
-    )
-    .prop_shuffle()
+    some_of(vec![
+        ExtractPart::Markdown,
+        ExtractPart::Elements,
+        ExtractPart::Text,
+    ])
 }
 
 fn choice() -> impl Strategy<Value = OptionChoice> {
@@ -110,6 +108,15 @@ fn load_wait() -> impl Strategy<Value = Option<u32>> {
     proptest::option::of(0u32..=MAX_LOAD_WAIT_MS as u32)
 }
 
+/// The parameters of `go_back`, `go_forward` and `reload`.
+fn tab_load() -> impl Strategy<Value = TabLoad> {
+    (tab_id(), load_wait()).prop_map(|(tab_id, load_wait_ms)| TabLoad {
+        tab_id,
+        load_wait_ms,
+        dialog: DialogPolicy::default(),
+    })
+}
+
 fn navigation() -> BoxedStrategy<Action> {
     prop_oneof![
         (url(), any::<bool>(), load_wait()).prop_map(|(url, focus, load_wait_ms)| {
@@ -127,21 +134,9 @@ fn navigation() -> BoxedStrategy<Action> {
                 dialog,
             })
         }),
-        (tab_id(), load_wait()).prop_map(|(tab_id, load_wait_ms)| Action::GoBack(TabLoad {
-            tab_id,
-            load_wait_ms,
-            dialog: DialogPolicy::default()
-        })),
-        (tab_id(), load_wait()).prop_map(|(tab_id, load_wait_ms)| Action::GoForward(TabLoad {
-            tab_id,
-            load_wait_ms,
-            dialog: DialogPolicy::default()
-        })),
-        (tab_id(), load_wait()).prop_map(|(tab_id, load_wait_ms)| Action::Reload(TabLoad {
-            tab_id,
-            load_wait_ms,
-            dialog: DialogPolicy::default()
-        })),
+        tab_load().prop_map(Action::GoBack),
+        tab_load().prop_map(Action::GoForward),
+        tab_load().prop_map(Action::Reload),
         Just(Action::GetTabs),
         (0..=MAX_TAB_ID).prop_map(|tab_id| Action::ActivateTab(ActivateTab { tab_id })),
         (tab_id(), dialog())

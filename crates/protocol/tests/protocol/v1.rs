@@ -10,6 +10,14 @@ fn act(method: &str, params: serde_json::Value) -> Action {
     }
 }
 
+/// The error `method` with `params` is refused with.
+fn refused(method: &str, params: serde_json::Value) -> ErrorBody {
+    match ClientRequest::new("1", method, params.clone()).to_action() {
+        Ok(a) => panic!("{method} {params}: accepted as {a:?}"),
+        Err(e) => e,
+    }
+}
+
 #[test]
 fn v1_method_names_map_to_v4_actions() {
     assert_eq!(act("list_tabs", json!({})), Action::GetTabs);
@@ -55,9 +63,7 @@ fn run_script_returns_the_value_of_its_expression() {
             dialog: DialogPolicy::default()
         })
     );
-    let e = ClientRequest::new("1", "run_script", json!({"code": 5}))
-        .to_action()
-        .unwrap_err();
+    let e = refused("run_script", json!({"code": 5}));
     assert!(e.message.contains("params: code: must be a string"), "{e}");
 }
 
@@ -118,13 +124,9 @@ fn v1_target_and_snake_case_params_are_accepted() {
             dialog: DialogPolicy::default()
         })
     );
-    let e = ClientRequest::new("1", "click", json!({"target": {"by": "id", "value": "x"}}))
-        .to_action()
-        .unwrap_err();
+    let e = refused("click", json!({"target": {"by": "id", "value": "x"}}));
     assert!(e.message.contains("params: target.by: unknown `id`"), "{e}");
-    let e = ClientRequest::new("1", "click", json!({"target": {"by": "css"}}))
-        .to_action()
-        .unwrap_err();
+    let e = refused("click", json!({"target": {"by": "css"}}));
     assert!(e.message.contains("params: target.value: required"), "{e}");
 }
 
@@ -147,9 +149,7 @@ fn v1_scrape_legacy_fields_and_timeout() {
 
 #[test]
 fn unknown_methods_are_refused_by_name() {
-    let e = ClientRequest::new("1", "teleport", json!({}))
-        .to_action()
-        .unwrap_err();
+    let e = refused("teleport", json!({}));
     assert_eq!(e.code, ErrorCode::InvalidAction);
     assert!(
         e.message.contains("method: unknown method `teleport`"),
@@ -294,9 +294,7 @@ fn v1_get_value_takes_a_target_or_the_legacy_selector() {
         act("get_value", json!({"selector": "#username", "tab_id": 7})),
         expected(Locator::selector("#username"))
     );
-    let e = ClientRequest::new("1", "get_value", json!({"tab_id": 7}))
-        .to_action()
-        .unwrap_err();
+    let e = refused("get_value", json!({"tab_id": 7}));
     assert!(e.message.contains("get_value: exactly one of"), "{e}");
 }
 

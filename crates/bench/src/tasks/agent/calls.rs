@@ -64,7 +64,13 @@ impl Agent<'_> {
         }
     }
 
-    pub(super) async fn fill(&mut self, fields: &[(Target, &'static str)]) -> Step {
+    /// The fields in one call where the tool can; `button` (ours only: `fill`'s `submit`) clicked in
+    /// the same call.
+    pub(super) async fn fill(
+        &mut self,
+        fields: &[(Target, &'static str)],
+        button: Option<&Target>,
+    ) -> Step {
         let mut nodes = Vec::new();
         for (target, _) in fields {
             nodes.push(self.resolve(target).await?);
@@ -80,16 +86,12 @@ impl Agent<'_> {
                 }
                 Ok(())
             }
-            // The shape of ours' `fill` is not settled yet: `{fields: [{uid, value}]}` is assumed here;
-            // adjust it to the schema when the action lands (`ours_has_fill` turns this on).
             Tool::Ours => {
-                let list: Vec<Value> = fields
-                    .iter()
-                    .zip(&nodes)
-                    .map(|((_, value), node)| json!({"uid": node.id, "value": value}))
-                    .collect();
-                self.act(["fill", "", ""], json!({"type": "fill", "fields": list}))
-                    .await
+                let mut args = json!({"type": "fill", "fields": uid_values(fields, &nodes)});
+                if let Some(button) = button {
+                    args["submit"] = json!({"uid": self.resolve(button).await?.id});
+                }
+                self.act(["fill", "", ""], args).await
             }
             Tool::Playwright => {
                 let list: Vec<Value> = fields
@@ -104,15 +106,28 @@ impl Agent<'_> {
                     .await
             }
             Tool::DevTools => {
-                let list: Vec<Value> = fields
-                    .iter()
-                    .zip(&nodes)
-                    .map(|((_, value), node)| json!({"uid": node.id, "value": value}))
-                    .collect();
+                let list = uid_values(fields, &nodes);
                 let args = json!({"elements": list, "includeSnapshot": true});
                 self.act(["", "", "fill_form"], args).await
             }
         }
+    }
+
+    /// Typing that ends with Enter, in one call: ours' `type` and Playwright MCP's `browser_type` with
+    /// `submit`.
+    pub(super) async fn type_and_enter(
+        &mut self,
+        target: &Target,
+        node: &Node,
+        text: &str,
+    ) -> Step {
+        let args = match self.tool {
+            Tool::Ours => json!({"type": "type", "uid": node.id, "text": text, "submit": true}),
+            _ => {
+                json!({"element": target.describe(), "target": node.id, "text": text, "submit": true})
+            }
+        };
+        self.act(["type", "browser_type", ""], args).await
     }
 
     pub(super) async fn click(&mut self, target: &Target, node: &Node) -> Step {
@@ -168,4 +183,14 @@ impl Agent<'_> {
             _ => self.click(target, node).await,
         }
     }
+}
+
+/// `[{uid, value}]` for `fill`'s fields, each with the node it resolved to: the shape ours and Chrome
+/// DevTools MCP both take.
+fn uid_values(fields: &[(Target, &'static str)], nodes: &[Node]) -> Vec<Value> {
+    fields
+        .iter()
+        .zip(nodes)
+        .map(|((_, value), node)| json!({"uid": node.id, "value": value}))
+        .collect()
 }

@@ -89,22 +89,18 @@ fn devtools_targets_and_list_box_options_are_found() {
 #[test]
 fn ours_elements_markdown_links_and_unnamed_fields_after_a_text() {
     let page = parse(Tool::Ours, OURS);
-    assert_eq!(
-        page.find(&Target::new(Role::Link, "alice")).unwrap().id,
-        "e12"
-    );
-    assert_eq!(
-        page.find(&Target::new(Role::Link, "Home")).unwrap().id,
-        "e30"
-    );
-    assert_eq!(
-        page.find(&Target::new(Role::Link, "reviewers")).unwrap().id,
-        "e31"
-    );
-    assert_eq!(
-        page.find(&Target::new(Role::Textbox, "Search")).unwrap().id,
-        "e3"
-    );
+    for (role, name, id) in [
+        (Role::Link, "alice", "e12"),
+        (Role::Link, "Home", "e30"),
+        (Role::Link, "reviewers", "e31"),
+        (Role::Textbox, "Search", "e3"),
+    ] {
+        assert_eq!(
+            page.find(&Target::new(role, name)).unwrap().id,
+            id,
+            "{name}"
+        );
+    }
     let bob = Target::new(Role::Checkbox, "Select this object for an action - bob");
     assert_eq!(page.find(&bob).unwrap().id, "e9");
     assert!(is_checked(page.find(&bob).unwrap()));
