@@ -1,13 +1,10 @@
 //! What an agent needs to choose (SPEC §5): options, names by accname's order, names from the text beside
 //! a field, and the context of elements whose role and name repeat.
 
+use super::tests::elements;
 use super::*;
 use crate::extract::snapshot::build::{dom, e, el, empty, et, t, T};
-use crate::extract::snapshot::{Dom, Rect};
-
-fn elements(d: &Dom) -> Vec<AxElement> {
-    dom_elements(d, d.viewport_rect(800.0, 600.0))
-}
+use crate::extract::snapshot::Rect;
 
 fn named(list: &[AxElement], role: &str) -> Vec<(Option<String>, Option<String>)> {
     list.iter()

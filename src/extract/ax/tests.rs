@@ -4,6 +4,11 @@ use crate::extract::snapshot::{Dom, Rect};
 use bua_protocol::Checked;
 use serde_json::json;
 
+/// The elements of `d` in an 800 × 600 px viewport.
+pub(super) fn elements(d: &Dom) -> Vec<AxElement> {
+    dom_elements(d, d.viewport_rect(800.0, 600.0))
+}
+
 fn node(id: &str, role: &str, name: &str, backend: i64, kids: &[&str]) -> serde_json::Value {
     json!({
         "nodeId": id, "ignored": false, "role": {"type": "role", "value": role},
@@ -47,7 +52,7 @@ fn interactive_nodes_in_document_order_without_structure_or_native_options() {
     );
     let email = dom_backend(&d, "input");
     d.input_values.insert(email, "a@b.c".into());
-    let all = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+    let all = elements(&d);
     assert_eq!(
         names(&all),
         vec![
@@ -122,7 +127,7 @@ fn snapshot_with_a_frame() -> serde_json::Value {
 #[test]
 fn frame_trees_are_spliced_at_their_iframe() {
     let d = Dom::from_snapshot(&snapshot_with_a_frame()).unwrap();
-    let all = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+    let all = elements(&d);
     assert_eq!(names(&all), vec!["Before", "Inside", "After"]);
     assert_eq!(
         all.iter().map(|e| e.backend_node_id).collect::<Vec<_>>(),
@@ -145,7 +150,7 @@ fn visible_means_in_the_viewport_and_inputs_carry_their_type_and_form() {
             ],
         )],
     );
-    let all = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+    let all = elements(&d);
     assert_eq!(all[0].role, "textbox");
     assert_eq!(all[0].visible, Some(true));
     assert_eq!(all[0].input_type.as_deref(), Some("password"));
@@ -175,7 +180,7 @@ fn what_a_scroller_clips_away_is_not_in_the_viewport_though_its_box_is() {
             ],
         )],
     );
-    let all = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+    let all = elements(&d);
     let clip = d
         .nodes
         .iter()
@@ -282,7 +287,7 @@ fn big_pages_read_their_elements_from_the_dom() {
             e("button", &[("style", "top:5000")], vec![t("Far")]),
         ],
     );
-    let got = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+    let got = elements(&d);
     let pairs: Vec<(&str, Option<&str>)> = got
         .iter()
         .map(|e| (e.role.as_str(), e.name.as_deref()))
@@ -328,7 +333,7 @@ fn disabled_controls_and_those_of_a_disabled_fieldset_are_flagged() {
             e("a", &[("href", "/x"), ("disabled", "")], vec![t("A link")]),
         ],
     );
-    let got = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+    let got = elements(&d);
     let flags: Vec<(&str, bool)> = got
         .iter()
         .map(|e| (e.name.as_deref().unwrap_or(""), e.disabled))
@@ -368,7 +373,7 @@ fn menu_buttons_disclosures_and_toggles_carry_their_expanded_and_pressed_states(
             e("button", &[], vec![t("Plain")]),
         ],
     );
-    let got = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+    let got = elements(&d);
     let states: Vec<(&str, Option<bool>, bool)> = got
         .iter()
         .map(|e| (e.name.as_deref().unwrap_or(""), e.expanded, e.pressed))
@@ -405,7 +410,7 @@ fn a_select_has_the_text_of_its_selected_options_as_value() {
     // As `DOMSnapshot` reports the live selection (`optionSelected`).
     d.selected_options
         .extend([options[1], options[2], options[4]]);
-    let got = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+    let got = elements(&d);
     let values: Vec<(&str, Option<&str>)> = got
         .iter()
         .map(|e| (e.role.as_str(), e.value.as_deref()))
@@ -504,7 +509,7 @@ fn big_pages_read_checked_from_the_live_input_state_and_aria_checked() {
         let b = backend_of_id(&d, id);
         d.checked_inputs.insert(b);
     }
-    let all = dom_elements(&d, d.viewport_rect(800.0, 600.0));
+    let all = elements(&d);
     let got: Vec<(&str, Option<Checked>)> =
         all.iter().map(|e| (e.role.as_str(), e.checked)).collect();
     assert_eq!(
