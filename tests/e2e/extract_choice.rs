@@ -58,7 +58,8 @@ async fn the_agent_text_shows_options_names_by_accname_and_context_and_keeps_lin
     let city = uid_of(&r, "combobox", "City");
     assert_eq!(
         line(&text, &city),
-        "combobox \"City\" options(2): \"Paris\", \"Lyon\""
+        // Its popup is closed (aria-expanded="false"), and it still says what it offers.
+        "combobox \"City\" collapsed options(2): \"Paris\", \"Lyon\""
     );
 
     // Names in accname's order: a label's icon by its aria-label, then title before placeholder.
