@@ -224,4 +224,6 @@ fn offered_to_members(before: &str) -> bool {
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_forms;
+#[cfg(test)]
 mod tests_pages;
