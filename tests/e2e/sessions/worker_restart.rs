@@ -119,3 +119,59 @@ async fn a_worker_start_after_an_extension_reload_ends_untrusted_sessions_and_va
     dt.close_target(&target).await.expect("close");
     dt.close_target(&waker).await.expect("close");
 }
+
+/// Actions in flight when the worker stops (SPEC §9): one that only reads may be sent again; one that may
+/// have happened says its outcome is unknown, so an agent looks before it clicks twice or opens a second tab.
+#[tokio::test]
+async fn actions_in_flight_when_the_worker_stops_say_whether_to_send_them_again() {
+    let (_exclusive, ref browser, dt, client) = exclusive().await;
+    let (first, tab) = open_user_tab(&dt, &client, &page_url("inflight", "a")).await;
+    let (second, other) = open_user_tab(&dt, &client, &page_url("inflight", "b")).await;
+    act(&client, tab)
+        .await
+        .expect("a first action starts the session");
+    act(&client, other)
+        .await
+        .expect("a first action starts the session");
+    // An evaluate that is still running, and a wait_for that can only time out.
+    let writing = evaluate(
+        &client,
+        tab,
+        "document.title = 'ran'; return new Promise(r => setTimeout(() => r(1), 8000))",
+    );
+    let reading = client.call(
+        "wait_for",
+        json!({"tabId": other, "textContains": "never on this page", "timeoutMs": 8000}),
+    );
+    let stop = async {
+        // Both requests reach the extension before its worker is stopped.
+        tokio::time::sleep(Duration::from_millis(700)).await;
+        browser.stop_service_worker(&dt, &client).await
+    };
+    let (wrote, read, _) = tokio::join!(writing, reading, stop);
+
+    let wrote = wrote.expect_err("the evaluate got no answer");
+    assert_eq!(wrote.code(), ErrorCode::NoExtension, "{wrote}");
+    let message = wrote.to_string();
+    assert!(
+        message.contains("whether evaluate happened is unknown")
+            && message.contains("before doing it again"),
+        "{message}"
+    );
+    assert!(!message.contains("send the action again"), "{message}");
+    let read = read.expect_err("the wait_for got no answer");
+    assert_eq!(read.code(), ErrorCode::NoExtension, "{read}");
+    assert!(read.to_string().contains("send the action again"), "{read}");
+
+    // It did happen: the page says so once the worker is back (a browser event wakes it).
+    let (waker, _) = open_user_tab(&dt, &client, &page_url("inflight-waker", "x")).await;
+    let title = eventually(Duration::from_secs(15), || async {
+        evaluate(&client, tab, "return document.title").await.ok()
+    })
+    .await
+    .expect("the tab answers after the restart");
+    assert_eq!(title["value"], "ran");
+    dt.close_target(&first).await.expect("close");
+    dt.close_target(&second).await.expect("close");
+    dt.close_target(&waker).await.expect("close");
+}

@@ -220,7 +220,7 @@ impl Connection {
             &self.shared,
             Some(self.id),
             ErrorCode::NoExtension,
-            "the extension disconnected before answering (service worker stopped or browser closed); it reconnects by itself — send the action again",
+            "the extension disconnected before answering (service worker stopped or browser closed); it reconnects by itself",
         );
     }
 

@@ -203,7 +203,7 @@ impl Connection {
                 &self.shared,
                 Some(old.info.connection),
                 ErrorCode::NoExtension,
-                "the extension connection was replaced by a newer one before it answered; send the action again",
+                "the extension connection was replaced by a newer one before it answered",
             );
             let _ = old
                 .tx

@@ -139,13 +139,9 @@ async fn current_extension(shared: &Shared) -> Option<(u64, mpsc::Sender<Message
     }
 }
 
-/// Fails every pending request sent on `connection` (all of them when `None`).
-pub(super) fn fail_pending(
-    shared: &Shared,
-    connection: Option<u64>,
-    code: ErrorCode,
-    message: &str,
-) {
+/// Fails every pending request sent on `connection` (all of them when `None`): `why` it got no answer,
+/// then what to do ([`after_no_answer`]).
+pub(super) fn fail_pending(shared: &Shared, connection: Option<u64>, code: ErrorCode, why: &str) {
     let failed: Vec<Pending> = {
         let mut pending = lock(&shared.pending);
         let ids: Vec<String> = pending
@@ -156,7 +152,22 @@ pub(super) fn fail_pending(
         ids.iter().filter_map(|id| pending.remove(id)).collect()
     };
     for p in failed {
-        tracing::info!(action = p.action, "failing a pending request: {message}");
+        tracing::info!(action = p.action, "failing a pending request: {why}");
+        let message = format!("{why}; {}", after_no_answer(p.action));
         let _ = p.reply.send(Err(ErrorBody::new(code, message)));
+    }
+}
+
+/// What to do about an action sent to the extension that got no answer (SPEC §9): an action that only
+/// reads is sent again; any other may have happened (a tab opened, a click landed), and sending it again
+/// blindly would do it twice.
+fn after_no_answer(action: &str) -> String {
+    if bua_protocol::is_read_action(action) {
+        "send the action again".to_owned()
+    } else {
+        format!(
+            "whether {action} happened is unknown (a tab may have opened, a click landed, a form been sent): \
+             call get_tabs or extract to see the page before doing it again"
+        )
     }
 }
