@@ -139,7 +139,7 @@ async fn navigate_in_new_tab(
     let (_, (result, after)) = in_new_tab("navigate", owner, url, false, |tab_id| async move {
         let loaded = navigation::first_navigation(tab_id, url, load_wait_ms).await?;
         let result: NavResult = navigation::current(tab_id, loaded).await?;
-        let after = changes::or_logged(tab_id, changes::after_action(tab_id, true).await);
+        let after = changes::or_logged(tab_id, changes::after_action(tab_id, true, 0).await);
         Ok((result, after))
     })
     .await?;

@@ -42,6 +42,7 @@ pub(crate) async fn run(
         leaves_page: traits.navigation,
     };
     let collector = outcomes::Collector::start(ctx);
+    let since = crate::cdp::journal::with(tab_id, |j| j.mark());
     let result = dialogs::answering(tab_id, policy.clone(), action.run(ctx)).await;
     // What the action changed, read in the action's dialog scope (settling the page runs its scripts).
     let after = match result.is_ok() && traits.changes && dialogs::left_open(tab_id).is_none() {
@@ -49,7 +50,7 @@ pub(crate) async fn run(
             // A new document gets its view whole; a same-document route (`go_back` over `pushState`) its
             // changes.
             let fresh = collector.navigated();
-            let read = Box::pin(changes::after_action(tab_id, fresh));
+            let read = Box::pin(changes::after_action(tab_id, fresh, since));
             Some(dialogs::answering(tab_id, policy, read).await)
         }
         false => None,

@@ -31,6 +31,8 @@ struct Request {
     id: String,
     /// `Network.MonotonicTime` of the request, s.
     started: f64,
+    /// It finished or failed.
+    done: bool,
     entry: NetworkEntry,
 }
 
@@ -125,6 +127,7 @@ impl Journal {
         self.requests.push_back(Request {
             id: sent.request_id.clone(),
             started: sent.timestamp.unwrap_or(0.0),
+            done: false,
             entry: NetworkEntry {
                 n,
                 method: sent.request.method.as_deref().unwrap_or("GET").to_owned(),
@@ -146,6 +149,7 @@ impl Journal {
     /// Ends the newest open entry of request `id` at `at` (`Network.MonotonicTime`, s).
     fn end(&mut self, id: &str, at: Option<f64>) -> Option<&mut NetworkEntry> {
         let r = self.request(id)?;
+        r.done = true;
         if let Some(at) = at.filter(|_| r.started > 0.0) {
             r.entry.duration_ms = Some(((at - r.started) * 1000.0).max(0.0).round());
         }
@@ -233,6 +237,22 @@ impl Journal {
             }
             _ => {}
         }
+    }
+
+    /// The cursor of the newest entry: what the page does from now on comes after it
+    /// ([`Journal::open_since`]).
+    pub fn mark(&self) -> u64 {
+        self.next
+    }
+
+    /// How many requests the page sent after `mark` are still open (neither finished nor failed), long-lived
+    /// streams aside: an `EventSource` or a `WebSocket` stays open for good.
+    pub fn open_since(&self, mark: u64) -> usize {
+        self.requests
+            .iter()
+            .filter(|r| r.entry.n > mark && !r.done)
+            .filter(|r| !matches!(r.entry.kind.as_deref(), Some("EventSource" | "WebSocket")))
+            .count()
     }
 
     /// The console entries after `since` at `level` or more severe.
@@ -408,6 +428,26 @@ mod tests {
         }
         let page = j.network(None, None);
         assert_eq!(page.entries.len(), 2);
+        // Both ended; a request sent after a mark is open until it does.
+        assert_eq!(j.open_since(0), 0);
+        let mark = j.mark();
+        j.record(
+            &event(
+                Event::RequestWillBeSent,
+                json!({"requestId": "3", "timestamp": 12.0, "type": "Fetch",
+                       "request": {"method": "GET", "url": "http://x/more"}}),
+            ),
+            0.0,
+        );
+        assert_eq!((j.open_since(0), j.open_since(mark)), (1, 1));
+        j.record(
+            &event(
+                Event::LoadingFinished,
+                json!({"requestId": "3", "timestamp": 12.5, "encodedDataLength": 9}),
+            ),
+            0.0,
+        );
+        assert_eq!(j.open_since(mark), 0);
         let missing = &page.entries[0];
         assert_eq!(
             (missing.status, missing.size, missing.duration_ms),

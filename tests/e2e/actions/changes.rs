@@ -128,3 +128,32 @@ async fn go_back_over_a_same_document_route_keeps_the_uids() {
     assert_eq!(a.text_of(tab, "kept").await, "kept");
     a.close(tab).await;
 }
+
+/// A click whose handler changes the page only when its request is answered, later than the settle's first
+/// look: the click's result still names what changed (SPEC §4: the requests it sent are waited for).
+#[tokio::test]
+async fn a_click_that_fetches_reports_what_the_answer_changed() {
+    crate::support::FixtureServer::shared().route(
+        "/actions/slow-item.html",
+        crate::support::Route::Slow {
+            delay: std::time::Duration::from_millis(400),
+            body: "<li>Item four</li>".into(),
+        },
+    );
+    let (a, tab) = Agent::with_page("slow.html").await;
+    let more = a.uid(tab, "button", "Load more").await;
+    let r = a.act(tab, "click", json!({ "uid": more })).await;
+    let added = lines(&r["changes"]["textAdded"]);
+    assert!(
+        added.iter().any(|l| l.contains("Item four"))
+            && added.iter().any(|l| l.contains("4 items")),
+        "{r}"
+    );
+    assert!(
+        lines(&r["changes"]["textRemoved"])
+            .iter()
+            .any(|l| l.contains("3 items")),
+        "{r}"
+    );
+    a.close(tab).await;
+}
