@@ -144,9 +144,11 @@ pub fn render(r: &TaskResults, chromium: &str, machine: &crate::machine::Machine
          view when an action's result carries one (DevTools MCP with `includeSnapshot: true`, ours after a \
          navigation), applies ours' `changes` to the text it has (`patch.rs`), and reads \
          (`extract` / `browser_snapshot` / `take_snapshot`) when the target is not in its text, after the \
-         page was left, or to see a result it expects. Best options of each: both peers' form fill for \
-         several fields and ours' `fill`, Playwright's `slowly` typing \
-         and DevTools' click + `type_text` in filter boxes that react to keys. Passed = the application's \
+         page was left, or to see a result it expects. Best options of each (`agent.rs` `plan`): consecutive \
+         form fields in one form fill (both peers' and ours' `fill`), ours' `fill` also clicking the \
+         form's button that follows (`submit`), typing then Enter in one call (ours' and Playwright's \
+         `submit`), Playwright's `slowly` typing and DevTools' click + `type_text` in filter boxes that \
+         react to keys. Passed = the application's \
          own state (its database through its own Python) shows the task done. Calls count every tool \
          call, reads included; bytes are the UTF-8 text of every result (what the model reads); seconds \
          are the wall time inside tool calls.\n"
