@@ -172,6 +172,7 @@ where
         ensure_session: false,
         record: true,
         lock_tab: true,
+        navigation: None,
     };
     let opened =
         session::open_agent_tab(owner, "about:blank", &crate::session_domain(url), focus).await?;
@@ -194,7 +195,7 @@ where
 }
 
 /// Which optional steps of the pipeline an action takes.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Steps {
     /// The action's name, for logs and messages.
     name: &'static str,
@@ -205,6 +206,10 @@ struct Steps {
     record: bool,
     /// Hold the tab's per-tab lock while the action runs (all but `handoff`).
     lock_tab: bool,
+    /// The action loads a page (`navigate`, `reload`, …): on a tab whose page a dialog holds
+    /// ([`cdp::held_by_dialog`]) the page is loaded first, which closes that dialog ([`cdp::free_held`]):
+    /// `Some(url)` of a `navigate`, `Some(None)` to reload.
+    navigation: Option<Option<String>>,
 }
 
 /// The full pipeline for actions that act on a page.
@@ -240,6 +245,7 @@ async fn run_on_resolved_tab(
         ensure_session: true,
         record: true,
         lock_tab: traits.tab_lock,
+        navigation: traits.navigation.then(|| request.target_url.clone()),
     };
     let window_id = tab.window_id;
     let dialog = request.dialog;
@@ -282,7 +288,14 @@ where
         stages.mark("session");
         let lock = cdp::lock::lock_tab(tab_id).await;
         stages.mark("lock");
-        cdp::ensure_attached(tab_id).await?;
+        // A page held by a dialog the debugger cannot answer takes only a navigation: loading the page
+        // closes the dialog, and the tab is then prepared as any other.
+        match (cdp::ensure_attached(tab_id).await, &steps.navigation) {
+            (Err(_), Some(url)) if cdp::held_by_dialog(tab_id) => {
+                cdp::free_held(tab_id, url.as_deref()).await?
+            }
+            (attached, _) => attached?,
+        }
         stages.mark("attach");
         // Attached under the lock; an action that does not keep it (handoff) lets it go now.
         let _lock = steps.lock_tab.then_some(lock);

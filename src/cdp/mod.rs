@@ -20,10 +20,11 @@ pub use error::{CdpError, Failure};
 pub use event::Event;
 
 use crate::chrome::debugger;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use commands::{
     EmulationSetFocusEmulationEnabled, LogEnable, NetworkEnable,
-    PageAddScriptToEvaluateOnNewDocument, PageEnable, RuntimeEnable, RuntimeEvaluate,
+    PageAddScriptToEvaluateOnNewDocument, PageEnable, PageNavigate, PageReload, RuntimeEnable,
+    RuntimeEvaluate,
 };
 use futures::future::{select, Either};
 use gloo_timers::future::TimeoutFuture;
@@ -34,7 +35,52 @@ pub use target::Target;
 
 thread_local! {
     static ATTACHED: RefCell<HashSet<i64>> = RefCell::new(HashSet::new());
+    /// Tabs whose `Page.enable` waits on a JavaScript dialog that opened while no debugger listened
+    /// ([`prepare`]).
+    static HELD: RefCell<HashSet<i64>> = RefCell::new(HashSet::new());
 }
+
+/// How long the attach waits for `Page.enable`, ms. A dialog that opened while our debugger was not
+/// attached (the worker stopped, or before the tab's first action) holds the page: `Page.enable` then
+/// answers only once it closes, the debugger cannot answer it ("No dialog is showing"), and only a
+/// navigation (`Page.navigate`, `Page.reload`) closes it. A page whose script keeps its main thread busy
+/// looks the same from here, so the message names both.
+const PAGE_ENABLE_WAIT_MS: u32 = 5_000;
+
+/// Whether the last attach to `tab_id` found its page held by a dialog the debugger cannot answer.
+pub fn held_by_dialog(tab_id: i64) -> bool {
+    HELD.with(|h| h.borrow().contains(&tab_id))
+}
+
+/// Frees a page [`held_by_dialog`] by loading it (`url`, else the page itself): the load closes the dialog
+/// and the page's `Page.enable` answers; then attaches as [`ensure_attached`] does. The action that asked
+/// loads its page after this (a second load of the same URL replaces the entry: the history is unchanged).
+///
+/// Errors: those of the load, or of the attach when the page stays held.
+pub async fn free_held(tab_id: i64, url: Option<&str>) -> Result<()> {
+    match url {
+        Some(url) => send(
+            tab_id,
+            &PageNavigate {
+                url: url.to_owned(),
+            },
+        )
+        .await
+        .map(drop),
+        None => send(tab_id, &PageReload {}).await.map(drop),
+    }?;
+    let mut attached = ensure_attached(tab_id).await;
+    for _ in 0..FREE_ATTEMPTS {
+        if attached.is_ok() || !held_by_dialog(tab_id) {
+            break;
+        }
+        attached = ensure_attached(tab_id).await;
+    }
+    attached
+}
+
+/// How many more times [`free_held`] attaches while the page still reads as held.
+const FREE_ATTEMPTS: usize = 2;
 
 /// Default time a single CDP command may take before it fails with `timeout` (ms).
 pub const COMMAND_TIMEOUT_MS: u32 = 10_000;
@@ -82,7 +128,19 @@ pub(crate) const WEBDRIVER_FALSE: &str =
     "Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false, configurable: true });";
 
 async fn prepare(tab_id: i64) -> Result<()> {
-    send(tab_id, &PageEnable {}).await?;
+    match send_with_timeout(tab_id, &PageEnable {}, PAGE_ENABLE_WAIT_MS).await {
+        Ok(_) => HELD.with(|h| h.borrow_mut().remove(&tab_id)),
+        Err(e) if e.failure == Failure::Timeout => {
+            HELD.with(|h| h.borrow_mut().insert(tab_id));
+            return Err(Error::ElementObstructed(format!(
+                "the page of tab {tab_id} does not answer: a JavaScript dialog that opened while the \
+                 extension was not attached holds it (the debugger cannot answer such a dialog), or a \
+                 script keeps it busy; navigate or reload the tab, which closes the dialog (the page's \
+                 unsaved state is lost), or ask the user to answer it"
+            )));
+        }
+        Err(e) => return Err(e.into()),
+    };
     send(tab_id, &RuntimeEnable {}).await?;
     // The sources of `console` and `network`; a page that refuses them still runs every other action.
     let _ = send(tab_id, &NetworkEnable {}).await;

@@ -175,3 +175,43 @@ async fn actions_in_flight_when_the_worker_stops_say_whether_to_send_them_again(
     dt.close_target(&second).await.expect("close");
     dt.close_target(&waker).await.expect("close");
 }
+
+/// A dialog that opened while the extension was not attached to the tab (its worker stopped, or before the
+/// first action): the debugger cannot answer it, and the Page domain waits for it. An action says so at once
+/// instead of a CDP timeout, and `navigate` (which closes such a dialog) gets the tab back.
+#[tokio::test]
+async fn a_dialog_left_open_before_the_attach_is_named_and_navigate_frees_the_tab() {
+    let (_shared, _browser, dt, client) = shared().await;
+    let (target, tab) = open_user_tab(&dt, &client, &page_url("held", "x")).await;
+    // Another debugger client makes the page alert while ours is not attached.
+    dt.evaluate_in_target(&target, "setTimeout(() => alert('left open'), 100); 1")
+        .await
+        .expect("evaluate");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    let started = Instant::now();
+    let read = client.call("extract", json!({"tabId": tab})).await;
+    let error = read.expect_err("the page is held by the dialog");
+    assert_eq!(error.code(), ErrorCode::ElementObstructed, "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("does not answer: a JavaScript dialog"),
+        "{error}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "answered after {:?}",
+        started.elapsed()
+    );
+
+    let url = page_url("held", "after");
+    let nav = client
+        .call("navigate", json!({"tabId": tab, "url": url}))
+        .await
+        .expect("navigate closes the dialog");
+    assert_eq!(nav["url"], url);
+    let title = act(&client, tab).await.expect("the tab works again");
+    assert_eq!(title["value"], "BUA sessions fixture");
+    dt.close_target(&target).await.expect("close");
+}
