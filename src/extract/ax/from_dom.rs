@@ -122,8 +122,12 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
             } else {
                 String::new()
             },
-            expanded: expanded(dom, i),
-            pressed: attr("aria-pressed").is_some_and(|v| v == "true" || v == "mixed"),
+            expanded: match attr("aria-expanded").as_deref() {
+                Some("true") => Some(true),
+                Some("false") => Some(false),
+                _ => summary_open(dom, i),
+            },
+            pressed: attr("aria-pressed").is_some_and(|v| tristate(&v) != Checked::False),
             selected: matches!(role, "option" | "tab" | "treeitem")
                 && node
                     .attr("aria-selected")
@@ -192,18 +196,10 @@ fn is_disabled(dom: &Dom, id: usize) -> bool {
             .is_some_and(|f| dom.nodes[f].attr("disabled").is_some())
 }
 
-/// Whether what node `i` controls is shown (SPEC §5 `expanded`): its `aria-expanded`, or for a `<details>`'
-/// own `<summary>` whether the details are open; `None` for an element that expands nothing.
-fn expanded(dom: &Dom, i: usize) -> Option<bool> {
+/// For a `<details>`' own `<summary>` (SPEC §5 `expanded`, when it has no `aria-expanded`): whether the
+/// details are open; `None` for any other node.
+fn summary_open(dom: &Dom, i: usize) -> Option<bool> {
     let node = &dom.nodes[i];
-    match node
-        .attr("aria-expanded")
-        .map(|v| v.trim().to_ascii_lowercase())
-    {
-        Some(v) if v == "true" => return Some(true),
-        Some(v) if v == "false" => return Some(false),
-        _ => {}
-    }
     let details = node
         .parent
         .filter(|&p| node.tag() == Some("summary") && dom.nodes[p].tag() == Some("details"))?;
