@@ -63,9 +63,9 @@ fn settle_js(fresh: bool, max_ms: u32) -> String {
     const check = () => {{
       const now = performance.now();
       if ((now - start >= first && now - last >= quiet) || now - start >= max) {{ o.disconnect(); done(true); }}
-      else setTimeout(check, 10);
+      else setTimeout(check, 5);
     }};
-    setTimeout(check, Math.max(10, Math.min(first, quiet)));
+    check();
   }};
   if (document.readyState !== 'loading') return settle();
   let started = false;
@@ -77,10 +77,12 @@ fn settle_js(fresh: bool, max_ms: u32) -> String {
 }
 /// Longest wait for a document being parsed, ms.
 const PARSED_MAX_MS: u32 = 5_000;
-/// Quiet time that counts as settled, ms.
-const QUIET_MS: u32 = 60;
-/// Shortest wait, ms.
-const FIRST_LOOK_MS: u32 = 60;
+/// Quiet time that counts as settled, ms: about two frames, so a framework's render in the next animation
+/// frame or a `setTimeout(0)` still counts as the same change.
+const QUIET_MS: u32 = 30;
+/// Shortest wait, ms: what the page does a moment after the action (a fetch is waited for by
+/// [`requests_done`], so this only needs to see it sent).
+const FIRST_LOOK_MS: u32 = 30;
 /// Longest wait in all, ms.
 const SETTLE_MAX_MS: u32 = 1_000;
 

@@ -102,10 +102,10 @@ impl Element {
             }
         }
         self.scroll_into_view().await?;
-        // Smooth scrolling moves the element for a while: wait until two reads agree.
+        // Smooth scrolling moves the element for a while: wait until two reads a frame apart agree.
         let mut quads = self.quads_in_tab().await?;
-        for _ in 0..20 {
-            cdp::sleep(30).await;
+        for _ in 0..40 {
+            cdp::sleep(16).await;
             let again = self.quads_in_tab().await?;
             if again == quads {
                 break;

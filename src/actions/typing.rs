@@ -43,7 +43,8 @@ const EDITABLE_TARGET: &str = r#"function() {
 }"#;
 
 /// While `this` is being typed into, page scripts cannot move focus elsewhere (`HTMLElement.focus` of
-/// other elements is a no-op), so a field that "steals focus back" cannot take our keystrokes.
+/// other elements is a no-op), so a field that "steals focus back" cannot take our keystrokes. Answers
+/// what typing needs to know of the field in the same round trip ([`FieldState`]).
 /// Undone by [`FOCUS_UNLOCK`], or after 15 s (`type`'s timeout, SPEC §4) when that never comes: typing a long
 /// text key by key takes seconds. A newer lock takes over from an older one, whose undoing then does nothing
 /// (the fields of a form are typed into one after another, well within 15 s).
@@ -65,7 +66,11 @@ const FOCUS_LOCK: &str = r#"function() {
   }
   target.ownerDocument.defaultView[K] = unlock;
   setTimeout(unlock, 15000);
-  return true;
+  let a = target.ownerDocument.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  const focused = a === target || (!!a && target.isContentEditable && target.contains(a));
+  const value = target.isContentEditable ? target.innerText.replace(/\n$/, '') : String(target.value ?? '');
+  return [focused, value !== '', target.isContentEditable || target.localName === 'textarea'];
 }"#;
 
 /// Lifts [`FOCUS_LOCK`] and stops [`KEY_LOG_START`]'s log.
@@ -109,11 +114,6 @@ const HAS_FOCUS: &str = r#"function() {
   let a = this.ownerDocument.activeElement;
   while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
   return a === this || (!!a && this.isContentEditable && this.contains(a));
-}"#;
-
-/// Whether `this` keeps line breaks (a textarea or contenteditable), so a line break is the Enter key.
-const MULTILINE: &str = r#"function() {
-  return this.isContentEditable || this.localName === 'textarea';
 }"#;
 
 /// The text-field value of `this`: `.value`, or the text of a contenteditable.
@@ -180,8 +180,8 @@ pub async fn type_into(tab_id: i64, located: &Element, text: &str, clear: bool) 
         })
         .await?;
     let element = field.describe().await?;
-    field.call(FOCUS_LOCK, &[]).await?;
-    let typed = type_locked(tab_id, &field, text, clear).await;
+    let state = FieldState::read(&field.call(FOCUS_LOCK, &[]).await?);
+    let typed = type_locked(tab_id, &field, text, clear, state).await;
     // The page may be blocked by a dialog now; unlocking then would wait for it (the lock expires itself).
     if dialogs::left_open(tab_id).is_none() {
         let _ = field.call(FOCUS_UNLOCK, &[]).await;
@@ -192,22 +192,54 @@ pub async fn type_into(tab_id: i64, located: &Element, text: &str, clear: bool) 
     })
 }
 
-async fn type_locked(tab_id: i64, field: &Element, text: &str, clear: bool) -> Result<String> {
+/// What [`FOCUS_LOCK`] read of the field as it locked the focus on it.
+struct FieldState {
+    /// It has the keyboard focus already.
+    focused: bool,
+    /// It holds text (so `clear` has something to delete).
+    has_text: bool,
+    /// It keeps line breaks (a textarea or contenteditable), so a line break is the Enter key.
+    multiline: bool,
+}
+
+impl FieldState {
+    fn read(v: &serde_json::Value) -> FieldState {
+        let flag = |i: usize| v.get(i).and_then(serde_json::Value::as_bool) == Some(true);
+        FieldState {
+            focused: flag(0),
+            has_text: flag(1),
+            multiline: flag(2),
+        }
+    }
+}
+
+async fn type_locked(
+    tab_id: i64,
+    field: &Element,
+    text: &str,
+    clear: bool,
+    state: FieldState,
+) -> Result<String> {
     let interrupted = |what: &str| {
         Error::ElementObstructed(format!(
             "a JavaScript dialog opened on tab {tab_id} while {what}; it blocks the page until answered \
              (evaluate answers it automatically)"
         ))
     };
-    field.focus().await?;
-    if clear && !clear_field(tab_id, field).await? {
+    if !state.focused {
+        field.take_focus().await?;
+    }
+    let clearing = clear && state.has_text;
+    if clearing && !clear_field(tab_id, field).await? {
         return Err(interrupted("clearing the field"));
     }
     if !text.is_empty() {
-        let multiline = field.call(MULTILINE, &[]).await?.as_bool() == Some(true);
-        // Focus may have moved by a means the lock cannot stop (e.g. a blur handler calling blur()).
-        field.focus().await?;
-        if !send_strokes(tab_id, field, &keys::strokes(text, multiline)).await? {
+        // The clearing's key events may have let the page move the focus by a means the lock cannot stop
+        // (e.g. a handler calling blur()).
+        if clearing {
+            field.focus().await?;
+        }
+        if !send_strokes(tab_id, field, &keys::strokes(text, state.multiline)).await? {
             return Err(interrupted("typing"));
         }
     }
@@ -218,16 +250,14 @@ async fn type_locked(tab_id: i64, field: &Element, text: &str, clear: bool) -> R
     ))
 }
 
-/// Empties the focused `field` as a person does: ctrl+a, Backspace; a field that ignores the select-all
-/// shortcut gets its content selected directly and Backspace again. `false` when a dialog interrupted it.
+/// Empties the focused `field`, which holds text, as a person does: ctrl+a, Backspace; a field that ignores
+/// the select-all shortcut gets its content selected directly and Backspace again. `false` when a dialog
+/// interrupted it.
 async fn clear_field(tab_id: i64, field: &Element) -> Result<bool> {
     let select_all = keys::lookup("a").ok_or_else(|| Error::Internal("no key a".into()))?;
     let backspace =
         keys::lookup("Backspace").ok_or_else(|| Error::Internal("no Backspace".into()))?;
     let has_text = |v: serde_json::Value| v.as_str().is_some_and(|v| !v.is_empty());
-    if !has_text(field.call(READ_VALUE, &[]).await?) {
-        return Ok(true);
-    }
     if !key_press(tab_id, &select_all, keys::mask(&[Modifier::Ctrl])).await?
         || !key_press(tab_id, &backspace, 0).await?
     {
@@ -368,6 +398,13 @@ impl Element {
         if self.call(HAS_FOCUS, &[]).await?.as_bool() == Some(true) {
             return Ok(());
         }
+        self.take_focus().await
+    }
+
+    /// `DOM.focus` on an element that does not have the focus; checks that it got it.
+    ///
+    /// Errors: as [`Element::focus`].
+    async fn take_focus(&self) -> Result<()> {
         self.dom_focus().await?;
         if self.call(HAS_FOCUS, &[]).await?.as_bool() != Some(true) {
             return Err(Error::ElementObstructed(format!(

@@ -498,7 +498,7 @@ impl Watch {
             if (!started && now - answered >= f64::from(grace_ms)) || now >= deadline {
                 return None;
             }
-            cdp::sleep(if started { 20 } else { 5 }).await;
+            cdp::sleep(5).await;
         }
         match wait_loaded(tab_id, deadline, load_wait_ms, false).await {
             Ok(loaded) => Some(loaded),

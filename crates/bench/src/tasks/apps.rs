@@ -263,6 +263,56 @@ pub async fn start(app: App, venv: &Venv, from: &Path, to: &Path) -> Result<Inst
     Ok(instance)
 }
 
+/// Asks `instance` for each of `paths` once over plain HTTP (following one redirect), so that no tool pays
+/// the application's first-request start-up (Trac compiles a page's templates when it first serves it;
+/// Django imports its admin at its first request): the same for all three tools, and not what a tool
+/// costs. A failure only leaves that page cold.
+pub async fn warm(instance: &Instance, paths: &[&str]) {
+    let addr = instance.base.trim_start_matches("http://").to_owned();
+    for path in paths {
+        let mut path = (*path).to_owned();
+        for _ in 0..2 {
+            match get(&addr, &path).await {
+                Some(Some(next)) => path = next,
+                _ => break,
+            }
+        }
+    }
+}
+
+/// One `GET path` to `addr`, read to its end: `Some(Some(location))` for a redirect within the site,
+/// `Some(None)` for any other answer, `None` when it failed.
+async fn get(addr: &str, path: &str) -> Option<Option<String>> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.ok()?;
+    let request = format!("GET {path} HTTP/1.0\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.ok()?;
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(30), stream.read_to_end(&mut answer))
+        .await
+        .ok()?
+        .ok()?;
+    let head = String::from_utf8_lossy(&answer);
+    let head = head.split("\r\n\r\n").next().unwrap_or_default();
+    let redirect = head
+        .lines()
+        .next()
+        .is_some_and(|status| status.split(' ').nth(1).is_some_and(|c| c.starts_with('3')));
+    if !redirect {
+        return Some(None);
+    }
+    let origin = format!("http://{addr}");
+    Some(
+        head.lines()
+            .find_map(|l| {
+                l.strip_prefix("Location: ")
+                    .or_else(|| l.strip_prefix("location: "))
+            })
+            .map(|l| l.trim().trim_start_matches(origin.as_str()).to_owned())
+            .filter(|l| l.starts_with('/')),
+    )
+}
+
 impl Instance {
     /// The URL of `path` (which starts with `/`).
     pub fn url(&self, path: &str) -> String {

@@ -146,6 +146,21 @@ pub async fn run(opts: &TaskOptions) -> Result<TaskResults, BenchError> {
         .tempdir()
         .map_err(|e| BenchError::io("creating a temporary folder", e))?;
     let instances = start_apps(&venv, work.path()).await?;
+    let all: Vec<list::Task> = list::all()
+        .into_iter()
+        .filter(|t| opts.only.is_empty() || opts.only.iter().any(|o| o == t.id))
+        .collect();
+    for instance in instances.iter().flatten() {
+        let paths: Vec<&str> = all
+            .iter()
+            .filter(|t| t.app == instance.app)
+            .filter_map(|t| match t.steps.first() {
+                Some(list::Intent::Open(path)) => Some(*path),
+                _ => None,
+            })
+            .collect();
+        apps::warm(instance, &paths).await;
+    }
 
     progress("launching Chromium with the extension and the three MCP servers");
     let mut launch_opts = LaunchOptions::new(&opts.peers.extension);
@@ -162,10 +177,6 @@ pub async fn run(opts: &TaskOptions) -> Result<TaskResults, BenchError> {
     let ours_fill = ours_has_fill(&opts.peers.bridge_bin);
     let timeout = opts.peers.call_timeout;
 
-    let all: Vec<list::Task> = list::all()
-        .into_iter()
-        .filter(|t| opts.only.is_empty() || opts.only.iter().any(|o| o == t.id))
-        .collect();
     for (n, task) in all.iter().enumerate() {
         let mut row = Row {
             id: task.id,
