@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use bua_protocol::{DialogAnswered, DialogPolicy, DialogReport};
 use futures::future::{select, Either};
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 
 /// How the dialogs of one action are answered.
@@ -40,6 +40,14 @@ thread_local! {
     static ACTIVE: RefCell<HashMap<i64, Policy>> = RefCell::new(HashMap::new());
     /// Per tab: the dialogs answered since the last [`take_answered`], oldest first.
     static ANSWERED: RefCell<HashMap<i64, Vec<DialogReport>>> = RefCell::new(HashMap::new());
+    /// Tabs with a dialog CDP could not answer because its page is being left ([`take_stranded`]).
+    static STRANDED: RefCell<HashSet<i64>> = RefCell::new(HashSet::new());
+}
+
+/// Whether a dialog of the page the tab is leaving could not be answered since the last call (SPEC §7): it
+/// holds the navigation, which the caller then starts again.
+pub fn take_stranded(tab_id: i64) -> bool {
+    STRANDED.with(|s| s.borrow_mut().remove(&tab_id))
 }
 
 /// One line naming an open dialog: `alert("Saved!")`.
@@ -125,8 +133,20 @@ async fn answer(tab_id: i64, dialog: &JavascriptDialogOpening, policy: &Policy) 
     let result = cdp::send_with_timeout(tab_id, &command, 3_000).await;
     match result {
         Ok(_) => {}
-        // Someone (the user) answered it first: it is theirs, not reported.
-        Err(e) if e.failure == Failure::NoDialog => return Ok(()),
+        // Someone (the user) answered it first: it is theirs, not reported; no close event may follow.
+        Err(e) if e.failure == Failure::NoDialog => {
+            events::forget_dialog(tab_id, dialog);
+            return Ok(());
+        }
+        // It belongs to the page a navigation is leaving (an `alert()` loop raised one more after the
+        // navigation began): CDP cannot reach that page any more, yet the dialog holds the renderer, so the
+        // navigation cannot commit. [`take_stranded`] tells the navigation, which starts itself again: a new
+        // navigation closes the old page's dialogs.
+        Err(e) if e.failure == Failure::PageNotActive => {
+            events::forget_dialog(tab_id, dialog);
+            STRANDED.with(|s| s.borrow_mut().insert(tab_id));
+            return Ok(());
+        }
         Err(e) => return Err(e.into()),
     }
     let report = DialogReport {

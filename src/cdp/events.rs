@@ -100,6 +100,18 @@ pub fn open_dialog(tab_id: i64) -> Option<JavascriptDialogOpening> {
     DIALOGS.with(|d| d.borrow().get(&tab_id).cloned())
 }
 
+/// Forgets `dialog` as the tab's open dialog (unless another opened since): Chrome says no such dialog is
+/// showing, or that it belongs to a page that is no longer the tab's active one (its opening event came
+/// after the navigation that left that page), and no `Page.javascriptDialogClosed` will come for it.
+pub fn forget_dialog(tab_id: i64, dialog: &JavascriptDialogOpening) {
+    DIALOGS.with(|d| {
+        let mut d = d.borrow_mut();
+        if d.get(&tab_id) == Some(dialog) {
+            d.remove(&tab_id);
+        }
+    });
+}
+
 /// The tab's debugger went away: wake its waiters with `None` and drop its facts.
 pub fn tab_gone(tab_id: i64) {
     DIALOGS.with(|d| d.borrow_mut().remove(&tab_id));

@@ -70,7 +70,7 @@ impl Handler for Navigate {
         let (url, load_wait_ms) = (self.url.as_str(), load_wait(self.load_wait_ms));
         let deadline = page::now_ms() + LOAD_BUDGET_MS;
         if let Some(commit) = begin(ctx.tab_id, url, Tab::Existing(ctx.tab_id)).await? {
-            committed(ctx.tab_id, commit, deadline).await?;
+            committed(ctx.tab_id, commit, deadline, Resend::Url(url)).await?;
         }
         // Without a commit (a same-document or aborted navigation) the tab shows the page it showed: the same
         // wait tells whether that one has loaded.
@@ -88,7 +88,7 @@ impl Handler for Navigate {
 pub async fn first_navigation(tab_id: i64, url: &str, load_wait_ms: u32) -> Result<bool> {
     let deadline = page::now_ms() + LOAD_BUDGET_MS;
     if let Some(commit) = begin(tab_id, url, Tab::Opened).await? {
-        committed(tab_id, commit, deadline).await?;
+        committed(tab_id, commit, deadline, Resend::Url(url)).await?;
         forget_blank_entry(tab_id).await;
     }
     wait_loaded(tab_id, deadline, load_wait_ms, true).await
@@ -221,7 +221,14 @@ async fn go(tab_id: i64, delta: i64, load_wait_ms: u32) -> Result<NavResult> {
         cdp::send(tab_id, &PageNavigateToHistoryEntry { entry_id }).err_into(),
     )
     .await?;
-    let loaded = settle(tab_id, commit, deadline, load_wait_ms).await?;
+    let loaded = settle(
+        tab_id,
+        commit,
+        deadline,
+        load_wait_ms,
+        Resend::Entry(entry_id),
+    )
+    .await?;
     current(tab_id, loaded).await
 }
 
@@ -236,27 +243,69 @@ impl Handler for Reload {
         let deadline = page::now_ms() + LOAD_BUDGET_MS;
         let commit = commit_waiter(ctx.tab_id);
         dialogs::navigating(ctx.tab_id, cdp::send(ctx.tab_id, &PageReload {}).err_into()).await?;
-        let loaded = settle(ctx.tab_id, commit, deadline, load_wait_ms).await?;
+        let loaded = settle(ctx.tab_id, commit, deadline, load_wait_ms, Resend::Reload).await?;
         current(ctx.tab_id, loaded).await
     }
 }
 
 /// Waits (answering dialogs) for the commit, then as [`wait_loaded`]; whether `load` came.
-async fn settle(tab_id: i64, commit: EventRx, deadline: f64, load_wait_ms: u32) -> Result<bool> {
-    committed(tab_id, commit, deadline).await?;
+async fn settle(
+    tab_id: i64,
+    commit: EventRx,
+    deadline: f64,
+    load_wait_ms: u32,
+    resend: Resend<'_>,
+) -> Result<bool> {
+    committed(tab_id, commit, deadline, resend).await?;
     wait_loaded(tab_id, deadline, load_wait_ms, true).await
 }
 
-/// Waits (answering dialogs) for the main frame's commit.
+/// How a navigation is sent again when a dialog of the page it leaves holds it ([`committed`]).
+enum Resend<'a> {
+    /// `Page.navigate` to the URL.
+    Url(&'a str),
+    /// `Page.reload`.
+    Reload,
+    /// `Page.navigateToHistoryEntry`.
+    Entry(i64),
+}
+
+/// Most times one navigation is sent again for a dialog that holds it.
+const RESENDS: usize = 3;
+
+/// How often [`committed`] looks for a dialog that holds the navigation, ms.
+const STRANDED_POLL_MS: f64 = 100.0;
+
+/// Waits (answering dialogs) for the main frame's commit. A dialog the page being left raised after the
+/// navigation began cannot be answered through CDP and holds the commit ([`dialogs::take_stranded`]): the
+/// navigation is sent again as `resend` says, which closes it.
 ///
 /// Errors: `session_not_found` when the debugger left the tab first (the dispatcher tells a closed tab
 /// apart), `timeout` when nothing committed by `deadline`.
-async fn committed(tab_id: i64, commit: EventRx, deadline: f64) -> Result<()> {
-    let remaining = (deadline - page::now_ms()).max(0.0) as u32;
-    let committed = dialogs::navigating(tab_id, async {
-        Ok(cdp::with_timeout(remaining, commit).await)
-    })
-    .await?;
+async fn committed(
+    tab_id: i64,
+    mut commit: EventRx,
+    deadline: f64,
+    resend: Resend<'_>,
+) -> Result<()> {
+    let mut resent = 0;
+    let committed = loop {
+        let slice = (deadline - page::now_ms()).clamp(0.0, STRANDED_POLL_MS) as u32;
+        let step = dialogs::navigating(tab_id, async {
+            Ok(cdp::with_timeout(slice, &mut commit).await)
+        })
+        .await?;
+        if step.is_some() || page::now_ms() >= deadline {
+            break step;
+        }
+        if dialogs::take_stranded(tab_id) && resent < RESENDS {
+            resent += 1;
+            crate::log::info(&format!(
+                "tab {tab_id}: a dialog of the page being left holds the navigation; sending it again"
+            ));
+            send_again(tab_id, &resend).await;
+        }
+    };
     match committed {
         Some(Ok(Some(_))) => Ok(()),
         Some(_) => Err(Error::SessionNotFound(format!(
@@ -269,6 +318,34 @@ async fn committed(tab_id: i64, commit: EventRx, deadline: f64) -> Result<()> {
                 LOAD_BUDGET_MS / 1000.0
             )))
         }
+    }
+}
+
+/// Sends a navigation again ([`committed`]); a failure is logged, and the wait goes on to its deadline.
+async fn send_again(tab_id: i64, resend: &Resend<'_>) {
+    let sent = match resend {
+        Resend::Url(url) => cdp::send(
+            tab_id,
+            &PageNavigate {
+                url: (*url).to_owned(),
+            },
+        )
+        .await
+        .map(drop),
+        Resend::Reload => cdp::send(tab_id, &PageReload {}).await.map(drop),
+        Resend::Entry(entry_id) => cdp::send(
+            tab_id,
+            &PageNavigateToHistoryEntry {
+                entry_id: *entry_id,
+            },
+        )
+        .await
+        .map(drop),
+    };
+    if let Err(e) = sent {
+        crate::log::info(&format!(
+            "tab {tab_id}: sending the navigation again failed: {e}"
+        ));
     }
 }
 
