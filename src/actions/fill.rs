@@ -328,8 +328,8 @@ mod tests {
             "a mask adds its own characters"
         );
         assert!(
-            !keys_refused("secret", "••••••"),
-            "a masked password reads as dots"
+            !keys_refused("secret", crate::secret::MASK),
+            "a masked password reads as the mask"
         );
     }
 

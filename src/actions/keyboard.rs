@@ -20,7 +20,7 @@ use bua_protocol::{PressKey, PressKeyResult, TypeResult, TypeText};
 const KEY_LOAD_BUDGET_MS: u32 = 11_000;
 
 /// The read-back value of a text field as `type` reports it (kept here for the actions that name it so).
-pub use super::typing::reported_value;
+pub use super::typing::{reported_value, secret_of};
 
 /// The element with the keyboard focus, through shadow roots and same-origin iframes.
 const ACTIVE_ELEMENT: &str = r#"(() => {
