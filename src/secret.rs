@@ -104,10 +104,8 @@ impl Scrubber {
     /// Scrubs every string of `value` (object keys are the protocol's, left as they are).
     pub fn value(&self, value: &mut Value) {
         match value {
-            Value::String(s) => {
-                if self.forms.iter().any(|f| s.contains(f.as_str())) {
-                    *s = self.text(s);
-                }
+            Value::String(s) if self.forms.iter().any(|f| s.contains(f.as_str())) => {
+                *s = self.text(s);
             }
             Value::Array(items) => items.iter_mut().for_each(|v| self.value(v)),
             Value::Object(map) => map.values_mut().for_each(|v| self.value(v)),
