@@ -550,6 +550,7 @@ async fn the_mcp_server_acts_as_its_own_owner() {
         agent_grace: None,
         screenshot_cap: Default::default(),
         files_dirs: Vec::new(),
+        secrets: None,
     });
     let args = |v: Value| v.as_object().cloned();
     for action in [

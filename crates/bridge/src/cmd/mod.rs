@@ -29,11 +29,13 @@ pub(crate) async fn run(command: Command) -> ExitCode {
             extension_wait,
             agent_grace,
             files_dirs,
+            secrets,
         } => {
             init_logging("info");
             let agents = server::ServeAgents {
                 grace: agent_grace,
                 files_dirs,
+                secrets,
             };
             report(
                 server::serve(

@@ -19,6 +19,9 @@ pub(super) async fn dispatch(
     owner: &str,
     mut action: Action,
 ) -> std::result::Result<Value, ErrorBody> {
+    // A named secret is read from the person's file here and travels only in the request (SPEC §4).
+    crate::secrets::refuse_client_origins(&action)?;
+    crate::secrets::resolve(&mut action, shared.config.secrets.as_deref())?;
     // An upload's files are read here, before any extension is asked, so a refused path costs nothing.
     let upload = match &action {
         Action::Upload(u) if u.staged.is_some() => {
