@@ -3,7 +3,8 @@
 //! comes back — not its value, not its length — in any result, event, log line or audit row; a named secret
 //! from the person's file is typed on its bound origin only.
 //!
-//! One browser for the area, launched with `--secrets` pointing at a file made for it (mode 0600).
+//! One browser for the area, launched with `--secrets` pointing at a file made for it (mode 0600), and with
+//! `upload` turned off (`--no-upload`, SPEC §10).
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -44,7 +45,7 @@ fn browser() -> SharedBrowser {
     Browser::shared_with(
         "secrets",
         BrowserOptions {
-            extra_args: vec!["--secrets".into(), path],
+            extra_args: vec!["--secrets".into(), path, "--no-upload".into()],
         },
     )
 }
@@ -312,4 +313,24 @@ fn a_secrets_file_others_can_read_is_refused_with_the_fix() {
     );
     assert!(!err.contains("x1x2"), "{err}");
     std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[tokio::test]
+async fn upload_turned_off_by_the_person_is_not_allowed_and_the_page_gets_no_file() {
+    let a = Agent::on(browser(), "secrets").await;
+    let tab = a.open("form.html").await;
+    let (code, message) = a
+        .act_err(
+            tab,
+            "upload",
+            json!({"selector": "#cv", "files": ["cv.pdf"]}),
+        )
+        .await;
+    assert_eq!(code, ErrorCode::NotAllowed, "{message}");
+    assert!(
+        message.contains("upload is turned off") && message.contains("--no-upload"),
+        "{message}"
+    );
+    assert_eq!(a.eval(tab, "return cv.files.length").await, json!(0));
+    a.close(tab).await;
 }

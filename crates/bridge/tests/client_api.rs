@@ -551,6 +551,7 @@ async fn the_mcp_server_acts_as_its_own_owner() {
         screenshot_cap: Default::default(),
         files_dirs: Vec::new(),
         secrets: None,
+        switched_off: Vec::new(),
     });
     let args = |v: Value| v.as_object().cloned();
     for action in [

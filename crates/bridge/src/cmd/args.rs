@@ -96,6 +96,12 @@ pub(crate) enum Command {
         /// Default: ~/.config/bua/secrets.
         #[arg(long, value_name = "FILE")]
         secrets: Option<PathBuf>,
+        /// Refuse `evaluate` (arbitrary script in signed-in pages) with not_allowed.
+        #[arg(long)]
+        no_evaluate: bool,
+        /// Refuse `upload` with not_allowed.
+        #[arg(long)]
+        no_upload: bool,
     },
     /// Send one request to a running bridge and print its JSON result.
     #[command(after_help = "Examples:
@@ -380,6 +386,12 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// Default: ~/.config/bua/secrets.
         #[arg(long, value_name = "FILE")]
         secrets: Option<PathBuf>,
+        /// Refuse `evaluate` (arbitrary script in signed-in pages) with not_allowed.
+        #[arg(long)]
+        no_evaluate: bool,
+        /// Refuse `upload` with not_allowed.
+        #[arg(long)]
+        no_upload: bool,
     },
     /// Start the bridge and Chromium with the extension, paired; print READY and serve until stopped.
     #[command(after_help = "Example:\n  bua-bridge launch --headless --port 0 --extension ./dist")]
@@ -424,6 +436,12 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// Default: ~/.config/bua/secrets.
         #[arg(long, value_name = "FILE")]
         secrets: Option<PathBuf>,
+        /// Refuse `evaluate` (arbitrary script in signed-in pages) with not_allowed.
+        #[arg(long)]
+        no_evaluate: bool,
+        /// Refuse `upload` with not_allowed.
+        #[arg(long)]
+        no_upload: bool,
     },
 }
 

@@ -30,12 +30,15 @@ pub(crate) async fn run(command: Command) -> ExitCode {
             agent_grace,
             files_dirs,
             secrets,
+            no_evaluate,
+            no_upload,
         } => {
             init_logging("info");
             let agents = server::ServeAgents {
                 grace: agent_grace,
                 files_dirs,
                 secrets,
+                switched_off: server::switched_off(no_evaluate, no_upload),
             };
             report(
                 server::serve(

@@ -19,6 +19,16 @@ pub(crate) struct ServeAgents {
     pub(crate) files_dirs: Vec<PathBuf>,
     /// `--secrets FILE` (SPEC §4 "Secrets").
     pub(crate) secrets: Option<PathBuf>,
+    /// The actions `--no-evaluate` / `--no-upload` turn off.
+    pub(crate) switched_off: Vec<&'static str>,
+}
+
+/// The actions `--no-evaluate` and `--no-upload` turn off (SPEC §10).
+pub(crate) fn switched_off(no_evaluate: bool, no_upload: bool) -> Vec<&'static str> {
+    [("evaluate", no_evaluate), ("upload", no_upload)]
+        .into_iter()
+        .filter_map(|(name, off)| off.then_some(name))
+        .collect()
 }
 
 /// The secrets file a bridge reads: `--secrets FILE`, checked now (a file others can read stops the
@@ -61,6 +71,7 @@ pub(crate) async fn serve(
     config.agent_grace = agents.grace;
     config.files_dirs = agents.files_dirs;
     config.secrets = secrets_file(agents.secrets)?;
+    config.switched_off = agents.switched_off;
     if let Some(v) = min_protocol_version {
         config.min_protocol_version = v;
     }
@@ -105,6 +116,8 @@ pub(crate) async fn mcp(command: Command) -> ExitCode {
         screenshot_max_png_bytes,
         files_dirs,
         secrets,
+        no_evaluate,
+        no_upload,
     } = command
     else {
         return ExitCode::FAILURE;
@@ -153,6 +166,7 @@ pub(crate) async fn mcp(command: Command) -> ExitCode {
             },
             files_dirs,
             secrets,
+            switched_off: switched_off(no_evaluate, no_upload),
         })
         .await,
     )
@@ -205,6 +219,8 @@ pub(crate) async fn launch(command: Command) -> ExitCode {
         chrome_args,
         files_dirs,
         secrets,
+        no_evaluate,
+        no_upload,
     } = command
     else {
         return ExitCode::FAILURE;
@@ -227,6 +243,7 @@ pub(crate) async fn launch(command: Command) -> ExitCode {
     opts.chrome_output = chrome_output;
     opts.extra_args = chrome_args;
     opts.files_dirs = files_dirs;
+    opts.switched_off = switched_off(no_evaluate, no_upload);
     opts.secrets = match secrets_file(secrets) {
         Ok(s) => s,
         Err(e) => return report(Err(e)),

@@ -37,6 +37,8 @@ pub struct LaunchOptions {
     pub files_dirs: Vec<PathBuf>,
     /// The person's secrets file (SPEC §4 "Secrets").
     pub secrets: Option<PathBuf>,
+    /// The actions the bridge refuses (`--no-evaluate`, `--no-upload`).
+    pub switched_off: Vec<&'static str>,
 }
 
 impl LaunchOptions {
@@ -54,6 +56,7 @@ impl LaunchOptions {
             extra_args: Vec::new(),
             files_dirs: Vec::new(),
             secrets: None,
+            switched_off: Vec::new(),
         }
     }
 }

@@ -76,6 +76,8 @@ pub struct McpOptions {
     pub files_dirs: Vec<std::path::PathBuf>,
     /// The secrets file of a bridge this server starts (SPEC §4 "Secrets").
     pub secrets: Option<std::path::PathBuf>,
+    /// The actions a bridge this server starts refuses (`--no-evaluate`, `--no-upload`).
+    pub switched_off: Vec<&'static str>,
 }
 
 /// Where [`McpOptions::token`] came from.
@@ -258,6 +260,7 @@ impl BrowserMcp {
         config.agent_grace = self.options.agent_grace;
         config.files_dirs = self.options.files_dirs.clone();
         config.secrets = self.options.secrets.clone();
+        config.switched_off = self.options.switched_off.clone();
         let handle = server::start(config).await?;
         tracing::info!(
             port = handle.port(),

@@ -68,6 +68,9 @@ pub struct ServerConfig {
     /// The person's secrets file (`--secrets`, default `~/.config/bua/secrets`; SPEC §4 "Secrets"), read at
     /// each `type {secret}`; `None`: secrets are refused.
     pub secrets: Option<std::path::PathBuf>,
+    /// Actions the person turned off for agents (`--no-evaluate`, `--no-upload`, SPEC §10): refused with
+    /// `not_allowed` before the extension is asked.
+    pub switched_off: Vec<&'static str>,
 }
 
 impl ServerConfig {
@@ -83,6 +86,7 @@ impl ServerConfig {
             agent_grace: None,
             files_dirs: Vec::new(),
             secrets: None,
+            switched_off: Vec::new(),
         }
     }
 }
