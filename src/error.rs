@@ -31,6 +31,9 @@ pub enum Error {
     DebuggerAttachFailed(String),
     #[error("{0}")]
     InvalidAction(String),
+    /// The person's settings refuse it (SPEC §8 `not_allowed`).
+    #[error("{0}")]
+    NotAllowed(String),
     /// A Chrome API or CDP call failed in a way the caller cannot act on.
     #[error("{0}")]
     Internal(String),
@@ -50,6 +53,7 @@ impl Error {
             Error::HostNotFound(_) => ErrorCode::HostNotFound,
             Error::DebuggerAttachFailed(_) => ErrorCode::DebuggerAttachFailed,
             Error::InvalidAction(_) => ErrorCode::InvalidAction,
+            Error::NotAllowed(_) => ErrorCode::NotAllowed,
             Error::Internal(_) => ErrorCode::InternalError,
         }
     }
@@ -72,6 +76,7 @@ impl Error {
             | Error::HostNotFound(m)
             | Error::DebuggerAttachFailed(m)
             | Error::InvalidAction(m)
+            | Error::NotAllowed(m)
             | Error::Internal(m) => m,
         };
         let trimmed = message.trim_end().trim_end_matches('.').to_owned();
@@ -99,6 +104,7 @@ impl From<ErrorBody> for Error {
             ErrorCode::HostNotFound => Error::HostNotFound(m),
             ErrorCode::DebuggerAttachFailed => Error::DebuggerAttachFailed(m),
             ErrorCode::InvalidAction => Error::InvalidAction(m),
+            ErrorCode::NotAllowed => Error::NotAllowed(m),
             _ => Error::Internal(m),
         }
     }

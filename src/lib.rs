@@ -10,7 +10,8 @@
 //!
 //! Modules import downward only (`python3 ../shared/tools/layers.py src` checks that the graph has no cycle):
 //!
-//! 1. [`error`], [`log`], [`time`] — the crate error, console logging, the clock and timestamps;
+//! 1. [`error`], [`log`], [`time`], [`secret`] — the crate error, console logging, the clock and timestamps, which
+//!    values are secrets and the scrubber that keeps them out of every message;
 //! 2. [`chrome`] (typed `chrome.*` bindings), [`store`] (the storage write lock), [`settings`];
 //! 3. [`cdp`] — attachment, typed CDP commands, event routing, the per-tab lock;
 //! 4. [`extract`], [`blocklist`];
@@ -34,6 +35,7 @@ pub mod chrome;
 pub mod error;
 pub mod extract;
 pub mod log;
+pub mod secret;
 pub mod session;
 pub mod settings;
 pub mod store;

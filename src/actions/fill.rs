@@ -109,6 +109,11 @@ async fn fill_one(ctx: &Ctx, field: &FillField) -> Result<FilledField> {
     let kind = Kind::read(&element.call(KIND, &[]).await?);
     let locator = field.locator.clone();
     let (tab_id, dialog) = (Some(ctx.tab_id), DialogPolicy::default());
+    if field.secret.is_some() && kind != Kind::Text {
+        return Err(Error::InvalidAction(
+            "a secret is typed into a text field only; give this field a value".into(),
+        ));
+    }
     let (value, label) = match (&field.value, kind) {
         (FillValue::Checked(checked), _) => {
             let check = Check {
@@ -156,6 +161,8 @@ async fn fill_one(ctx: &Ctx, field: &FillField) -> Result<FilledField> {
             let typed = TypeText {
                 locator: locator.clone(),
                 text: text.clone(),
+                secret: field.secret.clone(),
+                secret_origins: field.secret_origins.clone(),
                 clear: true,
                 submit: false,
                 tab_id,
@@ -172,7 +179,9 @@ async fn fill_one(ctx: &Ctx, field: &FillField) -> Result<FilledField> {
                 .as_deref()
                 .is_some_and(|t| SEGMENTED_INPUTS.contains(&t));
             let typed = typed.value;
-            let value = match segmented && typed != *text || keys_refused(text, &typed) {
+            // A secret is never set another way: its read-back is the mask whatever the field made of it.
+            let refused = segmented && typed != *text || keys_refused(text, &typed);
+            let value = match refused && field.secret.is_none() {
                 true => {
                     let set = SetValue {
                         locator,
@@ -328,8 +337,8 @@ mod tests {
             "a mask adds its own characters"
         );
         assert!(
-            !keys_refused("secret", "••••••"),
-            "a masked password reads as dots"
+            !keys_refused("secret", crate::secret::MASK),
+            "a masked password reads as the mask"
         );
     }
 
@@ -385,6 +394,8 @@ mod tests {
         FillField {
             locator,
             value: FillValue::Text("x".into()),
+            secret: None,
+            secret_origins: None,
         }
     }
 

@@ -5,7 +5,7 @@
 
 use super::ctx::Ctx;
 use super::handler::{Handler, Traits};
-use super::keyboard::reported_value;
+use super::keyboard::{reported_value, secret_of};
 use super::locator::Element;
 use super::page::Arg;
 use crate::error::{Error, Result};
@@ -99,7 +99,7 @@ const SET_VALUE: &str = r#"function(v) {
   if (tag === 'select' && el.value !== v) return { error: 'no option has the value ' + JSON.stringify(v) };
   el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   el.dispatchEvent(new Event('change', { bubbles: true }));
-  return { value: String(el.value ?? ''), secret: tag === 'input' && type === 'password' };
+  return { value: String(el.value ?? ''), field: [tag, el.getAttribute('type'), el.getAttribute('autocomplete')] };
 }"#;
 
 /// The control `get_value` reads for `this`: a `<label>`'s control, else the element itself.
@@ -107,7 +107,8 @@ const VALUE_CONTROL: &str = r#"function() {
   return this.localName === 'label' && this.control ? this.control : this;
 }"#;
 
-/// The current value of `this` as `{value, label?, checked?, secret?, options?}`, or `{error}` when it has
+/// The current value of `this` as `{value, label?, checked?, field?, options?}` (`field`: tag, type and
+/// autocomplete, what [`crate::secret::is_secret_field`] reads), or `{error}` when it has
 /// none (the shapes of [`GetValueResult`]). Text is read as `type` reads it back; `options` are every
 /// option of a select, an `<input list>`'s datalist, an ARIA list box or a combobox's popup (at most
 /// `max` of them).
@@ -131,7 +132,7 @@ const READ_CONTROL: &str = r#"function(max) {
     return { value: picked.length ? picked[0].value : '', label: picked.length ? picked[0].label : '', options: listed() };
   }
   if (type === 'checkbox' || type === 'radio') return { value: String(el.value), checked: el.checked };
-  if (tag === 'input' || tag === 'textarea') return { value: String(el.value ?? ''), secret: type === 'password', options: listed() };
+  if (tag === 'input' || tag === 'textarea') return { value: String(el.value ?? ''), field: [tag, el.getAttribute('type'), el.getAttribute('autocomplete')], options: listed() };
   if (el.isContentEditable) return { value: el.innerText.replace(/\n$/, ''), options: listed() };
   if (['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(role))
     return { value: el.getAttribute('value') ?? '', checked: el.getAttribute('aria-checked') === 'true' };
@@ -176,9 +177,9 @@ impl Handler for GetValue {
                 .transpose()
                 .map_err(Into::into)
         };
-        let secret = r.get("secret").and_then(Value::as_bool) == Some(true);
+        let secret = r.get("field").is_some_and(|f| secret_of(f, 0));
         let value = match form_value("value")? {
-            // A password field's value is masked as `extract` and `type` show it.
+            // A secret field's value is masked as `extract` and `type` show it (SPEC §5 "Secrets").
             Some(FormValue::One(v)) => FormValue::One(reported_value(&v, secret)),
             Some(many) => many,
             None => FormValue::One(String::new()),
@@ -380,13 +381,16 @@ impl Handler for SetValue {
                 element.label
             )));
         }
+        let secret = r.get("field").is_some_and(|f| secret_of(f, 0));
+        let read = r.get("value").and_then(Value::as_str).unwrap_or_default();
+        if secret {
+            crate::secret::remember(value);
+            crate::secret::remember(read);
+        }
         Ok(SetValueResult {
             element: info,
-            // A password field's value is masked as `extract` and `type` show it.
-            value: reported_value(
-                r.get("value").and_then(Value::as_str).unwrap_or_default(),
-                r.get("secret").and_then(Value::as_bool) == Some(true),
-            ),
+            // A secret field's value is masked as `extract` and `type` show it (SPEC §5 "Secrets").
+            value: reported_value(read, secret),
             tab_id: ctx.tab_id,
         })
     }

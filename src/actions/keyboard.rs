@@ -11,6 +11,7 @@ use super::keys;
 use super::locator;
 use super::navigation::{self, Watch, NAV_GRACE_MS};
 use super::page;
+use super::secrets;
 use super::typing::{self, key_press, Typed};
 use crate::error::{Error, Result};
 use bua_protocol::{PressKey, PressKeyResult, TypeResult, TypeText};
@@ -20,7 +21,7 @@ use bua_protocol::{PressKey, PressKeyResult, TypeResult, TypeText};
 const KEY_LOAD_BUDGET_MS: u32 = 11_000;
 
 /// The read-back value of a text field as `type` reports it (kept here for the actions that name it so).
-pub use super::typing::reported_value;
+pub use super::typing::{reported_value, secret_of};
 
 /// The element with the keyboard focus, through shadow roots and same-origin iframes.
 const ACTIVE_ELEMENT: &str = r#"(() => {
@@ -46,8 +47,14 @@ impl Handler for TypeText {
 
     async fn run(&self, ctx: &Ctx) -> Result<TypeResult> {
         let located = ctx.locate(&self.locator).await?;
+        if let Some(name) = &self.secret {
+            let origins = self.secret_origins.as_deref();
+            secrets::check_bound(ctx.tab_id, &located, name, origins, &self.text).await?;
+        }
         let Typed { element, value } =
             typing::type_into(ctx.tab_id, &located, &self.text, self.clear).await?;
+        // A named secret reads as the mask in any field (SPEC §4 "Secrets").
+        let value = crate::secret::shown(&value, self.secret.is_some());
         if self.submit {
             let enter =
                 keys::lookup("Enter").ok_or_else(|| Error::Internal("no Enter key".into()))?;

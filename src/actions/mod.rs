@@ -50,6 +50,7 @@ mod router;
 pub mod scrape;
 pub mod screenshot;
 pub mod scroll;
+pub mod secrets;
 pub mod tabs;
 pub mod typing;
 pub mod upload;

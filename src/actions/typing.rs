@@ -121,10 +121,11 @@ const READ_VALUE: &str = r#"function() {
   return this.isContentEditable ? this.innerText.replace(/\n$/, '') : String(this.value ?? '');
 }"#;
 
-/// `[value, secret]` of `this` text field: [`READ_VALUE`]'s value, and whether it is a password field.
+/// `[value, tag, type, autocomplete]` of `this` text field: [`READ_VALUE`]'s value and what
+/// [`crate::secret::is_secret_field`] reads.
 const READ_BACK: &str = r#"function() {
   const value = this.isContentEditable ? this.innerText.replace(/\n$/, '') : String(this.value ?? '');
-  return [value, this.localName === 'input' && this.type === 'password'];
+  return [value, this.localName, this.getAttribute('type'), this.getAttribute('autocomplete')];
 }"#;
 
 /// Selects the whole content of `this` text field or contenteditable.
@@ -151,14 +152,19 @@ pub struct Typed {
     pub value: String,
 }
 
-/// The read-back value `type` reports: a password field's value masked as `extract` shows it (one `•` per
-/// character, as Chrome's accessibility tree does), any other value as it is.
+/// The read-back value `type` reports: a secret field's value (a password, a card number, …) as the fixed
+/// [`crate::secret::MASK`], as `extract` shows it (SPEC §5 "Secrets"), any other value as it is.
 pub fn reported_value(value: &str, secret: bool) -> String {
-    if secret {
-        "\u{2022}".repeat(value.chars().count())
-    } else {
-        value.to_owned()
-    }
+    crate::secret::shown(value, secret)
+}
+
+/// Whether the field described by a read-back's `[_, tag, type, autocomplete]` (from `at` on) is secret.
+pub fn secret_of(read: &serde_json::Value, at: usize) -> bool {
+    crate::secret::is_secret_field(
+        read[at].as_str().unwrap_or_default(),
+        read[at + 1].as_str(),
+        read[at + 2].as_str(),
+    )
 }
 
 /// Types `text` into the text field `located` stands for (itself, a `<label>`'s control, or its only
@@ -244,10 +250,14 @@ async fn type_locked(
         }
     }
     let read = field.call(READ_BACK, &[]).await?;
-    Ok(reported_value(
-        read[0].as_str().unwrap_or_default(),
-        read[1].as_bool().unwrap_or(false),
-    ))
+    let secret = secret_of(&read, 1);
+    let value = read[0].as_str().unwrap_or_default();
+    if secret {
+        // What was typed and what the field made of it never leave the extension (SPEC §5 "Secrets").
+        crate::secret::remember(text);
+        crate::secret::remember(value);
+    }
+    Ok(reported_value(value, secret))
 }
 
 /// Empties the focused `field`, which holds text, as a person does: ctrl+a, Backspace; a field that ignores
@@ -441,8 +451,8 @@ mod tests {
 
     #[test]
     fn a_password_fields_value_is_masked_like_extract_shows_it() {
-        assert_eq!(reported_value("s3cret", true), "••••••");
-        assert_eq!(reported_value("pässwört", true).chars().count(), 8);
+        assert_eq!(reported_value("s3cret", true), crate::secret::MASK);
+        assert_eq!(reported_value("pässwört-longer", true), crate::secret::MASK);
         assert_eq!(reported_value("", true), "");
         assert_eq!(reported_value("s3cret", false), "s3cret");
     }

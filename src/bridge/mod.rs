@@ -137,8 +137,19 @@ pub fn reconnect() {
 }
 
 /// Sends one message if a connection is open and acknowledged; returns whether it was sent.
+///
+/// Every secret value the extension typed is scrubbed out of it first ([`crate::secret::scrub`], SPEC §5
+/// "Secrets"): responses, errors and events alike.
 pub fn send(message: &FromExtension) -> bool {
-    let text = match serde_json::to_string(message) {
+    let serialized = if crate::secret::any_remembered() {
+        serde_json::to_value(message).and_then(|mut v| {
+            crate::secret::scrub(&mut v);
+            serde_json::to_string(&v)
+        })
+    } else {
+        serde_json::to_string(message)
+    };
+    let text = match serialized {
         Ok(t) => t,
         Err(e) => {
             log::warn(&format!("cannot serialize an outbound message: {e}"));

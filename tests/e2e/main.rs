@@ -29,5 +29,6 @@ mod frames;
 mod handoff;
 mod mcp;
 mod observe;
+mod secrets;
 mod sessions;
 mod ui;

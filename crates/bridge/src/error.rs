@@ -105,6 +105,9 @@ pub enum Error {
         /// The CDP error message or JS exception text.
         message: String,
     },
+    /// The person's secrets file cannot be used (SPEC §4 "Secrets"); the message says how to fix it.
+    #[error("{0}")]
+    Secrets(String),
     /// `launch` could not start or pair the browser.
     #[error("launch: {0}")]
     Launch(String),

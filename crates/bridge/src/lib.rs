@@ -31,6 +31,7 @@ pub mod files;
 pub mod launch;
 pub mod mcp;
 pub mod origin;
+pub mod secrets;
 pub mod server;
 pub mod site;
 pub mod token;

@@ -550,6 +550,8 @@ async fn the_mcp_server_acts_as_its_own_owner() {
         agent_grace: None,
         screenshot_cap: Default::default(),
         files_dirs: Vec::new(),
+        secrets: None,
+        switched_off: Vec::new(),
     });
     let args = |v: Value| v.as_object().cloned();
     for action in [

@@ -222,6 +222,34 @@ async fn the_first_frame_must_be_hello() {
     server.shutdown().await;
 }
 
+/// `--no-evaluate` (SPEC §10): the bridge refuses `evaluate` (and its v1 alias `run_script`) with
+/// `not_allowed` saying the person turned it off, before any extension is asked; other actions go on.
+#[tokio::test]
+async fn an_action_the_person_turned_off_is_not_allowed_before_the_extension_is_asked() {
+    let mut config = ServerConfig::loopback(0, TOKEN);
+    config.switched_off = vec!["evaluate"];
+    let server = server::start(config).await.expect("server starts");
+    let client = connect_client(&server, TOKEN).await;
+    for (method, params) in [
+        ("evaluate", json!({"expression": "return 1"})),
+        ("run_script", json!({"code": "1"})),
+    ] {
+        let err = client.call(method, params).await.expect_err("refused");
+        assert_eq!(err.code(), ErrorCode::NotAllowed, "{err}");
+        assert!(
+            err.to_string().contains("evaluate is turned off")
+                && err.to_string().contains("--no-evaluate"),
+            "{err}"
+        );
+    }
+    let err = client
+        .call("get_tabs", json!({}))
+        .await
+        .expect_err("no extension");
+    assert_eq!(err.code(), ErrorCode::NoExtension, "{err}");
+    server.shutdown().await;
+}
+
 #[tokio::test]
 async fn ping_is_answered_by_the_bridge_and_actions_need_an_extension() {
     let server = start_server(None).await;

@@ -38,9 +38,12 @@ pub enum ErrorCode {
     Unauthorized,
     /// Bridge → client only: no extension is connected to the bridge.
     NoExtension,
+    /// The person's settings refuse this action here: a switched-off action (`evaluate`, `upload`), a
+    /// secret typed outside its origins, a site outside the allowlist (SPEC §4 "Secrets", §10). Terminal.
+    NotAllowed,
 }
 
-const ALL_CODES: [ErrorCode; 14] = [
+const ALL_CODES: [ErrorCode; 15] = [
     ErrorCode::DomainBlocked,
     ErrorCode::SessionNotFound,
     ErrorCode::TabNotFound,
@@ -55,6 +58,7 @@ const ALL_CODES: [ErrorCode; 14] = [
     ErrorCode::ProtocolVersionMismatch,
     ErrorCode::Unauthorized,
     ErrorCode::NoExtension,
+    ErrorCode::NotAllowed,
 ];
 
 impl ErrorCode {
@@ -75,6 +79,7 @@ impl ErrorCode {
             ErrorCode::ProtocolVersionMismatch => "protocol_version_mismatch",
             ErrorCode::Unauthorized => "unauthorized",
             ErrorCode::NoExtension => "no_extension",
+            ErrorCode::NotAllowed => "not_allowed",
         }
     }
 
@@ -133,6 +138,7 @@ impl ErrorCode {
                 "No extension is connected to the bridge (it already waited): ask the user to open Chrome with the \
                  BUA extension paired to this bridge."
             }
+            ErrorCode::NotAllowed => "Terminal: the user forbade it; tell the user.",
         }
     }
 }

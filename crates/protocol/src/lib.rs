@@ -55,6 +55,7 @@ mod locator;
 mod result;
 #[cfg(feature = "schema")]
 mod schema;
+pub mod secret;
 pub mod text;
 mod v1;
 mod wire;

@@ -64,16 +64,14 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
                     "textbox" | "searchbox" | "combobox" | "listbox" | "spinbutton" | "slider"
                 )
             })
-            // A password field's value is masked, one `•` per character, as the AX tree shows it.
+            // A secret field's value (a password, a card number, …) is the fixed mask (SPEC §5 "Secrets").
             .map(|v| {
-                if node
-                    .attr("type")
-                    .is_some_and(|t| t.trim().eq_ignore_ascii_case("password"))
-                {
-                    "•".repeat(v.chars().count())
-                } else {
-                    v
-                }
+                let secret = crate::secret::is_secret_field(
+                    node.tag().unwrap_or_default(),
+                    node.attr("type"),
+                    node.attr("autocomplete"),
+                );
+                crate::secret::shown(&v, secret)
             })
             .and_then(|v| label(&v));
         let attr = |n: &str| {

@@ -92,6 +92,16 @@ pub(crate) enum Command {
         /// A folder `upload` may read files from (repeatable). None: uploads are refused.
         #[arg(long = "files-dir", value_name = "DIR")]
         files_dirs: Vec<PathBuf>,
+        /// The person's secrets file (JSON, mode 0600), typed by name with `type {secret}`.
+        /// Default: ~/.config/bua/secrets.
+        #[arg(long, value_name = "FILE")]
+        secrets: Option<PathBuf>,
+        /// Refuse `evaluate` (arbitrary script in signed-in pages) with not_allowed.
+        #[arg(long)]
+        no_evaluate: bool,
+        /// Refuse `upload` with not_allowed.
+        #[arg(long)]
+        no_upload: bool,
     },
     /// Send one request to a running bridge and print its JSON result.
     #[command(after_help = "Examples:
@@ -372,6 +382,16 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// A folder `upload` may read files from (repeatable; for a bridge this server starts). None: uploads are refused.
         #[arg(long = "files-dir", value_name = "DIR")]
         files_dirs: Vec<PathBuf>,
+        /// The person's secrets file (JSON, mode 0600), typed by name with `type {secret}`.
+        /// Default: ~/.config/bua/secrets.
+        #[arg(long, value_name = "FILE")]
+        secrets: Option<PathBuf>,
+        /// Refuse `evaluate` (arbitrary script in signed-in pages) with not_allowed.
+        #[arg(long)]
+        no_evaluate: bool,
+        /// Refuse `upload` with not_allowed.
+        #[arg(long)]
+        no_upload: bool,
     },
     /// Start the bridge and Chromium with the extension, paired; print READY and serve until stopped.
     #[command(after_help = "Example:\n  bua-bridge launch --headless --port 0 --extension ./dist")]
@@ -412,6 +432,16 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// A folder `upload` may read files from (repeatable). None: uploads are refused.
         #[arg(long = "files-dir", value_name = "DIR")]
         files_dirs: Vec<PathBuf>,
+        /// The person's secrets file (JSON, mode 0600), typed by name with `type {secret}`.
+        /// Default: ~/.config/bua/secrets.
+        #[arg(long, value_name = "FILE")]
+        secrets: Option<PathBuf>,
+        /// Refuse `evaluate` (arbitrary script in signed-in pages) with not_allowed.
+        #[arg(long)]
+        no_evaluate: bool,
+        /// Refuse `upload` with not_allowed.
+        #[arg(long)]
+        no_upload: bool,
     },
 }
 

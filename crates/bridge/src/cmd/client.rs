@@ -161,6 +161,8 @@ pub(crate) fn friendly_request(
             let type_text = TypeText {
                 locator,
                 text,
+                secret: None,
+                secret_origins: None,
                 clear: !no_clear,
                 submit,
                 tab_id: tab,

@@ -29,11 +29,16 @@ pub(crate) async fn run(command: Command) -> ExitCode {
             extension_wait,
             agent_grace,
             files_dirs,
+            secrets,
+            no_evaluate,
+            no_upload,
         } => {
             init_logging("info");
             let agents = server::ServeAgents {
                 grace: agent_grace,
                 files_dirs,
+                secrets,
+                switched_off: server::switched_off(no_evaluate, no_upload),
             };
             report(
                 server::serve(

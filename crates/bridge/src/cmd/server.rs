@@ -17,6 +17,30 @@ use super::process::{init_logging, report, token_path};
 pub(crate) struct ServeAgents {
     pub(crate) grace: super::parse::Grace,
     pub(crate) files_dirs: Vec<PathBuf>,
+    /// `--secrets FILE` (SPEC §4 "Secrets").
+    pub(crate) secrets: Option<PathBuf>,
+    /// The actions `--no-evaluate` / `--no-upload` turn off.
+    pub(crate) switched_off: Vec<&'static str>,
+}
+
+/// The actions `--no-evaluate` and `--no-upload` turn off (SPEC §10).
+pub(crate) fn switched_off(no_evaluate: bool, no_upload: bool) -> Vec<&'static str> {
+    [("evaluate", no_evaluate), ("upload", no_upload)]
+        .into_iter()
+        .filter_map(|(name, off)| off.then_some(name))
+        .collect()
+}
+
+/// The secrets file a bridge reads: `--secrets FILE`, checked now (a file others can read stops the
+/// command with the `chmod 600` fix), else `~/.config/bua/secrets`, checked when a secret is used.
+pub(crate) fn secrets_file(given: Option<PathBuf>) -> Result<Option<PathBuf>, Error> {
+    match given {
+        Some(path) => {
+            bua_bridge::secrets::load(&path).map_err(Error::Secrets)?;
+            Ok(Some(path))
+        }
+        None => Ok(bua_bridge::secrets::default_path()),
+    }
 }
 
 /// `serve`: runs the bridge until SIGTERM or SIGINT, after printing its URL and pairing token.
@@ -46,6 +70,8 @@ pub(crate) async fn serve(
     config.extension_wait = extension_wait;
     config.agent_grace = agents.grace;
     config.files_dirs = agents.files_dirs;
+    config.secrets = secrets_file(agents.secrets)?;
+    config.switched_off = agents.switched_off;
     if let Some(v) = min_protocol_version {
         config.min_protocol_version = v;
     }
@@ -89,6 +115,9 @@ pub(crate) async fn mcp(command: Command) -> ExitCode {
         screenshot_max_side,
         screenshot_max_png_bytes,
         files_dirs,
+        secrets,
+        no_evaluate,
+        no_upload,
     } = command
     else {
         return ExitCode::FAILURE;
@@ -108,6 +137,10 @@ pub(crate) async fn mcp(command: Command) -> ExitCode {
                 Err(e) => return report(Err(e)),
             }
         }
+    };
+    let secrets = match secrets_file(secrets) {
+        Ok(s) => s,
+        Err(e) => return report(Err(e)),
     };
     let owner = match owner {
         Some(o) => match bua_protocol::check_owner(&o) {
@@ -132,6 +165,8 @@ pub(crate) async fn mcp(command: Command) -> ExitCode {
                 max_png_bytes: screenshot_max_png_bytes,
             },
             files_dirs,
+            secrets,
+            switched_off: switched_off(no_evaluate, no_upload),
         })
         .await,
     )
@@ -183,6 +218,9 @@ pub(crate) async fn launch(command: Command) -> ExitCode {
         min_protocol_version,
         chrome_args,
         files_dirs,
+        secrets,
+        no_evaluate,
+        no_upload,
     } = command
     else {
         return ExitCode::FAILURE;
@@ -205,6 +243,11 @@ pub(crate) async fn launch(command: Command) -> ExitCode {
     opts.chrome_output = chrome_output;
     opts.extra_args = chrome_args;
     opts.files_dirs = files_dirs;
+    opts.switched_off = switched_off(no_evaluate, no_upload);
+    opts.secrets = match secrets_file(secrets) {
+        Ok(s) => s,
+        Err(e) => return report(Err(e)),
+    };
     if let Some(v) = min_protocol_version {
         opts.min_protocol_version = v;
     }

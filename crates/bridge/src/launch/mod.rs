@@ -59,6 +59,8 @@ pub async fn start(opts: LaunchOptions) -> Result<Launched> {
     config.min_protocol_version = opts.min_protocol_version;
     config.agent_grace = Some(server::DEFAULT_AGENT_GRACE);
     config.files_dirs = opts.files_dirs.clone();
+    config.secrets = opts.secrets.clone();
+    config.switched_off = opts.switched_off.clone();
     let server = server::start(config).await?;
 
     let profile = match &opts.user_data_dir {

@@ -35,6 +35,10 @@ pub struct LaunchOptions {
     pub extra_args: Vec<String>,
     /// The folders `upload` may read files from (SPEC §4).
     pub files_dirs: Vec<PathBuf>,
+    /// The person's secrets file (SPEC §4 "Secrets").
+    pub secrets: Option<PathBuf>,
+    /// The actions the bridge refuses (`--no-evaluate`, `--no-upload`).
+    pub switched_off: Vec<&'static str>,
 }
 
 impl LaunchOptions {
@@ -51,6 +55,8 @@ impl LaunchOptions {
             chrome_output: false,
             extra_args: Vec::new(),
             files_dirs: Vec::new(),
+            secrets: None,
+            switched_off: Vec::new(),
         }
     }
 }

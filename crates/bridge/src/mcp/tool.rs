@@ -37,7 +37,7 @@ new page as extract shows it.\n\
 - obstacle {type: auth_wall|captcha|access_denied, confidence}: high = stop and tell the user (do not try to get \
 around it); low = try one alternative, then stop.\n\
 - When the page needs the person (a high obstacle, a password, a payment confirmation, a 2FA code), call handoff \
-and continue from its result; never type the person's secrets.\n\
+and continue from its result; type a secret only by name: type {secret:\"bank\"}.\n\
 - Frames from other sites follow a line `frame f1: <origin>` in extract; their uids work.\n\
 - Results also say what the action caused: dialogs, navigated {url,title}, openedTab {tabId}, downloads.\n\
 - When done, close_agent_tabs (or close_agent_window) closes only this agent's tabs.\n\

@@ -65,6 +65,12 @@ pub struct ServerConfig {
     pub agent_grace: Option<Duration>,
     /// The folders `upload` may read files from (`--files-dir`, SPEC §4); none: uploads are refused.
     pub files_dirs: Vec<std::path::PathBuf>,
+    /// The person's secrets file (`--secrets`, default `~/.config/bua/secrets`; SPEC §4 "Secrets"), read at
+    /// each `type {secret}`; `None`: secrets are refused.
+    pub secrets: Option<std::path::PathBuf>,
+    /// Actions the person turned off for agents (`--no-evaluate`, `--no-upload`, SPEC §10): refused with
+    /// `not_allowed` before the extension is asked.
+    pub switched_off: Vec<&'static str>,
 }
 
 impl ServerConfig {
@@ -79,6 +85,8 @@ impl ServerConfig {
             extension_wait: Duration::ZERO,
             agent_grace: None,
             files_dirs: Vec::new(),
+            secrets: None,
+            switched_off: Vec::new(),
         }
     }
 }

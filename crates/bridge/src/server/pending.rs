@@ -19,6 +19,19 @@ pub(super) async fn dispatch(
     owner: &str,
     mut action: Action,
 ) -> std::result::Result<Value, ErrorBody> {
+    if shared.config.switched_off.contains(&action.name()) {
+        let name = action.name();
+        return Err(ErrorBody::new(
+            ErrorCode::NotAllowed,
+            format!(
+                "{name} is turned off: the person started the bridge with --no-{name}; do the task with the other \
+                 actions, or tell the person it needs {name}"
+            ),
+        ));
+    }
+    // A named secret is read from the person's file here and travels only in the request (SPEC §4).
+    crate::secrets::refuse_client_origins(&action)?;
+    crate::secrets::resolve(&mut action, shared.config.secrets.as_deref())?;
     // An upload's files are read here, before any extension is asked, so a refused path costs nothing.
     let upload = match &action {
         Action::Upload(u) if u.staged.is_some() => {

@@ -8,7 +8,7 @@ use super::params::{params, Rules};
 use super::values::{Modifier, OptionChoice};
 use crate::field::{
     DropAt, DropTarget, Element, FieldList, FillField, Flag, NestedElement, OptElement,
-    OptNestedElement, OptText, Paths, Px, Required, Text, Unlisted, Words,
+    OptNestedElement, OptText, Paths, Px, Required, Text, TextOrEmpty, Unlisted, Words,
 };
 #[cfg(feature = "schema")]
 use crate::locator::required;
@@ -59,14 +59,18 @@ params! {
         /// The element to focus.
         pub locator: Locator = "locator" => Element,
         /// The text to type.
-        pub text: String = "text" => Text { nonempty: false },
+        pub text: String = "text" => TextOrEmpty,
+        /// Or a secret's name.
+        pub secret: Option<String> = "secret" => OptText,
+        /// The origins the secret may be typed on, space-separated (set by the bridge, SPEC §4 "Secrets").
+        pub secret_origins: Option<String> = "secretOrigins" => Unlisted(OptText),
         /// Select all and delete first. Default true.
         pub clear: bool = "clear" => Flag(true),
         /// Press Enter after typing.
         pub submit: bool = "submit" => Flag(false),
         pub tab_id,
         pub dialog,
-    }
+    } + rules
 
     /// `press_key {key, modifiers?, locator?, waitLoad?, tabId?}` → `{key, modifiers, element?, tabId}`.
     #[derive(Clone, Debug, PartialEq, Eq)]
@@ -203,6 +207,23 @@ impl Rules for Scroll {
             {"allOf": [amount.clone(), {"not": to_end.clone()}]},
             {"allOf": [to_end, {"not": amount}]}
         ]})]
+    }
+}
+
+impl Rules for TypeText {
+    fn validate(&self, f: &Fields<'_>) -> Res<()> {
+        // The bridge's form carries the secret's value as `text` beside `secretOrigins` (SPEC §4 "Secrets").
+        if self.secret.is_some() && !self.text.is_empty() && self.secret_origins.is_none() {
+            return Err(f.err("secret", "not together with text: give one of them"));
+        }
+        if self.secret.is_none() && self.secret_origins.is_some() {
+            return Err(f.err("secretOrigins", "set by the bridge only, with secret"));
+        }
+        Ok(())
+    }
+    #[cfg(feature = "schema")]
+    fn schema_rules() -> Vec<Value> {
+        vec![json!({"anyOf": [required(&["text"]), required(&["secret"])]})]
     }
 }
 

@@ -5,15 +5,22 @@ use super::codec::{Codec, Cx};
 use crate::locator::{read_locator, Locator};
 use crate::wire::{kind, Fields, Res};
 use serde::{Deserialize, Serialize};
-#[cfg(feature = "schema")]
-use serde_json::json;
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 /// The most fields one `fill` takes.
 pub const MAX_FILL_FIELDS: usize = 100;
 
 /// The keys of one item of `fields`.
-const ITEM_KEYS: [&str; 6] = ["uid", "selector", "text", "xpath", "index", "value"];
+const ITEM_KEYS: [&str; 8] = [
+    "uid",
+    "selector",
+    "text",
+    "xpath",
+    "index",
+    "value",
+    "secret",
+    "secretOrigins",
+];
 
 /// What a field of `fill` is given, and what `fill` reports it holds afterwards: text for a text field,
 /// an option (label or value) or several for a `<select>`, a state for a checkbox or radio.
@@ -28,13 +35,18 @@ pub enum FillValue {
     Checked(bool),
 }
 
-/// One field of `fill`: `{uid|selector|text|xpath, index?, value}`.
+/// One field of `fill`: `{uid|selector|text|xpath, index?, value}`; for a text field the value may be
+/// `{"secret": "name"}`, the person's named secret typed as `type {secret}` types it (SPEC §4 "Secrets").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FillField {
     /// The element.
     pub locator: Locator,
-    /// What to give it.
+    /// What to give it (for a secret: empty from a client, the secret's value from the bridge).
     pub value: FillValue,
+    /// The name of the secret to type, if any.
+    pub secret: Option<String>,
+    /// Where the secret may be typed, space-separated origins (set by the bridge only).
+    pub secret_origins: Option<String>,
 }
 
 /// `fill`'s `fields`: a non-empty array (at most [`MAX_FILL_FIELDS`]) of [`FillField`]s; errors name
@@ -48,7 +60,27 @@ impl FieldList {
         let locator = read_locator(&mut f, &[])?.ok_or_else(|| {
             f.err_msg("give the field's element: exactly one of uid/selector/text/xpath")
         })?;
+        let secret = f.opt_nonempty("secret")?;
+        let secret_origins = f.opt_nonempty("secretOrigins")?;
+        if secret.is_none() && secret_origins.is_some() {
+            return Err(f.err("secretOrigins", "set by the bridge only, with secret"));
+        }
+        if secret.is_some() && secret_origins.is_none() {
+            return Err(f.err(
+                "secret",
+                "set by the bridge only; give value: {\"secret\": \"name\"}",
+            ));
+        }
+        let mut secret = secret;
         let value = match f.take("value") {
+            // A client names the person's secret as the value (SPEC §4 "Secrets").
+            Some(Value::Object(o)) if secret.is_none() => match (o.get("secret"), o.len()) {
+                (Some(Value::String(name)), 1) if !name.trim().is_empty() => {
+                    secret = Some(name.clone());
+                    FillValue::Text(String::new())
+                }
+                _ => return Err(f.err("value", "an object names a secret: {\"secret\": \"name\"}")),
+            },
             None => return Err(f.err("value", "required: text, an option, true/false")),
             Some(Value::String(s)) => FillValue::Text(s),
             Some(Value::Number(n)) => FillValue::Text(n.to_string()),
@@ -77,7 +109,12 @@ impl FieldList {
             }
         };
         f.finish()?;
-        Ok(FillField { locator, value })
+        Ok(FillField {
+            locator,
+            value,
+            secret,
+            secret_origins,
+        })
     }
 }
 
@@ -113,7 +150,20 @@ impl Codec for FieldList {
                 let mut item = Map::new();
                 field.locator.write_into(&mut item);
                 let value = serde_json::to_value(&field.value).unwrap_or(Value::Null);
-                item.insert("value".into(), value);
+                match (&field.secret, &field.secret_origins) {
+                    // The bridge's form: the value, the secret's name and where it may be typed.
+                    (Some(name), Some(origins)) => {
+                        item.insert("value".into(), value);
+                        item.insert("secret".into(), Value::String(name.clone()));
+                        item.insert("secretOrigins".into(), Value::String(origins.clone()));
+                    }
+                    (Some(name), None) => {
+                        item.insert("value".into(), json!({ "secret": name }));
+                    }
+                    (None, _) => {
+                        item.insert("value".into(), value);
+                    }
+                }
                 Value::Object(item)
             })
             .collect();

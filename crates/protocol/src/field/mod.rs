@@ -33,7 +33,7 @@ pub(crate) use number::{int, Px};
 pub use tab::{DEFAULT_LOAD_WAIT_MS, MAX_LOAD_WAIT_MS};
 pub(crate) use tab::{LOAD_WAIT, REQUIRED_TAB, TAB};
 pub use text::MAX_UPLOAD_FILES;
-pub(crate) use text::{FieldMap, Flag, FrameRef, OptText, Paths, Text, Unlisted};
+pub(crate) use text::{FieldMap, Flag, FrameRef, OptText, Paths, Text, TextOrEmpty, Unlisted};
 #[cfg(feature = "schema")]
 pub(crate) use tidy::tidy;
 pub use types::{DialogAnswer, DialogPolicy, DropTarget};

@@ -154,6 +154,26 @@ impl<C: Codec> Codec for Unlisted<C> {
     }
 }
 
+/// `type`'s `text`: required unless `secret` stands in for it (SPEC §4 "Secrets").
+pub(crate) struct TextOrEmpty;
+
+impl Codec for TextOrEmpty {
+    type T = String;
+    fn read(&self, f: &mut Fields<'_>, key: &'static str, _cx: &Cx) -> Res<String> {
+        if !f.has(key) && !f.has("secret") {
+            return Err(f.err(key, "required (or secret: the name of the person's secret)"));
+        }
+        Ok(f.opt_str(key)?.unwrap_or_default())
+    }
+    fn write(&self, v: &String, m: &mut Map<String, Value>, key: &'static str, _cx: &Cx) {
+        m.insert(key.into(), Value::String(v.clone()));
+    }
+    #[cfg(feature = "schema")]
+    fn schema(&self) -> Value {
+        json!({"type": "string"})
+    }
+}
+
 /// An optional non-empty string (`network`'s `filter`, the `owner` of `close_agent_*`).
 pub(crate) struct OptText;
 

@@ -318,6 +318,8 @@ fn type_uses_text_as_the_text_to_type_and_a_nested_text_locator() {
         Action::Type(TypeText {
             locator: Locator::selector("#q"),
             text: "hello".into(),
+            secret: None,
+            secret_origins: None,
             clear: true,
             submit: false,
             tab_id: None,

@@ -378,7 +378,7 @@ fn client_response_has_the_v1_shape() {
 
 #[test]
 fn error_codes_are_snake_case_with_advice() {
-    assert_eq!(ErrorCode::all().len(), 14);
+    assert_eq!(ErrorCode::all().len(), 15);
     for c in ErrorCode::all() {
         assert_eq!(serde_json::to_value(c).unwrap(), json!(c.as_str()));
         assert_eq!(ErrorCode::from_wire(c.as_str()), Some(*c));

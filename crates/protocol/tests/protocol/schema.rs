@@ -83,7 +83,8 @@ fn schema_has_descriptions_and_camel_case_properties() {
     );
     let typ = branch("type");
     assert_eq!(typ["properties"]["text"]["type"], "string");
-    assert!(typ["required"].as_array().unwrap().contains(&json!("text")));
+    // text, or the name of the person's secret instead (SPEC §4 "Secrets").
+    assert_eq!(typ["properties"]["secret"]["type"], "string");
     let shot = branch("screenshot");
     assert_eq!(shot["properties"]["format"]["enum"], json!(["png", "jpeg"]));
     assert_eq!(branch("activate_tab")["required"], json!(["type", "tabId"]));
@@ -276,7 +277,7 @@ fn the_tool_summary_says_which_locators_are_optional() {
     assert_eq!(summary("click"), "click(locator, newTab?, tabId?)");
     assert_eq!(
         summary("type"),
-        "type(locator, clear?, submit?, tabId?, text)"
+        "type(locator, clear?, secret?, submit?, tabId?, text?)"
     );
     assert_eq!(
         summary("select_option"),

@@ -180,6 +180,8 @@ fn input() -> BoxedStrategy<Action> {
                 Action::Type(TypeText {
                     locator,
                     text,
+                    secret: None,
+                    secret_origins: None,
                     clear,
                     submit,
                     tab_id,

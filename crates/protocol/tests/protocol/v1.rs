@@ -118,6 +118,8 @@ fn v1_target_and_snake_case_params_are_accepted() {
         Action::Type(TypeText {
             locator: Locator::selector("#q"),
             text: String::new(),
+            secret: None,
+            secret_origins: None,
             clear: true,
             submit: false,
             tab_id: None,
