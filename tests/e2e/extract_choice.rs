@@ -111,3 +111,40 @@ async fn the_agent_text_shows_options_names_by_accname_and_context_and_keeps_lin
     );
     a.close(tab).await;
 }
+
+/// SPEC §5 "What a person cannot see": on a page with 33 texts put there in ways no person can read
+/// (transparent, same colour as the background, tiny, off the page, clipped, covered, collapsed, inside a
+/// closed section, …) and 13 a person reads (faint small print, `aria-hidden` text on the screen, gradient
+/// text, light on dark, half-transparent), the agent text (what the MCP tool returns) has every visible one
+/// and none of the hidden ones; a checkbox hidden for its looks behind its label is still listed.
+#[tokio::test]
+async fn the_agent_text_holds_what_a_person_sees_and_nothing_hidden_from_them() {
+    let a = Agent::on(Browser::shared("extract_choice"), "extract").await;
+    let tab = a.open_tab("hidden_text.html").await;
+    let (r, text) = read(&a, tab).await;
+    for n in 1..=13 {
+        let token = format!("SEEN-{n:02}");
+        assert!(text.contains(&token), "{token} is missing from\n{text}");
+    }
+    let hidden: Vec<String> = (1..=33)
+        .map(|n| format!("HIDDEN-{n:02}"))
+        .filter(|t| text.contains(t.as_str()))
+        .collect();
+    assert!(hidden.is_empty(), "{hidden:?} reached the agent text:\n{text}");
+    // The page itself holds them all (what the test hides is there to be found).
+    let on_page = a
+        .act(
+            tab,
+            "evaluate",
+            json!({ "expression": "return document.body.textContent.match(/HIDDEN-\\d+/g).length" }),
+        )
+        .await;
+    assert_eq!(on_page["value"], 33);
+    let subscribe = uid_of(&r, "checkbox", "SEEN-13 Subscribe to the letter");
+    assert!(line(&text, &subscribe).starts_with("checkbox"), "{text}");
+    assert_eq!(
+        line(&text, &uid_of(&r, "button", "SEEN-11 Buy now")),
+        "button \"SEEN-11 Buy now\""
+    );
+    a.close(tab).await;
+}

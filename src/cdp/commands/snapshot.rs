@@ -21,6 +21,8 @@ command!(
 pub struct DomSnapshotCaptureSnapshot {
     /// The computed style properties to include for each node.
     pub computed_styles: Vec<&'static str>,
+    /// Each box's paint order (`layout.paintOrders`): which box is painted over which.
+    pub include_paint_order: bool,
 }
 impl Command for DomSnapshotCaptureSnapshot {
     const METHOD: &'static str = "DOMSnapshot.captureSnapshot";

@@ -177,7 +177,9 @@ impl<'a> Namer<'a> {
         let dom = self.dom;
         read_subtree(dom, id, |i, out| {
             let n = &dom.nodes[i];
-            let rendered = traversal == Traversal::Labelledby || n.layout.is_some();
+            // Text a person cannot see (transparent, clipped, off the page: SPEC §5) is no part of a name.
+            let rendered = traversal == Traversal::Labelledby
+                || (n.layout.is_some() && !dom.unseen_text()[i]);
             match &n.kind {
                 NodeKind::Text(t) if rendered => push_readable(out, t),
                 NodeKind::Text(_) | NodeKind::Document => {}
@@ -236,12 +238,15 @@ fn is_labelable(dom: &Dom, i: usize) -> bool {
 
 /// The text of node `id`'s subtree (with the `alt` of its images, without scripts and styles),
 /// whitespace collapsed, read as far as ~4 × [`MAX_LABEL_CHARS`]; `laid_out`: only text that has a layout
-/// box (an `<option>`'s text has none: the browser draws a closed `<select>` itself).
+/// box and that a person can see (an `<option>`'s text has none: the browser draws a closed `<select>`
+/// itself).
 pub(super) fn subtree_text(dom: &Dom, id: usize, laid_out: bool) -> String {
     read_subtree(dom, id, |i, out| {
         let n = &dom.nodes[i];
         match &n.kind {
-            NodeKind::Text(t) if !laid_out || n.layout.is_some() => push_readable(out, t),
+            NodeKind::Text(t) if !laid_out || (n.layout.is_some() && !dom.unseen_text()[i]) => {
+                push_readable(out, t)
+            }
             NodeKind::Element { tag, .. } if tag == "img" => {
                 out.push_str(n.attr("alt").unwrap_or(""));
                 out.push(' ');

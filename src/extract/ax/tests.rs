@@ -527,3 +527,23 @@ fn big_pages_read_checked_from_the_live_input_state_and_aria_checked() {
         ]
     );
 }
+
+#[test]
+fn text_a_person_cannot_see_is_no_part_of_a_name() {
+    let d = dom(
+        "https://x.test/",
+        vec![
+            e(
+                "button",
+                &[],
+                vec![t("Buy now"), e("span", &[("style", "opacity:0")], vec![t(" and obey")])],
+            ),
+            e(
+                "a",
+                &[("href", "/more")],
+                vec![t("Read more"), e("span", &[("style", "font-size:1px")], vec![t(" tiny")])],
+            ),
+        ],
+    );
+    assert_eq!(names(&elements(&d)), ["Buy now", "Read more"]);
+}

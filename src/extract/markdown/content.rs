@@ -67,9 +67,11 @@ pub(super) fn skipped(dom: &Dom) -> Vec<bool> {
         .is_some_and(|l| l.style.is_invisible());
     // Pass 1: what is never rendered text, whatever the page structure.
     let mut hidden = vec![false; n];
+    // Text a person cannot see (transparent, off the page, clipped, covered, …) is no page text either.
+    let unseen = dom.unseen_text();
     for (i, node) in dom.nodes.iter().enumerate() {
         let parent_hidden = node.parent.is_some_and(|p| hidden[p]);
-        hidden[i] = parent_hidden || is_hidden(node, honour_visibility);
+        hidden[i] = parent_hidden || is_hidden(node, honour_visibility) || unseen[i];
     }
     // Visible text per subtree (chars), the part of it inside links, links, and where `<main>` is.
     let mut text_len = vec![0usize; n];
@@ -137,6 +139,35 @@ pub(super) fn skipped(dom: &Dom) -> Vec<bool> {
     skip
 }
 
+/// Nodes a [`math_beside`] search looks at.
+const MATH_SEARCH_NODES: usize = 200;
+
+/// Node `id`'s parent holds a `<math>` outside `id`: `id` is the formula drawn for the eye (an image, a
+/// rendering marked `aria-hidden`) next to the MathML the markdown writes as TeX.
+fn math_beside(dom: &Dom, id: usize) -> bool {
+    let Some(parent) = dom.nodes[id].parent else {
+        return false;
+    };
+    let mut stack: Vec<usize> = dom.nodes[parent]
+        .children
+        .iter()
+        .copied()
+        .filter(|&c| c != id)
+        .collect();
+    let mut seen = 0;
+    while let Some(c) = stack.pop() {
+        seen += 1;
+        if seen > MATH_SEARCH_NODES {
+            return false;
+        }
+        if dom.nodes[c].tag() == Some("math") {
+            return true;
+        }
+        stack.extend(dom.nodes[c].children.iter().copied());
+    }
+    false
+}
+
 /// Never-rendered or invisible nodes (independent of page structure).
 fn is_hidden(node: &DomNode, honour_visibility: bool) -> bool {
     match &node.kind {
@@ -161,13 +192,15 @@ fn is_hidden(node: &DomNode, honour_visibility: bool) -> bool {
     }
 }
 
-/// Page furniture: landmarks that are not content, overlays and `aria-hidden` subtrees.
+/// Page furniture: landmarks that are not content, overlays, and the picture of a formula beside its
+/// MathML. (Other `aria-hidden` content on the screen is read by a person, so it is content: SPEC §5.)
 fn is_furniture(dom: &Dom, id: usize) -> bool {
     let node = &dom.nodes[id];
     let Some(tag) = node.tag() else { return false };
     if node
         .attr("aria-hidden")
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+        && math_beside(dom, id)
     {
         return true;
     }

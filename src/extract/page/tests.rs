@@ -71,7 +71,7 @@ fn with_refs_the_flagged_elements_are_exactly_the_uids_the_markdown_names() {
 fn real_chromium_page_gives_the_content_markdown() {
     let r = analyzed();
     let want = "# Main title\n\nFirst paragraph with [a relative link](http://127.0.0.1:38083/base/dir/rel/page.html), \
-                    `inline_code()` and *emphasis*.\n\n- One\n- Two\n  1. Two point one\n\n| Name | Qty |\n| --- | --- |\n\
+                    `inline_code()` and *emphasis*.\n\nHidden from accessibility\n\n- One\n- Two\n  1. Two point one\n\n| Name | Qty |\n| --- | --- |\n\
                     | Apple | 3 |\n\n```\nfn main() {\n    println!(\"hi\");\n}\n```\n\n> Quoted words\n\n\
                     ![A picture](http://127.0.0.1:38083/img/a.png)\n\n## Open shadow heading\n\n\
                     Slotted light text then Default slot light text\n\nOpen shadow button\n\nClosed shadow paragraph\n\n\
@@ -80,7 +80,6 @@ fn real_chromium_page_gives_the_content_markdown() {
     assert_eq!(r.markdown.text, want);
     assert!(!r.markdown.truncated);
     for gone in [
-        "Hidden",
         "Zero size",
         "cookies",
         "Aside",

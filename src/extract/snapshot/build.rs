@@ -117,6 +117,7 @@ impl Builder {
                         height: 20.0,
                     },
                     style,
+                    paint_order: 0,
                 });
                 self.dom.nodes.push(DomNode {
                     kind: NodeKind::Text(text.into()),
@@ -128,12 +129,17 @@ impl Builder {
                 });
             }
             T::E(tag, attrs, kids) => {
+                // Inherited as CSS inherits them: visibility, color, font size, text fill.
                 let mut style = inherited.clone().map(|s| Style {
                     display: default_display(tag).into(),
                     visibility: s.visibility,
                     position: "static".into(),
                     overflow_x: "visible".into(),
                     overflow_y: "visible".into(),
+                    color: s.color,
+                    font_size: s.font_size,
+                    text_fill: s.text_fill,
+                    ..Style::default()
                 });
                 let mut bounds = Rect {
                     x: 0.0,
@@ -156,6 +162,16 @@ impl Builder {
                                 s.overflow_x = v.into();
                                 s.overflow_y = v.into();
                             }
+                            ("opacity", Some(s)) => s.opacity = v.into(),
+                            ("color", Some(s)) => s.color = v.into(),
+                            ("background-color", Some(s)) => s.background_color = v.into(),
+                            ("background-image", Some(s)) => s.background_image = v.into(),
+                            ("background-clip", Some(s)) => s.background_clip = v.into(),
+                            ("-webkit-text-fill-color", Some(s)) => s.text_fill = v.into(),
+                            ("font-size", Some(s)) => s.font_size = v.into(),
+                            ("clip", Some(s)) => s.clip = v.into(),
+                            ("clip-path", Some(s)) => s.clip_path = v.into(),
+                            ("filter", Some(s)) => s.filter = v.into(),
                             ("width", _) => bounds.width = px.unwrap_or(bounds.width),
                             ("height", _) => bounds.height = px.unwrap_or(bounds.height),
                             ("top", _) => bounds.y = px.unwrap_or(bounds.y),
@@ -164,7 +180,11 @@ impl Builder {
                     }
                 }
                 self.y += 20.0;
-                let layout = style.clone().map(|style| Layout { bounds, style });
+                let layout = style.clone().map(|style| Layout {
+                    bounds,
+                    style,
+                    paint_order: 0,
+                });
                 if let Some(l) = &layout {
                     self.dom.rects.insert(self.backend, l.bounds);
                 }

@@ -49,14 +49,18 @@ impl Composer<'_> {
     }
 
     fn layout_of(&mut self, d: usize, i: usize) -> Option<Layout> {
-        let (rect, style) = self.payloads.get_mut(d)?.layout.get_mut(i)?.take()?;
+        let (rect, style, paint_order) = self.payloads.get_mut(d)?.layout.get_mut(i)?.take()?;
         let info = &self.dom.documents[d];
         let bounds = Rect {
             x: rect.x + info.offset_x,
             y: rect.y + info.offset_y,
             ..rect
         };
-        Some(Layout { bounds, style })
+        Some(Layout {
+            bounds,
+            style,
+            paint_order,
+        })
     }
 
     /// Appends the composed subtree of raw node `i` of document `d` under `parent`.
@@ -334,7 +338,7 @@ impl Dom {
                     .layout
                     .first()
                     .and_then(Option::as_ref)
-                    .map(|(r, _)| (r.width, r.height));
+                    .map(|(r, _, _)| (r.width, r.height));
                 docs.push(rows);
                 payloads.push(payload);
                 documents.push(DocumentInfo {

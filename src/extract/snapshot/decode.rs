@@ -91,6 +91,7 @@ struct RawLayout {
     node_index: Vec<i64>,
     styles: Vec<Vec<i64>>,
     bounds: Vec<Vec<f64>>,
+    paint_orders: Vec<i64>,
 }
 
 pub(super) const ELEMENT_NODE: i64 = 1;
@@ -127,8 +128,8 @@ pub(super) struct DocPayload {
     pub(super) value: Vec<String>,
     /// Attributes, names lowercase.
     pub(super) attrs: Vec<Vec<(String, String)>>,
-    /// Box and style of the rendered nodes.
-    pub(super) layout: Vec<Option<(Rect, Style)>>,
+    /// Box, style and paint order of the rendered nodes.
+    pub(super) layout: Vec<Option<(Rect, Style, i64)>>,
 }
 
 fn no_string() -> i64 {
@@ -203,7 +204,7 @@ pub(super) fn decode(doc: &RawDocument, strings: &[String]) -> (DocRows, DocPayl
         .collect();
     // Indexed by node: `layout.nodeIndex` points at most once per box, and several boxes (a text split
     // by a continuation) at one node.
-    let mut layout: Vec<Option<(Rect, Style)>> = vec![None; n];
+    let mut layout: Vec<Option<(Rect, Style, i64)>> = vec![None; n];
     // One shared value per distinct string of the table (see [`Style`]).
     let mut shared: Vec<Option<Rc<str>>> = vec![None; strings.len()];
     let empty: Rc<str> = Rc::from("");
@@ -222,7 +223,7 @@ pub(super) fn decode(doc: &RawDocument, strings: &[String]) -> (DocRows, DocPayl
         };
         // A node may have several layout objects; keep the first box's style and grow the box to cover
         // the others.
-        if let Some((r, _)) = slot {
+        if let Some((r, _, _)) = slot {
             *r = union(*r, rect);
             continue;
         }
@@ -244,8 +245,19 @@ pub(super) fn decode(doc: &RawDocument, strings: &[String]) -> (DocRows, DocPayl
             position: v(2),
             overflow_x: v(3),
             overflow_y: v(4),
+            opacity: v(5),
+            color: v(6),
+            background_color: v(7),
+            font_size: v(8),
+            clip: v(9),
+            clip_path: v(10),
+            filter: v(11),
+            text_fill: v(12),
+            background_clip: v(13),
+            background_image: v(14),
         };
-        *slot = Some((rect, style));
+        let paint_order = doc.layout.paint_orders.get(li).copied().unwrap_or(0);
+        *slot = Some((rect, style, paint_order));
     }
     let is_text = |i: usize| {
         matches!(

@@ -17,6 +17,7 @@ mod decode;
 mod frames;
 mod model;
 mod reach;
+mod seen;
 
 pub use compose::resolve_url;
 pub use decode::SnapshotError;
@@ -30,12 +31,23 @@ use crate::cdp::commands::DomSnapshotCaptureSnapshot;
 
 /// The computed style properties requested from `DOMSnapshot.captureSnapshot`, in the order the
 /// response's `layout.styles[i]` lists their values. Pass them as `computedStyles`.
-pub const COMPUTED_STYLES: [&str; 5] = [
+pub const COMPUTED_STYLES: [&str; 15] = [
     "display",
     "visibility",
     "position",
     "overflow-x",
     "overflow-y",
+    // What a person can see of a text (`seen`).
+    "opacity",
+    "color",
+    "background-color",
+    "font-size",
+    "clip",
+    "clip-path",
+    "filter",
+    "-webkit-text-fill-color",
+    "background-clip",
+    "background-image",
 ];
 
 /// The `DOMSnapshot.captureSnapshot` params this module expects: the computed styles above, and
@@ -45,6 +57,7 @@ pub const COMPUTED_STYLES: [&str; 5] = [
 pub fn capture_params() -> DomSnapshotCaptureSnapshot {
     DomSnapshotCaptureSnapshot {
         computed_styles: COMPUTED_STYLES.to_vec(),
+        include_paint_order: true,
     }
 }
 

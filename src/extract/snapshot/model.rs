@@ -63,6 +63,26 @@ pub struct Style {
     pub overflow_x: Rc<str>,
     /// CSS `overflow-y`.
     pub overflow_y: Rc<str>,
+    /// CSS `opacity` (`1`, `0.5`).
+    pub opacity: Rc<str>,
+    /// CSS `color`, as Chrome computes it (`rgb(…)`, `rgba(…)`).
+    pub color: Rc<str>,
+    /// CSS `background-color`.
+    pub background_color: Rc<str>,
+    /// CSS `font-size` (`16px`).
+    pub font_size: Rc<str>,
+    /// CSS `clip` (`auto`, `rect(…)`).
+    pub clip: Rc<str>,
+    /// CSS `clip-path` (`none`, `inset(50%)`, …).
+    pub clip_path: Rc<str>,
+    /// CSS `filter` (`none`, `opacity(0)`, …).
+    pub filter: Rc<str>,
+    /// CSS `-webkit-text-fill-color`.
+    pub text_fill: Rc<str>,
+    /// CSS `background-clip` (`text` paints text through the background).
+    pub background_clip: Rc<str>,
+    /// CSS `background-image` (`none`, `url(…)`, gradients).
+    pub background_image: Rc<str>,
 }
 
 impl Style {
@@ -82,6 +102,13 @@ impl Style {
         clip(&self.overflow_x) || clip(&self.overflow_y)
     }
 
+    /// Overflow is hidden, not scrollable, on either axis (`hidden`, `clip`): what lies outside the box
+    /// cannot be brought into view.
+    pub fn hides_overflow(&self) -> bool {
+        let hides = |v: &str| matches!(v, "hidden" | "clip");
+        hides(&self.overflow_x) || hides(&self.overflow_y)
+    }
+
     /// The box is laid out inline (text flow continues around it).
     pub fn is_inline(&self) -> bool {
         let display = &*self.display;
@@ -98,6 +125,8 @@ pub struct Layout {
     pub bounds: Rect,
     /// The computed style of the node (for a text node: of its parent).
     pub style: Style,
+    /// The order the page paints it in, within its document (`paintOrders`; 0 when unknown).
+    pub paint_order: i64,
 }
 
 /// What a [`DomNode`] is.
@@ -220,6 +249,8 @@ pub struct Dom {
     pub selected_options: HashSet<i64>,
     /// Node index of each `<iframe>` that holds a cross-origin frame target → that frame's part.
     pub remote_frames: HashMap<usize, usize>,
+    /// [`Dom::unseen_text`], worked out at its first call (the markdown and the names both ask).
+    pub(super) unseen: std::cell::OnceCell<Vec<bool>>,
 }
 
 impl Dom {

@@ -1,7 +1,7 @@
 //! Whether a node can be seen and reached (SPEC §5 `visible`, `hidden`): its box, the containers that
 //! clip it, and what a pointer can hit once the page is scrolled to it.
 
-use super::model::{Dom, Rect};
+use super::model::{Dom, Rect, Style};
 
 /// The smallest width and height (CSS px) of a box [`Dom::is_reachable`] takes for one a pointer can hit.
 const MIN_HIT_PX: f64 = 2.0;
@@ -74,6 +74,15 @@ impl Dom {
     /// its positioned containing block, a fixed one escapes all. `html` and `body` clip to the viewport,
     /// which scrolls.
     fn clipping_boxes(&self, id: usize) -> impl Iterator<Item = Rect> + '_ {
+        self.clipping_boxes_where(id, Style::clips)
+    }
+
+    /// [`Dom::clipping_boxes`] of the containers whose style `clips` says clip.
+    pub(super) fn clipping_boxes_where(
+        &self,
+        id: usize,
+        clips: fn(&Style) -> bool,
+    ) -> impl Iterator<Item = Rect> + '_ {
         #[derive(PartialEq, Clone, Copy)]
         enum Escape {
             None,
@@ -99,7 +108,7 @@ impl Dom {
                 }
                 let root = matches!(self.nodes[p].tag(), Some("html" | "body"));
                 let clip = layout
-                    .filter(|l| escape == Escape::None && !root && l.style.clips())
+                    .filter(|l| escape == Escape::None && !root && clips(&l.style))
                     .map(|l| l.bounds);
                 if escape == Escape::None {
                     escape = escape_of(p);

@@ -294,3 +294,28 @@ fn cross_origin_frame_parts_are_stitched_in_at_their_iframe_with_ids_of_their_ow
         ["top text"]
     );
 }
+
+mod seen {
+    use super::super::seen::{clip_is_empty, clip_path_is_empty, filter_opacity};
+
+    #[test]
+    fn filters_clips_and_clip_paths_that_leave_nothing_are_told_from_those_that_leave_some() {
+        assert_eq!(filter_opacity("none"), 1.0);
+        assert_eq!(filter_opacity("opacity(0)"), 0.0);
+        assert!((filter_opacity("blur(2px) opacity(50%) opacity(0.5)") - 0.25).abs() < 1e-9);
+        assert!(clip_is_empty("rect(0px, 0px, 0px, 0px)"));
+        assert!(clip_is_empty("rect(1px, 1px, 1px, 1px)"));
+        assert!(!clip_is_empty("rect(0px, 200px, 30px, 0px)"));
+        assert!(!clip_is_empty("auto"));
+        assert!(clip_path_is_empty("inset(50%)", 300.0, 20.0));
+        assert!(clip_path_is_empty("inset(0px 0px 20px 0px)", 300.0, 20.0));
+        assert!(clip_path_is_empty("inset(0px 150px)", 300.0, 20.0));
+        assert!(!clip_path_is_empty("inset(10%)", 300.0, 20.0));
+        assert!(!clip_path_is_empty("inset(0px round 8px)", 300.0, 20.0));
+        assert!(clip_path_is_empty("circle(0px at 50% 50%)", 300.0, 20.0));
+        assert!(clip_path_is_empty("ellipse(0px 0px)", 300.0, 20.0));
+        assert!(!clip_path_is_empty("circle(40%)", 300.0, 20.0));
+        assert!(!clip_path_is_empty("none", 300.0, 20.0));
+        assert!(!clip_path_is_empty("polygon(0 0, 100% 0, 100% 100%)", 300.0, 20.0));
+    }
+}
