@@ -130,7 +130,10 @@ async fn the_agent_text_holds_what_a_person_sees_and_nothing_hidden_from_them() 
         .map(|n| format!("HIDDEN-{n:02}"))
         .filter(|t| text.contains(t.as_str()))
         .collect();
-    assert!(hidden.is_empty(), "{hidden:?} reached the agent text:\n{text}");
+    assert!(
+        hidden.is_empty(),
+        "{hidden:?} reached the agent text:\n{text}"
+    );
     // The page itself holds them all (what the test hides is there to be found).
     let on_page = a
         .act(

@@ -51,7 +51,12 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
         if layout.style.is_invisible() {
             continue;
         }
-        let name = namer.name(i).and_then(|n| label(&n));
+        let reachable = dom.is_reachable(i);
+        let name = match reachable {
+            true => namer.name(i),
+            false => namer.name_of_hidden(i),
+        }
+        .and_then(|n| label(&n));
         let options = options_of(dom, i, role, &|id| namer.element_by_id(id));
         let value = selected_labels(dom, i)
             .or_else(|| {
@@ -79,7 +84,6 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
                 .map(|v| v.trim().to_ascii_lowercase())
                 .filter(|v| !v.is_empty())
         };
-        let reachable = dom.is_reachable(i);
         roles[i] = Some(role);
         nodes.push(i);
         out.push(AxElement {

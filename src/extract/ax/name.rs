@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::element::MAX_LABEL_CHARS;
-use crate::extract::snapshot::{Dom, NodeKind};
+use crate::extract::snapshot::{Dom, NodeKind, Sight};
 
 /// Elements HTML lets a `<label>` name ("labelable"); a hidden `<input>` is not one.
 const LABELABLE: &[&str] = &[
@@ -17,6 +17,8 @@ pub(super) struct Namer<'a> {
     dom: &'a Dom,
     ids: HashMap<&'a str, usize>,
     labels_for: HashMap<&'a str, Vec<usize>>,
+    /// Read text a person cannot see too ([`Namer::name_of_hidden`]).
+    all_text: std::cell::Cell<bool>,
 }
 
 impl<'a> Namer<'a> {
@@ -38,13 +40,24 @@ impl<'a> Namer<'a> {
             dom,
             ids,
             labels_for,
+            all_text: std::cell::Cell::new(false),
         }
+    }
+
+    /// The name of an element no click can reach (listed `hidden`, and not offered in the agent text): its
+    /// text counts though a person cannot see it, so a closed menu's items keep their names.
+    pub(super) fn name_of_hidden(&self, i: usize) -> Option<String> {
+        self.all_text.set(true);
+        let name = self.name(i);
+        self.all_text.set(false);
+        name
     }
 
     /// The accessible name of node `i` (whitespace not yet collapsed; `None` when empty), in accname's
     /// order: `aria-labelledby` (the referenced nodes' text, hidden ones too), `aria-label`, for a form
     /// field its `<label>`s (or a button `<input>`'s value), else the text content; then `title`, and for
-    /// a form field `placeholder` (HTML-AAM puts `title` before `placeholder`).
+    /// a form field `placeholder` (HTML-AAM puts `title` before `placeholder`). Text a person cannot see
+    /// (SPEC §5) is no part of it.
     pub(super) fn name(&self, i: usize) -> Option<String> {
         let node = &self.dom.nodes[i];
         let nonempty = |s: String| Some(s).filter(|s| !s.trim().is_empty());
@@ -179,7 +192,8 @@ impl<'a> Namer<'a> {
             let n = &dom.nodes[i];
             // Text a person cannot see (transparent, clipped, off the page: SPEC §5) is no part of a name.
             let rendered = traversal == Traversal::Labelledby
-                || (n.layout.is_some() && !dom.unseen_text()[i]);
+                || (n.layout.is_some()
+                    && (self.all_text.get() || dom.text_sight()[i] != Sight::Unseen));
             match &n.kind {
                 NodeKind::Text(t) if rendered => push_readable(out, t),
                 NodeKind::Text(_) | NodeKind::Document => {}
@@ -244,7 +258,9 @@ pub(super) fn subtree_text(dom: &Dom, id: usize, laid_out: bool) -> String {
     read_subtree(dom, id, |i, out| {
         let n = &dom.nodes[i];
         match &n.kind {
-            NodeKind::Text(t) if !laid_out || (n.layout.is_some() && !dom.unseen_text()[i]) => {
+            NodeKind::Text(t)
+                if !laid_out || (n.layout.is_some() && dom.text_sight()[i] != Sight::Unseen) =>
+            {
                 push_readable(out, t)
             }
             NodeKind::Element { tag, .. } if tag == "img" => {

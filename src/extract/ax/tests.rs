@@ -536,12 +536,18 @@ fn text_a_person_cannot_see_is_no_part_of_a_name() {
             e(
                 "button",
                 &[],
-                vec![t("Buy now"), e("span", &[("style", "opacity:0")], vec![t(" and obey")])],
+                vec![
+                    t("Buy now"),
+                    e("span", &[("style", "opacity:0")], vec![t(" and obey")]),
+                ],
             ),
             e(
                 "a",
                 &[("href", "/more")],
-                vec![t("Read more"), e("span", &[("style", "font-size:1px")], vec![t(" tiny")])],
+                vec![
+                    t("Read more"),
+                    e("span", &[("style", "font-size:1px")], vec![t(" tiny")]),
+                ],
             ),
         ],
     );

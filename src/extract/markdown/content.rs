@@ -5,7 +5,7 @@
 //! Change") is data, not a link farm, and a search form inside the content keeps its text (its result
 //! count: "2 results (7 total)").
 
-use crate::extract::snapshot::{is_heading_tag, Dom, DomNode, NodeKind};
+use crate::extract::snapshot::{is_heading_tag, Dom, DomNode, NodeKind, Sight};
 
 /// Elements whose content is never page text.
 const NEVER_TEXT: &[&str] = &[
@@ -68,10 +68,10 @@ pub(super) fn skipped(dom: &Dom) -> Vec<bool> {
     // Pass 1: what is never rendered text, whatever the page structure.
     let mut hidden = vec![false; n];
     // Text a person cannot see (transparent, off the page, clipped, covered, …) is no page text either.
-    let unseen = dom.unseen_text();
+    let sight = dom.text_sight();
     for (i, node) in dom.nodes.iter().enumerate() {
         let parent_hidden = node.parent.is_some_and(|p| hidden[p]);
-        hidden[i] = parent_hidden || is_hidden(node, honour_visibility) || unseen[i];
+        hidden[i] = parent_hidden || is_hidden(node, honour_visibility) || sight[i] != Sight::Seen;
     }
     // Visible text per subtree (chars), the part of it inside links, links, and where `<main>` is.
     let mut text_len = vec![0usize; n];

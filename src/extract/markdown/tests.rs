@@ -269,7 +269,11 @@ fn hidden_nodes_scripts_and_zero_size_boxes_are_dropped() {
         e("p", &[("style", "display:none")], vec![t("display none")]),
         e("p", &[("style", "visibility:hidden")], vec![t("invisible")]),
         e("p", &[("hidden", "")], vec![t("hidden attr")]),
-        e("p", &[("aria-hidden", "true")], vec![t("aria hidden but on the screen")]),
+        e(
+            "p",
+            &[("aria-hidden", "true")],
+            vec![t("aria hidden but on the screen")],
+        ),
         e(
             "div",
             &[("style", "width:0;height:0;overflow:hidden")],
@@ -280,10 +284,22 @@ fn hidden_nodes_scripts_and_zero_size_boxes_are_dropped() {
         et("noscript", "enable js"),
         et("svg", "svg text"),
         e("p", &[("style", "opacity:0")], vec![t("transparent")]),
-        e("p", &[("style", "color:rgba(0, 0, 0, 0)")], vec![t("no colour")]),
+        e(
+            "p",
+            &[("style", "color:rgba(0, 0, 0, 0)")],
+            vec![t("no colour")],
+        ),
         e("p", &[("style", "font-size:1px")], vec![t("one pixel")]),
-        e("p", &[("style", "clip-path:inset(50%)")], vec![t("clipped")]),
-        e("div", &[("style", "filter:opacity(0)")], vec![et("p", "filtered")]),
+        e(
+            "p",
+            &[("style", "clip-path:inset(50%)")],
+            vec![t("clipped")],
+        ),
+        e(
+            "div",
+            &[("style", "filter:opacity(0)")],
+            vec![et("p", "filtered")],
+        ),
     ]);
     // An aria-hidden paragraph a person reads is page text (SPEC §5).
     assert_eq!(

@@ -26,6 +26,7 @@ pub use model::{
     is_captcha_frame_url, is_heading_tag, DocumentInfo, Dom, DomNode, Layout, NodeKind, Rect,
     Style, BLOCK_TAGS,
 };
+pub use seen::Sight;
 
 use crate::cdp::commands::DomSnapshotCaptureSnapshot;
 

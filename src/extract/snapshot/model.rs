@@ -249,8 +249,8 @@ pub struct Dom {
     pub selected_options: HashSet<i64>,
     /// Node index of each `<iframe>` that holds a cross-origin frame target → that frame's part.
     pub remote_frames: HashMap<usize, usize>,
-    /// [`Dom::unseen_text`], worked out at its first call (the markdown and the names both ask).
-    pub(super) unseen: std::cell::OnceCell<Vec<bool>>,
+    /// [`Dom::text_sight`], worked out at its first call (the markdown and the names both ask).
+    pub(super) sight: std::cell::OnceCell<Vec<super::seen::Sight>>,
 }
 
 impl Dom {

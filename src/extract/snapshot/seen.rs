@@ -15,7 +15,8 @@
 //!   `translateX(-…)`), where no scrolling reaches;
 //! * clipped away: inside a `clip: rect()` or `clip-path` that leaves nothing, or outside every box of an
 //!   ancestor that hides its overflow (`overflow: hidden | clip`; a scroller's content is reachable, so it
-//!   counts as seen);
+//!   counts as seen). The last is [`Sight::OutOfView`]: the page can bring it into view (a carousel's
+//!   next slide), so it leaves the markdown but still names the element it is in;
 //! * covered: an element painted after it, with an opaque background colour, holds its whole box (a box
 //!   larger than half the viewport does not count: a modal or a cookie wall is page furniture, read as such).
 //!
@@ -124,7 +125,11 @@ pub(super) fn clip_is_empty(clip: &str) -> bool {
     else {
         return false;
     };
-    let v: Vec<Option<f64>> = inner.split([',', ' ']).filter(|p| !p.is_empty()).map(px).collect();
+    let v: Vec<Option<f64>> = inner
+        .split([',', ' '])
+        .filter(|p| !p.is_empty())
+        .map(px)
+        .collect();
     match v.as_slice() {
         [Some(top), Some(right), Some(bottom), Some(left)] => {
             bottom - top <= 1.0 || right - left <= 1.0
@@ -171,6 +176,19 @@ pub(super) fn clip_path_is_empty(clip_path: &str, width: f64, height: f64) -> bo
     false
 }
 
+/// How much of a text node a person can see (SPEC §5 "What a person cannot see").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sight {
+    /// On the page for a person to read (or not a text).
+    Seen,
+    /// Outside every box of an ancestor that hides its overflow (a carousel's next slide, a closed
+    /// menu): not in view now, though the page can bring it there; names still read it.
+    OutOfView,
+    /// No person can read it: transparent, the background's colour, too small, off the page, clipped
+    /// to nothing, covered.
+    Unseen,
+}
+
 /// What is passed down the tree to decide a text node.
 #[derive(Clone, Copy)]
 struct Inherited {
@@ -185,13 +203,13 @@ struct Inherited {
 }
 
 impl Dom {
-    /// For each node, whether it is a text a person cannot see (the module doc's rules); `false` for
-    /// elements and the document.
-    pub fn unseen_text(&self) -> &[bool] {
-        self.unseen.get_or_init(|| self.find_unseen())
+    /// For each node, how much of it a person can see as a text (the module doc's rules); [`Sight::Seen`]
+    /// for elements and the document.
+    pub fn text_sight(&self) -> &[Sight] {
+        self.sight.get_or_init(|| self.find_sight())
     }
 
-    fn find_unseen(&self) -> Vec<bool> {
+    fn find_sight(&self) -> Vec<Sight> {
         let n = self.nodes.len();
         let root = Inherited {
             opacity: 1.0,
@@ -200,7 +218,7 @@ impl Dom {
             clipped: false,
         };
         let mut down: Vec<Inherited> = Vec::with_capacity(n);
-        let mut unseen = vec![false; n];
+        let mut sight = vec![Sight::Seen; n];
         let covers = self.covering_boxes();
         for (i, node) in self.nodes.iter().enumerate() {
             let from = node.parent.map_or(root, |p| down[p]);
@@ -211,7 +229,9 @@ impl Dom {
             match &node.kind {
                 NodeKind::Text(t) => {
                     down.push(from);
-                    unseen[i] = !t.trim().is_empty() && self.text_unseen(i, &layout.style, &from, &covers);
+                    if !t.trim().is_empty() {
+                        sight[i] = self.text_sight_of(i, &layout.style, &from, &covers);
+                    }
                 }
                 // A page that hides its whole body while it loads (anti-flicker snippets fade it in from
                 // a script) shows that text a moment later: the root's own opacity does not count.
@@ -224,13 +244,19 @@ impl Dom {
                 _ => down.push(pass_down(&from, &layout.style, layout.bounds)),
             }
         }
-        unseen
+        sight
     }
 
-    /// Text node `id` (whose style is its parent's) cannot be seen.
-    fn text_unseen(&self, id: usize, style: &Style, from: &Inherited, covers: &[(usize, i64, Rect)]) -> bool {
+    /// How much of text node `id` (whose style is its parent's) can be seen.
+    fn text_sight_of(
+        &self,
+        id: usize,
+        style: &Style,
+        from: &Inherited,
+        covers: &[(usize, i64, Rect)],
+    ) -> Sight {
         let Some(layout) = self.nodes[id].layout.as_ref() else {
-            return true;
+            return Sight::Unseen;
         };
         let b = layout.bounds;
         let color = Rgba::parse(&style.color);
@@ -239,7 +265,7 @@ impl Dom {
         let fill_gone = fill.is_some_and(|f| f.a < MIN_ALPHA)
             && !from.clip_text
             && !style.background_clip.contains("text");
-        from.clipped
+        let unseen = from.clipped
             || from.opacity * alpha < MIN_ALPHA
             || fill_gone
             || px(&style.font_size).is_some_and(|f| f < MIN_FONT_PX)
@@ -248,8 +274,14 @@ impl Dom {
             || b.x + b.width <= 0.0
             || b.y + b.height <= 0.0
             || matches!((color, from.background), (Some(c), Some(bg)) if c.same_as(&bg))
-            || self.hidden_by_overflow(id, b)
-            || self.covered(id, b, covers)
+            || self.covered(id, b, covers);
+        if unseen {
+            Sight::Unseen
+        } else if self.hidden_by_overflow(id, b) {
+            Sight::OutOfView
+        } else {
+            Sight::Seen
+        }
     }
 
     /// An ancestor that hides its overflow (not a scroller) leaves nothing of `rect`.
@@ -276,8 +308,11 @@ impl Dom {
                 }
                 let opaque = Rgba::parse(&l.style.background_color).is_some_and(|c| c.a >= 0.95);
                 let area = l.bounds.width * l.bounds.height;
-                (opaque && area > 0.0 && area <= viewport * MAX_COVER_SHARE)
-                    .then_some((i, l.paint_order, l.bounds))
+                (opaque && area > 0.0 && area <= viewport * MAX_COVER_SHARE).then_some((
+                    i,
+                    l.paint_order,
+                    l.bounds,
+                ))
             })
             .collect()
     }
@@ -335,5 +370,8 @@ fn pass_down(from: &Inherited, style: &Style, bounds: Rect) -> Inherited {
 
 /// A computed `opacity` (`0.5`); 1 when unknown.
 fn px_opacity(value: &str) -> f64 {
-    value.trim().parse::<f64>().map_or(1.0, |o| o.clamp(0.0, 1.0))
+    value
+        .trim()
+        .parse::<f64>()
+        .map_or(1.0, |o| o.clamp(0.0, 1.0))
 }

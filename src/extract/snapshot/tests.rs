@@ -316,6 +316,10 @@ mod seen {
         assert!(clip_path_is_empty("ellipse(0px 0px)", 300.0, 20.0));
         assert!(!clip_path_is_empty("circle(40%)", 300.0, 20.0));
         assert!(!clip_path_is_empty("none", 300.0, 20.0));
-        assert!(!clip_path_is_empty("polygon(0 0, 100% 0, 100% 100%)", 300.0, 20.0));
+        assert!(!clip_path_is_empty(
+            "polygon(0 0, 100% 0, 100% 100%)",
+            300.0,
+            20.0
+        ));
     }
 }
