@@ -18,6 +18,7 @@ mod support;
 
 mod actions;
 mod agents;
+mod boundary;
 mod bridge;
 mod build_sh;
 mod clients;
