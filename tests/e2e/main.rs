@@ -22,6 +22,7 @@ mod boundary;
 mod bridge;
 mod build_sh;
 mod clients;
+mod controls;
 mod corpus;
 mod demo;
 mod extract;

@@ -102,6 +102,9 @@ pub(crate) enum Command {
         /// Refuse `upload` with not_allowed.
         #[arg(long)]
         no_upload: bool,
+        /// Agents may open only this site and its subdomains (repeat for more); the extension refuses others.
+        #[arg(long = "allow", value_name = "SITE")]
+        allow: Vec<String>,
     },
     /// Send one request to a running bridge and print its JSON result.
     #[command(after_help = "Examples:
@@ -392,6 +395,9 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// Refuse `upload` with not_allowed.
         #[arg(long)]
         no_upload: bool,
+        /// Agents may open only this site and its subdomains (repeat for more); the extension refuses others.
+        #[arg(long = "allow", value_name = "SITE")]
+        allow: Vec<String>,
     },
     /// Start the bridge and Chromium with the extension, paired; print READY and serve until stopped.
     #[command(after_help = "Example:\n  bua-bridge launch --headless --port 0 --extension ./dist")]
@@ -442,6 +448,9 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// Refuse `upload` with not_allowed.
         #[arg(long)]
         no_upload: bool,
+        /// Agents may open only this site and its subdomains (repeat for more); the extension refuses others.
+        #[arg(long = "allow", value_name = "SITE")]
+        allow: Vec<String>,
     },
 }
 

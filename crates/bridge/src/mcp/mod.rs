@@ -81,6 +81,8 @@ pub struct McpOptions {
     pub secrets: Option<std::path::PathBuf>,
     /// The actions a bridge this server starts refuses (`--no-evaluate`, `--no-upload`).
     pub switched_off: Vec<&'static str>,
+    /// The only sites agents may open, for a bridge this server starts (`--allow`, SPEC §10).
+    pub allow: Vec<String>,
 }
 
 /// Where [`McpOptions::token`] came from.
@@ -267,6 +269,7 @@ impl BrowserMcp {
         config.files_dirs = self.options.files_dirs.clone();
         config.secrets = self.options.secrets.clone();
         config.switched_off = self.options.switched_off.clone();
+        config.allow = self.options.allow.clone();
         let handle = server::start(config).await?;
         tracing::info!(
             port = handle.port(),
