@@ -101,12 +101,16 @@ pub struct Settings {
     /// Seconds without input before sessions end as `system_idle` (≥ 15; default 1800).
     pub idle_timeout_seconds: u32,
     /// Unattended runs (SPEC §10): the only sites agents may open (normalised; empty: any site).
+    #[serde(default)]
     pub allowlist: Vec<String>,
     /// Unattended runs: `evaluate` is refused with `not_allowed`.
+    #[serde(default)]
     pub no_evaluate: bool,
     /// Unattended runs: `upload` is refused with `not_allowed`.
+    #[serde(default)]
     pub no_upload: bool,
     /// What the connected bridge turned on (`--allow`, `--no-evaluate`, `--no-upload`), for the popup.
+    #[serde(default)]
     pub bridge_controls: controls::BridgeControls,
 }
 

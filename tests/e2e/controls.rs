@@ -163,6 +163,7 @@ async fn the_allowlist_refuses_other_sites_before_their_first_request_even_after
     assert!(covered.is_some(), "no allowlist rule covers tab {tab_id}");
 
     // A real click: window.open and a form post to the refused site.
+    let mut events = support::Events::subscribe(&client).await;
     let _ = client
         .call("click", json!({"selector": "#go", "tabId": tab_id}))
         .await;
@@ -171,7 +172,12 @@ async fn the_allowlist_refuses_other_sites_before_their_first_request_even_after
     let deadline = Instant::now() + Duration::from_secs(10);
     let happened = loop {
         let tabs = get_tabs(&client).await.unwrap_or_default();
-        let popup_opened = tabs.iter().any(|t| t["url"] == popup.as_str());
+        events.pull();
+        // The popup is the agent's tab: its session may already have ended on the refused site and closed it.
+        let popup_ended = events.seen.iter().any(|e| {
+            e["type"] == "session_ended" && e["reason"] == "domain_blocked" && e["tabId"] != tab_id
+        });
+        let popup_opened = popup_ended || tabs.iter().any(|t| t["url"] == popup.as_str());
         let opener_left = tabs
             .iter()
             .find(|t| t["tabId"] == tab_id)
@@ -186,8 +192,9 @@ async fn the_allowlist_refuses_other_sites_before_their_first_request_even_after
     };
     assert!(
         happened,
-        "the popup or the post did not happen: {:?}",
-        get_tabs(&client).await
+        "the popup or the post did not happen: {:?}; events: {:?}",
+        get_tabs(&client).await,
+        events.seen
     );
 
     // A redirect from the allowed site to the refused one, in a fresh agent tab.

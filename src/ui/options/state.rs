@@ -69,7 +69,10 @@ pub(super) fn render_settings() {
             input("idle-minutes")?.set_value(&format::idle_minutes(settings.idle_timeout_seconds));
         }
         if !unattended_dirty {
-            super::unattended::render_unattended(&settings)?;
+            // The unattended-run controls (SPEC §10).
+            input("allow-input")?.set_value(&settings.allowlist.join(", "));
+            input("no-evaluate")?.set_checked(settings.no_evaluate);
+            input("no-upload")?.set_checked(settings.no_upload);
         }
         Ok(())
     })();

@@ -45,22 +45,16 @@ pub(super) async fn save_unattended() {
     }
 }
 
-/// Puts the saved controls into the section's fields.
-pub(super) fn render_unattended(settings: &Settings) -> crate::error::Result<()> {
-    input("allow-input")?.set_value(&settings.allowlist.join(", "));
-    input("no-evaluate")?.set_checked(settings.no_evaluate);
-    input("no-upload")?.set_checked(settings.no_upload);
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
+    use crate::ui::options::unattended::typed_entries;
+
     #[test]
     fn typed_entries_split_at_lines_commas_and_spaces() {
         assert_eq!(
-            super::typed_entries(" shop.test,\nmail.test  docs.test\n\n"),
+            typed_entries(" shop.test,\nmail.test  docs.test\n\n"),
             vec!["shop.test", "mail.test", "docs.test"]
         );
-        assert!(super::typed_entries(" \n ").is_empty());
+        assert!(typed_entries(" \n ").is_empty());
     }
 }

@@ -515,4 +515,20 @@ mod tests {
         // Catches duplicate argument ids (e.g. a positional `url` next to `--url`) at test time.
         Cli::command().debug_assert();
     }
+
+    #[test]
+    fn allow_is_repeatable_on_serve_mcp_and_launch() {
+        for sub in ["serve", "mcp", "launch"] {
+            let cli =
+                Cli::try_parse_from(["bua-bridge", sub, "--allow", "a.test", "--allow", "b.test"])
+                    .unwrap_or_else(|e| panic!("{sub}: {e}"));
+            let allow = match cli.command {
+                Command::Serve { allow, .. }
+                | Command::Mcp { allow, .. }
+                | Command::Launch { allow, .. } => allow,
+                _ => vec![],
+            };
+            assert_eq!(allow, vec!["a.test", "b.test"], "{sub}");
+        }
+    }
 }

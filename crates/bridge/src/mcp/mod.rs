@@ -352,6 +352,16 @@ impl BrowserMcp {
     /// tab's as results last reported it, else as `get_tabs` lists it now; `*` when none is known.
     async fn origin_of(&self, action: &Action, result: &Value) -> String {
         let asked = action_params(action).get("tabId").and_then(Value::as_i64);
+        // open_tab answers `{tabId, domain}`: its page is the URL it opened (a redirect shows in the next result).
+        let opened = match action {
+            Action::OpenTab(open) if result.get("url").is_none() => {
+                let mut with_url = result.clone();
+                with_url["url"] = Value::String(open.url.clone());
+                Some(with_url)
+            }
+            _ => None,
+        };
+        let result = opened.as_ref().unwrap_or(result);
         let known = {
             let mut origins = self.origins.lock().await;
             origins.learn(asked, result);
