@@ -27,7 +27,7 @@ use crate::chrome::storage;
 use crate::error::{Error, Result};
 use crate::session::history::{self, HistoryEntry};
 use crate::session::{self, Session};
-use crate::{blocklist, settings, windows};
+use crate::{blocklist, controls, settings, windows};
 use bua_protocol::EndReason;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -100,6 +100,18 @@ pub struct Settings {
     pub token: String,
     /// Seconds without input before sessions end as `system_idle` (≥ 15; default 1800).
     pub idle_timeout_seconds: u32,
+    /// Unattended runs (SPEC §10): the only sites agents may open (normalised; empty: any site).
+    #[serde(default)]
+    pub allowlist: Vec<String>,
+    /// Unattended runs: `evaluate` is refused with `not_allowed`.
+    #[serde(default)]
+    pub no_evaluate: bool,
+    /// Unattended runs: `upload` is refused with `not_allowed`.
+    #[serde(default)]
+    pub no_upload: bool,
+    /// What the connected bridge turned on (`--allow`, `--no-evaluate`, `--no-upload`), for the popup.
+    #[serde(default)]
+    pub bridge_controls: controls::BridgeControls,
 }
 
 /// Fields of [`Settings`] to change.
@@ -115,6 +127,15 @@ pub struct SettingsPatch {
     /// New idle timeout in seconds (15 … 86400).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idle_timeout_seconds: Option<u32>,
+    /// New allowlist (raw entries, normalised; invalid ones dropped; empty turns it off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowlist: Option<Vec<String>>,
+    /// Turn `evaluate` off (true) or on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_evaluate: Option<bool>,
+    /// Turn `upload` off (true) or on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_upload: Option<bool>,
 }
 
 /// `list_sessions` answer.
@@ -226,10 +247,15 @@ pub async fn handle(command: UiCommand) -> Result<Value> {
 
 async fn read_settings() -> Result<Settings> {
     let backend = settings::backend().await?;
+    let controls = controls::load().await?;
     Ok(Settings {
         backend_url: backend.url,
         token: backend.token.unwrap_or_default(),
         idle_timeout_seconds: settings::idle_seconds().await,
+        allowlist: controls.allowlist,
+        no_evaluate: controls.no_evaluate,
+        no_upload: controls.no_upload,
+        bridge_controls: controls.bridge,
     })
 }
 
@@ -266,6 +292,20 @@ async fn apply_settings(patch: &SettingsPatch) -> Result<()> {
     if let Some(s) = patch.idle_timeout_seconds {
         storage::set(settings::IDLE_SECONDS_KEY, &s).await?;
         session::idle::configure().await;
+    }
+    if let Some(list) = &patch.allowlist {
+        let list = blocklist::normalize_list(list);
+        crate::store::local()
+            .update(controls::ALLOWLIST_KEY, move |raw: &mut Vec<String>| {
+                *raw = list
+            })
+            .await?;
+    }
+    if let Some(off) = patch.no_evaluate {
+        storage::set(controls::NO_EVALUATE_KEY, &off).await?;
+    }
+    if let Some(off) = patch.no_upload {
+        storage::set(controls::NO_UPLOAD_KEY, &off).await?;
     }
     Ok(())
 }

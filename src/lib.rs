@@ -14,7 +14,7 @@
 //!    values are secrets and the scrubber that keeps them out of every message;
 //! 2. [`chrome`] (typed `chrome.*` bindings), [`store`] (the storage write lock), [`settings`];
 //! 3. [`cdp`] — attachment, typed CDP commands, event routing, the per-tab lock;
-//! 4. [`extract`], [`blocklist`];
+//! 4. [`extract`], [`blocklist`], [`controls`] (the allowlist and the switches of unattended runs);
 //! 5. [`windows`] — the agent window and the tabs the agent opened;
 //! 6. [`session`] — the session model, its event bus, audit log and manager;
 //! 7. [`actions`] — the `browser` actions and their dispatcher;
@@ -32,6 +32,7 @@ pub mod blocklist;
 pub mod bridge;
 pub mod cdp;
 pub mod chrome;
+pub mod controls;
 pub mod error;
 pub mod extract;
 pub mod log;
@@ -105,6 +106,10 @@ pub fn on_storage_changed(changes: JsValue, area: String) {
         |key: &str| js_sys::Reflect::has(&changes, &JsValue::from_str(key)).unwrap_or(false);
     if touched(settings::BACKEND_URL_KEY) || touched(settings::TOKEN_KEY) {
         bridge::settings_changed();
+    }
+    if touched(controls::ALLOWLIST_KEY) {
+        // The browser-level rules follow the allowlist (SPEC §10); actions check it each time.
+        session::netrules::request_sync();
     }
     if touched(blocklist::BLOCKLIST_KEY) {
         // A domain added to the blocklist ends its sessions (SPEC §6), whoever wrote the list.

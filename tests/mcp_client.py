@@ -37,10 +37,19 @@ def content_report(result):
     return {"isError": bool(result.is_error), "content": items}
 
 
+# Page content comes inside a boundary (SPEC §9 "Boundaries"): <<<page ORIGIN nonce=N>>> … <<<end page nonce=N>>>.
+BOUNDARY = re.compile(r"\A<<<page \S+ nonce=([0-9a-f]+)>>>\n(.*)\n<<<end page nonce=\1>>>\Z", re.S)
+
+
+def inside(text):
+    m = BOUNDARY.match(text)
+    return m.group(2) if m else text
+
+
 def first_json(report):
     for item in report["content"]:
         if item["type"] == "text":
-            return json.loads(item["text"])
+            return json.loads(inside(item["text"]).split("\n")[0])
     return None
 
 
@@ -68,7 +77,7 @@ async def main():
             # extract answers in text: the uid is on the element's line, `e0 button "Count"`; a link
             # the markdown shows carries its uid there, `[page two](e2 /clients/mcp.html?page=2)`.
             page = await call("extract", {"type": "extract", "tabId": tab_id})
-            lines = page["content"][0]["text"].splitlines()
+            lines = inside(page["content"][0]["text"]).splitlines()
             uid = next(m.group(1) for m in map(re.compile(r'^(e\d+) button "Count"').match, lines) if m)
             report["clicked_uid"] = uid
             link = re.search(r"\[page two\]\((e\d+) ", page["content"][0]["text"]).group(1)

@@ -62,6 +62,12 @@ fn explain_end(error: Error, tab_id: Option<i64>, started: f64) -> Error {
 }
 
 async fn dispatch_action(owner: String, action: Action) -> Result<serde_json::Value> {
+    if matches!(action, Action::Evaluate(_) | Action::Upload(_)) {
+        // Turned off for unattended runs, in the options page or by the bridge (SPEC §10).
+        if let Some(message) = crate::controls::load().await?.switched_off(action.name()) {
+            return Err(Error::NotAllowed(message));
+        }
+    }
     if let Action::Navigate(p) = &action {
         if p.tab_id.is_none() && session::sessions().await?.is_empty() {
             // No session anywhere: the navigation opens a tab in the agent window (SPEC §6).

@@ -269,7 +269,21 @@ fn on_text(generation: u64, url: &str, text: &str) {
         return;
     }
     match bua_protocol::parse_to_extension(text) {
-        Ok(ToExtension::Ack(_)) => on_ack(generation, url),
+        Ok(ToExtension::Ack(ack)) => {
+            // The bridge's unattended-run controls (SPEC §10), kept for the browser session.
+            let sent = ack.controls.unwrap_or_default();
+            let controls = crate::controls::BridgeControls {
+                allow: sent.allow,
+                off: sent.off,
+            };
+            wasm_bindgen_futures::spawn_local(async move {
+                if let Err(e) = crate::controls::store_bridge(&controls).await {
+                    log::warn(&format!("cannot keep the bridge's controls: {e}"));
+                }
+                crate::session::netrules::request_sync();
+            });
+            on_ack(generation, url)
+        }
         Ok(ToExtension::Reject(reject)) => on_reject(reject.error),
         Ok(ToExtension::FileChunk(chunk)) => crate::actions::upload::stage(chunk),
         Ok(ToExtension::Request(request)) => {

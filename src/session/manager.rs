@@ -8,7 +8,7 @@ use crate::chrome::{storage, tabs};
 use crate::error::{Error, Result};
 use crate::store;
 use crate::time::now;
-use crate::{blocklist, cdp, windows};
+use crate::{blocklist, cdp, controls, windows};
 use bua_protocol::{EndReason, OpenTabResult};
 use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use std::cell::RefCell;
@@ -156,19 +156,18 @@ pub async fn check_navigated_since(tab_id: i64, before: u64) -> Result<()> {
     }) else {
         return Ok(());
     };
-    let list = blocklist::load().await?;
-    let Some(entry) = blocklist::blocking_entry(&list, &url) else {
+    let Some((entry, why)) = refusing(&url).await? else {
         return Ok(());
     };
-    end_session_navigated_blocked(tab_id, recent::Blocked::new(entry, Some(&url))).await;
-    Err(blocked_error(entry, &url, Some(tab_id)))
+    end_session_navigated_blocked(tab_id, recent::Blocked::new(&entry, Some(&url))).await;
+    Err(blocked_error(&why, &url, Some(tab_id)))
 }
 
 /// Fails with `domain_blocked` (and emits the `domain_blocked` event) when `url` is on the blocklist; for the
 /// target URL of `open_tab` / `navigate`. `tab_id` is the tab the action was for, if any.
 pub async fn check_url_allowed(url: &str, tab_id: Option<i64>) -> Result<()> {
     match announce_if_blocked(url, tab_id).await? {
-        Some(entry) => Err(blocked_error(&entry, url, tab_id)),
+        Some((_, why)) => Err(blocked_error(&why, url, tab_id)),
         None => Ok(()),
     }
 }
@@ -176,34 +175,46 @@ pub async fn check_url_allowed(url: &str, tab_id: Option<i64>) -> Result<()> {
 /// Like [`check_url_allowed`] for the page a tab is on: a hit also ends the tab's session, if it has one,
 /// as `domain_blocked`.
 pub async fn check_tab_allowed(tab_id: i64, url: &str) -> Result<()> {
-    let Some(entry) = announce_if_blocked(url, Some(tab_id)).await? else {
+    let Some((entry, why)) = announce_if_blocked(url, Some(tab_id)).await? else {
         return Ok(());
     };
     end_session_blocked(tab_id, recent::Blocked::new(&entry, Some(url))).await;
-    Err(blocked_error(&entry, url, Some(tab_id)))
+    Err(blocked_error(&why, url, Some(tab_id)))
 }
 
-/// The blocklist entry that blocks `url`, if one does; a hit is announced as the `domain_blocked` event.
-async fn announce_if_blocked(url: &str, tab_id: Option<i64>) -> Result<Option<String>> {
+/// What refuses `url` to agents, if anything: (the entry to report — a blocklist entry, or
+/// [`controls::ALLOWLIST_ENTRY`] —, why, as a phrase after the URL). The blocklist first (SPEC §6), then
+/// the allowlists of unattended runs (SPEC §10).
+async fn refusing(url: &str) -> Result<Option<(String, String)>> {
     let list = blocklist::load().await?;
-    let Some(entry) = blocklist::blocking_entry(&list, url) else {
+    if let Some(entry) = blocklist::blocking_entry(&list, url) {
+        let why = format!("is on a blocked domain (blocklist entry `{entry}`)");
+        return Ok(Some((entry.to_owned(), why)));
+    }
+    let refusal = controls::load().await?.refusal(url);
+    Ok(refusal.map(|why| (controls::ALLOWLIST_ENTRY.to_owned(), why)))
+}
+
+/// What refuses `url` ([`refusing`]), if anything; a hit is announced as the `domain_blocked` event.
+async fn announce_if_blocked(url: &str, tab_id: Option<i64>) -> Result<Option<(String, String)>> {
+    let Some((entry, why)) = refusing(url).await? else {
         return Ok(None);
     };
     bus::emit(SessionEvent::DomainBlocked {
-        entry: entry.to_owned(),
+        entry: entry.clone(),
         url: Some(url.to_owned()),
         tab_id,
     });
-    Ok(Some(entry.to_owned()))
+    Ok(Some((entry, why)))
 }
 
-fn blocked_error(entry: &str, url: &str, tab_id: Option<i64>) -> Error {
+fn blocked_error(why: &str, url: &str, tab_id: Option<i64>) -> Error {
     let place = match tab_id {
         Some(t) => format!("tab {t}: "),
         None => String::new(),
     };
     Error::DomainBlocked(format!(
-        "{place}{url} is on a blocked domain (blocklist entry `{entry}`); stop this plan and do not retry it on another tab or with another action"
+        "{place}{url} {why}; stop this plan and do not retry it on another tab or with another action"
     ))
 }
 
@@ -519,14 +530,11 @@ pub async fn on_navigated(tab_id: i64, url: &str) {
     if !has_session(tab_id).await {
         return;
     }
-    let Ok(list) = blocklist::load().await else {
-        return;
-    };
-    let Some(entry) = blocklist::blocking_entry(&list, url) else {
+    let Ok(Some((entry, _))) = refusing(url).await else {
         return;
     };
     // `tabs.onUpdated` and `Page.frameNavigated` both report it: the one that ends the session announces it.
-    end_session_navigated_blocked(tab_id, recent::Blocked::new(entry, Some(url))).await;
+    end_session_navigated_blocked(tab_id, recent::Blocked::new(&entry, Some(url))).await;
 }
 
 /// Worker start (SPEC §6 "Service-worker restart"): sessions whose tab is gone end as `tab_closed`; when the

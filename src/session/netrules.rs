@@ -1,5 +1,5 @@
 //! The browser-level blocklist for agents (SPEC §6, "Blocklist"): `declarativeNetRequest` session rules made by
-//! [`blocklist::browser_rules`] from the blocklist, the agent tabs and the hosts of their pages, so a blocked site
+//! [`blocklist::browser_rules`] (and [`controls::allow_rules`] for the allowlists, SPEC §10) from the blocklist, the agent tabs and the hosts of their pages, so a blocked site
 //! is refused before any request is sent — `window.open`, form posts, redirects and meta refreshes included.
 //!
 //! [`request_sync`] rebuilds the rules from the current state and replaces them in one update. It is called on
@@ -9,9 +9,9 @@
 //! Rules equal to the last ones Chrome accepted from this worker are not sent again.
 
 use super::bus::{self, SessionEvent};
-use crate::blocklist;
 use crate::chrome::{dnr, tabs};
 use crate::windows;
+use crate::{blocklist, controls};
 use std::cell::{Cell, RefCell};
 
 thread_local! {
@@ -83,14 +83,27 @@ async fn sync_once() -> crate::Result<()> {
         .filter(|t| t.opener_tab_id.is_none_or(|o| !agent_ids.contains(&o)))
         .filter_map(|t| t.id)
         .collect();
-    let rules = blocklist::browser_rules(&list, &agent_ids, &domains, &user_ids);
+    let mut rules = blocklist::browser_rules(&list, &agent_ids, &domains, &user_ids);
+    // The allowlists of unattended runs (SPEC §10) the same way.
+    let allowlists = controls::load().await?.allowlists();
+    rules.extend(controls::allow_rules(
+        &allowlists,
+        &agent_ids,
+        &domains,
+        &user_ids,
+    ));
     // Most syncs (an agent tab moving to another page of the same site) change nothing, and an update
     // makes Chrome rebuild its rule index, which delays the next few calls into the browser (docs/BENCHMARKS.md).
     if APPLIED.with(|a| a.borrow().as_ref() == Some(&rules)) {
         return Ok(());
     }
     APPLIED.with(|a| *a.borrow_mut() = None);
-    dnr::update_session_rules(&blocklist::BROWSER_RULE_IDS, &rules).await?;
+    let ids: Vec<i64> = blocklist::BROWSER_RULE_IDS
+        .iter()
+        .chain(&controls::ALLOW_RULE_IDS)
+        .copied()
+        .collect();
+    dnr::update_session_rules(&ids, &rules).await?;
     APPLIED.with(|a| *a.borrow_mut() = Some(rules));
     Ok(())
 }

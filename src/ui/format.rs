@@ -10,6 +10,31 @@ use crate::session::model::{Session, SessionOwner};
 use crate::time::{civil, timestamp};
 use bua_protocol::{EndReason, ErrorCode, HandoffOutcome};
 
+/// The popup's line on the unattended-run controls in force (SPEC §10), `None` when none is:
+/// `"Unattended controls: only shop.test, mail.test · evaluate off · upload off (bridge)"`.
+pub fn controls_summary(settings: &crate::api::Settings) -> Option<String> {
+    let bridge = &settings.bridge_controls;
+    let mut parts = Vec::new();
+    if !settings.allowlist.is_empty() {
+        parts.push(format!("only {}", settings.allowlist.join(", ")));
+    }
+    if !bridge.allow.is_empty() {
+        parts.push(format!("only {} (bridge)", bridge.allow.join(", ")));
+    }
+    for (action, person) in [
+        ("evaluate", settings.no_evaluate),
+        ("upload", settings.no_upload),
+    ] {
+        let by_bridge = bridge.off.iter().any(|a| a == action);
+        match (person, by_bridge) {
+            (true, _) => parts.push(format!("{action} off")),
+            (false, true) => parts.push(format!("{action} off (bridge)")),
+            _ => {}
+        }
+    }
+    (!parts.is_empty()).then(|| format!("Unattended controls: {}", parts.join(" · ")))
+}
+
 /// Rows per page of the audit log table (1000 entries = 20 pages).
 pub const LOG_PAGE_SIZE: usize = 50;
 
@@ -639,5 +664,26 @@ mod tests {
         assert!(parse_idle_minutes("0.1").is_err());
         assert!(parse_idle_minutes("2000").is_err());
         assert!(parse_idle_minutes("soon").is_err());
+    }
+
+    #[test]
+    fn the_controls_summary_names_each_control_and_who_set_it() {
+        let mut settings = crate::api::Settings {
+            backend_url: String::new(),
+            token: String::new(),
+            idle_timeout_seconds: 60,
+            allowlist: vec![],
+            no_evaluate: false,
+            no_upload: false,
+            bridge_controls: Default::default(),
+        };
+        assert_eq!(controls_summary(&settings), None);
+        settings.allowlist = vec!["shop.test".into(), "mail.test".into()];
+        settings.no_evaluate = true;
+        settings.bridge_controls.off = vec!["upload".into()];
+        assert_eq!(
+            controls_summary(&settings).as_deref(),
+            Some("Unattended controls: only shop.test, mail.test · evaluate off · upload off (bridge)")
+        );
     }
 }

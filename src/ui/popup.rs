@@ -72,6 +72,7 @@ pub async fn run() -> Result<()> {
         Err(e) => status(&format!("Cannot list the sessions: {e}"), true),
     }
     render_sessions()?;
+    render_controls().await;
     let pending = stored::<Vec<PendingHandoff>>(handoff::PENDING_KEY).await;
     render_handoffs(pending.unwrap_or_default());
     let tick = Interval::new(1_000, || {
@@ -86,9 +87,33 @@ pub async fn run() -> Result<()> {
     Ok(())
 }
 
+/// The unattended-run controls in force (SPEC §10), one line under the connection; hidden when none is.
+async fn render_controls() {
+    let Ok(settings) = call::<crate::api::Settings>(&UiCommand::GetSettings).await else {
+        return;
+    };
+    let Ok(line) = by_id::<HtmlElement>("controls") else {
+        return;
+    };
+    let summary = super::format::controls_summary(&settings);
+    set_text(&line, summary.as_deref().unwrap_or_default());
+    set_hidden(&line, summary.is_none());
+}
+
 fn on_storage_changed(changes: &wasm_bindgen::JsValue) {
     if let Some(state) = storage::changed::<ConnectionState>(changes, CONNECTION_KEY) {
         render_connection(state.as_ref());
+    }
+    let controls = [
+        crate::controls::ALLOWLIST_KEY,
+        crate::controls::NO_EVALUATE_KEY,
+        crate::controls::NO_UPLOAD_KEY,
+        crate::controls::BRIDGE_CONTROLS_KEY,
+    ];
+    if controls.iter().any(|k| {
+        js_sys::Reflect::has(changes, &wasm_bindgen::JsValue::from_str(k)).unwrap_or(false)
+    }) {
+        wasm_bindgen_futures::spawn_local(render_controls());
     }
     if let Some(pending) = storage::changed::<Vec<PendingHandoff>>(changes, handoff::PENDING_KEY) {
         render_handoffs(pending.unwrap_or_default());

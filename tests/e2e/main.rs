@@ -18,9 +18,11 @@ mod support;
 
 mod actions;
 mod agents;
+mod boundary;
 mod bridge;
 mod build_sh;
 mod clients;
+mod controls;
 mod corpus;
 mod demo;
 mod extract;

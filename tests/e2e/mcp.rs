@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 
 use bua_bridge::BridgeClient;
 use serde_json::{json, Value};
-use support::{bridge_bin, note, repo_root, stdout_of, Browser, FixtureServer, McpStdio};
+use support::{
+    bridge_bin, inside_boundary, note, repo_root, stdout_of, Browser, FixtureServer, McpStdio,
+};
 
 /// The Python of `<repo>/target/mcp-venv`, where `./build.sh test` (or `./build.sh prereqs test`) installs the
 /// pinned MCP SDK once. The test never installs anything itself; without the venv it says how to make it.
@@ -44,7 +46,8 @@ fn schema_output() -> Value {
     serde_json::from_str(&printed).expect("schema is JSON")
 }
 
-fn text_of(step: &Value) -> String {
+/// The first text block of a step, as sent.
+fn raw_text_of(step: &Value) -> String {
     step["content"]
         .as_array()
         .and_then(|c| c.iter().find(|i| i["type"] == "text"))
@@ -53,12 +56,13 @@ fn text_of(step: &Value) -> String {
         .to_string()
 }
 
+/// The first text block of a step, page content taken out of its boundary (SPEC §9 "Boundaries").
+fn text_of(step: &Value) -> String {
+    inside_boundary(&raw_text_of(step))
+}
+
 fn text_json(step: &Value) -> Value {
-    let text = step["content"]
-        .as_array()
-        .and_then(|c| c.iter().find(|i| i["type"] == "text"))
-        .and_then(|i| i["text"].as_str())
-        .unwrap_or_else(|| panic!("no text block in {step}"));
+    let text = text_of(step);
     // An action's changes follow its JSON as text (SPEC §9).
     let json = text.split('\n').next().unwrap_or_default();
     serde_json::from_str(json).unwrap_or_else(|e| panic!("text is not JSON ({e}): {text}"))
@@ -131,6 +135,14 @@ fn the_python_mcp_sdk_lists_one_browser_tool_and_drives_a_fixture_page() {
     // extract is text for a model: header, markdown with the links' uids (the path only on the
     // page's own origin), then one line per element the markdown does not name; by default no
     // innerText (the agent asks with include:["text"]).
+    let origin = bua_protocol::text::boundary::origin_of(&page);
+    for step in ["open_tab", "extract", "extract_text", "click", "evaluate"] {
+        let raw = raw_text_of(&steps[step]);
+        assert!(
+            raw.starts_with(&format!("<<<page {origin} nonce=")),
+            "{step}: {raw}"
+        );
+    }
     let extracted = text_of(&steps["extract"]);
     let uid = report["clicked_uid"].as_str().expect("uid");
     assert_eq!(uid, "e0");

@@ -552,6 +552,7 @@ async fn the_mcp_server_acts_as_its_own_owner() {
         files_dirs: Vec::new(),
         secrets: None,
         switched_off: Vec::new(),
+        allow: Vec::new(),
     });
     let args = |v: Value| v.as_object().cloned();
     for action in [

@@ -250,6 +250,30 @@ async fn an_action_the_person_turned_off_is_not_allowed_before_the_extension_is_
     server.shutdown().await;
 }
 
+/// `--allow` and the switches reach the extension in its `ack` (SPEC §2, §10), which enforces them;
+/// a bridge without controls sends none.
+#[tokio::test]
+async fn the_extensions_ack_carries_the_bridges_unattended_run_controls() {
+    let mut config = ServerConfig::loopback(0, TOKEN);
+    config.extension_id = Some(EXT_ID.to_string());
+    config.switched_off = vec!["upload"];
+    config.allow = vec!["shop.test".into(), "127.0.0.1".into()];
+    let server = server::start(config).await.expect("server starts");
+    let mut ws = extension_connect(&server).await;
+    let ack = say_hello(&mut ws, extension_hello(TOKEN)).await;
+    assert_eq!(
+        ack["controls"],
+        json!({"allow": ["shop.test", "127.0.0.1"], "off": ["upload"]}),
+        "{ack}"
+    );
+    server.shutdown().await;
+    let plain = start_server(None).await;
+    let mut ws = extension_connect(&plain).await;
+    let ack = say_hello(&mut ws, extension_hello(TOKEN)).await;
+    assert!(ack.get("controls").is_none(), "{ack}");
+    plain.shutdown().await;
+}
+
 #[tokio::test]
 async fn ping_is_answered_by_the_bridge_and_actions_need_an_extension() {
     let server = start_server(None).await;

@@ -209,6 +209,22 @@ pub struct Ack {
     /// named one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client_id: Option<String>,
+    /// Extension only: the unattended-run controls of this bridge (SPEC §10; a pure addition), omitted
+    /// when it has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controls: Option<AckControls>,
+}
+
+/// The unattended-run controls a bridge sends the extension in its `ack` (SPEC §10):
+/// `{"allow":["shop.test"],"off":["evaluate"]}`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AckControls {
+    /// `--allow` sites: agents may open only these (and their subdomains); empty: no allowlist.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow: Vec<String>,
+    /// Actions turned off (`--no-evaluate`, `--no-upload`): `"evaluate"`, `"upload"`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub off: Vec<String>,
 }
 
 impl Ack {
@@ -220,12 +236,20 @@ impl Ack {
             protocol_version,
             server_version: f.req_str("serverVersion")?,
             client_id: f.opt_str("clientId")?,
+            controls: match f.take("controls") {
+                None => None,
+                Some(v) => Some(
+                    serde_json::from_value(v)
+                        .map_err(|e| f.err("controls", format!("must be {{allow, off}}: {e}")))?,
+                ),
+            },
         })
     }
 }
 
 /// The fields an `ack` may carry.
-pub(crate) const ACK_FIELDS: &[&str] = &["protocolVersion", "serverVersion", "clientId"];
+pub(crate) const ACK_FIELDS: &[&str] =
+    &["protocolVersion", "serverVersion", "clientId", "controls"];
 
 /// The server's refusal, after which it closes: `{"type":"reject","error":{"code":"unauthorized","message":"…"}}`.
 /// For the extension it is terminal (fatal state, no reconnect).

@@ -1,5 +1,5 @@
 //! The options page (SPEC §10): backend URL and pairing token with a connection test, the blocklist editor, the
-//! idle timeout, and the audit log (newest first, 50 rows a page, **Clear** behind a confirmation dialog).
+//! unattended-run controls (allowlist, evaluate and upload switches), the idle timeout, and the audit log (newest first, 50 rows a page, **Clear** behind a confirmation dialog).
 //!
 //! "Save and test connection" never opens a second socket to the bridge (one extension connection at a time: a
 //! test socket from this page would replace the worker's). It saves the settings, which makes the worker re-pair
@@ -25,12 +25,14 @@ mod blocklist;
 mod connection;
 mod idle;
 mod state;
+mod unattended;
 
 use audit::{ask_clear, clear_closed, render_log, turn_page};
 use blocklist::{add_blocked, render_block_preview, render_blocklist};
 use connection::{check_test, render_connection, test_connection, toggle_token};
 use idle::save_idle;
 use state::{render_settings, show_result, Options, OPTIONS};
+use unattended::save_unattended;
 
 /// Fills the options page in and keeps it live.
 pub async fn run() -> Result<()> {
@@ -41,6 +43,12 @@ pub async fn run() -> Result<()> {
         on_submit("conn-form", test_connection)?,
         on_submit("block-form", add_blocked)?,
         on_submit("idle-form", save_idle)?,
+        on_submit("unattended-form", save_unattended)?,
+        Listener::new(
+            &by_id::<HtmlElement>("unattended-form")?,
+            "input",
+            dirty(|o| &mut o.unattended_dirty),
+        ),
         Listener::new(
             &by_id::<HtmlElement>("backend-url")?,
             "input",
@@ -136,6 +144,22 @@ fn on_storage_changed(changes: &JsValue) {
     let url = storage::changed::<String>(changes, BACKEND_URL_KEY);
     let token = storage::changed::<String>(changes, TOKEN_KEY);
     let idle = storage::changed::<u32>(changes, IDLE_SECONDS_KEY);
+    // The unattended-run controls (SPEC §10), whoever changed them: read them again.
+    let unattended = [
+        crate::controls::ALLOWLIST_KEY,
+        crate::controls::NO_EVALUATE_KEY,
+        crate::controls::NO_UPLOAD_KEY,
+    ]
+    .iter()
+    .any(|k| js_sys::Reflect::has(changes, &JsValue::from_str(k)).unwrap_or(false));
+    if unattended {
+        wasm_bindgen_futures::spawn_local(async {
+            if let Ok(s) = call::<Settings>(&UiCommand::GetSettings).await {
+                OPTIONS.with(|o| o.borrow_mut().settings = Some(s));
+                render_settings();
+            }
+        });
+    }
     if url.is_some() || token.is_some() || idle.is_some() {
         OPTIONS.with(|o| {
             let mut o = o.borrow_mut();

@@ -30,6 +30,8 @@ pub(super) struct Options {
     pub(super) url_dirty: bool,
     pub(super) token_dirty: bool,
     pub(super) idle_dirty: bool,
+    /// The unattended-runs fields are being edited.
+    pub(super) unattended_dirty: bool,
     pub(super) test: Option<TestRun>,
     pub(super) blocklist: Vec<String>,
     pub(super) block_rows: Vec<Listener>,
@@ -50,9 +52,10 @@ pub(super) fn input(id: &str) -> Result<HtmlInputElement> {
 
 /// Puts the saved settings into fields the user is not editing.
 pub(super) fn render_settings() {
-    let (settings, url_dirty, token_dirty, idle_dirty) = OPTIONS.with(|o| {
+    let (settings, url_dirty, token_dirty, idle_dirty, unattended_dirty) = OPTIONS.with(|o| {
         let o = o.borrow();
-        (o.settings.clone(), o.url_dirty, o.token_dirty, o.idle_dirty)
+        let dirty = (o.url_dirty, o.token_dirty, o.idle_dirty, o.unattended_dirty);
+        (o.settings.clone(), dirty.0, dirty.1, dirty.2, dirty.3)
     });
     let Some(settings) = settings else { return };
     let result: Result<()> = (|| {
@@ -64,6 +67,12 @@ pub(super) fn render_settings() {
         }
         if !idle_dirty {
             input("idle-minutes")?.set_value(&format::idle_minutes(settings.idle_timeout_seconds));
+        }
+        if !unattended_dirty {
+            // The unattended-run controls (SPEC §10).
+            input("allow-input")?.set_value(&settings.allowlist.join(", "));
+            input("no-evaluate")?.set_checked(settings.no_evaluate);
+            input("no-upload")?.set_checked(settings.no_upload);
         }
         Ok(())
     })();

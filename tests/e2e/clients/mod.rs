@@ -640,8 +640,15 @@ async fn cli_subcommands_drive_the_launched_browser() {
     assert_eq!(code, 0);
     assert!(markdown.starts_with("# Counter"), "{markdown}");
     // --agent: what the MCP server gives an agent (header, markdown, one line per element).
-    let (code, agent) = cli.run(&["extract", "--agent", "--tab", &tab]);
+    let (code, raw) = cli.run(&["extract", "--agent", "--tab", &tab]);
     assert_eq!(code, 0);
+    // Inside the page boundary, as MCP has it (SPEC §9 "Boundaries").
+    let origin = bua_protocol::text::boundary::origin_of(&counter);
+    assert!(
+        raw.starts_with(&format!("<<<page {origin} nonce=")),
+        "{raw}"
+    );
+    let agent = support::inside_boundary(raw.trim_end());
     assert!(
         agent.starts_with(&format!(
             "url: {counter}\ntitle: BUA MCP fixture\nelements: 4\n"

@@ -118,8 +118,9 @@ impl McpStdio {
         )
     }
 
-    /// The answer of tool call `id`: (isError, the text of its first block).
-    pub fn result(&mut self, id: i64) -> (bool, String) {
+    /// The answer of tool call `id`: (isError, the text of its first block as the server sent it,
+    /// page content inside its boundary, SPEC §9 "Boundaries").
+    pub fn result_raw(&mut self, id: i64) -> (bool, String) {
         let call = self.answer(id);
         let text = call["result"]["content"][0]["text"]
             .as_str()
@@ -128,10 +129,23 @@ impl McpStdio {
         (call["result"]["isError"] == true, text)
     }
 
-    /// Calls the browser tool and returns (isError, text).
+    /// The answer of tool call `id`: (isError, the text of its first block, a success's page
+    /// content taken out of its boundary).
+    pub fn result(&mut self, id: i64) -> (bool, String) {
+        let (is_error, text) = self.result_raw(id);
+        (is_error, super::inside_boundary(&text))
+    }
+
+    /// Calls the browser tool and returns (isError, text inside the boundary).
     pub fn browser(&mut self, arguments: Value) -> (bool, String) {
         let id = self.send_browser(arguments);
         self.result(id)
+    }
+
+    /// Calls the browser tool and returns (isError, text as sent, boundary and all).
+    pub fn browser_raw(&mut self, arguments: Value) -> (bool, String) {
+        let id = self.send_browser(arguments);
+        self.result_raw(id)
     }
 
     /// Closes stdin, as an MCP host does to end the server; whether it exited within `limit`.

@@ -688,6 +688,22 @@ pub fn assert_handoff_ended(result: &Value, resolved: bool, by: &str, title: &st
 }
 
 /// Writes a line to stderr that shows up in test output (for measured numbers).
+/// An MCP success's text with its page boundary (SPEC §9 "Boundaries") checked and taken off: the
+/// opening line names an origin and a 12-hex-digit nonce, the closing marker repeats that nonce. A
+/// text without a boundary (an error, a screenshot's metadata) is returned as is.
+pub fn inside_boundary(text: &str) -> String {
+    if !text.starts_with("<<<page ") {
+        return text.to_string();
+    }
+    let (_, nonce, inner) = bua_protocol::text::boundary::unwrap(text)
+        .unwrap_or_else(|| panic!("a broken page boundary: {text}"));
+    assert!(
+        nonce.len() == 12 && nonce.chars().all(|c| c.is_ascii_hexdigit()),
+        "nonce {nonce:?}"
+    );
+    inner.to_string()
+}
+
 pub fn note(line: &str) {
     let _ = writeln!(std::io::stderr(), "[measure] {line}");
 }

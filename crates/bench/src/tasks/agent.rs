@@ -195,7 +195,7 @@ impl<'a> Agent<'a> {
             let short: String = text.chars().take(200).collect();
             return Err(format!("{label} failed: {short}"));
         }
-        Ok(text)
+        Ok(inside_boundary(self.tool, &text).to_string())
     }
 
     /// The tool's read call; its text becomes the page.
@@ -364,6 +364,15 @@ fn fields_of(tool: Tool, ours_fill: bool, step: &Intent) -> Option<Vec<(Target, 
     Some(vec![field])
 }
 
+/// What a model reads of a result: ours wraps the page in its boundary (SPEC §9 "Boundaries"),
+/// `<<<page ORIGIN nonce=N>>>` … `<<<end page nonce=N>>>`, and the page is what is inside.
+fn inside_boundary(tool: Tool, text: &str) -> &str {
+    match bua_protocol::text::boundary::unwrap(text) {
+        Some((_, _, inner)) if tool == Tool::Ours => inner,
+        _ => text,
+    }
+}
+
 /// The page URL a result states: Playwright MCP's `- Page URL: …`, ours' `url: …`.
 fn page_url(text: &str) -> Option<String> {
     text.lines().find_map(|l| {
@@ -390,6 +399,18 @@ mod tests {
             Intent::Select(Target::new(Role::Combobox, "Action"), "Delete"),
             Intent::Click(Target::new(Role::Button, "Go")),
         ]
+    }
+
+    #[test]
+    fn ours_is_read_inside_its_boundary_and_still_names_its_targets() {
+        let page = "url: http://a.test/\ntitle: A\n=== markdown ===\n# A\n=== elements ===\ne1 button \"Send\"";
+        let text = bua_protocol::text::boundary::wrap("http://a.test", "0123456789ab", page);
+        let inner = inside_boundary(Tool::Ours, &text);
+        assert_eq!(inner, page);
+        assert_eq!(page_url(inner).as_deref(), Some("http://a.test/"));
+        let parsed = formats::parse(Tool::Ours, inner);
+        assert!(parsed.nodes.iter().any(|n| n.id == "e1"), "{parsed:?}");
+        assert_eq!(inside_boundary(Tool::Playwright, &text), text);
     }
 
     #[test]

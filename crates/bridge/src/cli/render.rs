@@ -46,7 +46,12 @@ pub fn render(
                 message: "the extract result has no markdown".into(),
             }),
         Output::AgentText => serde_json::from_value::<bua_protocol::ExtractResult>(result.clone())
-            .map(|r| bua_protocol::text::extract_text(&r))
+            .map(|r| {
+                // The page inside its boundary, as the MCP server gives it (SPEC §9 "Boundaries").
+                let origin = bua_protocol::text::boundary::origin_of(&r.url);
+                let text = bua_protocol::text::extract_text(&r);
+                crate::mcp::PageMark::new(origin).wrap(&text)
+            })
             .map_err(|e| Failure {
                 code: "internal_error".into(),
                 message: format!("the extract result does not have the SPEC §5 shape: {e}"),

@@ -102,6 +102,9 @@ pub(crate) enum Command {
         /// Refuse `upload` with not_allowed.
         #[arg(long)]
         no_upload: bool,
+        /// Agents may open only this site and its subdomains (repeat for more); the extension refuses others.
+        #[arg(long = "allow", value_name = "SITE")]
+        allow: Vec<String>,
     },
     /// Send one request to a running bridge and print its JSON result.
     #[command(after_help = "Examples:
@@ -392,6 +395,9 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// Refuse `upload` with not_allowed.
         #[arg(long)]
         no_upload: bool,
+        /// Agents may open only this site and its subdomains (repeat for more); the extension refuses others.
+        #[arg(long = "allow", value_name = "SITE")]
+        allow: Vec<String>,
     },
     /// Start the bridge and Chromium with the extension, paired; print READY and serve until stopped.
     #[command(after_help = "Example:\n  bua-bridge launch --headless --port 0 --extension ./dist")]
@@ -442,6 +448,9 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// Refuse `upload` with not_allowed.
         #[arg(long)]
         no_upload: bool,
+        /// Agents may open only this site and its subdomains (repeat for more); the extension refuses others.
+        #[arg(long = "allow", value_name = "SITE")]
+        allow: Vec<String>,
     },
 }
 
@@ -505,5 +514,21 @@ mod tests {
     fn the_command_line_definition_is_consistent() {
         // Catches duplicate argument ids (e.g. a positional `url` next to `--url`) at test time.
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn allow_is_repeatable_on_serve_mcp_and_launch() {
+        for sub in ["serve", "mcp", "launch"] {
+            let cli =
+                Cli::try_parse_from(["bua-bridge", sub, "--allow", "a.test", "--allow", "b.test"])
+                    .unwrap_or_else(|e| panic!("{sub}: {e}"));
+            let allow = match cli.command {
+                Command::Serve { allow, .. }
+                | Command::Mcp { allow, .. }
+                | Command::Launch { allow, .. } => allow,
+                _ => vec![],
+            };
+            assert_eq!(allow, vec!["a.test", "b.test"], "{sub}");
+        }
     }
 }

@@ -32,6 +32,7 @@ pub(crate) async fn run(command: Command) -> ExitCode {
             secrets,
             no_evaluate,
             no_upload,
+            allow,
         } => {
             init_logging("info");
             let agents = server::ServeAgents {
@@ -39,6 +40,7 @@ pub(crate) async fn run(command: Command) -> ExitCode {
                 files_dirs,
                 secrets,
                 switched_off: server::switched_off(no_evaluate, no_upload),
+                allow,
             };
             report(
                 server::serve(

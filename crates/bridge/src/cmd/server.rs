@@ -21,6 +21,8 @@ pub(crate) struct ServeAgents {
     pub(crate) secrets: Option<PathBuf>,
     /// The actions `--no-evaluate` / `--no-upload` turn off.
     pub(crate) switched_off: Vec<&'static str>,
+    /// `--allow SITE`: the only sites agents may open (SPEC §10).
+    pub(crate) allow: Vec<String>,
 }
 
 /// The actions `--no-evaluate` and `--no-upload` turn off (SPEC §10).
@@ -72,6 +74,7 @@ pub(crate) async fn serve(
     config.files_dirs = agents.files_dirs;
     config.secrets = secrets_file(agents.secrets)?;
     config.switched_off = agents.switched_off;
+    config.allow = agents.allow;
     if let Some(v) = min_protocol_version {
         config.min_protocol_version = v;
     }
@@ -118,6 +121,7 @@ pub(crate) async fn mcp(command: Command) -> ExitCode {
         secrets,
         no_evaluate,
         no_upload,
+        allow,
     } = command
     else {
         return ExitCode::FAILURE;
@@ -167,6 +171,7 @@ pub(crate) async fn mcp(command: Command) -> ExitCode {
             files_dirs,
             secrets,
             switched_off: switched_off(no_evaluate, no_upload),
+            allow,
         })
         .await,
     )
@@ -221,6 +226,7 @@ pub(crate) async fn launch(command: Command) -> ExitCode {
         secrets,
         no_evaluate,
         no_upload,
+        allow,
     } = command
     else {
         return ExitCode::FAILURE;
@@ -244,6 +250,7 @@ pub(crate) async fn launch(command: Command) -> ExitCode {
     opts.extra_args = chrome_args;
     opts.files_dirs = files_dirs;
     opts.switched_off = switched_off(no_evaluate, no_upload);
+    opts.allow = allow;
     opts.secrets = match secrets_file(secrets) {
         Ok(s) => s,
         Err(e) => return report(Err(e)),

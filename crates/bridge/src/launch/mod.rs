@@ -61,6 +61,7 @@ pub async fn start(opts: LaunchOptions) -> Result<Launched> {
     config.files_dirs = opts.files_dirs.clone();
     config.secrets = opts.secrets.clone();
     config.switched_off = opts.switched_off.clone();
+    config.allow = opts.allow.clone();
     let server = server::start(config).await?;
 
     let profile = match &opts.user_data_dir {

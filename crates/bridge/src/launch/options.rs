@@ -39,6 +39,8 @@ pub struct LaunchOptions {
     pub secrets: Option<PathBuf>,
     /// The actions the bridge refuses (`--no-evaluate`, `--no-upload`).
     pub switched_off: Vec<&'static str>,
+    /// `--allow SITE`: the only sites agents may open (SPEC §10).
+    pub allow: Vec<String>,
 }
 
 impl LaunchOptions {
@@ -57,6 +59,7 @@ impl LaunchOptions {
             files_dirs: Vec::new(),
             secrets: None,
             switched_off: Vec::new(),
+            allow: Vec::new(),
         }
     }
 }

@@ -71,9 +71,21 @@ pub struct ServerConfig {
     /// Actions the person turned off for agents (`--no-evaluate`, `--no-upload`, SPEC §10): refused with
     /// `not_allowed` before the extension is asked.
     pub switched_off: Vec<&'static str>,
+    /// The sites agents may open (`--allow SITE`, SPEC §10); empty: no allowlist. Sent to the extension in
+    /// its `ack`, which enforces it as it does the blocklist.
+    pub allow: Vec<String>,
 }
 
 impl ServerConfig {
+    /// The controls the extension's `ack` carries (SPEC §10), `None` when there are none.
+    pub fn controls(&self) -> Option<bua_protocol::AckControls> {
+        let controls = bua_protocol::AckControls {
+            allow: self.allow.clone(),
+            off: self.switched_off.iter().map(|a| a.to_string()).collect(),
+        };
+        (controls != bua_protocol::AckControls::default()).then_some(controls)
+    }
+
     /// A loopback config on `port` with `token`, no pinned extension, and the crate's version range.
     pub fn loopback(port: u16, token: impl Into<String>) -> Self {
         ServerConfig {
@@ -87,6 +99,7 @@ impl ServerConfig {
             files_dirs: Vec::new(),
             secrets: None,
             switched_off: Vec::new(),
+            allow: Vec::new(),
         }
     }
 }

@@ -144,6 +144,7 @@ impl Connection {
                     protocol_version: PROTOCOL_VERSION,
                     server_version: crate::SERVER_VERSION.to_string(),
                     client_id: Some(client_id.clone()),
+                    controls: None,
                 })))
                 .await;
                 // A v1-bridge hello carries no protocol version (SPEC §2): that client reads the
@@ -169,6 +170,7 @@ impl Connection {
                     protocol_version: PROTOCOL_VERSION,
                     server_version: crate::SERVER_VERSION.to_string(),
                     client_id: None,
+                    controls: self.shared.config.controls(),
                 })))
                 .await;
                 let info = ExtensionInfo {

@@ -38,6 +38,7 @@
 //! line above says the origin. A page too long for one read (SPEC §5 "Pages") says which page this is
 //! and the call that reads the next.
 
+pub mod boundary;
 pub mod changes;
 mod find;
 

@@ -117,13 +117,15 @@ fn hello_ack_reject_examples_parse() {
         ToExtension::Ack(Ack {
             protocol_version: 4,
             server_version: "0.1.0".into(),
-            client_id: Some("cli-9".into())
+            client_id: Some("cli-9".into()),
+            controls: None,
         })
     );
     let ext_ack = ToExtension::Ack(Ack {
         protocol_version: 4,
         server_version: "0.1.0".into(),
         client_id: None,
+        controls: None,
     });
     assert_eq!(
         ext_ack.to_value(),
@@ -362,6 +364,7 @@ fn client_response_has_the_v1_shape() {
         protocol_version: 4,
         server_version: "1".into(),
         client_id: Some("cli-2".into()),
+        controls: None,
     });
     assert_eq!(
         ack.to_value(),

@@ -491,6 +491,7 @@ pub fn to_extension() -> BoxedStrategy<ToExtension> {
                     protocol_version,
                     server_version,
                     client_id,
+                    controls: None,
                 })
             }
         ),
