@@ -51,6 +51,8 @@ mod error;
 mod event;
 mod field;
 mod handshake;
+#[cfg(feature = "schema")]
+mod help;
 mod locator;
 mod result;
 #[cfg(feature = "schema")]
@@ -66,6 +68,8 @@ pub use envelope::*;
 pub use error::*;
 pub use event::*;
 pub use handshake::*;
+#[cfg(feature = "schema")]
+pub use help::*;
 pub use locator::*;
 pub use result::*;
 #[cfg(feature = "schema")]
