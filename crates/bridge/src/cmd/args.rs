@@ -326,6 +326,27 @@ An event that follows a gap carries \"dropped\": N (events the bridge dropped be
         #[arg(long)]
         strict: bool,
     },
+    /// List the browser actions, one line each, or explain one: `actions click` (parameters, timeout).
+    #[command(
+        after_help = "Examples:\n  bua-bridge actions            # one line per action\n  bua-bridge actions fill       # fill's parameters in detail (the MCP tool's help)"
+    )]
+    Actions(super::setup::ActionsArgs),
+    /// Print the SKILL.md for coding agents (install it with `install --skills`).
+    #[command(after_help = "Example:\n  bua-bridge skill > SKILL.md")]
+    Skill,
+    /// Print the snippet (or command) that adds `bua-bridge mcp` to an MCP host.
+    #[command(
+        name = "mcp-config",
+        after_help = "Examples:\n  bua-bridge mcp-config claude     # a `claude mcp add` command\n  bua-bridge mcp-config codex >> ~/.codex/config.toml\n  bua-bridge mcp-config cursor     # JSON for ~/.cursor/mcp.json\n  bua-bridge mcp-config vscode     # JSON for .vscode/mcp.json"
+    )]
+    McpConfig(super::setup::McpConfigArgs),
+    /// Set up this user's machine: with --skills, the skill file for coding agents; prints each file written.
+    #[command(
+        after_help = "Examples:\n  bua-bridge install --skills           # ~/.claude/skills/bua-browser/SKILL.md and ~/.codex/skills/…\n  bua-bridge install --skills ./skills  # ./skills/bua-browser/SKILL.md\n  bua-bridge uninstall                  # removes exactly what install wrote"
+    )]
+    Install(super::setup::InstallArgs),
+    /// Remove every file `install` wrote (it keeps a record of them); prints each one.
+    Uninstall,
     /// Serve MCP on stdio: one `browser` tool for AI agents (connects to a bridge, or starts one).
     #[command(after_help = "Example MCP client config:
   {\"mcpServers\": {\"browser\": {\"command\": \"bua-bridge\", \"args\": [\"mcp\"]}}}

@@ -1,5 +1,6 @@
 //! The `bua-bridge` command line: its definition ([`args`]), its parsing ([`parse`]), the client
-//! subcommands ([`client`]) and the ones that run a bridge ([`server`]). [`run`] sends each
+//! subcommands ([`client`]), the ones that run a bridge ([`server`]) and the ones that set a machine up
+//! ([`setup`]). [`run`] sends each
 //! subcommand to its room.
 
 pub(crate) mod args;
@@ -7,6 +8,7 @@ mod client;
 mod parse;
 mod process;
 mod server;
+mod setup;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -85,6 +87,11 @@ pub(crate) async fn run(command: Command) -> ExitCode {
             };
             cli::succeed(&cli::to_text(&schema, pretty))
         }
+        Command::Actions(args) => setup::actions(args),
+        Command::Skill => cli::succeed(setup::skill_text().trim_end()),
+        Command::McpConfig(args) => setup::print_mcp_config(args),
+        Command::Install(args) => setup::run_install(args),
+        Command::Uninstall => setup::run_uninstall(),
         mcp @ Command::Mcp { .. } => server::mcp(mcp).await,
         demo @ Command::Demo { .. } => server::demo(demo).await,
         launch @ Command::Launch { .. } => server::launch(launch).await,

@@ -1,0 +1,122 @@
+//! The subcommands that set BUA up on a person's machine (SPEC §11): `actions`, `skill`, `mcp-config`,
+//! `install`, `uninstall`. Their arguments are here; the work is in `bua_bridge::setup`.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use bua_bridge::setup::install::{install, uninstall, InstallOptions, SkillsTarget};
+use bua_bridge::setup::mcp_config::{mcp_config, McpHost};
+use bua_bridge::setup::skill::skill_markdown;
+use bua_bridge::setup::Paths;
+use bua_bridge::{cli, Error};
+use clap::Args;
+
+use super::process::report;
+
+/// `actions [NAME]`.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct ActionsArgs {
+    /// One action to explain (its parameters, locator rule and timeout); none: one line per action.
+    pub(crate) name: Option<String>,
+}
+
+/// `mcp-config HOST`.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct McpConfigArgs {
+    /// The MCP host.
+    #[arg(value_enum)]
+    pub(crate) host: McpHost,
+}
+
+/// `install`.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct InstallArgs {
+    /// Also write the skill file (SKILL.md) for coding agents: into DIR/bua-browser/, or without DIR
+    /// where Claude Code (~/.claude/skills) and Codex (~/.codex/skills) look.
+    #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "")]
+    pub(crate) skills: Option<PathBuf>,
+}
+
+/// `actions`: one line per action, or one action's details (the MCP `help` text).
+pub(crate) fn actions(args: ActionsArgs) -> ExitCode {
+    match args.name {
+        None => {
+            let lines: Vec<String> = bua_protocol::action_summaries()
+                .into_iter()
+                .map(|(_, l)| l)
+                .collect();
+            cli::succeed(&lines.join("\n"))
+        }
+        Some(name) => match bua_protocol::action_help(&name) {
+            Some(text) => cli::succeed(text.trim_end()),
+            None => report(Err(Error::Install(format!(
+                "`{name}` is not an action; the actions are: {}",
+                bua_protocol::action_names().join(", ")
+            )))),
+        },
+    }
+}
+
+/// The SKILL.md of this binary: its command list is the CLI's own subcommands.
+pub(crate) fn skill_text() -> String {
+    use clap::CommandFactory;
+    let commands: Vec<(String, String)> = super::args::Cli::command()
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| {
+            let about = c.get_about().map(|a| a.to_string()).unwrap_or_default();
+            (c.get_name().to_owned(), about)
+        })
+        .collect();
+    skill_markdown(&commands)
+}
+
+/// `mcp-config HOST`: the snippet on stdout, where it goes on stderr.
+pub(crate) fn print_mcp_config(args: McpConfigArgs) -> ExitCode {
+    let bin = std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .unwrap_or_else(|_| PathBuf::from("bua-bridge"));
+    let (snippet, hint) = mcp_config(args.host, &bin);
+    let _ = writeln!(std::io::stderr(), "# {hint}");
+    cli::succeed(snippet.trim_end())
+}
+
+/// `install`: prints each file written.
+pub(crate) fn run_install(args: InstallArgs) -> ExitCode {
+    let result = Paths::from_env().and_then(|paths| {
+        let skills = args.skills.map(|dir| {
+            if dir.as_os_str().is_empty() {
+                SkillsTarget::AgentDefaults
+            } else {
+                SkillsTarget::Dir(dir)
+            }
+        });
+        let opts = InstallOptions {
+            skills,
+            skill_text: skill_text(),
+        };
+        install(&opts, &paths)
+    });
+    print_paths("wrote", result)
+}
+
+/// `uninstall`: prints each file and folder removed.
+pub(crate) fn run_uninstall() -> ExitCode {
+    print_paths("removed", Paths::from_env().and_then(|p| uninstall(&p)))
+}
+
+fn print_paths(verb: &str, result: Result<Vec<PathBuf>, Error>) -> ExitCode {
+    match result {
+        Ok(paths) => {
+            for p in &paths {
+                let _ = cli::print_line(&format!("{verb} {}", p.display()));
+            }
+            if paths.is_empty() {
+                let _ = cli::print_line(&format!("{verb} nothing"));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => report(Err(e)),
+    }
+}
