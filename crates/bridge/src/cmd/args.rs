@@ -487,6 +487,19 @@ pub(crate) struct LocatorFlags {
     pub(crate) index: Option<u32>,
 }
 
+/// The visible subcommands as `(name, one-line help)`, in the CLI's order (for the skill file).
+pub(crate) fn subcommands() -> Vec<(String, String)> {
+    use clap::CommandFactory;
+    Cli::command()
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| {
+            let about = c.get_about().map(|a| a.to_string()).unwrap_or_default();
+            (c.get_name().to_owned(), about)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

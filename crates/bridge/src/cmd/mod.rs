@@ -88,9 +88,9 @@ pub(crate) async fn run(command: Command) -> ExitCode {
             cli::succeed(&cli::to_text(&schema, pretty))
         }
         Command::Actions(args) => setup::actions(args),
-        Command::Skill => cli::succeed(setup::skill_text().trim_end()),
+        Command::Skill => cli::succeed(setup::skill_text(&args::subcommands()).trim_end()),
         Command::McpConfig(args) => setup::print_mcp_config(args),
-        Command::Install(args) => setup::run_install(args),
+        Command::Install(a) => setup::run_install(a, setup::skill_text(&args::subcommands())),
         Command::Uninstall => setup::run_uninstall(),
         mcp @ Command::Mcp { .. } => server::mcp(mcp).await,
         demo @ Command::Demo { .. } => server::demo(demo).await,

@@ -58,18 +58,9 @@ pub(crate) fn actions(args: ActionsArgs) -> ExitCode {
     }
 }
 
-/// The SKILL.md of this binary: its command list is the CLI's own subcommands.
-pub(crate) fn skill_text() -> String {
-    use clap::CommandFactory;
-    let commands: Vec<(String, String)> = super::args::Cli::command()
-        .get_subcommands()
-        .filter(|c| !c.is_hide_set())
-        .map(|c| {
-            let about = c.get_about().map(|a| a.to_string()).unwrap_or_default();
-            (c.get_name().to_owned(), about)
-        })
-        .collect();
-    skill_markdown(&commands)
+/// The SKILL.md of this binary; `commands`: the CLI's own subcommands ([`super::args::subcommands`]).
+pub(crate) fn skill_text(commands: &[(String, String)]) -> String {
+    skill_markdown(commands)
 }
 
 /// `mcp-config HOST`: the snippet on stdout, where it goes on stderr.
@@ -83,7 +74,7 @@ pub(crate) fn print_mcp_config(args: McpConfigArgs) -> ExitCode {
 }
 
 /// `install`: prints each file written.
-pub(crate) fn run_install(args: InstallArgs) -> ExitCode {
+pub(crate) fn run_install(args: InstallArgs, skill_text: String) -> ExitCode {
     let result = Paths::from_env().and_then(|paths| {
         let skills = args.skills.map(|dir| {
             if dir.as_os_str().is_empty() {
@@ -92,10 +83,7 @@ pub(crate) fn run_install(args: InstallArgs) -> ExitCode {
                 SkillsTarget::Dir(dir)
             }
         });
-        let opts = InstallOptions {
-            skills,
-            skill_text: skill_text(),
-        };
+        let opts = InstallOptions { skills, skill_text };
         install(&opts, &paths)
     });
     print_paths("wrote", result)
