@@ -433,6 +433,9 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// A folder `upload` may read files from (repeatable). None: uploads are refused.
         #[arg(long = "files-dir", value_name = "DIR")]
         files_dirs: Vec<PathBuf>,
+        /// Where the browser saves downloads (default: the profile's Downloads folder; never ~/Downloads).
+        #[arg(long, value_name = "DIR")]
+        download_dir: Option<PathBuf>,
     },
 }
 

@@ -183,6 +183,7 @@ pub(crate) async fn launch(command: Command) -> ExitCode {
         min_protocol_version,
         chrome_args,
         files_dirs,
+        download_dir,
     } = command
     else {
         return ExitCode::FAILURE;
@@ -205,6 +206,7 @@ pub(crate) async fn launch(command: Command) -> ExitCode {
     opts.chrome_output = chrome_output;
     opts.extra_args = chrome_args;
     opts.files_dirs = files_dirs;
+    opts.download_dir = download_dir;
     if let Some(v) = min_protocol_version {
         opts.min_protocol_version = v;
     }

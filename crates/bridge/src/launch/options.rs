@@ -35,6 +35,8 @@ pub struct LaunchOptions {
     pub extra_args: Vec<String>,
     /// The folders `upload` may read files from (SPEC §4).
     pub files_dirs: Vec<PathBuf>,
+    /// Where downloads go; `None` = `<profile>/Downloads` (SPEC §11: never `~/Downloads`).
+    pub download_dir: Option<PathBuf>,
 }
 
 impl LaunchOptions {
@@ -51,6 +53,7 @@ impl LaunchOptions {
             chrome_output: false,
             extra_args: Vec::new(),
             files_dirs: Vec::new(),
+            download_dir: None,
         }
     }
 }
