@@ -14,7 +14,7 @@
 //! 2. [`chrome`] (typed `chrome.*` bindings), [`store`] (the storage write lock), [`settings`];
 //! 3. [`cdp`] — attachment, typed CDP commands, event routing, the per-tab lock;
 //! 4. [`extract`], [`blocklist`];
-//! 5. [`windows`] — the agent window and the tabs the agent opened;
+//! 5. [`agent_groups`] — one named tab group per agent; [`windows`] — the agent window and the tabs the agent opened;
 //! 6. [`session`] — the session model, its event bus, audit log and manager;
 //! 7. [`actions`] — the `browser` actions and their dispatcher;
 //! 8. [`bridge`] — the WebSocket client; its event forwarder subscribes to the session bus;
@@ -26,6 +26,7 @@
 //! any layer.
 
 pub mod actions;
+pub mod agent_groups;
 pub mod api;
 pub mod blocklist;
 pub mod bridge;

@@ -11,6 +11,7 @@ pub mod idle;
 pub mod notifications;
 pub mod runtime;
 pub mod storage;
+pub mod tab_groups;
 pub mod tabs;
 pub mod windows;
 
