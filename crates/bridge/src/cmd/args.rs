@@ -347,6 +347,11 @@ An event that follows a gap carries \"dropped\": N (events the bridge dropped be
     Install(super::setup::InstallArgs),
     /// Remove every file `install` wrote (it keeps a record of them); prints each one.
     Uninstall,
+    /// Write the extension of this bua-bridge's version into a folder for chrome://extensions → Load unpacked.
+    #[command(
+        after_help = "Examples:\n  bua-bridge extension                     # ~/.local/share/bua/extension\n  bua-bridge extension --out ~/bua-ext\nRun it again after upgrading bua-bridge, then press the extension's reload button."
+    )]
+    Extension(super::setup::ExtensionArgs),
     /// Serve MCP on stdio: one `browser` tool for AI agents (connects to a bridge, or starts one).
     #[command(after_help = "Example MCP client config:
   {\"mcpServers\": {\"browser\": {\"command\": \"bua-bridge\", \"args\": [\"mcp\"]}}}

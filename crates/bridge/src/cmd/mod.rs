@@ -92,6 +92,7 @@ pub(crate) async fn run(command: Command) -> ExitCode {
         Command::McpConfig(args) => setup::print_mcp_config(args),
         Command::Install(a) => setup::run_install(a, setup::skill_text(&args::subcommands())),
         Command::Uninstall => setup::run_uninstall(),
+        Command::Extension(args) => setup::write_extension(args),
         mcp @ Command::Mcp { .. } => server::mcp(mcp).await,
         demo @ Command::Demo { .. } => server::demo(demo).await,
         launch @ Command::Launch { .. } => server::launch(launch).await,

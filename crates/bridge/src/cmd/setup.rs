@@ -38,6 +38,46 @@ pub(crate) struct InstallArgs {
     pub(crate) skills: Option<PathBuf>,
 }
 
+/// `extension [--out DIR]`.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct ExtensionArgs {
+    /// The folder to write (replaced when it holds an older extension). Default: ~/.local/share/bua/extension.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<PathBuf>,
+}
+
+/// `extension`: writes the extension of this binary's version and says how to load it.
+pub(crate) fn write_extension(args: ExtensionArgs) -> ExitCode {
+    use bua_bridge::setup::extension::{self, Source};
+    let result = match args.out {
+        Some(out) => Ok(out),
+        None => Paths::from_env().map(|p| p.extension()),
+    }
+    .and_then(|out| extension::write(&out).map(|source| (out, source)));
+    match result {
+        Ok((out, source)) => {
+            let out = out.canonicalize().unwrap_or(out);
+            let from = match source {
+                Source::Embedded => "carried by this binary".to_owned(),
+                Source::Folder(dir) => format!(
+                    "copied from {} (a development build carries none)",
+                    dir.display()
+                ),
+            };
+            let version = extension::installed_version(&out).unwrap_or_default();
+            let _ = cli::print_line(&format!(
+                "wrote the extension {version} ({from}) to {}",
+                out.display()
+            ));
+            cli::succeed(&format!(
+                "load it once: chrome://extensions → Developer mode on → Load unpacked → {} (after an upgrade: run this again and press its reload button)",
+                out.display()
+            ))
+        }
+        Err(e) => report(Err(e)),
+    }
+}
+
 /// `actions`: one line per action, or one action's details (the MCP `help` text).
 pub(crate) fn actions(args: ActionsArgs) -> ExitCode {
     match args.name {

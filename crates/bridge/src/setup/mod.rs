@@ -1,9 +1,10 @@
 //! Setting BUA up on a person's machine (SPEC §11): the skill file for coding agents ([`skill`]), MCP host
-//! snippets ([`mcp_config`]), `install` / `uninstall` ([`install`], with the [`record`] of what was written).
+//! snippets ([`mcp_config`]), the extension this binary carries ([`extension`]), `install` / `uninstall` ([`install`], with the [`record`] of what was written).
 //!
 //! Every path is resolved from one [`Paths`] (the user's home and XDG folders), so tests point it at a
 //! temporary home.
 
+pub mod extension;
 pub mod install;
 pub mod mcp_config;
 pub mod record;
