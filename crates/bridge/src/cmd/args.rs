@@ -340,9 +340,9 @@ An event that follows a gap carries \"dropped\": N (events the bridge dropped be
         after_help = "Examples:\n  bua-bridge mcp-config claude     # a `claude mcp add` command\n  bua-bridge mcp-config codex >> ~/.codex/config.toml\n  bua-bridge mcp-config cursor     # JSON for ~/.cursor/mcp.json\n  bua-bridge mcp-config vscode     # JSON for .vscode/mcp.json"
     )]
     McpConfig(super::setup::McpConfigArgs),
-    /// Set up this user's machine: with --skills, the skill file for coding agents; prints each file written.
+    /// Set up this user's machine: pairing without a token (a native-messaging host for each Chrome, Chromium, Brave, Edge found) and, with --skills, the skill file; prints each file written.
     #[command(
-        after_help = "Examples:\n  bua-bridge install --skills           # ~/.claude/skills/bua-browser/SKILL.md and ~/.codex/skills/…\n  bua-bridge install --skills ./skills  # ./skills/bua-browser/SKILL.md\n  bua-bridge uninstall                  # removes exactly what install wrote"
+        after_help = "Examples:\n  bua-bridge install                    # the pairing host, for each browser found\n  bua-bridge install --skills           # also ~/.claude/skills/bua-browser/SKILL.md and ~/.codex/skills/…\n  bua-bridge install --skills ./skills  # ./skills/bua-browser/SKILL.md\n  bua-bridge uninstall                  # removes exactly what install wrote"
     )]
     Install(super::setup::InstallArgs),
     /// Remove every file `install` wrote (it keeps a record of them); prints each one.

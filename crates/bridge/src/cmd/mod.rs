@@ -116,6 +116,20 @@ pub(crate) async fn run(command: Command) -> ExitCode {
     }
 }
 
+/// Chrome's native-messaging host for `origin` (SPEC §11): answers the extension's pairing request.
+pub(crate) fn native_host(origin: &str) -> ExitCode {
+    use bua_bridge::setup::native_host::{serve_stdio, HostConfig};
+    use bua_bridge::setup::Paths;
+    let run = Paths::from_env().and_then(|paths| {
+        let default = HostConfig {
+            url: format!("ws://127.0.0.1:{}", bua_bridge::DEFAULT_PORT),
+            token_file: paths.token_file(),
+        };
+        serve_stdio(origin, &paths.host_config(), default)
+    });
+    process::report(run)
+}
+
 /// Parses the command line; an unknown subcommand also prints the list of subcommands.
 pub(crate) fn parse_args() -> Result<Cli, ExitCode> {
     use clap::CommandFactory;

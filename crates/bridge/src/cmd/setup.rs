@@ -5,8 +5,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use bua_bridge::setup::install::{install, uninstall, InstallOptions, SkillsTarget};
+use bua_bridge::setup::install::{install, uninstall, InstallOptions, NativeHost, SkillsTarget};
 use bua_bridge::setup::mcp_config::{mcp_config, McpHost};
+use bua_bridge::setup::native_host::HostConfig;
 use bua_bridge::setup::skill::skill_markdown;
 use bua_bridge::setup::Paths;
 use bua_bridge::{cli, Error};
@@ -36,6 +37,15 @@ pub(crate) struct InstallArgs {
     /// where Claude Code (~/.claude/skills) and Codex (~/.codex/skills) look.
     #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "")]
     pub(crate) skills: Option<PathBuf>,
+    /// The port of the bridge the extension is to pair with (`bua-bridge serve --port`).
+    #[arg(long, default_value_t = bua_bridge::DEFAULT_PORT)]
+    pub(crate) port: u16,
+    /// The bridge's pairing token file. Default: ~/.config/bua/token.
+    #[arg(long)]
+    pub(crate) token_file: Option<PathBuf>,
+    /// Do not register the native-messaging host (then pair by pasting the token in the options page).
+    #[arg(long)]
+    pub(crate) no_native_host: bool,
 }
 
 /// `extension [--out DIR]`.
@@ -105,10 +115,7 @@ pub(crate) fn skill_text(commands: &[(String, String)]) -> String {
 
 /// `mcp-config HOST`: the snippet on stdout, where it goes on stderr.
 pub(crate) fn print_mcp_config(args: McpConfigArgs) -> ExitCode {
-    let bin = std::env::current_exe()
-        .and_then(|p| p.canonicalize())
-        .unwrap_or_else(|_| PathBuf::from("bua-bridge"));
-    let (snippet, hint) = mcp_config(args.host, &bin);
+    let (snippet, hint) = mcp_config(args.host, &this_binary());
     let _ = writeln!(std::io::stderr(), "# {hint}");
     cli::succeed(snippet.trim_end())
 }
@@ -123,10 +130,43 @@ pub(crate) fn run_install(args: InstallArgs, skill_text: String) -> ExitCode {
                 SkillsTarget::Dir(dir)
             }
         });
-        let opts = InstallOptions { skills, skill_text };
+        let native_host = if args.no_native_host {
+            None
+        } else {
+            let config = HostConfig {
+                url: format!("ws://127.0.0.1:{}", args.port),
+                token_file: args.token_file.clone().unwrap_or_else(|| paths.token_file()),
+            };
+            let host = NativeHost::for_this_user(this_binary(), config, &paths);
+            match &host {
+                None => warn("this system has no user-level native-messaging folders: pair by pasting the token in the options page"),
+                Some(h) if h.browsers.is_empty() => warn("no Chrome, Chromium, Brave or Edge found for this user: install one (or run it once), then run install again"),
+                Some(h) => {
+                    let names: Vec<&str> = h.browsers.iter().map(|b| b.name).collect();
+                    warn(&format!("registering the pairing host with: {}", names.join(", ")));
+                }
+            }
+            host
+        };
+        let opts = InstallOptions {
+            skills,
+            skill_text,
+            native_host,
+        };
         install(&opts, &paths)
     });
     print_paths("wrote", result)
+}
+
+/// This binary, absolute (what a host manifest and an MCP config must name).
+fn this_binary() -> PathBuf {
+    std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .unwrap_or_else(|_| PathBuf::from("bua-bridge"))
+}
+
+fn warn(line: &str) {
+    let _ = writeln!(std::io::stderr(), "bua-bridge install: {line}");
 }
 
 /// `uninstall`: prints each file and folder removed.

@@ -1,12 +1,15 @@
 //! Setting BUA up on a person's machine (SPEC §11): the skill file for coding agents ([`skill`]), MCP host
-//! snippets ([`mcp_config`]), the extension this binary carries ([`extension`]), `install` / `uninstall` ([`install`], with the [`record`] of what was written).
+//! snippets ([`mcp_config`]), the extension this binary carries ([`extension`]), the native-messaging host that
+//! pairs it ([`native_host`], for the [`browsers`] found), `install` / `uninstall` ([`install`], with the [`record`] of what was written).
 //!
 //! Every path is resolved from one [`Paths`] (the user's home and XDG folders), so tests point it at a
 //! temporary home.
 
+pub mod browsers;
 pub mod extension;
 pub mod install;
 pub mod mcp_config;
+pub mod native_host;
 pub mod record;
 pub mod skill;
 
@@ -53,6 +56,16 @@ impl Paths {
     /// The record of what `install` wrote: `<data>/bua/installed.json`.
     pub fn record(&self) -> PathBuf {
         self.bua_data().join("installed.json")
+    }
+
+    /// What the native-messaging host answers with: `<config>/bua/native-host.json`.
+    pub fn host_config(&self) -> PathBuf {
+        self.config.join("bua").join("native-host.json")
+    }
+
+    /// The default token file: `<config>/bua/token` (as [`crate::token::default_path`]).
+    pub fn token_file(&self) -> PathBuf {
+        self.config.join("bua").join("token")
     }
 
     /// The default folder of `bua-bridge extension`: `<data>/bua/extension`.
