@@ -11,7 +11,8 @@
 //! Modules import downward only (`python3 ../shared/tools/layers.py src` checks that the graph has no cycle):
 //!
 //! 1. [`error`], [`log`], [`time`] — the crate error, console logging, the clock and timestamps;
-//! 2. [`chrome`] (typed `chrome.*` bindings), [`store`] (the storage write lock), [`settings`];
+//! 2. [`chrome`] (typed `chrome.*` bindings), [`store`] (the storage write lock), [`settings`], [`pairing`]
+//!    (the bridge URL and token from `bua-bridge`'s native-messaging host);
 //! 3. [`cdp`] — attachment, typed CDP commands, event routing, the per-tab lock;
 //! 4. [`extract`], [`blocklist`];
 //! 5. [`agent_groups`] — one named tab group per agent; [`windows`] — the agent window and the tabs the agent opened;
@@ -35,6 +36,7 @@ pub mod chrome;
 pub mod error;
 pub mod extract;
 pub mod log;
+pub mod pairing;
 pub mod session;
 pub mod settings;
 pub mod store;
@@ -60,6 +62,8 @@ pub fn start() {
     wasm_bindgen_futures::spawn_local(async {
         bridge::restore_fatal().await;
         bridge::ensure_connected();
+        // Pairing without pasting (SPEC §11): a stored change reconnects through on_storage_changed.
+        pairing::ask_host(pairing::Moment::Start).await;
     });
 }
 

@@ -8,6 +8,7 @@ pub mod debugger;
 pub mod dnr;
 pub mod downloads;
 pub mod idle;
+pub mod native_messaging;
 pub mod notifications;
 pub mod runtime;
 pub mod storage;

@@ -35,8 +35,8 @@ pub(crate) struct McpConfigArgs {
 pub(crate) struct InstallArgs {
     /// Also write the skill file (SKILL.md) for coding agents: into DIR/bua-browser/, or without DIR
     /// where Claude Code (~/.claude/skills) and Codex (~/.codex/skills) look.
-    #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "")]
-    pub(crate) skills: Option<PathBuf>,
+    #[arg(long, value_name = "DIR", num_args = 0..=1)]
+    pub(crate) skills: Option<Option<PathBuf>>,
     /// The port of the bridge the extension is to pair with (`bua-bridge serve --port`).
     #[arg(long, default_value_t = bua_bridge::DEFAULT_PORT)]
     pub(crate) port: u16,
@@ -123,12 +123,9 @@ pub(crate) fn print_mcp_config(args: McpConfigArgs) -> ExitCode {
 /// `install`: prints each file written.
 pub(crate) fn run_install(args: InstallArgs, skill_text: String) -> ExitCode {
     let result = Paths::from_env().and_then(|paths| {
-        let skills = args.skills.map(|dir| {
-            if dir.as_os_str().is_empty() {
-                SkillsTarget::AgentDefaults
-            } else {
-                SkillsTarget::Dir(dir)
-            }
+        let skills = args.skills.map(|dir| match dir {
+            None => SkillsTarget::AgentDefaults,
+            Some(dir) => SkillsTarget::Dir(dir),
         });
         let native_host = if args.no_native_host {
             None

@@ -1,0 +1,276 @@
+//! A person's machine (SPEC §11; `crates/bridge/src/setup/`): `bua-bridge install` registers the pairing host,
+//! the extension is loaded from the folder `bua-bridge extension` wrote, `bua-bridge serve` runs — and the
+//! extension pairs with no token entered; an MCP client's first `open_tab` + `extract` work; `uninstall`
+//! removes every file `install` wrote. All under a temporary `HOME`, with a headed Chromium on its own Xvfb
+//! display (headless when Xvfb is missing), as a person would start it: its default profile, no DevTools.
+
+use crate::support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use support::{bridge_bin, note, FixtureServer, McpStdio, Permit, OFFLINE_RESOLVER_RULES};
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// `bua-bridge <args>` with `HOME` = `home` (and no XDG overrides); its stdout. Panics when it fails.
+fn bua(home: &Path, args: &[&str]) -> String {
+    let out = Command::new(bridge_bin())
+        .args(args)
+        .env("HOME", home)
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("CODEX_HOME")
+        .output()
+        .expect("run bua-bridge");
+    assert!(
+        out.status.success(),
+        "bua-bridge {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The paths of the `<verb> <path>` lines `install`/`uninstall` print.
+fn listed(stdout: &str, verb: &str) -> Vec<PathBuf> {
+    stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix(&format!("{verb} ")))
+        .map(PathBuf::from)
+        .collect()
+}
+
+/// Processes killed (their whole group) on drop: Xvfb, Chromium, the bridge.
+struct Group(Vec<Child>);
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        for child in self.0.iter_mut().rev() {
+            if let Ok(pid) = i32::try_from(child.id()) {
+                let _ = nix::sys::signal::killpg(
+                    nix::unistd::Pid::from_raw(pid),
+                    nix::sys::signal::Signal::SIGKILL,
+                );
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Starts Xvfb on a free display; `None` when it is not installed.
+fn xvfb() -> Option<(Child, String)> {
+    use std::os::unix::process::CommandExt;
+    let bin = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())?;
+    let display = (200..300).find(|n| {
+        !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+            && !Path::new(&format!("/tmp/.X{n}-lock")).exists()
+    })?;
+    let child = Command::new(bin)
+        .args([
+            &format!(":{display}"),
+            "-screen",
+            "0",
+            "1280x800x24",
+            "-nolisten",
+            "tcp",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .expect("start Xvfb");
+    let socket = format!("/tmp/.X11-unix/X{display}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !Path::new(&socket).exists() {
+        assert!(Instant::now() < deadline, "Xvfb :{display} did not come up");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Some((child, format!(":{display}")))
+}
+
+#[test]
+fn install_then_the_written_extension_and_serve_pair_without_a_token_and_uninstall_removes_every_file(
+) {
+    use std::os::unix::process::CommandExt;
+    let home = tempfile::tempdir().expect("temp home");
+    let home = home.path();
+    let port = free_port();
+    let port_s = port.to_string();
+
+    // 1. install: the pairing host for Chromium (found: /usr/bin/chromium), listed file by file.
+    let installed = bua(home, &["install", "--port", &port_s]);
+    let written = listed(&installed, "wrote");
+    let host = home.join(".config/chromium/NativeMessagingHosts/com.bua.bridge.json");
+    assert!(written.contains(&host), "{installed}");
+    for file in &written {
+        assert!(file.is_file(), "{} listed but missing", file.display());
+    }
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(&host).expect("host manifest")).expect("JSON");
+    assert_eq!(
+        manifest["allowed_origins"],
+        json!(["chrome-extension://obbcebjpclnphmijagoggibdnbknjkao/"])
+    );
+    assert_eq!(
+        Path::new(manifest["path"].as_str().unwrap_or_default()),
+        bridge_bin().canonicalize().expect("bridge path")
+    );
+    assert!(
+        !home.join(".config/bua/token").exists(),
+        "no token is pasted or pre-made"
+    );
+
+    // 2. The extension, written by the binary.
+    let ext = home.join("bua-extension");
+    bua(
+        home,
+        &["extension", "--out", ext.to_str().unwrap_or_default()],
+    );
+    assert!(ext.join("manifest.json").is_file());
+
+    // 3. Chromium as the person starts it (its default profile under HOME), the extension loaded from there.
+    let _permit = Permit::acquire();
+    let mut group = Group(Vec::new());
+    let display = xvfb().map(|(child, display)| {
+        group.0.push(child);
+        display
+    });
+    let mut chromium = Command::new("/usr/bin/chromium");
+    chromium
+        .args([
+            "--no-sandbox",
+            "--no-first-run",
+            "--no-default-browser-check",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+        ])
+        .arg(format!(
+            "--disable-features={}",
+            bua_bridge::launch::DISABLED_FEATURES.join(",")
+        ))
+        .arg(format!("--host-resolver-rules={OFFLINE_RESOLVER_RULES}"))
+        .arg(format!("--load-extension={}", ext.display()))
+        .arg("about:blank")
+        .env("HOME", home)
+        .env_remove("XDG_CONFIG_HOME")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0);
+    match &display {
+        Some(d) => {
+            chromium.env("DISPLAY", d);
+        }
+        None => {
+            note("Xvfb not installed: the pairing check runs headless");
+            chromium.arg("--headless=new");
+        }
+    }
+    group.0.push(chromium.spawn().expect("start Chromium"));
+
+    // 4. serve, on the port install named; its token file is the one the host answers with.
+    let started = Instant::now();
+    let serve = Command::new(bridge_bin())
+        .args(["serve", "--port", &port_s])
+        .env("HOME", home)
+        .env_remove("XDG_CONFIG_HOME")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .expect("start serve");
+    group.0.push(serve);
+
+    // 5. An MCP client's first open_tab + extract: the extension paired by itself.
+    let token_file = home.join(".config/bua/token");
+    let mut mcp = McpStdio::spawn(
+        &[
+            "--port",
+            &port_s,
+            "--no-serve",
+            "--token-file",
+            token_file.to_str().unwrap_or_default(),
+            "--extension-wait",
+            "30",
+        ],
+        Stdio::null(),
+    );
+    mcp.initialize("setup-test");
+    let page = FixtureServer::shared().url("/clients/mcp.html");
+    let (failed, opened) = mcp.browser(json!({"type": "open_tab", "url": page}));
+    assert!(!failed, "open_tab: {opened}");
+    let tab = serde_json::from_str::<Value>(opened.lines().next().unwrap_or_default())
+        .ok()
+        .and_then(|v| v["tabId"].as_i64())
+        .expect("tabId");
+    let (failed, read) = mcp.browser(json!({"type": "extract", "tabId": tab}));
+    assert!(!failed, "extract: {read}");
+    assert!(read.contains("button \"Count\""), "{read}");
+    note(&format!(
+        "install → extension → serve → paired, open_tab + extract through MCP: {:.1} s ({})",
+        started.elapsed().as_secs_f64(),
+        if display.is_some() {
+            "headed, Xvfb"
+        } else {
+            "headless"
+        }
+    ));
+    mcp.exit();
+    drop(group);
+
+    // 6. uninstall removes every file install wrote (and its folders), and nothing else.
+    let removed = bua(home, &["uninstall"]);
+    for file in &written {
+        assert!(!file.exists(), "{} left behind: {removed}", file.display());
+        assert!(listed(&removed, "removed").contains(file), "{removed}");
+    }
+    assert!(!home.join(".config/chromium/NativeMessagingHosts").exists());
+    assert!(
+        token_file.exists(),
+        "the bridge's token is not install's to remove"
+    );
+    assert!(
+        ext.join("manifest.json").exists(),
+        "nor the extension folder"
+    );
+}
+
+#[test]
+fn the_skill_names_every_action_installs_for_claude_code_and_codex_and_mcp_config_snippets_parse() {
+    let home = tempfile::tempdir().expect("temp home");
+    let home = home.path();
+    let skill = bua(home, &["skill"]);
+    for name in bua_protocol::action_names() {
+        assert!(skill.contains(&format!("\n- `{name}(")), "{name}");
+    }
+    let installed = bua(home, &["install", "--skills", "--no-native-host"]);
+    for dir in [".claude/skills", ".codex/skills"] {
+        let file = home.join(dir).join("bua-browser/SKILL.md");
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        assert_eq!(text.trim_end(), skill.trim_end(), "{installed}");
+    }
+    let cursor: Value = serde_json::from_str(&bua(home, &["mcp-config", "cursor"])).expect("JSON");
+    assert_eq!(cursor["mcpServers"]["browser"]["args"], json!(["mcp"]));
+    let codex: toml::Value = toml::from_str(&bua(home, &["mcp-config", "codex"])).expect("TOML");
+    assert_eq!(
+        Path::new(
+            codex["mcp_servers"]["browser"]["command"]
+                .as_str()
+                .unwrap_or_default()
+        ),
+        bridge_bin().canonicalize().expect("bridge path")
+    );
+    bua(home, &["uninstall"]);
+    assert!(!home.join(".claude").exists() && !home.join(".codex").exists());
+}
