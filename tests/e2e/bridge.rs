@@ -68,9 +68,19 @@ async fn handshake_the_extension_is_acked_and_a_client_gets_a_client_id() {
         "{}",
         client.client_id()
     );
+    // A v4 client's ping also names the bridge's version and the extension it serves (SPEC §9).
+    let pong = client.call("ping", Value::Null).await.expect("pong");
+    assert_eq!(pong["pong"], true, "{pong}");
+    assert_eq!(pong["serverVersion"], bua_bridge::SERVER_VERSION, "{pong}");
     assert_eq!(
-        client.call("ping", Value::Null).await.expect("pong"),
-        json!({"pong": true})
+        pong["extension"]["id"],
+        browser.extension_id.as_str(),
+        "{pong}"
+    );
+    assert_eq!(
+        pong["extension"]["version"],
+        bua_bridge::SERVER_VERSION,
+        "{pong}"
     );
 }
 

@@ -338,8 +338,8 @@ async fn mcp_starts_a_bridge_in_process_when_none_answers() {
         .await
         .expect("mcp started a bridge on the port");
     assert_eq!(
-        client.call("ping", Value::Null).await.expect("pong"),
-        json!({"pong": true})
+        client.call("ping", Value::Null).await.expect("pong")["pong"],
+        true
     );
     // …stderr says at startup that the extension must be pointed at that port…
     let deadline = Instant::now() + Duration::from_secs(10);

@@ -226,6 +226,20 @@ fn install_then_the_written_extension_and_serve_pair_without_a_token_and_uninsta
             "headless"
         }
     ));
+    // doctor sees the whole chain working: every check passes (exit 0).
+    let doctor = Command::new(bridge_bin())
+        .args(["doctor", "--port", &port_s])
+        .env("HOME", home)
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .output()
+        .expect("doctor");
+    let said = String::from_utf8_lossy(&doctor.stdout);
+    assert!(doctor.status.success(), "{said}");
+    assert!(
+        said.contains("ok    extension loaded: obbcebjpclnphmijagoggibdnbknjkao version"),
+        "{said}"
+    );
     mcp.exit();
     drop(group);
 
@@ -273,4 +287,133 @@ fn the_skill_names_every_action_installs_for_claude_code_and_codex_and_mcp_confi
     );
     bua(home, &["uninstall"]);
     assert!(!home.join(".claude").exists() && !home.join(".codex").exists());
+}
+
+/// `bua-bridge doctor` under `home` on `port`: (exit code, output).
+fn doctor(home: &Path, port: u16, extra: &[&str]) -> (i32, String) {
+    let out = Command::new(bridge_bin())
+        .args(["doctor", "--port", &port.to_string()])
+        .args(extra)
+        .env("HOME", home)
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("BUA_PORT")
+        .output()
+        .expect("doctor");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// The `FAIL  <name>: …` line of `output` and the `fix:` line under it.
+fn failure_of(output: &str, name: &str) -> Option<String> {
+    let mut lines = output.lines();
+    let head = lines.find(|l| l.starts_with(&format!("FAIL  {name}: ")))?;
+    Some(format!("{head}\n{}", lines.next().unwrap_or_default()))
+}
+
+#[test]
+fn doctor_names_each_broken_state_with_its_fix_and_exits_1() {
+    let home = tempfile::tempdir().expect("temp home");
+    let home = home.path();
+    let port = free_port();
+
+    // No pairing host, no token, bridge down.
+    let (code, out) = doctor(home, port, &[]);
+    assert_eq!(code, 1, "{out}");
+    let host = failure_of(&out, "native host registered").expect("no host");
+    assert!(host.contains("fix: run `bua-bridge install`"), "{host}");
+    let down = failure_of(&out, "bridge running").expect("bridge down");
+    assert!(
+        down.contains(&format!("fix: start it: `bua-bridge serve --port {port}`")),
+        "{down}"
+    );
+    assert!(
+        out.contains(&format!("ok    port free: {port} is free")),
+        "{out}"
+    );
+
+    // A busy port: something that is not a bridge answers there.
+    let busy = std::net::TcpListener::bind(("127.0.0.1", 0)).expect("bind");
+    let busy_port = busy.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        for stream in busy.incoming().flatten().take(4) {
+            let mut stream = stream;
+            let mut buf = [0u8; 1024];
+            let _ = stream.read(&mut buf);
+            let _ = stream.write_all(b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n");
+        }
+    });
+    let (code, out) = doctor(home, busy_port, &[]);
+    assert_eq!(code, 1, "{out}");
+    let held = failure_of(&out, "port free").expect("busy port");
+    assert!(
+        held.contains("fix: stop that program, or run `bua-bridge serve --port N`"),
+        "{held}"
+    );
+
+    // A bridge with its own token: doctor's token file is refused; with the right one, no extension.
+    bua(home, &["install", "--port", &port.to_string()]);
+    let other = home.join("other-token");
+    let mut serve = Group(vec![{
+        use std::os::unix::process::CommandExt;
+        Command::new(bridge_bin())
+            .args(["serve", "--port", &port.to_string(), "--token-file"])
+            .arg(&other)
+            .env("HOME", home)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("serve")
+    }]);
+    // Its banner says it listens.
+    if let Some(stdout) = serve.0[0].stdout.take() {
+        use std::io::BufRead;
+        let mut lines = std::io::BufReader::new(stdout).lines();
+        assert!(lines
+            .next()
+            .and_then(Result::ok)
+            .is_some_and(|l| l.contains("listening")));
+        std::thread::spawn(move || lines.for_each(drop));
+    }
+    std::fs::write(home.join("wrong-token"), "0".repeat(64)).expect("token");
+    let wrong = home.join("wrong-token");
+    let (code, out) = doctor(
+        home,
+        port,
+        &["--token-file", wrong.to_str().unwrap_or_default()],
+    );
+    assert_eq!(code, 1, "{out}");
+    let refused = failure_of(&out, "pairing accepted").expect("wrong token");
+    assert!(
+        refused.contains("fix: the bridge runs with another token"),
+        "{refused}"
+    );
+    let mode = failure_of(&out, "token file mode").expect("mode 0644");
+    assert!(
+        mode.contains(&format!("fix: chmod 600 {}", wrong.display())),
+        "{mode}"
+    );
+
+    let (code, out) = doctor(
+        home,
+        port,
+        &["--token-file", other.to_str().unwrap_or_default()],
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("ok    native host registered: com.bua.bridge for Chromium"),
+        "{out}"
+    );
+    assert!(out.contains("ok    pairing accepted"), "{out}");
+    let missing = failure_of(&out, "extension loaded").expect("no extension");
+    assert!(
+        missing.contains("fix: run `bua-bridge extension`"),
+        "{missing}"
+    );
+    drop(serve);
+    bua(home, &["uninstall"]);
 }

@@ -347,6 +347,9 @@ An event that follows a gap carries \"dropped\": N (events the bridge dropped be
     Install(super::setup::InstallArgs),
     /// Remove every file `install` wrote (it keeps a record of them); prints each one.
     Uninstall,
+    /// Check this machine: browsers, pairing host, token file, port, bridge, pairing, extension and its version; each failed check with its fix (exit 1).
+    #[command(after_help = "Examples:\n  bua-bridge doctor\n  bua-bridge doctor --port 9300")]
+    Doctor(super::setup::DoctorArgs),
     /// Write the extension of this bua-bridge's version into a folder for chrome://extensions → Load unpacked.
     #[command(
         after_help = "Examples:\n  bua-bridge extension                     # ~/.local/share/bua/extension\n  bua-bridge extension --out ~/bua-ext\nRun it again after upgrading bua-bridge, then press the extension's reload button."

@@ -93,6 +93,10 @@ pub(crate) async fn run(command: Command) -> ExitCode {
         Command::Install(a) => setup::run_install(a, setup::skill_text(&args::subcommands())),
         Command::Uninstall => setup::run_uninstall(),
         Command::Extension(args) => setup::write_extension(args),
+        Command::Doctor(args) => {
+            init_logging("error");
+            setup::doctor(args).await
+        }
         mcp @ Command::Mcp { .. } => server::mcp(mcp).await,
         demo @ Command::Demo { .. } => server::demo(demo).await,
         launch @ Command::Launch { .. } => server::launch(launch).await,

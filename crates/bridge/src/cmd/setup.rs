@@ -88,6 +88,40 @@ pub(crate) fn write_extension(args: ExtensionArgs) -> ExitCode {
     }
 }
 
+/// `doctor`.
+#[derive(Args, Debug, Clone)]
+pub(crate) struct DoctorArgs {
+    /// The bridge's port on 127.0.0.1.
+    #[arg(long, env = "BUA_PORT", default_value_t = bua_bridge::DEFAULT_PORT)]
+    pub(crate) port: u16,
+    /// The pairing token file. Default: ~/.config/bua/token.
+    #[arg(long)]
+    pub(crate) token_file: Option<PathBuf>,
+}
+
+/// `doctor`: one line per check, the fix under each failed one; exit 1 when one failed.
+pub(crate) async fn doctor(args: DoctorArgs) -> ExitCode {
+    use bua_bridge::setup::doctor::{checks, gather};
+    let paths = match Paths::from_env() {
+        Ok(p) => p,
+        Err(e) => return report(Err(e)),
+    };
+    let token_file = args.token_file.unwrap_or_else(|| paths.token_file());
+    let facts = gather(&paths, args.port, &token_file).await;
+    let all = checks(&facts);
+    for check in &all {
+        let _ = cli::print_line(&check.line());
+    }
+    let failed = all.iter().filter(|c| !c.ok).count();
+    if failed == 0 {
+        let _ = cli::print_line("all checks passed");
+        ExitCode::SUCCESS
+    } else {
+        let _ = cli::print_line(&format!("{failed} of {} checks failed", all.len()));
+        ExitCode::FAILURE
+    }
+}
+
 /// `actions`: one line per action, or one action's details (the MCP `help` text).
 pub(crate) fn actions(args: ActionsArgs) -> ExitCode {
     match args.name {
