@@ -15,7 +15,8 @@ use super::parse::{parse_grace, Grace};
     version,
     about = "The native end of BUA Browser Bridge: server, launcher, client CLI and MCP server",
     after_help = "Examples:
-  bua-bridge serve                              # then pair the extension with the printed token
+  bua-bridge install && bua-bridge extension    # once: the pairing host, and the extension to Load unpacked
+  bua-bridge serve                              # the extension pairs by itself (or paste the printed token)
   bua-bridge launch --headless                  # or: server + Chromium, paired automatically
   bua-bridge open https://example.com           # {\"tabId\":12,\"windowId\":3,\"domain\":\"example.com\"}
   bua-bridge extract --tab 12 --elements --pretty
@@ -63,7 +64,7 @@ pub(crate) enum Command {
     },
     /// Run the bridge: the extension and local clients connect to it.
     #[command(
-        after_help = "Example:\n  bua-bridge serve --port 9225\n  (then paste the printed token into the extension's options page)"
+        after_help = "Example:\n  bua-bridge serve --port 9225\n  (after `bua-bridge install` the extension pairs by itself; else paste the printed token into its options page)"
     )]
     Serve {
         /// Port to listen on (0 = a free port).

@@ -65,7 +65,7 @@ pub(crate) async fn serve(
     ));
     let _ = cli::print_line(&format!("pairing token ({}): {token}", path.display()));
     let _ = cli::print_line(&format!(
-        "pair the extension: open its options page, set Backend URL to {} and paste the token (or run `bua-bridge launch`)",
+        "pair the extension: `bua-bridge install` once and it pairs by itself; or open its options page, set Backend URL to {} and paste the token (or run `bua-bridge launch`)",
         handle.url()
     ));
     tokio::select! {

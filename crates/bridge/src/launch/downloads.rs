@@ -9,9 +9,15 @@ use serde_json::{json, Value};
 
 use crate::error::{Error, Result};
 
-/// The download folder of a launch: `given`, else `<profile>/Downloads`.
+/// The download folder of a launch: `given` (made absolute: Chrome needs it so), else `<profile>/Downloads`.
 pub fn download_dir(profile: &Path, given: Option<&Path>) -> PathBuf {
-    given.map_or_else(|| profile.join("Downloads"), Path::to_path_buf)
+    match given {
+        Some(dir) if dir.is_relative() => std::env::current_dir()
+            .map(|cwd| cwd.join(dir))
+            .unwrap_or_else(|_| dir.to_path_buf()),
+        Some(dir) => dir.to_path_buf(),
+        None => profile.join("Downloads"),
+    }
 }
 
 /// Creates `dir` and points the profile's preferences at it: `download.default_directory`,
