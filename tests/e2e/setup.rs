@@ -22,7 +22,12 @@ fn free_port() -> u16 {
 
 /// `bua-bridge <args>` with `HOME` = `home` (and no XDG overrides); its stdout. Panics when it fails.
 fn bua(home: &Path, args: &[&str]) -> String {
-    let out = Command::new(bridge_bin())
+    bua_with(&bridge_bin(), home, args)
+}
+
+/// [`bua`] with the binary `bin`.
+fn bua_with(bin: &Path, home: &Path, args: &[&str]) -> String {
+    let out = Command::new(bin)
         .args(args)
         .env("HOME", home)
         .env_remove("XDG_CONFIG_HOME")
@@ -101,6 +106,49 @@ fn xvfb() -> Option<(Child, String)> {
 #[test]
 fn install_then_the_written_extension_and_serve_pair_without_a_token_and_uninstall_removes_every_file(
 ) {
+    pairs_without_a_token(&bridge_bin());
+}
+
+/// A release (SPEC §11 "Release"): the archive `./build.sh release` made
+/// (`BUA_RELEASE_ARCHIVE=target/release/bua-<version>-<os>-<arch>.tar.gz`), unpacked into an empty folder: its
+/// sums hold, its SKILL.md is its binary's, and that binary alone — no repository beside it — writes the
+/// extension it carries, pairs and serves. Ignored by default: the release build takes minutes.
+#[test]
+#[ignore = "needs BUA_RELEASE_ARCHIVE from ./build.sh release"]
+fn the_release_archive_alone_writes_its_extension_pairs_and_serves() {
+    let archive = std::env::var_os("BUA_RELEASE_ARCHIVE")
+        .map(PathBuf::from)
+        .expect("BUA_RELEASE_ARCHIVE=<the .tar.gz ./build.sh release made>");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let unpacked = Command::new("tar")
+        .arg("-xzf")
+        .arg(&archive)
+        .args(["--strip-components=1", "-C"])
+        .arg(dir.path())
+        .status()
+        .expect("tar");
+    assert!(unpacked.success());
+    let sums = Command::new("sha256sum")
+        .args(["-c", "SHA256SUMS"])
+        .current_dir(dir.path())
+        .output()
+        .expect("sha256sum");
+    assert!(
+        sums.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sums.stdout)
+    );
+    let bin = dir.path().join("bua-bridge");
+    let home = tempfile::tempdir().expect("temp home");
+    let skill = bua_with(&bin, home.path(), &["skill"]);
+    let shipped = std::fs::read_to_string(dir.path().join("SKILL.md")).expect("SKILL.md");
+    assert_eq!(shipped.trim_end(), skill.trim_end());
+    pairs_without_a_token(&bin);
+}
+
+/// install → the extension `bin extension` wrote → serve → an MCP client's open_tab + extract → doctor →
+/// uninstall, all with the binary `bin` under a fresh HOME.
+fn pairs_without_a_token(bin: &Path) {
     use std::os::unix::process::CommandExt;
     let home = tempfile::tempdir().expect("temp home");
     let home = home.path();
@@ -108,7 +156,7 @@ fn install_then_the_written_extension_and_serve_pair_without_a_token_and_uninsta
     let port_s = port.to_string();
 
     // 1. install: the pairing host for Chromium (found: /usr/bin/chromium), listed file by file.
-    let installed = bua(home, &["install", "--port", &port_s]);
+    let installed = bua_with(bin, home, &["install", "--port", &port_s]);
     let written = listed(&installed, "wrote");
     let host = home.join(".config/chromium/NativeMessagingHosts/com.bua.bridge.json");
     assert!(written.contains(&host), "{installed}");
@@ -123,7 +171,7 @@ fn install_then_the_written_extension_and_serve_pair_without_a_token_and_uninsta
     );
     assert_eq!(
         Path::new(manifest["path"].as_str().unwrap_or_default()),
-        bridge_bin().canonicalize().expect("bridge path")
+        bin.canonicalize().expect("bridge path")
     );
     assert!(
         !home.join(".config/bua/token").exists(),
@@ -181,7 +229,7 @@ fn install_then_the_written_extension_and_serve_pair_without_a_token_and_uninsta
 
     // 4. serve, on the port install named; its token file is the one the host answers with.
     let started = Instant::now();
-    let serve = Command::new(bridge_bin())
+    let serve = Command::new(bin)
         .args(["serve", "--port", &port_s])
         .env("HOME", home)
         .env_remove("XDG_CONFIG_HOME")
@@ -194,7 +242,8 @@ fn install_then_the_written_extension_and_serve_pair_without_a_token_and_uninsta
 
     // 5. An MCP client's first open_tab + extract: the extension paired by itself.
     let token_file = home.join(".config/bua/token");
-    let mut mcp = McpStdio::spawn(
+    let mut mcp = McpStdio::spawn_bin(
+        bin,
         &[
             "--port",
             &port_s,
@@ -227,7 +276,7 @@ fn install_then_the_written_extension_and_serve_pair_without_a_token_and_uninsta
         }
     ));
     // doctor sees the whole chain working: every check passes (exit 0).
-    let doctor = Command::new(bridge_bin())
+    let doctor = Command::new(bin)
         .args(["doctor", "--port", &port_s])
         .env("HOME", home)
         .env_remove("XDG_CONFIG_HOME")
@@ -244,7 +293,7 @@ fn install_then_the_written_extension_and_serve_pair_without_a_token_and_uninsta
     drop(group);
 
     // 6. uninstall removes every file install wrote (and its folders), and nothing else.
-    let removed = bua(home, &["uninstall"]);
+    let removed = bua_with(bin, home, &["uninstall"]);
     for file in &written {
         assert!(!file.exists(), "{} left behind: {removed}", file.display());
         assert!(listed(&removed, "removed").contains(file), "{removed}");
