@@ -106,7 +106,7 @@ fn xvfb() -> Option<(Child, String)> {
 #[test]
 fn install_then_the_written_extension_and_serve_pair_without_a_token_and_uninstall_removes_every_file(
 ) {
-    pairs_without_a_token(&bridge_bin());
+    pairs_without_a_token(&bridge_bin(), bua_bridge::setup::extension::is_embedded());
 }
 
 /// A release (SPEC §11 "Release"): the archive `./build.sh release` made
@@ -143,12 +143,12 @@ fn the_release_archive_alone_writes_its_extension_pairs_and_serves() {
     let skill = bua_with(&bin, home.path(), &["skill"]);
     let shipped = std::fs::read_to_string(dir.path().join("SKILL.md")).expect("SKILL.md");
     assert_eq!(shipped.trim_end(), skill.trim_end());
-    pairs_without_a_token(&bin);
+    pairs_without_a_token(&bin, true);
 }
 
-/// install → the extension `bin extension` wrote → serve → an MCP client's open_tab + extract → doctor →
+/// install → the extension `bin extension` wrote (`embedded`: carried by `bin`, else copied from `dist/`) → serve → an MCP client's open_tab + extract → doctor →
 /// uninstall, all with the binary `bin` under a fresh HOME.
-fn pairs_without_a_token(bin: &Path) {
+fn pairs_without_a_token(bin: &Path, embedded: bool) {
     use std::os::unix::process::CommandExt;
     let home = tempfile::tempdir().expect("temp home");
     let home = home.path();
@@ -180,10 +180,17 @@ fn pairs_without_a_token(bin: &Path) {
 
     // 2. The extension, written by the binary.
     let ext = home.join("bua-extension");
-    bua(
+    let wrote = bua_with(
+        bin,
         home,
         &["extension", "--out", ext.to_str().unwrap_or_default()],
     );
+    let from = if embedded {
+        "(carried by this binary)"
+    } else {
+        "(copied from"
+    };
+    assert!(wrote.contains(from), "{wrote}");
     assert!(ext.join("manifest.json").is_file());
 
     // 3. Chromium as the person starts it (its default profile under HOME), the extension loaded from there.
