@@ -324,6 +324,24 @@ fn the_skill_names_every_action_installs_for_claude_code_and_codex_and_mcp_confi
     for name in bua_protocol::action_names() {
         assert!(skill.contains(&format!("\n- `{name}(")), "{name}");
     }
+    // Every `bua-bridge <command>` the prose names is a subcommand of this binary.
+    let commands: Vec<String> = skill
+        .lines()
+        .filter_map(|l| l.strip_prefix("- `bua-bridge "))
+        .filter_map(|l| l.split('`').next())
+        .map(str::to_owned)
+        .collect();
+    assert!(commands.len() > 20, "{commands:?}");
+    for (i, _) in skill.match_indices("`bua-bridge ") {
+        let word: String = skill[i + 12..]
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase() || *c == '-')
+            .collect();
+        assert!(
+            commands.contains(&word),
+            "`bua-bridge {word}` is no subcommand"
+        );
+    }
     let installed = bua(home, &["install", "--skills", "--no-native-host"]);
     for dir in [".claude/skills", ".codex/skills"] {
         let file = home.join(dir).join("bua-browser/SKILL.md");
