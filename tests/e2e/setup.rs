@@ -393,6 +393,21 @@ fn doctor_names_each_broken_state_with_its_fix_and_exits_1() {
     let home = home.path();
     let port = free_port();
 
+    // No browser: nothing on PATH, no browser data under HOME.
+    let empty = home.join("empty-path");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let out = Command::new(bridge_bin())
+        .args(["doctor", "--port", &port.to_string()])
+        .env("HOME", home)
+        .env("PATH", &empty)
+        .env_remove("XDG_CONFIG_HOME")
+        .output()
+        .expect("doctor");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    let none = failure_of(&said, "browsers found").expect("no browser");
+    assert!(none.contains("fix: install one"), "{none}");
+
     // No pairing host, no token, bridge down.
     let (code, out) = doctor(home, port, &[]);
     assert_eq!(code, 1, "{out}");

@@ -107,17 +107,14 @@ pub fn found(
         .collect()
 }
 
-/// Whether `program` is installed: on `PATH` (or in `/usr/bin`), or, for a `.app`, in `/Applications` or
-/// `~/Applications`.
+/// Whether `program` is installed: on `PATH`, or, for a `.app`, in `/Applications` or `~/Applications`.
 pub fn is_installed(program: &str, home: &Path) -> bool {
     if program.ends_with(".app") {
         return Path::new("/Applications").join(program).exists()
             || home.join("Applications").join(program).exists();
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .chain([PathBuf::from("/usr/bin")])
-        .any(|dir| dir.join(program).is_file())
+    std::env::split_paths(&path).any(|dir| dir.join(program).is_file())
 }
 
 #[cfg(test)]
