@@ -1,6 +1,7 @@
 //! Setting BUA up on a person's machine (SPEC §11): the skill file for coding agents ([`skill`]), MCP host
-//! snippets ([`mcp_config`]), the extension this binary carries ([`extension`]), the native-messaging host that
-//! pairs it ([`native_host`], for the [`browsers`] found), `doctor` ([`doctor`]), `install` / `uninstall` ([`install`], with the [`record`] of what was written).
+//! snippets ([`mcp_config`]), the extension this binary carries ([`extension`]), the native-messaging host
+//! that pairs it ([`native_host`], for the [`browsers`] found), `install` / `uninstall` ([`install`], with the
+//! [`record`] of what was written) and `doctor` ([`doctor`]).
 //!
 //! Every path is resolved from one [`Paths`] (the user's home and XDG folders), so tests point it at a
 //! temporary home.
