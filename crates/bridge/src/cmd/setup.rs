@@ -166,7 +166,12 @@ pub(crate) fn run_install(args: InstallArgs, skill_text: String) -> ExitCode {
         } else {
             let config = HostConfig {
                 url: format!("ws://127.0.0.1:{}", args.port),
-                token_file: args.token_file.clone().unwrap_or_else(|| paths.token_file()),
+                // Absolute: Chrome starts the host in a folder of its own choosing.
+                token_file: args
+                    .token_file
+                    .clone()
+                    .map(|f| std::path::absolute(&f).unwrap_or(f))
+                    .unwrap_or_else(|| paths.token_file()),
             };
             let host = NativeHost::for_this_user(this_binary(), config, &paths);
             match &host {
