@@ -7,6 +7,9 @@
 #                         `bench --tasks`: multi-step tasks in Django's admin and Trac through the same three
 #                         MCP servers
 #   ./build.sh prereqs [demo|test]  only install what `demo` (default) or `test` needs from the system
+#   ./build.sh release    target/release/bua-bridge carrying its extension, and target/release/bua-<version>-<os>-<arch>.tar.gz
+#                         (the binary, the extension zip, SKILL.md, README.md, SHA256SUMS)
+#   ./build.sh install    the same binary, installed with `cargo install` (~/.cargo/bin/bua-bridge)
 # `demo` and `test` install what is missing first (Debian/Ubuntu, apt-get): see ensure_system.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -199,6 +202,39 @@ run_demo() {
   exec target/debug/bua-bridge demo --extension "$ROOT/dist" --site "$ROOT/demo/site" --out "$ROOT/target/demo" "$@"
 }
 
+workspace_version() {
+  sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1
+}
+
+# The release: the extension (release wasm) into dist/, then bua-bridge built with dist/ embedded (crates/bridge/
+# build.rs reads BUA_EMBED_EXTENSION), then the archive. The binary alone writes its extension
+# (`bua-bridge extension`), so nothing else of the repository is needed beside it.
+run_release() {
+  BUA_WASM_PROFILE=release build_extension
+  log "building bua-bridge (release) with the extension embedded"
+  BUA_EMBED_EXTENSION="$ROOT/dist" cargo build --release -p bua-bridge --bin bua-bridge
+  local version os arch name stage
+  version=$(workspace_version)
+  os=$(uname -s | tr '[:upper:]' '[:lower:]'); arch=$(uname -m)
+  name="bua-$version-$os-$arch"
+  stage="target/release/$name"
+  rm -rf "$stage" && mkdir -p "$stage"
+  cp target/release/bua-bridge README.md "$stage/"
+  (cd dist && zip -qr -X "$ROOT/$stage/bua-extension-$version.zip" .)
+  "$stage/bua-bridge" skill > "$stage/SKILL.md"
+  (cd "$stage" && sha256sum bua-bridge "bua-extension-$version.zip" SKILL.md README.md > SHA256SUMS)
+  tar -C target/release -czf "target/release/$name.tar.gz" "$name"
+  log "release: target/release/bua-bridge and target/release/$name.tar.gz ($(cut -c1-16 < <(sha256sum "target/release/$name.tar.gz"))…)"
+}
+
+# `cargo install` of the binary that carries its extension (what a plain `cargo install --path crates/bridge`
+# cannot do on a clean clone: the extension must be built first).
+run_install() {
+  BUA_WASM_PROFILE=release build_extension
+  log "installing bua-bridge with the extension embedded (cargo install)"
+  BUA_EMBED_EXTENSION="$ROOT/dist" cargo install --locked --path crates/bridge --bin bua-bridge
+}
+
 case "${1:-build}" in
   build) build_all ;;
   prereqs) case "${2:-demo}" in
@@ -221,6 +257,8 @@ case "${1:-build}" in
          case " $* " in *" --peers "*|*" --tasks "*) cargo build --release -p bua-bridge --bin bua-bridge ;; esac
          case " $* " in *" --tasks "*) ensure_tasks_venv ;; esac
          cargo run --release -p bua-bench -- --extension "$ROOT/dist" "$@" ;;
+  release) run_release ;;
+  install) run_install ;;
   id) extension_id; echo ;;
-  *) echo "usage: ./build.sh [build|test|demo [URL…]|bench|prereqs [demo|test]|id]" >&2; exit 2 ;;
+  *) echo "usage: ./build.sh [build|test|demo [URL…]|bench|release|install|prereqs [demo|test]|id]" >&2; exit 2 ;;
 esac

@@ -12,10 +12,11 @@
 //!
 //! 1. [`error`], [`log`], [`time`], [`secret`] — the crate error, console logging, the clock and timestamps, which
 //!    values are secrets and the scrubber that keeps them out of every message;
-//! 2. [`chrome`] (typed `chrome.*` bindings), [`store`] (the storage write lock), [`settings`];
+//! 2. [`chrome`] (typed `chrome.*` bindings), [`store`] (the storage write lock), [`settings`], [`pairing`]
+//!    (the bridge URL and token from `bua-bridge`'s native-messaging host);
 //! 3. [`cdp`] — attachment, typed CDP commands, event routing, the per-tab lock;
 //! 4. [`extract`], [`blocklist`], [`controls`] (the allowlist and the switches of unattended runs);
-//! 5. [`windows`] — the agent window and the tabs the agent opened;
+//! 5. [`agent_groups`] — one named tab group per agent; [`windows`] — the agent window and the tabs the agent opened;
 //! 6. [`session`] — the session model, its event bus, audit log and manager;
 //! 7. [`actions`] — the `browser` actions and their dispatcher;
 //! 8. [`bridge`] — the WebSocket client; its event forwarder subscribes to the session bus;
@@ -27,6 +28,7 @@
 //! any layer.
 
 pub mod actions;
+pub mod agent_groups;
 pub mod api;
 pub mod blocklist;
 pub mod bridge;
@@ -36,6 +38,7 @@ pub mod controls;
 pub mod error;
 pub mod extract;
 pub mod log;
+pub mod pairing;
 pub mod secret;
 pub mod session;
 pub mod settings;
@@ -62,6 +65,8 @@ pub fn start() {
     wasm_bindgen_futures::spawn_local(async {
         bridge::restore_fatal().await;
         bridge::ensure_connected();
+        // Pairing without pasting (SPEC §11): a stored change reconnects through on_storage_changed.
+        pairing::ask_host(pairing::Moment::Start).await;
     });
 }
 

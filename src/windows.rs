@@ -10,6 +10,7 @@
 //!   ends. A window is closed with its last tab (Chrome does that), and [`close_if_empty`] closes one left
 //!   holding only blank tabs.
 //! * `open_tab {focus:true}` opens in the user's focused window instead (active), still as an agent tab.
+//! * In its agent window an agent's tabs sit in one tab group named after the owner ([`crate::agent_groups`]).
 //!
 //! Every change to these keys goes through the session model's storage write lock.
 
@@ -193,6 +194,10 @@ pub async fn open(owner: &str, load_url: &str, domain: &str, focus: bool) -> Res
         .id
         .ok_or_else(|| Error::Internal("Chrome created a tab without an id".into()))?;
     adopt(tab_id, owner, tab.window_id).await?;
+    if !focus {
+        // The agent's named, coloured group in its window (SPEC §6 "Tab groups").
+        crate::agent_groups::join(tab_id, owner, tab.window_id).await;
+    }
     Ok(OpenTabResult {
         tab_id,
         window_id: tab.window_id,

@@ -6,7 +6,7 @@ It runs a short agent session and prints one JSON report on stdout:
 
     python3 mcp_client.py <bua-bridge> <port> <token> <fixture-url>
 
-Steps: initialize → list_tools → open_tab(fixture) → extract (the agent text) → extract of the text
+Steps: initialize → list_tools → help(fill) → help → open_tab(fixture) → extract (the agent text) → extract of the text
 only → click(uid of the "Count" button)
 → evaluate (read the counter) → screenshot → an invalid action (click with uid + index) → an
 action with no type. Each tool call is reported as {isError, content:[{type, text | mimeType, bytes}]};
@@ -66,12 +66,17 @@ async def main():
             report["tools"] = [
                 {"name": t.name, "description": t.description, "inputSchema": t.input_schema} for t in tools.tools
             ]
+            # The bytes of the tools/list result as the client received it (compact JSON): the fixed cost per session.
+            listed = tools.model_dump(by_alias=True, exclude_none=True, mode="json")
+            report["tools_list_bytes"] = len(json.dumps(listed, separators=(",", ":"), ensure_ascii=False).encode())
 
             async def call(step, arguments):
                 result = await session.call_tool("browser", arguments)
                 report["steps"][step] = content_report(result)
                 return report["steps"][step]
 
+            await call("help_fill", {"type": "help", "action": "fill"})
+            await call("help", {"type": "help"})
             opened = first_json(await call("open_tab", {"type": "open_tab", "url": fixture}))
             tab_id = opened["tabId"]
             # extract answers in text: the uid is on the element's line, `e0 button "Count"`; a link

@@ -354,6 +354,10 @@ fn on_reject(error: ErrorBody) {
         "the bridge rejected the handshake: {}",
         error.message
     ));
+    // The native host may know the right token (SPEC §11); a change it stores reconnects.
+    wasm_bindgen_futures::spawn_local(async {
+        crate::pairing::ask_host(crate::pairing::Moment::Refused).await;
+    });
     CLIENT.with(|c| {
         let mut c = c.borrow_mut();
         c.fatal = true;
@@ -369,19 +373,27 @@ fn on_reject(error: ErrorBody) {
 }
 
 fn on_closed(generation: u64, code: u16, reason: &str) {
+    // Some(acked) when it was the current socket.
     let was_current = CLIENT.with(|c| {
         let mut c = c.borrow_mut();
         if c.link.as_ref().is_some_and(|l| l.generation == generation) {
-            if let Some(link) = c.link.take() {
+            c.link.take().map(|link| {
+                let acked = link.acked;
                 retire(link);
-            }
-            true
+                acked
+            })
         } else {
-            false
+            None
         }
     });
-    if !was_current {
+    let Some(acked) = was_current else {
         return;
+    };
+    if !acked {
+        // Refused before any ack: the native host may name another bridge (SPEC §11).
+        wasm_bindgen_futures::spawn_local(async {
+            crate::pairing::ask_host(crate::pairing::Moment::Refused).await;
+        });
     }
     log::info(&format!("connection closed ({code} {reason})"));
     schedule_reconnect();

@@ -30,7 +30,7 @@ impl ConnectionState {
     pub fn fatal(error: ErrorBody) -> Self {
         let fix = match error.code {
             ErrorCode::ProtocolVersionMismatch => {
-                "Update the extension (or bua-bridge) so both speak the same protocol version."
+                "Update the extension to bua-bridge's version: run `bua-bridge extension`, then reload the extension in chrome://extensions."
             }
             ErrorCode::Unauthorized => {
                 "Re-pair: copy the token printed by `bua-bridge serve` (also in ~/.config/bua/token) into the \

@@ -8,9 +8,11 @@ pub mod debugger;
 pub mod dnr;
 pub mod downloads;
 pub mod idle;
+pub mod native_messaging;
 pub mod notifications;
 pub mod runtime;
 pub mod storage;
+pub mod tab_groups;
 pub mod tabs;
 pub mod windows;
 

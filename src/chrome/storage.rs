@@ -85,6 +85,12 @@ pub async fn set<T: Serialize + ?Sized>(key: &str, value: &T) -> Result<()> {
     LOCAL.set_one(key, &to_js(value)?).await
 }
 
+/// Writes several keys in one `chrome.storage.local.set` (`items`: a JSON object), so listeners see one change.
+pub async fn set_items(items: &serde_json::Value) -> Result<()> {
+    let obj = to_js(items)?;
+    call_unit(LOCAL.set, || (LOCAL.set_js)(&obj)).await
+}
+
 /// Removes one key.
 pub async fn remove(key: &str) -> Result<()> {
     let k = JsValue::from_str(key);

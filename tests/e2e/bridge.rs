@@ -68,9 +68,19 @@ async fn handshake_the_extension_is_acked_and_a_client_gets_a_client_id() {
         "{}",
         client.client_id()
     );
+    // A v4 client's ping also names the bridge's version and the extension it serves (SPEC §9).
+    let pong = client.call("ping", Value::Null).await.expect("pong");
+    assert_eq!(pong["pong"], true, "{pong}");
+    assert_eq!(pong["serverVersion"], bua_bridge::SERVER_VERSION, "{pong}");
     assert_eq!(
-        client.call("ping", Value::Null).await.expect("pong"),
-        json!({"pong": true})
+        pong["extension"]["id"],
+        browser.extension_id.as_str(),
+        "{pong}"
+    );
+    assert_eq!(
+        pong["extension"]["version"],
+        bua_bridge::SERVER_VERSION,
+        "{pong}"
     );
 }
 
@@ -215,8 +225,11 @@ async fn handshake_rejects_are_fatal_for_the_extension_until_its_settings_change
         .wait_connection_state(&dt, Duration::from_secs(10), |s| s["state"] == "fatal")
         .await;
     assert_eq!(state["code"], "protocol_version_mismatch", "{state}");
+    // The bridge names the command that writes the extension of its own version (SPEC §11).
     assert!(
-        state["message"].as_str().is_some_and(|m| !m.is_empty()),
+        state["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("run `bua-bridge extension`")),
         "{state}"
     );
     let after_reject = strict.stats();

@@ -8,7 +8,8 @@
 //! * [`sessions`], [`handoff`], [`observe`], [`ui`] — the session model, handoff, observing the person's work, the popup and options page;
 //! * [`bridge`] — launch, pairing and reconnects (the extension's `src/bridge/` and the bridge server);
 //! * [`clients`], [`mcp`], [`agents`] — the bridge's clients: CLI, v1 clients, MCP server, several agents;
-//! * [`corpus`], [`demo`], [`build_sh`] — the corpus thresholds, `bua-bridge demo`, `./build.sh`'s set-up step.
+//! * [`corpus`], [`demo`], [`build_sh`] — the corpus thresholds, `bua-bridge demo`, `./build.sh`'s set-up step;
+//! * [`setup`] — a person's machine: `install` (pairing without pasting), `extension`, the skill, `uninstall`.
 //!
 //! [`support`] is the harness. Each area's tests share one browser ([`support::Browser::shared`]); it is declared
 //! in `crates/bridge/Cargo.toml` as the `[[test]]` `e2e`, so that `CARGO_BIN_EXE_bua-bridge` is the freshly built
@@ -33,4 +34,5 @@ mod mcp;
 mod observe;
 mod secrets;
 mod sessions;
+mod setup;
 mod ui;

@@ -90,7 +90,7 @@ fn the_python_mcp_sdk_lists_one_browser_tool_and_drives_a_fixture_page() {
         browser.logs()
     );
     note(&format!(
-        "Python MCP session (spawn, initialize, 11 tool calls, exit): {:.2} s",
+        "Python MCP session (spawn, initialize, 13 tool calls, exit): {:.2} s",
         started.elapsed().as_secs_f64()
     ));
     let report: Value = serde_json::from_slice(&output.stdout).expect("report JSON");
@@ -117,6 +117,27 @@ fn the_python_mcp_sdk_lists_one_browser_tool_and_drives_a_fixture_page() {
         );
     }
     assert_eq!(report["serverInfo"]["name"], "bua-bridge");
+    // The fixed cost per session (SPEC §9 "Tool definition"): the tools/list result as the client got it.
+    let listed = report["tools_list_bytes"]
+        .as_u64()
+        .expect("tools_list_bytes");
+    note(&format!("tools/list result: {listed} bytes"));
+    assert!(
+        listed <= 10_000,
+        "tools/list is {listed} bytes, over 10,000"
+    );
+    // Every action stays reachable: `help` gives each one's details, and every error code.
+    let fill = text_of(&report["steps"]["help_fill"]);
+    assert!(fill.starts_with("fill(fields, submit?, tabId?)"), "{fill}");
+    assert!(
+        fill.contains("\n- fields (") && fill.contains("Timeout: 30 s."),
+        "{fill}"
+    );
+    let help = text_of(&report["steps"]["help"]);
+    for name in bua_protocol::action_names() {
+        assert!(help.contains(name), "{name}: {help}");
+    }
+    assert!(help.contains("\n- element_stale: "), "{help}");
 
     let steps = &report["steps"];
     for step in [
@@ -329,8 +350,8 @@ async fn mcp_starts_a_bridge_in_process_when_none_answers() {
         .await
         .expect("mcp started a bridge on the port");
     assert_eq!(
-        client.call("ping", Value::Null).await.expect("pong"),
-        json!({"pong": true})
+        client.call("ping", Value::Null).await.expect("pong")["pong"],
+        true
     );
     // …stderr says at startup that the extension must be pointed at that port…
     let deadline = Instant::now() + Duration::from_secs(10);

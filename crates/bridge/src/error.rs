@@ -114,6 +114,9 @@ pub enum Error {
     /// The MCP server (`bua-bridge mcp`) could not start or serve stdio.
     #[error("MCP: {0}")]
     Mcp(String),
+    /// `install`, `uninstall`, `extension` or `doctor` could not do its job; the message says what to do.
+    #[error("{0}")]
+    Install(String),
     /// JSON (de)serialisation failed.
     #[error("JSON: {0}")]
     Json(#[from] serde_json::Error),

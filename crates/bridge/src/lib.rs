@@ -19,6 +19,7 @@
 //! * [`origin`], [`token`] — the pure rules of SPEC §2 (Origin classes, extension ids, pairing tokens).
 //! * [`site`] — the static file server of the demo site, the benchmark's pages and the tests' fixtures.
 //! * [`demo`] — `bua-bridge demo`: the main job end to end on the bundled site.
+//! * [`setup`] — a person's machine: `install`/`uninstall`, the skill file, MCP host snippets (SPEC §11).
 //!
 //! All fallible functions return [`Error`]; protocol-level failures carry the SPEC §8 error code.
 
@@ -33,6 +34,7 @@ pub mod mcp;
 pub mod origin;
 pub mod secrets;
 pub mod server;
+pub mod setup;
 pub mod site;
 pub mod token;
 

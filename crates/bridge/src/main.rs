@@ -6,6 +6,13 @@ mod cmd;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // Chrome starts a native-messaging host with the caller's origin as its only argument (SPEC §11).
+    if let Some(origin) = std::env::args()
+        .nth(1)
+        .filter(|a| bua_bridge::setup::native_host::is_host_invocation(a))
+    {
+        return cmd::native_host(&origin);
+    }
     let cli = match cmd::parse_args() {
         Ok(cli) => cli,
         Err(code) => return code,

@@ -57,18 +57,31 @@ pub fn load_or_create(path: &Path) -> Result<String> {
             .map_err(|e| Error::io(format!("creating {}", parent.display()), e))?;
     }
     let token = generate();
-    let created = fs::OpenOptions::new()
+    // The token is written to a private file first and linked into place whole: `serve`, `mcp` and the
+    // native-messaging host may all create it at once on a first start, and none may read it half-written.
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let staged = path.with_file_name(format!(".{name}.{}.{}", std::process::id(), &token[..8]));
+    let written = fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(0o600)
-        .open(path);
-    match created {
-        Ok(mut file) => {
-            file.write_all(format!("{token}\n").as_bytes())
-                .map_err(|e| Error::io(format!("writing token file {}", path.display()), e))?;
-            Ok(token)
-        }
-        // Another process created it between our read and our create: use theirs.
+        .open(&staged)
+        .and_then(|mut file| file.write_all(format!("{token}\n").as_bytes()));
+    if let Err(e) = written {
+        let _ = fs::remove_file(&staged);
+        return Err(Error::io(
+            format!("creating token file {}", path.display()),
+            e,
+        ));
+    }
+    let linked = fs::hard_link(&staged, path);
+    let _ = fs::remove_file(&staged);
+    match linked {
+        Ok(()) => Ok(token),
+        // Another process created it between our read and our link: use theirs.
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => read(path),
         Err(e) => Err(Error::io(
             format!("creating token file {}", path.display()),
@@ -140,6 +153,26 @@ mod tests {
             & 0o777;
         assert_eq!(parent_mode, 0o700);
         assert_eq!(load_or_create(&path).unwrap(), first);
+    }
+
+    #[test]
+    fn processes_creating_the_token_at_once_all_read_one_whole_token() {
+        for _ in 0..20 {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("bua").join("token");
+            let tokens: Vec<String> = std::thread::scope(|s| {
+                let handles: Vec<_> = (0..8)
+                    .map(|_| s.spawn(|| load_or_create(&path).expect("a whole token")))
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap()).collect()
+            });
+            assert!(
+                tokens.iter().all(|t| *t == tokens[0] && t.len() == 64),
+                "{tokens:?}"
+            );
+            let left: Vec<_> = std::fs::read_dir(path.parent().unwrap()).unwrap().collect();
+            assert_eq!(left.len(), 1, "no staged file left behind");
+        }
     }
 
     #[test]

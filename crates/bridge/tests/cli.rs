@@ -107,7 +107,10 @@ fn serve_keeps_a_user_only_token_file_and_call_prints_results_and_errors() {
     let token_path = token_file.to_str().expect("utf-8 path");
     assert_eq!(
         call(&["ping", "--port", &port, "--token-file", token_path]),
-        (true, json!({"pong": true}))
+        (
+            true,
+            json!({"pong": true, "serverVersion": bua_bridge::SERVER_VERSION, "extension": null})
+        )
     );
     assert_eq!(
         call(&[
@@ -119,7 +122,10 @@ fn serve_keeps_a_user_only_token_file_and_call_prints_results_and_errors() {
             &server.token,
             "--pretty"
         ]),
-        (true, json!({"pong": true}))
+        (
+            true,
+            json!({"pong": true, "serverVersion": bua_bridge::SERVER_VERSION, "extension": null})
+        )
     );
 
     // `call <words…>` with the token file, expected to fail (exit code 1); the error it printed.
@@ -423,7 +429,11 @@ fn bua_port_url_and_token_reach_the_bridge_and_flags_still_win() {
     let port = server.port.to_string();
     let url = format!("ws://127.0.0.1:{port}");
     let token_path = token_file.to_str().expect("utf-8 path");
-    let pong = (Some(0), json!({"pong": true}));
+    // A v4 client's ping also names the bridge's version and the extension it serves (none here).
+    let pong = (
+        Some(0),
+        json!({"pong": true, "serverVersion": bua_bridge::SERVER_VERSION, "extension": null}),
+    );
     let ok = |args: &[&str], env: &[(&str, &str)]| {
         let (code, out, _) = run_with_env(args, env);
         (code, out)

@@ -6,7 +6,8 @@
 //! [`parse_client_request`], [`Action::from_value`]). Validation errors are
 //! [`ErrorCode::InvalidAction`] with a message that names the offending field; nothing here panics
 //! on input, and frames over [`MAX_FRAME_BYTES`] are refused. The action union's JSON Schema
-//! ([`json_schema`]) feeds `bua-bridge schema` and the MCP tool's `inputSchema`. The crate has no
+//! ([`json_schema`]) feeds `bua-bridge schema` and the MCP tool's `inputSchema`; the details an agent asks for
+//! with the tool's `help` ([`action_help`], [`errors_help`]) are rendered from the same action table. The crate has no
 //! tokio or wasm dependencies, so it compiles for `wasm32-unknown-unknown` and natively.
 //!
 //! Layout: error codes and bodies ([`ErrorCode`], [`ErrorBody`]); the handshake ([`Hello`],
@@ -51,6 +52,8 @@ mod error;
 mod event;
 mod field;
 mod handshake;
+#[cfg(feature = "schema")]
+mod help;
 mod locator;
 mod result;
 #[cfg(feature = "schema")]
@@ -67,6 +70,8 @@ pub use envelope::*;
 pub use error::*;
 pub use event::*;
 pub use handshake::*;
+#[cfg(feature = "schema")]
+pub use help::*;
 pub use locator::*;
 pub use result::*;
 #[cfg(feature = "schema")]

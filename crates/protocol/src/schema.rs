@@ -98,22 +98,92 @@ pub fn json_schema() -> Value {
 /// and several MCP clients cannot resolve a `$ref` into `$defs`/`definitions`, so the nested locator is
 /// written out where it is used. Here every parameter of every action is one property (a parameter whose
 /// shape differs between actions, such as select_option's `index`, becomes a property-level `anyOf`), `type`
-/// lists the actions, and its description gives each action's parameters (`?` = optional, `locator` =
+/// lists the actions and `help`, and its description gives each action's parameters (`?` = optional, `locator` =
 /// exactly one of uid/selector/text/xpath). Every agent pays for this schema in its context, so it leaves out
-/// what the text already says: descriptions below a property, `minLength: 1`, and the nested locator's
+/// what the text already says or `help` gives (SPEC §9 "Tool definition"): the properties' descriptions (but
+/// `tabId`'s), `minLength: 1`, and the nested locator's
 /// exactly-one rules (see [`compact`]). It has no `$schema` either: every keyword left means the same in
 /// draft-07 and in 2020-12 (the MCP default). The extension still validates every action with
 /// [`crate::Action::from_value`], which names the offending field.
 pub fn tool_input_schema() -> Value {
-    let strict = json_schema();
-    let mut order: Vec<String> = Vec::new();
-    let mut variants: std::collections::BTreeMap<String, Vec<Value>> = Default::default();
-    let mut lines = Vec::new();
-    let mut answering: Vec<&str> = Vec::new();
-    for branch in strict["oneOf"].as_array().into_iter().flatten() {
-        let name = branch["properties"]["type"]["const"]
-            .as_str()
-            .unwrap_or_default();
+    let flat = flatten();
+    let mut properties = Map::new();
+    let lines: Vec<String> = flat.lines.iter().map(|(_, l)| l.clone()).collect();
+    let mut names: Vec<&str> = action_names().to_vec();
+    names.push(HELP_TYPE);
+    properties.insert(
+        "type".into(),
+        json!({
+            "type": "string",
+            "enum": names,
+            "description": format!("The action. Parameters (?: optional, booleans default false; locator: exactly one of uid, selector, text, xpath, plus index ≥ 0 not with uid):\n{}\nAlso dialog?, promptText? on {}.\n{HELP_TYPE}(action?): an action's parameters in detail, or (no action) every error code and what to do.", lines.join("\n"), flat.answering.join(", ")),
+        }),
+    );
+    let mut variants = flat.variants;
+    for key in flat.order {
+        let mut property = merged(variants.remove(&key).unwrap_or_default());
+        // Field texts are in `help` (SPEC §9 "Tool definition"); only tabId's stays, it is on every line.
+        if key != "tabId" {
+            if let Value::Object(m) = &mut property {
+                m.remove("description");
+            }
+        }
+        properties.insert(key, property);
+    }
+    // The nested locator is written out once, as `locator`; elsewhere (drag's `from` and `to`) it
+    // is a plain object.
+    if let Some(shape) = properties.get(LOCATOR_KEY).map(undescribed) {
+        for (key, property) in properties.iter_mut() {
+            if key != LOCATOR_KEY {
+                refer_to(property, &shape);
+            }
+        }
+    }
+    properties.insert(HELP_ACTION_KEY.into(), json!({"type": "string"}));
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": ["type"],
+        "additionalProperties": false
+    })
+}
+
+/// The pseudo-action an agent sends for details (`{"type":"help","action":"click"}`): answered by
+/// the MCP server from this table ([`crate::action_help`]), never sent to the extension (SPEC §9).
+pub const HELP_TYPE: &str = "help";
+
+/// The key of `help` that names the action to explain.
+pub const HELP_ACTION_KEY: &str = "action";
+
+/// Every action's one-line summary, in table order: `(name, "click(locator, newTab?, tabId?): Click …")`.
+/// The tool schema's `type` description, `bua-bridge actions` and the skill file all show these lines.
+pub fn action_summaries() -> Vec<(&'static str, String)> {
+    flatten().lines
+}
+
+/// The strict schema branch of the action named `name` (its `oneOf` branch in [`json_schema`]).
+pub(crate) fn strict_branch(name: &str) -> Option<Value> {
+    spec_named(name).map(action_schema)
+}
+
+/// The strict union flattened: each action's summary line, and every property's shapes across actions.
+struct Flat {
+    lines: Vec<(&'static str, String)>,
+    order: Vec<String>,
+    variants: std::collections::BTreeMap<String, Vec<Value>>,
+    answering: Vec<&'static str>,
+}
+
+fn flatten() -> Flat {
+    let mut flat = Flat {
+        lines: Vec::new(),
+        order: Vec::new(),
+        variants: Default::default(),
+        answering: Vec::new(),
+    };
+    for spec in specs() {
+        let branch = action_schema(spec);
+        let name = spec.name;
         let props = branch["properties"]
             .as_object()
             .cloned()
@@ -124,15 +194,12 @@ pub fn tool_input_schema() -> Value {
             .flatten()
             .filter_map(Value::as_str)
             .collect();
-        let Some(spec) = spec_named(name) else {
-            continue;
-        };
         let loc = (spec.loc)();
         let has_locator = loc != Loc::None;
         let taken = (spec.taken)();
         let mut params = Vec::new();
         if props.contains_key(DIALOG_KEY) {
-            answering.push(name);
+            flat.answering.push(name);
         }
         match loc {
             Loc::None => {}
@@ -162,9 +229,9 @@ pub fn tool_input_schema() -> Value {
                     format!("{key}?")
                 });
             }
-            let seen = variants.entry(key.clone()).or_default();
+            let seen = flat.variants.entry(key.clone()).or_default();
             if seen.is_empty() {
-                order.push(key.clone());
+                flat.order.push(key.clone());
             }
             let mut schema = schema.clone();
             compact(&mut schema, true);
@@ -173,36 +240,10 @@ pub fn tool_input_schema() -> Value {
             }
         }
         let what = branch["description"].as_str().unwrap_or_default();
-        lines.push(format!("{name}({}): {what}", params.join(", ")));
+        flat.lines
+            .push((name, format!("{name}({}): {what}", params.join(", "))));
     }
-    let mut properties = Map::new();
-    properties.insert(
-        "type".into(),
-        json!({
-            "type": "string",
-            "enum": action_names(),
-            "description": format!("The action. Parameters (?: optional, booleans default false; locator: exactly one of uid, selector, text, xpath, plus index ≥ 0 not with uid):\n{}\nAlso dialog?, promptText? on {}.", lines.join("\n"), answering.join(", ")),
-        }),
-    );
-    for key in order {
-        let property = merged(variants.remove(&key).unwrap_or_default());
-        properties.insert(key, property);
-    }
-    // The nested locator is written out once, as `locator`; elsewhere (drag's `from` and `to`, whose
-    // descriptions say "as `locator`") it is a plain object.
-    if let Some(shape) = properties.get(LOCATOR_KEY).map(undescribed) {
-        for (key, property) in properties.iter_mut() {
-            if key != LOCATOR_KEY {
-                refer_to(property, &shape);
-            }
-        }
-    }
-    json!({
-        "type": "object",
-        "properties": properties,
-        "required": ["type"],
-        "additionalProperties": false
-    })
+    flat
 }
 
 /// Leaves out of a property's schema what the tool schema's text already says, without refusing

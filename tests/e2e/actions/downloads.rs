@@ -9,8 +9,7 @@ use crate::support::{self, FixtureServer};
 
 #[tokio::test]
 async fn a_downloading_click_reports_the_download_and_downloads_waits_for_it() {
-    // Chromium saves into the machine's download folder and renames a file whose name is taken there:
-    // names unique to this run keep the reported names exact.
+    // Names unique to this run: a leftover of an older build (which saved into ~/Downloads) cannot match.
     let run = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
@@ -81,6 +80,22 @@ async fn a_downloading_click_reports_the_download_and_downloads_waits_for_it() {
     assert_eq!(c["state"], "complete", "{c}");
     assert_eq!(c["bytes"], csv_body.len());
     assert_eq!(c["mime"], "text/csv");
+    // Both files are in the launch's own download folder, inside its throw-away profile, and nothing
+    // reached the machine's ~/Downloads (SPEC §11).
+    let folder = &a.browser.download_dir;
+    assert!(
+        folder.starts_with(&a.browser.profile_dir),
+        "{}",
+        folder.display()
+    );
+    for (name, size) in [(&export_name, body.len()), (&csv_name, csv_body.len())] {
+        let saved = std::fs::metadata(folder.join(name)).map(|m| m.len() as usize);
+        assert_eq!(saved.ok(), Some(size), "{name} in {}", folder.display());
+        if let Some(home) = std::env::var_os("HOME") {
+            let stray = std::path::Path::new(&home).join("Downloads").join(name);
+            assert!(!stray.exists(), "{} exists", stray.display());
+        }
+    }
     // Another agent does not see them.
     let other = Agent::new().await;
     let theirs = other.ok("downloads", json!({})).await;

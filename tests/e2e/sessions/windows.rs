@@ -122,6 +122,86 @@ async fn open_tab_uses_one_minimized_agent_window_that_never_takes_focus_and_clo
     events.wait(LIMIT, |e| ended(e, tab_c, "tab_closed")).await;
 }
 
+/// `{title, color, windowId}` of the tab group `tab` is in, or null when it is in none.
+async fn group_of(browser: &SharedBrowser, dt: &DevTools, tab: i64) -> Value {
+    browser
+        .eval_in_worker(
+            dt,
+            &format!(
+                "chrome.tabs.get({tab}).then(t => t.groupId < 0 ? null : chrome.tabGroups.get(t.groupId)\
+                 .then(g => ({{id: g.id, title: g.title, color: g.color, windowId: g.windowId}})))"
+            ),
+        )
+        .await
+}
+
+/// `open_tab` of a `groups.localhost` page for `client`; the tab id.
+async fn open_in_group(client: &BridgeClient, tag: &str) -> i64 {
+    let url = page_url("groups", tag);
+    client
+        .call("open_tab", json!({ "url": url }))
+        .await
+        .expect("open_tab")["tabId"]
+        .as_i64()
+        .expect("tabId")
+}
+
+/// How many tab groups are titled `title`.
+async fn groups_titled(browser: &SharedBrowser, dt: &DevTools, title: &str) -> usize {
+    let n = browser
+        .eval_in_worker(
+            dt,
+            &format!("chrome.tabGroups.query({{title: {title:?}}}).then(gs => gs.length)"),
+        )
+        .await;
+    n.as_u64().unwrap_or(u64::MAX) as usize
+}
+
+#[tokio::test]
+async fn each_agents_tabs_sit_in_one_group_named_for_it_which_goes_with_its_tabs() {
+    let (_shared, ref browser, dt, a) = shared().await;
+    let b = browser.client().await;
+    let (a1, a2) = (open_in_group(&a, "a1").await, open_in_group(&a, "a2").await);
+    let b1 = open_in_group(&b, "b1").await;
+    let (ga1, ga2, gb1) = (
+        group_of(browser, &dt, a1).await,
+        group_of(browser, &dt, a2).await,
+        group_of(browser, &dt, b1).await,
+    );
+    // Each agent's tabs: one group in its agent window, titled with its owner name.
+    assert_eq!(ga1, ga2, "one group for A's tabs");
+    assert_eq!(ga1["title"], a.client_id(), "{ga1}");
+    assert_eq!(gb1["title"], b.client_id(), "{gb1}");
+    assert_ne!(ga1["id"], gb1["id"]);
+    assert_ne!(
+        ga1["color"], gb1["color"],
+        "one colour per agent: {ga1} {gb1}"
+    );
+    assert_ne!(
+        ga1["windowId"], gb1["windowId"],
+        "each in its own agent window"
+    );
+    assert_eq!(groups_titled(browser, &dt, a.client_id()).await, 1);
+
+    // A's group goes with A's tabs; B's stays.
+    let closed = a.call("close_agent_tabs", json!({})).await.expect("close");
+    assert_eq!(closed["closed"], json!([a1, a2]), "{closed}");
+    let gone = eventually(LIMIT, || async {
+        (groups_titled(browser, &dt, a.client_id()).await == 0).then_some(())
+    })
+    .await;
+    assert!(gone.is_some(), "A's group outlived its tabs");
+    assert_eq!(group_of(browser, &dt, b1).await, gb1);
+    b.call("close_agent_tabs", json!({}))
+        .await
+        .expect("close B");
+    let gone = eventually(LIMIT, || async {
+        (groups_titled(browser, &dt, b.client_id()).await == 0).then_some(())
+    })
+    .await;
+    assert!(gone.is_some(), "B's group outlived its tabs");
+}
+
 #[tokio::test]
 async fn open_tab_with_focus_opens_in_the_users_window() {
     // Exclusive: it focuses a window and asserts its tab is the active one there; a user tab another test

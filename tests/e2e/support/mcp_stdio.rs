@@ -24,7 +24,12 @@ pub struct McpStdio {
 impl McpStdio {
     /// Spawns `bua-bridge mcp <args>`, its log going to `stderr`; its stdout is read on a thread of its own.
     pub fn spawn(args: &[&str], stderr: Stdio) -> McpStdio {
-        let mut child = Command::new(bridge_bin())
+        McpStdio::spawn_bin(&bridge_bin(), args, stderr)
+    }
+
+    /// [`McpStdio::spawn`] of the binary `bin` (a release build's, say).
+    pub fn spawn_bin(bin: &std::path::Path, args: &[&str], stderr: Stdio) -> McpStdio {
+        let mut child = Command::new(bin)
             .arg("mcp")
             .args(args)
             .stdin(Stdio::piped())

@@ -241,6 +241,8 @@ pub struct Browser {
     pub browser_pid: i32,
     /// The temporary profile.
     pub profile_dir: PathBuf,
+    /// Where the browser saves downloads (`launch`'s DEVTOOLS line).
+    pub download_dir: PathBuf,
     /// Time from spawning `bua-bridge launch` to its READY line.
     pub ready_after: Duration,
     _permit: Permit,
@@ -340,6 +342,7 @@ impl Browser {
                 .and_then(|p| p.parse().ok())
                 .unwrap_or(0),
             profile_dir: dt.get("profile").map(PathBuf::from).unwrap_or_default(),
+            download_dir: dt.get("downloads").map(PathBuf::from).unwrap_or_default(),
             ready_after,
             _permit: permit,
         }

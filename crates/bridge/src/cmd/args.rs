@@ -15,7 +15,8 @@ use super::parse::{parse_grace, Grace};
     version,
     about = "The native end of BUA Browser Bridge: server, launcher, client CLI and MCP server",
     after_help = "Examples:
-  bua-bridge serve                              # then pair the extension with the printed token
+  bua-bridge install && bua-bridge extension    # once: the pairing host, and the extension to Load unpacked
+  bua-bridge serve                              # the extension pairs by itself (or paste the printed token)
   bua-bridge launch --headless                  # or: server + Chromium, paired automatically
   bua-bridge open https://example.com           # {\"tabId\":12,\"windowId\":3,\"domain\":\"example.com\"}
   bua-bridge extract --tab 12 --elements --pretty
@@ -63,7 +64,7 @@ pub(crate) enum Command {
     },
     /// Run the bridge: the extension and local clients connect to it.
     #[command(
-        after_help = "Example:\n  bua-bridge serve --port 9225\n  (then paste the printed token into the extension's options page)"
+        after_help = "Example:\n  bua-bridge serve --port 9225\n  (after `bua-bridge install` the extension pairs by itself; else paste the printed token into its options page)"
     )]
     Serve {
         /// Port to listen on (0 = a free port).
@@ -339,6 +340,35 @@ An event that follows a gap carries \"dropped\": N (events the bridge dropped be
         #[arg(long)]
         strict: bool,
     },
+    /// List the browser actions, one line each, or explain one: `actions click` (parameters, timeout).
+    #[command(
+        after_help = "Examples:\n  bua-bridge actions            # one line per action\n  bua-bridge actions fill       # fill's parameters in detail (the MCP tool's help)"
+    )]
+    Actions(super::setup::ActionsArgs),
+    /// Print the SKILL.md for coding agents (install it with `install --skills`).
+    #[command(after_help = "Example:\n  bua-bridge skill > SKILL.md")]
+    Skill,
+    /// Print the snippet (or command) that adds `bua-bridge mcp` to an MCP host.
+    #[command(
+        name = "mcp-config",
+        after_help = "Examples:\n  bua-bridge mcp-config claude     # a `claude mcp add` command\n  bua-bridge mcp-config codex >> ~/.codex/config.toml\n  bua-bridge mcp-config cursor     # JSON for ~/.cursor/mcp.json\n  bua-bridge mcp-config vscode     # JSON for .vscode/mcp.json"
+    )]
+    McpConfig(super::setup::McpConfigArgs),
+    /// Set up this user's machine: pairing without a token (a native-messaging host for each Chrome, Chromium, Brave, Edge found) and, with --skills, the skill file; prints each file written.
+    #[command(
+        after_help = "Examples:\n  bua-bridge install                    # the pairing host, for each browser found\n  bua-bridge install --skills           # also ~/.claude/skills/bua-browser/SKILL.md and ~/.codex/skills/…\n  bua-bridge install --skills ./skills  # ./skills/bua-browser/SKILL.md\n  bua-bridge uninstall                  # removes exactly what install wrote"
+    )]
+    Install(super::setup::InstallArgs),
+    /// Remove every file `install` wrote (it keeps a record of them); prints each one.
+    Uninstall,
+    /// Check this machine: browsers, pairing host, token file, port, bridge, pairing, extension and its version; each failed check with its fix (exit 1).
+    #[command(after_help = "Examples:\n  bua-bridge doctor\n  bua-bridge doctor --port 9300")]
+    Doctor(super::setup::DoctorArgs),
+    /// Write the extension of this bua-bridge's version into a folder for chrome://extensions → Load unpacked.
+    #[command(
+        after_help = "Examples:\n  bua-bridge extension                     # ~/.local/share/bua/extension\n  bua-bridge extension --out ~/bua-ext\nRun it again after upgrading bua-bridge, then press the extension's reload button."
+    )]
+    Extension(super::setup::ExtensionArgs),
     /// Serve MCP on stdio: one `browser` tool for AI agents (connects to a bridge, or starts one).
     #[command(after_help = "Example MCP client config:
   {\"mcpServers\": {\"browser\": {\"command\": \"bua-bridge\", \"args\": [\"mcp\"]}}}
@@ -451,6 +481,9 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// Agents may open only this site and its subdomains (repeat for more); the extension refuses others.
         #[arg(long = "allow", value_name = "SITE")]
         allow: Vec<String>,
+        /// Where the browser saves downloads (default: the profile's Downloads folder; never ~/Downloads).
+        #[arg(long, value_name = "DIR")]
+        download_dir: Option<PathBuf>,
     },
 }
 
@@ -503,6 +536,19 @@ pub(crate) struct LocatorFlags {
     /// 0-based index among matches (not with a uid).
     #[arg(long)]
     pub(crate) index: Option<u32>,
+}
+
+/// The visible subcommands as `(name, one-line help)`, in the CLI's order (for the skill file).
+pub(crate) fn subcommands() -> Vec<(String, String)> {
+    use clap::CommandFactory;
+    Cli::command()
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| {
+            let about = c.get_about().map(|a| a.to_string()).unwrap_or_default();
+            (c.get_name().to_owned(), about)
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The `bua-bridge` command line: its definition ([`args`]), its parsing ([`parse`]), the client
-//! subcommands ([`client`]) and the ones that run a bridge ([`server`]). [`run`] sends each
+//! subcommands ([`client`]), the ones that run a bridge ([`server`]) and the ones that set a machine up
+//! ([`setup`]). [`run`] sends each
 //! subcommand to its room.
 
 pub(crate) mod args;
@@ -7,6 +8,7 @@ mod client;
 mod parse;
 mod process;
 mod server;
+mod setup;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -92,6 +94,16 @@ pub(crate) async fn run(command: Command) -> ExitCode {
             };
             cli::succeed(&cli::to_text(&schema, pretty))
         }
+        Command::Actions(args) => setup::actions(args),
+        Command::Skill => cli::succeed(setup::skill_text(&args::subcommands()).trim_end()),
+        Command::McpConfig(args) => setup::print_mcp_config(args),
+        Command::Install(a) => setup::run_install(a, setup::skill_text(&args::subcommands())),
+        Command::Uninstall => setup::run_uninstall(),
+        Command::Extension(args) => setup::write_extension(args),
+        Command::Doctor(args) => {
+            init_logging("error");
+            setup::doctor(args).await
+        }
         mcp @ Command::Mcp { .. } => server::mcp(mcp).await,
         demo @ Command::Demo { .. } => server::demo(demo).await,
         launch @ Command::Launch { .. } => server::launch(launch).await,
@@ -113,6 +125,20 @@ pub(crate) async fn run(command: Command) -> ExitCode {
             }
         }
     }
+}
+
+/// Chrome's native-messaging host for `origin` (SPEC §11): answers the extension's pairing request.
+pub(crate) fn native_host(origin: &str) -> ExitCode {
+    use bua_bridge::setup::native_host::{serve_stdio, HostConfig};
+    use bua_bridge::setup::Paths;
+    let run = Paths::from_env().and_then(|paths| {
+        let default = HostConfig {
+            url: format!("ws://127.0.0.1:{}", bua_bridge::DEFAULT_PORT),
+            token_file: paths.token_file(),
+        };
+        serve_stdio(origin, &paths.host_config(), default)
+    });
+    process::report(run)
 }
 
 /// Parses the command line; an unknown subcommand also prints the list of subcommands.

@@ -94,7 +94,7 @@ pub(crate) async fn serve(
     ));
     let _ = cli::print_line(&format!("pairing token ({}): {token}", path.display()));
     let _ = cli::print_line(&format!(
-        "pair the extension: open its options page, set Backend URL to {} and paste the token (or run `bua-bridge launch`)",
+        "pair the extension: `bua-bridge install` once and it pairs by itself; or open its options page, set Backend URL to {} and paste the token (or run `bua-bridge launch`)",
         handle.url()
     ));
     tokio::select! {
@@ -227,6 +227,7 @@ pub(crate) async fn launch(command: Command) -> ExitCode {
         no_evaluate,
         no_upload,
         allow,
+        download_dir,
     } = command
     else {
         return ExitCode::FAILURE;
@@ -255,6 +256,7 @@ pub(crate) async fn launch(command: Command) -> ExitCode {
         Ok(s) => s,
         Err(e) => return report(Err(e)),
     };
+    opts.download_dir = download_dir;
     if let Some(v) = min_protocol_version {
         opts.min_protocol_version = v;
     }

@@ -12,6 +12,8 @@ pub struct Launched {
     pub(super) server: ServerHandle,
     pub(super) browser: Browser,
     pub(super) profile: Profile,
+    /// Where the browser saves downloads (SPEC §11: never `~/Downloads`).
+    pub download_dir: std::path::PathBuf,
     /// The extension id that completed the handshake.
     pub extension_id: String,
     /// The browser's DevTools port on 127.0.0.1.
@@ -58,11 +60,12 @@ impl Launched {
     /// The `DEVTOOLS …` line written to stderr (for tests and debugging).
     pub fn devtools_line(&self) -> String {
         format!(
-            "DEVTOOLS port={} ws={} browser_pid={} profile={}",
+            "DEVTOOLS port={} ws={} browser_pid={} profile={} downloads={}",
             self.devtools_port,
             self.devtools_url,
             self.browser_pid(),
-            self.profile_dir().display()
+            self.profile_dir().display(),
+            self.download_dir.display()
         )
     }
 

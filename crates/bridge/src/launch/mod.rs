@@ -6,9 +6,11 @@
 //! loopback) and `--load-extension`; connect to DevTools through the profile's `DevToolsActivePort`;
 //! evaluate `chrome.storage.local.set({backendUrl, token})` in the extension's service worker (the
 //! extension reconnects on that change); wait for its `ack`. On shutdown, the whole process group
-//! is terminated and the temporary profile removed.
+//! is terminated and the temporary profile removed. Downloads go to the profile's `Downloads` folder (or
+//! `--download-dir`), never `~/Downloads` ([`downloads`]).
 
 mod chrome;
+mod downloads;
 mod launched;
 mod options;
 mod pairing;
@@ -80,6 +82,14 @@ pub async fn start(opts: LaunchOptions) -> Result<Launched> {
         ),
     };
 
+    let download_dir = downloads::download_dir(profile.path(), opts.download_dir.as_deref());
+    if let Err(e) = downloads::prepare(profile.path(), &download_dir) {
+        server.shutdown().await;
+        if let Profile::Temporary(dir) = profile {
+            remove_profile(dir).await;
+        }
+        return Err(e);
+    }
     let args = chrome_args(&opts, profile.path(), &extension_dir);
     tracing::info!(chrome = %chrome.display(), ?args, "starting Chromium");
     let mut command = Command::new(&chrome);
@@ -122,6 +132,7 @@ pub async fn start(opts: LaunchOptions) -> Result<Launched> {
         server,
         browser,
         profile,
+        download_dir,
         extension_id: pinned.clone().unwrap_or_default(),
         devtools_port: 0,
         devtools_url: String::new(),

@@ -41,6 +41,8 @@ pub struct LaunchOptions {
     pub switched_off: Vec<&'static str>,
     /// `--allow SITE`: the only sites agents may open (SPEC §10).
     pub allow: Vec<String>,
+    /// Where downloads go; `None` = `<profile>/Downloads` (SPEC §11: never `~/Downloads`).
+    pub download_dir: Option<PathBuf>,
 }
 
 impl LaunchOptions {
@@ -60,6 +62,7 @@ impl LaunchOptions {
             secrets: None,
             switched_off: Vec::new(),
             allow: Vec::new(),
+            download_dir: None,
         }
     }
 }

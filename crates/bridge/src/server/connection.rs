@@ -287,11 +287,18 @@ impl Connection {
         let id = request.id.clone();
         match request.method.as_str() {
             "ping" => {
-                self.send(to_text(&ClientResponse::Ok {
-                    id,
-                    result: json!({"pong": true}),
-                }))
-                .await
+                // A v4 client also learns this bridge's version and the extension it serves (SPEC §9;
+                // `doctor` reads them); a v1 client gets the v1 answer.
+                let mut result = json!({"pong": true});
+                if *dialect == ClientDialect::V4 {
+                    let extension = self.shared.extension_state.borrow().as_ref().map(|e| {
+                        json!({"id": e.extension_id, "version": e.extension_version,
+                               "protocolVersion": e.protocol_version})
+                    });
+                    result["serverVersion"] = json!(crate::SERVER_VERSION);
+                    result["extension"] = json!(extension);
+                }
+                self.send(to_text(&ClientResponse::Ok { id, result })).await
             }
             "subscribe_events" => {
                 self.subscribe_events(id).await;

@@ -94,10 +94,16 @@ impl Connection {
             (Role::Extension, None) => 0,
         };
         if !range.contains(&version) {
+            // An extension of another version: this binary writes its own (SPEC §11 "One binary").
+            let fix = if hello.role == Role::Extension {
+                "run `bua-bridge extension` to write the extension of this bridge's version, then reload it in chrome://extensions"
+            } else {
+                "upgrade the older side"
+            };
             self.reject(
                 ErrorCode::ProtocolVersionMismatch,
                 format!(
-                    "protocol version {version} is not supported: this bua-bridge {} accepts {}..={}; upgrade the older side",
+                    "protocol version {version} is not supported: this bua-bridge {} accepts {}..={}; {fix}",
                     crate::SERVER_VERSION,
                     range.start(),
                     range.end()
@@ -190,6 +196,16 @@ impl Connection {
     async fn install_extension(&self, info: ExtensionInfo) {
         tracing::info!(peer = %self.peer, extension_id = %info.extension_id, name = ?info.name,
             version = ?info.extension_version, connection = self.id, "extension connected");
+        if let Some(theirs) = info
+            .extension_version
+            .as_deref()
+            .filter(|v| *v != crate::SERVER_VERSION)
+        {
+            tracing::warn!(
+                "the extension is version {theirs}, this bua-bridge {}: run `bua-bridge extension` to write the matching extension, then reload it in chrome://extensions",
+                crate::SERVER_VERSION
+            );
+        }
         let previous = lock(&self.shared.extension).replace(ExtensionSlot {
             info: info.clone(),
             tx: self.tx.clone(),

@@ -88,6 +88,19 @@ pub(crate) fn specs() -> &'static [Spec] {
     SPECS
 }
 
+/// The bridge's timeout of the action `name` in words (SPEC §4 timeout column), for `help`:
+/// "10 s", or "timeoutMs (default 5000 ms) + 2 s".
+#[cfg(feature = "schema")]
+pub(crate) fn timeout_words(name: &str) -> Option<String> {
+    let grace = TIMEOUT_GRACE.as_secs();
+    spec_named(name).map(|s| match s.traits.timeout {
+        Timeout::Secs(secs) => format!("{secs} s"),
+        Timeout::OwnWait { key, default_ms } => {
+            format!("{key} (default {default_ms} ms) + {grace} s")
+        }
+    })
+}
+
 /// The wire fields (besides `type`) the action `name` accepts, in schema order.
 pub(crate) fn action_fields(name: &str) -> Vec<&'static str> {
     spec_named(name).map(|s| (s.keys)()).unwrap_or_default()

@@ -231,8 +231,12 @@ fn tool_input_schema_is_flat_and_accepts_every_spec_example() {
     );
     for key in ["from", "to"] {
         assert_eq!(flat["properties"][key]["type"], "object", "{key}");
-        let described = flat["properties"][key]["description"].as_str().unwrap();
-        assert!(described.contains("as `locator`"), "{key}: {described}");
+        // The field texts are in `help` (SPEC §9 "Tool definition").
+        let described = bua_protocol::action_help("drag").unwrap_or_default();
+        assert!(
+            described.contains(&format!("- {key} (")) && described.contains("as `locator`"),
+            "{key}: {described}"
+        );
     }
     for ex in [
         json!({"type":"drag","from":{"uid":"e1"},"to":{"x":10,"y":20}}),
