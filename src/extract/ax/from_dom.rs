@@ -52,8 +52,10 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
             continue;
         }
         let reachable = dom.is_reachable(i);
+        // A control whose only text no person can see (an icon button whose label is pushed off with
+        // `text-indent`, a background image showing instead) is still named by it, as accname does.
         let name = match reachable {
-            true => namer.name(i),
+            true => namer.name(i).or_else(|| namer.name_of_hidden(i)),
             false => namer.name_of_hidden(i),
         }
         .and_then(|n| label(&n));
