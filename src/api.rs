@@ -301,11 +301,16 @@ async fn apply_settings(patch: &SettingsPatch) -> Result<()> {
             })
             .await?;
     }
-    if let Some(off) = patch.no_evaluate {
-        storage::set(controls::NO_EVALUATE_KEY, &off).await?;
-    }
-    if let Some(off) = patch.no_upload {
-        storage::set(controls::NO_UPLOAD_KEY, &off).await?;
+    // Through the worker's store, whose cache the controls are read from in front of every action.
+    for (key, off) in [
+        (controls::NO_EVALUATE_KEY, patch.no_evaluate),
+        (controls::NO_UPLOAD_KEY, patch.no_upload),
+    ] {
+        if let Some(off) = off {
+            crate::store::local()
+                .update(key, move |v: &mut Option<bool>| *v = Some(off))
+                .await?;
+        }
     }
     Ok(())
 }

@@ -96,22 +96,41 @@ impl Controls {
     }
 }
 
-/// Reads the controls from storage (a missing key is off).
+thread_local! {
+    /// What [`store_bridge`] kept, once read or written in this worker: it changes only with an `ack`, and
+    /// [`load`] runs in front of every action, where each `chrome.storage` read is a round trip to the browser.
+    static BRIDGE: std::cell::RefCell<Option<BridgeControls>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Reads the controls (a missing key is off): the person's through the worker's storage cache
+/// ([`crate::store`], which a write from the options page invalidates), the bridge's from memory after the
+/// first read.
 pub async fn load() -> Result<Controls> {
-    let raw: Vec<String> = crate::store::local().read(ALLOWLIST_KEY).await?;
-    let flag = |v: Option<bool>| v.unwrap_or(false);
+    let local = crate::store::local();
+    let raw: Vec<String> = local.read(ALLOWLIST_KEY).await?;
+    let no_evaluate: Option<bool> = local.read(NO_EVALUATE_KEY).await?;
+    let no_upload: Option<bool> = local.read(NO_UPLOAD_KEY).await?;
+    let bridge = match BRIDGE.with(|b| b.borrow().clone()) {
+        Some(bridge) => bridge,
+        None => {
+            let bridge: BridgeControls = storage::session_get(BRIDGE_CONTROLS_KEY)
+                .await?
+                .unwrap_or_default();
+            BRIDGE.with(|b| *b.borrow_mut() = Some(bridge.clone()));
+            bridge
+        }
+    };
     Ok(Controls {
         allowlist: normalize_list(&raw),
-        no_evaluate: flag(storage::get(NO_EVALUATE_KEY).await?),
-        no_upload: flag(storage::get(NO_UPLOAD_KEY).await?),
-        bridge: storage::session_get(BRIDGE_CONTROLS_KEY)
-            .await?
-            .unwrap_or_default(),
+        no_evaluate: no_evaluate.unwrap_or(false),
+        no_upload: no_upload.unwrap_or(false),
+        bridge,
     })
 }
 
 /// Keeps what a bridge sent in its `ack` (none: no controls), for the rest of the browser session.
 pub async fn store_bridge(controls: &BridgeControls) -> Result<()> {
+    BRIDGE.with(|b| *b.borrow_mut() = Some(controls.clone()));
     storage::session_set(BRIDGE_CONTROLS_KEY, controls).await
 }
 
