@@ -24,9 +24,8 @@ pub use decode::SnapshotError;
 pub use frames::{frame_label, parse_frame_label, part_backend, split_backend, FramePart};
 pub use model::{
     is_captcha_frame_url, is_heading_tag, DocumentInfo, Dom, DomNode, Layout, NodeKind, Rect,
-    Style, BLOCK_TAGS,
+    Sight, Style, BLOCK_TAGS,
 };
-pub use seen::Sight;
 
 use crate::cdp::commands::DomSnapshotCaptureSnapshot;
 

@@ -192,6 +192,19 @@ impl DomNode {
     }
 }
 
+/// How much of a text node a person can see (SPEC §5 "What a person cannot see"; decided in `seen`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sight {
+    /// On the page for a person to read (or not a text).
+    Seen,
+    /// Outside every box of an ancestor that hides its overflow (a carousel's next slide, a closed
+    /// menu): not in view now, though the page can bring it there; names still read it.
+    OutOfView,
+    /// No person can read it: transparent, the background's colour, too small, off the page, clipped
+    /// to nothing, covered.
+    Unseen,
+}
+
 /// One document (frame) of the snapshot.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DocumentInfo {
@@ -250,7 +263,7 @@ pub struct Dom {
     /// Node index of each `<iframe>` that holds a cross-origin frame target → that frame's part.
     pub remote_frames: HashMap<usize, usize>,
     /// [`Dom::text_sight`], worked out at its first call (the markdown and the names both ask).
-    pub(super) sight: std::cell::OnceCell<Vec<super::seen::Sight>>,
+    pub(super) sight: std::cell::OnceCell<Vec<Sight>>,
 }
 
 impl Dom {

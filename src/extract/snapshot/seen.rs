@@ -26,7 +26,7 @@
 //! Limits: text drawn in an image or a canvas, colours close to a background image, text covered by an image
 //! or by a box with a background image, and text under another frame's box are not judged.
 
-use super::model::{Dom, NodeKind, Rect, Style};
+use super::model::{Dom, NodeKind, Rect, Sight, Style};
 
 /// Opacity (0–1) under which text counts as transparent.
 const MIN_ALPHA: f64 = 0.1;
@@ -174,19 +174,6 @@ pub(super) fn clip_path_is_empty(clip_path: &str, width: f64, height: f64) -> bo
         }
     }
     false
-}
-
-/// How much of a text node a person can see (SPEC §5 "What a person cannot see").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sight {
-    /// On the page for a person to read (or not a text).
-    Seen,
-    /// Outside every box of an ancestor that hides its overflow (a carousel's next slide, a closed
-    /// menu): not in view now, though the page can bring it there; names still read it.
-    OutOfView,
-    /// No person can read it: transparent, the background's colour, too small, off the page, clipped
-    /// to nothing, covered.
-    Unseen,
 }
 
 /// What is passed down the tree to decide a text node.
