@@ -135,7 +135,8 @@ thread_local! {
     static REMEMBERED: RefCell<Scrubber> = RefCell::new(Scrubber::default());
 }
 
-/// Remembers a secret value the extension typed (into a secret field, or a named secret anywhere).
+/// Remembers a secret value the extension typed (into a secret field, or a named secret anywhere) or read in a
+/// secret field (`extract`).
 pub fn remember(value: &str) {
     REMEMBERED.with(|r| r.borrow_mut().add(value));
 }

@@ -78,6 +78,11 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
                     node.attr("type"),
                     node.attr("autocomplete"),
                 );
+                // A value the page or the person put there (autofill, a value attribute) is kept out of every
+                // later message as a typed one is (a GET form's URL, network and console text).
+                if secret {
+                    crate::secret::remember(&v);
+                }
                 crate::secret::shown(&v, secret)
             })
             .and_then(|v| label(&v));

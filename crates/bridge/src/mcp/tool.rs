@@ -89,8 +89,11 @@ pub(super) fn help(input: &Value) -> CallToolResult {
 }
 
 /// A tool error: `isError: true`, text `{"code":"…","message":"…"}` (`code`: SPEC §8, or the
-/// client-side `bridge_unreachable`).
+/// client-side `bridge_unreachable`). A message may quote the page (the element that covers a click, what an
+/// expression threw): the boundary's form is neutralised in it as inside a boundary (SPEC §9 "Boundaries"),
+/// so page text cannot pose as the end of one.
 pub(super) fn tool_error(code: &str, message: &str) -> CallToolResult {
+    let message = bua_protocol::text::boundary::neutralise(message);
     let body = json!({"code": code, "message": message});
     CallToolResult::error(vec![ContentBlock::text(body.to_string())])
 }

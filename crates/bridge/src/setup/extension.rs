@@ -73,19 +73,40 @@ fn manifest_version_of(bytes: &[u8]) -> Option<String> {
     v["version"].as_str().map(str::to_owned)
 }
 
+/// Whether `dir` holds an extension of ours: its `manifest.json` has our `key` (which fixes the extension
+/// id), else our `name`. Only such a folder is replaced: another extension's stays whole.
+fn holds_ours(dir: &Path) -> bool {
+    let Ok(bytes) = std::fs::read(dir.join("manifest.json")) else {
+        return false;
+    };
+    let Ok(theirs) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+        return false;
+    };
+    let ours = files().ok().and_then(|(files, _)| {
+        let manifest = files.into_iter().find(|(p, _)| p == "manifest.json")?;
+        serde_json::from_slice::<serde_json::Value>(&manifest.1).ok()
+    });
+    match ours {
+        Some(ours) if ours["key"].is_string() => theirs["key"] == ours["key"],
+        Some(ours) => theirs["name"] == ours["name"],
+        None => theirs["name"] == "BUA Browser Bridge",
+    }
+}
+
 /// Writes the extension into `out` (created; an earlier extension there is replaced) and returns where it
 /// came from. The folder is filled beside it and swapped in, so a browser never loads half of it.
 ///
 /// Errors: `out` exists and holds something that is not an extension (it is left alone); a file cannot be
 /// written; no extension to write ([`files`]).
 pub fn write(out: &Path) -> Result<Source> {
-    if out.exists() && !out.join("manifest.json").is_file() {
+    if out.exists() && !holds_ours(out) {
         let empty = std::fs::read_dir(out)
             .map(|mut d| d.next().is_none())
             .unwrap_or(false);
         if !empty {
             return Err(Error::Install(format!(
-                "{} exists and is not an extension folder: choose a new or empty folder with --out",
+                "{} exists and is not a BUA Browser Bridge extension folder (its files are left alone): choose \
+                 a new or empty folder with --out",
                 out.display()
             )));
         }
@@ -151,7 +172,14 @@ mod tests {
         let tmp = tempfile::tempdir().expect("tempdir");
         let out = tmp.path().join("ext");
         std::fs::create_dir_all(&out).expect("mkdir");
-        std::fs::write(out.join("manifest.json"), r#"{"version":"0.0.1"}"#).expect("old");
+        let ours: serde_json::Value = files
+            .iter()
+            .find(|(p, _)| p == "manifest.json")
+            .and_then(|(_, b)| serde_json::from_slice(b).ok())
+            .expect("our manifest");
+        let older =
+            serde_json::json!({"version": "0.0.1", "name": ours["name"], "key": ours["key"]});
+        std::fs::write(out.join("manifest.json"), older.to_string()).expect("old");
         std::fs::write(out.join("stale.js"), "old").expect("stale");
         write(&out).expect("write");
         assert_eq!(installed_version(&out), version());
@@ -167,5 +195,16 @@ mod tests {
         std::fs::write(foreign.join("a.jpg"), "x").expect("x");
         assert!(write(&foreign).is_err());
         assert!(foreign.join("a.jpg").exists());
+        // Another extension (a manifest, but not ours) is left whole too.
+        let other = tmp.path().join("other");
+        std::fs::create_dir_all(&other).expect("mkdir");
+        std::fs::write(
+            other.join("manifest.json"),
+            r#"{"name":"Mine","version":"1.0"}"#,
+        )
+        .expect("manifest");
+        std::fs::write(other.join("my_code.js"), "1").expect("code");
+        assert!(write(&other).is_err());
+        assert!(other.join("my_code.js").exists());
     }
 }

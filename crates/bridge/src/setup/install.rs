@@ -68,7 +68,8 @@ pub struct InstallOptions {
 /// The skills folders for `target` under `paths`: each gets `bua-browser/SKILL.md`.
 pub fn skills_dirs(target: &SkillsTarget, paths: &Paths) -> Vec<PathBuf> {
     match target {
-        SkillsTarget::Dir(dir) => vec![dir.clone()],
+        // Recorded absolute, so `uninstall` run from another folder removes this one's file, not a namesake.
+        SkillsTarget::Dir(dir) => vec![std::path::absolute(dir).unwrap_or_else(|_| dir.clone())],
         SkillsTarget::AgentDefaults => {
             let codex = std::env::var_os("CODEX_HOME")
                 .filter(|v| !v.is_empty())
