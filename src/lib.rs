@@ -63,10 +63,15 @@ pub fn start() {
     actions::downloads::install();
     bridge::install_forwarder();
     wasm_bindgen_futures::spawn_local(async {
-        bridge::restore_fatal().await;
+        let rejected = bridge::restore_fatal().await;
         bridge::ensure_connected();
-        // Pairing without pasting (SPEC §11): a stored change reconnects through on_storage_changed.
-        pairing::ask_host(pairing::Moment::Start).await;
+        // Pairing without pasting (SPEC §11): a stored change reconnects through on_storage_changed. A pairing
+        // the bridge rejected before is asked about as a refusal: the host may know the bridge's new token.
+        let moment = match rejected {
+            true => pairing::Moment::Refused,
+            false => pairing::Moment::Start,
+        };
+        pairing::ask_host(moment).await;
     });
 }
 

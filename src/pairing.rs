@@ -49,6 +49,17 @@ pub fn offered(answer: &serde_json::Value) -> Option<Backend> {
     })
 }
 
+/// [`ask_host`] once [`MIN_GAP_MS`] have passed since the last ask, for a handshake the bridge rejected: that
+/// is the end of the bridge's own attempts (SPEC §2 "fatal"), so the ask must not be lost to the gap (a refused
+/// connection a moment before, while the bridge restarted with a new token, asked already and found nothing new).
+pub async fn ask_host_when_free(moment: Moment) -> bool {
+    let since = LAST_ASKED.with(Cell::get).map(|t| js_sys::Date::now() - t);
+    if let Some(wait) = since.map(|s| MIN_GAP_MS - s).filter(|w| *w > 0.0) {
+        gloo_timers::future::TimeoutFuture::new(wait.ceil() as u32).await;
+    }
+    ask_host(moment).await
+}
+
 /// Asks the host (unless asked less than [`MIN_GAP_MS`] ago) and stores what it offers when [`adopt`] says so;
 /// returns whether the settings changed.
 pub async fn ask_host(moment: Moment) -> bool {

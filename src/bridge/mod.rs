@@ -75,13 +75,16 @@ pub fn ensure_connected() {
     }
 }
 
-/// Restores the fatal flag from storage at worker start (a rejected pairing stays rejected across restarts).
-pub async fn restore_fatal() {
+/// Restores the fatal flag from storage at worker start (a rejected pairing stays rejected across restarts);
+/// whether it was set.
+pub async fn restore_fatal() -> bool {
     if let Ok(Some(ConnectionState::Fatal { .. })) =
         storage::get::<ConnectionState>(CONNECTION_KEY).await
     {
         CLIENT.with(|c| c.borrow_mut().fatal = true);
+        return true;
     }
+    false
 }
 
 /// The backend URL or token was written (`chrome.storage.onChanged`): when either differs from what the current
@@ -356,7 +359,7 @@ fn on_reject(error: ErrorBody) {
     ));
     // The native host may know the right token (SPEC §11); a change it stores reconnects.
     wasm_bindgen_futures::spawn_local(async {
-        crate::pairing::ask_host(crate::pairing::Moment::Refused).await;
+        crate::pairing::ask_host_when_free(crate::pairing::Moment::Refused).await;
     });
     CLIENT.with(|c| {
         let mut c = c.borrow_mut();

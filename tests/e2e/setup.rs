@@ -297,6 +297,44 @@ fn pairs_without_a_token(bin: &Path, embedded: bool) {
         "{said}"
     );
     mcp.exit();
+
+    // 6. The bridge comes back with another token (its token file was deleted): the extension, rejected, asks
+    //    the host again and pairs by itself, with nothing pasted (SPEC §11).
+    if let Some(mut serve) = group.0.pop() {
+        let _ = serve.kill();
+        let _ = serve.wait();
+    }
+    std::fs::remove_file(&token_file).expect("remove the token file");
+    let restarted = Instant::now();
+    let serve = Command::new(bin)
+        .args(["serve", "--port", &port_s])
+        .env("HOME", home)
+        .env_remove("XDG_CONFIG_HOME")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .expect("start serve again");
+    group.0.push(serve);
+    let repaired = (0..60).find_map(|_| {
+        std::thread::sleep(Duration::from_millis(500));
+        let out = Command::new(bin)
+            .args(["doctor", "--port", &port_s])
+            .env("HOME", home)
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("XDG_DATA_HOME")
+            .output()
+            .ok()?;
+        out.status.success().then_some(())
+    });
+    assert!(
+        repaired.is_some(),
+        "the extension did not pair again with the new token within 30 s"
+    );
+    note(&format!(
+        "paired again after the bridge's token changed: {:.1} s",
+        restarted.elapsed().as_secs_f64()
+    ));
     drop(group);
 
     // 6. uninstall removes every file install wrote (and its folders), and nothing else.
