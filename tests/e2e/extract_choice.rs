@@ -112,21 +112,21 @@ async fn the_agent_text_shows_options_names_by_accname_and_context_and_keeps_lin
     a.close(tab).await;
 }
 
-/// SPEC §5 "What a person cannot see": on a page with 33 texts put there in ways no person can read
-/// (transparent, same colour as the background, tiny, off the page, clipped, covered, collapsed, inside a
-/// closed section, …) and 13 a person reads (faint small print, `aria-hidden` text on the screen, gradient
-/// text, light on dark, half-transparent), the agent text (what the MCP tool returns) has every visible one
+/// SPEC §5 "What a person cannot see": on a page with 35 texts put there in ways no person can read
+/// (transparent, same colour as the background, tiny, off the page, clipped, covered by a box or a picture,
+/// collapsed, inside a closed section, …) and 14 a person reads (faint small print, `aria-hidden` text on the
+/// screen, gradient text, light on dark, half-transparent, text under a white box of opacity 0), the agent text (what the MCP tool returns) has every visible one
 /// and none of the hidden ones; a checkbox hidden for its looks behind its label is still listed.
 #[tokio::test]
 async fn the_agent_text_holds_what_a_person_sees_and_nothing_hidden_from_them() {
     let a = Agent::on(Browser::shared("extract_choice"), "extract").await;
     let tab = a.open_tab("hidden_text.html").await;
     let (r, text) = read(&a, tab).await;
-    for n in 1..=13 {
+    for n in 1..=14 {
         let token = format!("SEEN-{n:02}");
         assert!(text.contains(&token), "{token} is missing from\n{text}");
     }
-    let hidden: Vec<String> = (1..=33)
+    let hidden: Vec<String> = (1..=35)
         .map(|n| format!("HIDDEN-{n:02}"))
         .filter(|t| text.contains(t.as_str()))
         .collect();
@@ -142,7 +142,7 @@ async fn the_agent_text_holds_what_a_person_sees_and_nothing_hidden_from_them() 
             json!({ "expression": "return document.body.textContent.match(/HIDDEN-\\d+/g).length" }),
         )
         .await;
-    assert_eq!(on_page["value"], 33);
+    assert_eq!(on_page["value"], 35);
     let subscribe = uid_of(&r, "checkbox", "SEEN-13 Subscribe to the letter");
     assert!(line(&text, &subscribe).starts_with("checkbox"), "{text}");
     assert_eq!(

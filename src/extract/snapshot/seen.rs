@@ -17,8 +17,11 @@
 //!   ancestor that hides its overflow (`overflow: hidden | clip`; a scroller's content is reachable, so it
 //!   counts as seen). The last is [`Sight::OutOfView`]: the page can bring it into view (a carousel's
 //!   next slide), so it leaves the markdown but still names the element it is in;
-//! * covered: an element painted after it, with an opaque background colour, holds its whole box (a box
-//!   larger than half the viewport does not count: a modal or a cookie wall is page furniture, read as such).
+//! * covered: an element painted after it at full opacity, with an opaque background colour or an image, holds
+//!   its whole box (a box larger than half the viewport does not count: a modal or a cookie wall is page
+//!   furniture, read as such);
+//! * right of a page that cannot be scrolled sideways (`html` or `body` hides its horizontal overflow): its box
+//!   starts past the viewport's right edge.
 //!
 //! The opacity of `html` and `body` does not count: pages that fade their whole body in while they load show
 //! that text a moment later (as SPEC §5 reads a body that is `visibility: hidden` while it loads).
@@ -204,34 +207,55 @@ impl Dom {
             clip_text: false,
             clipped: false,
         };
+        // What each node passes down (a text node passes on its parent's), then the covers, then the texts.
         let mut down: Vec<Inherited> = Vec::with_capacity(n);
-        let mut sight = vec![Sight::Seen; n];
-        let covers = self.covering_boxes();
-        for (i, node) in self.nodes.iter().enumerate() {
+        for node in &self.nodes {
             let from = node.parent.map_or(root, |p| down[p]);
-            let Some(layout) = node.layout.as_ref() else {
-                down.push(from);
-                continue;
-            };
-            match &node.kind {
-                NodeKind::Text(t) => {
-                    down.push(from);
-                    if !t.trim().is_empty() {
-                        sight[i] = self.text_sight_of(i, &layout.style, &from, &covers);
-                    }
-                }
+            let passed = match node.layout.as_ref() {
+                None => from,
+                Some(_) if matches!(node.kind, NodeKind::Text(_)) => from,
                 // A page that hides its whole body while it loads (anti-flicker snippets fade it in from
                 // a script) shows that text a moment later: the root's own opacity does not count.
-                _ if matches!(node.tag(), Some("html" | "body")) => {
+                Some(layout) if matches!(node.tag(), Some("html" | "body")) => {
                     let mut style = layout.style.clone();
                     style.opacity = std::rc::Rc::from("1");
                     style.filter = std::rc::Rc::from("none");
-                    down.push(pass_down(&from, &style, layout.bounds))
+                    pass_down(&from, &style, layout.bounds)
                 }
-                _ => down.push(pass_down(&from, &layout.style, layout.bounds)),
+                Some(layout) => pass_down(&from, &layout.style, layout.bounds),
+            };
+            down.push(passed);
+        }
+        let covers = self.covering_boxes(&down);
+        let page_right = self.page_right();
+        let mut sight = vec![Sight::Seen; n];
+        for (i, node) in self.nodes.iter().enumerate() {
+            let (NodeKind::Text(t), Some(layout)) = (&node.kind, node.layout.as_ref()) else {
+                continue;
+            };
+            if t.trim().is_empty() {
+                continue;
             }
+            let from = node.parent.map_or(root, |p| down[p]);
+            sight[i] = if page_right.is_some_and(|right| layout.bounds.x >= right) {
+                Sight::Unseen
+            } else {
+                self.text_sight_of(i, &layout.style, &from, &covers)
+            };
         }
         sight
+    }
+
+    /// Where the page ends on the right when it cannot be scrolled sideways (`html` or `body` hides its
+    /// horizontal overflow): the viewport's width. `None` when a person can scroll to whatever lies further.
+    fn page_right(&self) -> Option<f64> {
+        let width = self.documents.first()?.viewport?.0;
+        self.nodes
+            .iter()
+            .filter(|n| n.document == 0 && matches!(n.tag(), Some("html" | "body")))
+            .filter_map(|n| n.layout.as_ref())
+            .any(|l| matches!(&*l.style.overflow_x, "hidden" | "clip"))
+            .then_some(width)
     }
 
     /// How much of text node `id` (whose style is its parent's) can be seen.
@@ -277,9 +301,10 @@ impl Dom {
             .any(|clip| !clip.intersects(&rect))
     }
 
-    /// Elements with an opaque background colour that could cover text: `(node, paint order, box)`,
-    /// each no larger than [`MAX_COVER_SHARE`] of the main frame's viewport.
-    fn covering_boxes(&self) -> Vec<(usize, i64, Rect)> {
+    /// Elements that could cover text: an opaque background colour, or an image, shown at full opacity
+    /// (`down`: what each node's ancestors pass down); `(node, paint order, box)`, each no larger than
+    /// [`MAX_COVER_SHARE`] of the main frame's viewport.
+    fn covering_boxes(&self, down: &[Inherited]) -> Vec<(usize, i64, Rect)> {
         let viewport = self
             .documents
             .first()
@@ -293,9 +318,11 @@ impl Dom {
                 if !matches!(node.kind, NodeKind::Element { .. }) || l.paint_order <= 0 {
                     return None;
                 }
-                let opaque = Rgba::parse(&l.style.background_color).is_some_and(|c| c.a >= 0.95);
+                let shown = down[i].opacity >= 0.95 && !down[i].clipped;
+                let opaque = node.tag() == Some("img")
+                    || Rgba::parse(&l.style.background_color).is_some_and(|c| c.a >= 0.95);
                 let area = l.bounds.width * l.bounds.height;
-                (opaque && area > 0.0 && area <= viewport * MAX_COVER_SHARE).then_some((
+                (shown && opaque && area > 0.0 && area <= viewport * MAX_COVER_SHARE).then_some((
                     i,
                     l.paint_order,
                     l.bounds,
