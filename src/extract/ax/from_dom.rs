@@ -11,7 +11,7 @@ use bua_protocol::Checked;
 use super::context::{add_contexts, Page};
 use super::element::{label, tristate, AxElement, CHECKABLE_ROLES};
 use super::links::{click_context, inline_handlers, reads_its_element};
-use super::name::{subtree_text, Namer};
+use super::name::{subtree_text, Namer, Text};
 use super::nearby::{line_label, trailing_label, Reach, FIELD_ROLES};
 use super::options::options_of;
 use crate::extract::snapshot::{resolve_url, Dom, DomNode, Rect};
@@ -55,8 +55,10 @@ pub fn dom_elements(dom: &Dom, viewport: Rect) -> Vec<AxElement> {
         // A control whose only text no person can see (an icon button whose label is pushed off with
         // `text-indent`, a background image showing instead) is still named by it, as accname does.
         let name = match reachable {
-            true => namer.name(i).or_else(|| namer.name_of_hidden(i)),
-            false => namer.name_of_hidden(i),
+            true => namer
+                .name(i, Text::Seen)
+                .or_else(|| namer.name(i, Text::All)),
+            false => namer.name(i, Text::All),
         }
         .and_then(|n| label(&n));
         let options = options_of(dom, i, role, &|id| namer.element_by_id(id));

@@ -17,8 +17,16 @@ pub(super) struct Namer<'a> {
     dom: &'a Dom,
     ids: HashMap<&'a str, usize>,
     labels_for: HashMap<&'a str, Vec<usize>>,
-    /// Read text a person cannot see too ([`Namer::name_of_hidden`]).
-    all_text: std::cell::Cell<bool>,
+}
+
+/// Which text a name reads (SPEC §5 "What a person cannot see").
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Text {
+    /// What a person can see: an element on the screen.
+    Seen,
+    /// All of it: an element no click can reach (listed `hidden`, not offered in the agent text) — a closed
+    /// menu's items keep their names — or a control whose only text no person can see.
+    All,
 }
 
 impl<'a> Namer<'a> {
@@ -40,25 +48,15 @@ impl<'a> Namer<'a> {
             dom,
             ids,
             labels_for,
-            all_text: std::cell::Cell::new(false),
         }
-    }
-
-    /// The name of an element no click can reach (listed `hidden`, and not offered in the agent text): its
-    /// text counts though a person cannot see it, so a closed menu's items keep their names.
-    pub(super) fn name_of_hidden(&self, i: usize) -> Option<String> {
-        self.all_text.set(true);
-        let name = self.name(i);
-        self.all_text.set(false);
-        name
     }
 
     /// The accessible name of node `i` (whitespace not yet collapsed; `None` when empty), in accname's
     /// order: `aria-labelledby` (the referenced nodes' text, hidden ones too), `aria-label`, for a form
     /// field its `<label>`s (or a button `<input>`'s value), else the text content; then `title`, and for
-    /// a form field `placeholder` (HTML-AAM puts `title` before `placeholder`). Text a person cannot see
-    /// (SPEC §5) is no part of it.
-    pub(super) fn name(&self, i: usize) -> Option<String> {
+    /// a form field `placeholder` (HTML-AAM puts `title` before `placeholder`). `reading`: whether text a person
+    /// cannot see (SPEC §5) is part of it.
+    pub(super) fn name(&self, i: usize, reading: Text) -> Option<String> {
         let node = &self.dom.nodes[i];
         let nonempty = |s: String| Some(s).filter(|s| !s.trim().is_empty());
         if let Some(refs) = node.attr("aria-labelledby") {
@@ -67,8 +65,8 @@ impl<'a> Namer<'a> {
                 .filter_map(|r| self.ids.get(r))
                 // A shown node is read as shown (its hidden parts left out); a hidden one whole.
                 .map(|&r| match self.dom.nodes[r].layout {
-                    Some(_) => self.content(r, Traversal::Rendered),
-                    None => self.content(r, Traversal::Labelledby),
+                    Some(_) => self.content(r, Traversal::Rendered, reading),
+                    None => self.content(r, Traversal::Labelledby, reading),
                 })
                 .collect();
             if let Some(t) = nonempty(text.join(" ")) {
@@ -105,9 +103,9 @@ impl<'a> Namer<'a> {
             let mut labels: Vec<String> = Vec::new();
             for l in self.labels_of(i) {
                 // A page that repeats a form repeats its labels: one "Username" is enough.
-                let text = self.content(l, Traversal::Rendered);
-                if !labels.contains(&text) {
-                    labels.push(text);
+                let label = self.content(l, Traversal::Rendered, reading);
+                if !labels.contains(&label) {
+                    labels.push(label);
                 }
             }
             if let Some(l) = nonempty(labels.join(" ")) {
@@ -125,9 +123,9 @@ impl<'a> Namer<'a> {
         }
         // The element's own `title` before its parts' names: a share link's "Share to Facebook" over its
         // icon's "Facebook icon".
-        nonempty(self.read_content(i, Traversal::Rendered, false))
+        nonempty(self.read_content(i, Traversal::Rendered, reading, false))
             .or_else(|| node.attr("title").map(str::to_string).and_then(nonempty))
-            .or_else(|| nonempty(self.read_content(i, Traversal::Rendered, true)))
+            .or_else(|| nonempty(self.read_content(i, Traversal::Rendered, reading, true)))
     }
 
     /// The element whose `id` is `id` (the first one, as `getElementById` finds it).
@@ -176,24 +174,30 @@ impl<'a> Namer<'a> {
     /// that label (an icon inside a `<label>`), a part without text as its `title` (an icon link's
     /// `<span class="date-icon" title="Choose a Date">`) — accname takes them always, but beside text they
     /// mostly repeat it ("Log in with Google" and its logo's label). Read as far as ~4 × [`MAX_LABEL_CHARS`].
-    fn content(&self, id: usize, traversal: Traversal) -> String {
-        let text = self.read_content(id, traversal, false);
-        if text.is_empty() {
-            self.read_content(id, traversal, true)
+    fn content(&self, id: usize, traversal: Traversal, reading: Text) -> String {
+        let read = self.read_content(id, traversal, reading, false);
+        if read.is_empty() {
+            self.read_content(id, traversal, reading, true)
         } else {
-            text
+            read
         }
     }
 
     /// [`Namer::content`]'s reading; `parts_named`: a part's `aria-label` or `title` stands for it.
-    fn read_content(&self, id: usize, traversal: Traversal, parts_named: bool) -> String {
+    fn read_content(
+        &self,
+        id: usize,
+        traversal: Traversal,
+        reading: Text,
+        parts_named: bool,
+    ) -> String {
         let dom = self.dom;
         read_subtree(dom, id, |i, out| {
             let n = &dom.nodes[i];
             // Text a person cannot see (transparent, clipped, off the page: SPEC §5) is no part of a name.
             let rendered = traversal == Traversal::Labelledby
                 || (n.layout.is_some()
-                    && (self.all_text.get() || dom.text_sight()[i] != Sight::Unseen));
+                    && (reading == Text::All || dom.text_sight()[i] != Sight::Unseen));
             match &n.kind {
                 NodeKind::Text(t) if rendered => push_readable(out, t),
                 NodeKind::Text(_) | NodeKind::Document => {}
