@@ -29,7 +29,7 @@
 //! Limits: text drawn in an image or a canvas, colours close to a background image, text covered by an image
 //! or by a box with a background image, and text under another frame's box are not judged.
 
-use super::model::{Dom, NodeKind, Rect, Sight, Style};
+use super::model::{Dom, Layout, NodeKind, Rect, Sight, Style};
 
 /// Opacity (0–1) under which text counts as transparent.
 const MIN_ALPHA: f64 = 0.1;
@@ -240,7 +240,7 @@ impl Dom {
             sight[i] = if page_right.is_some_and(|right| layout.bounds.x >= right) {
                 Sight::Unseen
             } else {
-                self.text_sight_of(i, &layout.style, &from, &covers)
+                self.text_sight_of(i, layout, &from, &covers)
             };
         }
         sight
@@ -262,14 +262,11 @@ impl Dom {
     fn text_sight_of(
         &self,
         id: usize,
-        style: &Style,
+        layout: &Layout,
         from: &Inherited,
         covers: &[(usize, i64, Rect)],
     ) -> Sight {
-        let Some(layout) = self.nodes[id].layout.as_ref() else {
-            return Sight::Unseen;
-        };
-        let b = layout.bounds;
+        let (b, style) = (layout.bounds, &layout.style);
         let color = Rgba::parse(&style.color);
         let fill = Rgba::parse(&style.text_fill);
         let alpha = color.map_or(1.0, |c| c.a);
@@ -285,7 +282,7 @@ impl Dom {
             || b.x + b.width <= 0.0
             || b.y + b.height <= 0.0
             || matches!((color, from.background), (Some(c), Some(bg)) if c.same_as(&bg))
-            || self.covered(id, b, covers);
+            || self.covered(id, layout, covers);
         if unseen {
             Sight::Unseen
         } else if self.hidden_by_overflow(id, b) {
@@ -331,11 +328,10 @@ impl Dom {
             .collect()
     }
 
-    /// A covering box painted after text node `id` (in the same document, not its ancestor) holds `rect`.
-    fn covered(&self, id: usize, rect: Rect, covers: &[(usize, i64, Rect)]) -> bool {
-        let Some(order) = self.nodes[id].layout.as_ref().map(|l| l.paint_order) else {
-            return false;
-        };
+    /// A covering box painted after text node `id` (box and paint order: `layout`; in the same document, not its
+    /// ancestor) holds its box.
+    fn covered(&self, id: usize, layout: &Layout, covers: &[(usize, i64, Rect)]) -> bool {
+        let (order, rect) = (layout.paint_order, layout.bounds);
         let document = self.nodes[id].document;
         covers.iter().any(|&(c, paint, cover)| {
             paint > order
@@ -363,7 +359,7 @@ impl Dom {
 
 /// What an element with `style` and box `bounds` passes to its subtree.
 fn pass_down(from: &Inherited, style: &Style, bounds: Rect) -> Inherited {
-    let own = px_opacity(&style.opacity) * filter_opacity(&style.filter);
+    let own = opacity_of(&style.opacity) * filter_opacity(&style.filter);
     let background = if !style.background_image.is_empty() && &*style.background_image != "none" {
         None
     } else {
@@ -383,7 +379,7 @@ fn pass_down(from: &Inherited, style: &Style, bounds: Rect) -> Inherited {
 }
 
 /// A computed `opacity` (`0.5`); 1 when unknown.
-fn px_opacity(value: &str) -> f64 {
+fn opacity_of(value: &str) -> f64 {
     value
         .trim()
         .parse::<f64>()
