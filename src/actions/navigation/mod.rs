@@ -51,8 +51,11 @@ pub fn load_wait(load_wait_ms: Option<u32>) -> u32 {
 type EventRx = events::Next;
 
 /// A receiver for the next main-frame commit: `Page.frameNavigated` without `parentId` (new document,
-/// bfcache restore included) or `Page.navigatedWithinDocument` (fragment, `history.pushState`).
+/// bfcache restore included) or `Page.navigatedWithinDocument` (fragment, `history.pushState`). Made before
+/// every navigation, so it also drops a stranded dialog mark left from before ([`dialogs::take_stranded`]):
+/// only one that holds this navigation may make [`committed`] send it again.
 fn commit_waiter(tab_id: i64) -> EventRx {
+    dialogs::take_stranded(tab_id);
     events::wait(tab_id, |event| {
         matches!(event, Event::NavigatedWithinDocument(_)) || event.main_frame_navigated().is_some()
     })
