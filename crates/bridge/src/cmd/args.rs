@@ -93,19 +93,8 @@ pub(crate) enum Command {
         /// A folder `upload` may read files from (repeatable). None: uploads are refused.
         #[arg(long = "files-dir", value_name = "DIR")]
         files_dirs: Vec<PathBuf>,
-        /// The person's secrets file (JSON, mode 0600), typed by name with `type {secret}`.
-        /// Default: ~/.config/bua/secrets.
-        #[arg(long, value_name = "FILE")]
-        secrets: Option<PathBuf>,
-        /// Refuse `evaluate` (arbitrary script in signed-in pages) with not_allowed.
-        #[arg(long)]
-        no_evaluate: bool,
-        /// Refuse `upload` with not_allowed.
-        #[arg(long)]
-        no_upload: bool,
-        /// Agents may open only this site and its subdomains (repeat for more); the extension refuses others.
-        #[arg(long = "allow", value_name = "SITE")]
-        allow: Vec<String>,
+        #[command(flatten)]
+        controls: PersonControls,
     },
     /// Send one request to a running bridge and print its JSON result.
     #[command(after_help = "Examples:
@@ -415,19 +404,8 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// A folder `upload` may read files from (repeatable; for a bridge this server starts). None: uploads are refused.
         #[arg(long = "files-dir", value_name = "DIR")]
         files_dirs: Vec<PathBuf>,
-        /// The person's secrets file (JSON, mode 0600), typed by name with `type {secret}`.
-        /// Default: ~/.config/bua/secrets.
-        #[arg(long, value_name = "FILE")]
-        secrets: Option<PathBuf>,
-        /// Refuse `evaluate` (arbitrary script in signed-in pages) with not_allowed.
-        #[arg(long)]
-        no_evaluate: bool,
-        /// Refuse `upload` with not_allowed.
-        #[arg(long)]
-        no_upload: bool,
-        /// Agents may open only this site and its subdomains (repeat for more); the extension refuses others.
-        #[arg(long = "allow", value_name = "SITE")]
-        allow: Vec<String>,
+        #[command(flatten)]
+        controls: PersonControls,
     },
     /// Start the bridge and Chromium with the extension, paired; print READY and serve until stopped.
     #[command(after_help = "Example:\n  bua-bridge launch --headless --port 0 --extension ./dist")]
@@ -468,19 +446,8 @@ port is only reached if that URL says so. With --url, the bridge there is used a
         /// A folder `upload` may read files from (repeatable). None: uploads are refused.
         #[arg(long = "files-dir", value_name = "DIR")]
         files_dirs: Vec<PathBuf>,
-        /// The person's secrets file (JSON, mode 0600), typed by name with `type {secret}`.
-        /// Default: ~/.config/bua/secrets.
-        #[arg(long, value_name = "FILE")]
-        secrets: Option<PathBuf>,
-        /// Refuse `evaluate` (arbitrary script in signed-in pages) with not_allowed.
-        #[arg(long)]
-        no_evaluate: bool,
-        /// Refuse `upload` with not_allowed.
-        #[arg(long)]
-        no_upload: bool,
-        /// Agents may open only this site and its subdomains (repeat for more); the extension refuses others.
-        #[arg(long = "allow", value_name = "SITE")]
-        allow: Vec<String>,
+        #[command(flatten)]
+        controls: PersonControls,
         /// Where the browser saves downloads (default: the profile's Downloads folder; never ~/Downloads).
         #[arg(long, value_name = "DIR")]
         download_dir: Option<PathBuf>,
@@ -551,6 +518,35 @@ pub(crate) fn subcommands() -> Vec<(String, String)> {
         .collect()
 }
 
+/// What the person allows an unattended run, for a bridge that `serve`, `mcp` or `launch` starts (SPEC §4
+/// "Secrets", §10).
+#[derive(Args, Debug, Clone, Default)]
+pub struct PersonControls {
+    /// The person's secrets file (JSON, mode 0600), typed by name with `type {secret}`.
+    /// Default: ~/.config/bua/secrets.
+    #[arg(long, value_name = "FILE")]
+    pub secrets: Option<PathBuf>,
+    /// Refuse `evaluate` (arbitrary script in signed-in pages) with not_allowed.
+    #[arg(long)]
+    pub no_evaluate: bool,
+    /// Refuse `upload` with not_allowed.
+    #[arg(long)]
+    pub no_upload: bool,
+    /// Agents may open only this site and its subdomains (repeat for more); the extension refuses others.
+    #[arg(long = "allow", value_name = "SITE")]
+    pub allow: Vec<String>,
+}
+
+impl PersonControls {
+    /// The actions `--no-evaluate` and `--no-upload` turn off (SPEC §10).
+    pub fn switched_off(&self) -> Vec<&'static str> {
+        [("evaluate", self.no_evaluate), ("upload", self.no_upload)]
+            .into_iter()
+            .filter_map(|(name, off)| off.then_some(name))
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -569,9 +565,9 @@ mod tests {
                 Cli::try_parse_from(["bua-bridge", sub, "--allow", "a.test", "--allow", "b.test"])
                     .unwrap_or_else(|e| panic!("{sub}: {e}"));
             let allow = match cli.command {
-                Command::Serve { allow, .. }
-                | Command::Mcp { allow, .. }
-                | Command::Launch { allow, .. } => allow,
+                Command::Serve { controls, .. }
+                | Command::Mcp { controls, .. }
+                | Command::Launch { controls, .. } => controls.allow,
                 _ => vec![],
             };
             assert_eq!(allow, vec!["a.test", "b.test"], "{sub}");

@@ -31,18 +31,15 @@ pub(crate) async fn run(command: Command) -> ExitCode {
             extension_wait,
             agent_grace,
             files_dirs,
-            secrets,
-            no_evaluate,
-            no_upload,
-            allow,
+            controls,
         } => {
             init_logging("info");
             let agents = server::ServeAgents {
                 grace: agent_grace,
                 files_dirs,
-                secrets,
-                switched_off: server::switched_off(no_evaluate, no_upload),
-                allow,
+                switched_off: controls.switched_off(),
+                secrets: controls.secrets,
+                allow: controls.allow,
             };
             report(
                 server::serve(

@@ -25,14 +25,6 @@ pub(crate) struct ServeAgents {
     pub(crate) allow: Vec<String>,
 }
 
-/// The actions `--no-evaluate` and `--no-upload` turn off (SPEC §10).
-pub(crate) fn switched_off(no_evaluate: bool, no_upload: bool) -> Vec<&'static str> {
-    [("evaluate", no_evaluate), ("upload", no_upload)]
-        .into_iter()
-        .filter_map(|(name, off)| off.then_some(name))
-        .collect()
-}
-
 /// The secrets file a bridge reads: `--secrets FILE`, checked now (a file others can read stops the
 /// command with the `chmod 600` fix), else `~/.config/bua/secrets`, checked when a secret is used.
 pub(crate) fn secrets_file(given: Option<PathBuf>) -> Result<Option<PathBuf>, Error> {
@@ -118,10 +110,7 @@ pub(crate) async fn mcp(command: Command) -> ExitCode {
         screenshot_max_side,
         screenshot_max_png_bytes,
         files_dirs,
-        secrets,
-        no_evaluate,
-        no_upload,
-        allow,
+        controls,
     } = command
     else {
         return ExitCode::FAILURE;
@@ -142,7 +131,8 @@ pub(crate) async fn mcp(command: Command) -> ExitCode {
             }
         }
     };
-    let secrets = match secrets_file(secrets) {
+    let switched_off = controls.switched_off();
+    let secrets = match secrets_file(controls.secrets) {
         Ok(s) => s,
         Err(e) => return report(Err(e)),
     };
@@ -170,8 +160,8 @@ pub(crate) async fn mcp(command: Command) -> ExitCode {
             },
             files_dirs,
             secrets,
-            switched_off: switched_off(no_evaluate, no_upload),
-            allow,
+            switched_off,
+            allow: controls.allow,
         })
         .await,
     )
@@ -223,10 +213,7 @@ pub(crate) async fn launch(command: Command) -> ExitCode {
         min_protocol_version,
         chrome_args,
         files_dirs,
-        secrets,
-        no_evaluate,
-        no_upload,
-        allow,
+        controls,
         download_dir,
     } = command
     else {
@@ -250,9 +237,9 @@ pub(crate) async fn launch(command: Command) -> ExitCode {
     opts.chrome_output = chrome_output;
     opts.extra_args = chrome_args;
     opts.files_dirs = files_dirs;
-    opts.switched_off = switched_off(no_evaluate, no_upload);
-    opts.allow = allow;
-    opts.secrets = match secrets_file(secrets) {
+    opts.switched_off = controls.switched_off();
+    opts.allow = controls.allow;
+    opts.secrets = match secrets_file(controls.secrets) {
         Ok(s) => s,
         Err(e) => return report(Err(e)),
     };
